@@ -1,0 +1,94 @@
+/**
+ * The contract between the functional SIMT core and the timing model (execution-driven, like
+ * Vulkan-Sim): the timing model asks a warp to execute its next step (one basic block, or the part
+ * of it up to a call / RT-runtime boundary) for the lanes the reconvergence scheme selects; the
+ * functional core executes it and returns what the timing model needs to charge cycles:
+ * the instructions issued (by class), every memory access with per-lane addresses, and the
+ * RT-unit work (per-lane traversal transaction records).
+ *
+ * Invariants:
+ * - `opClasses.length === insts`; `memory[i].instIndex < insts`, in issue order.
+ * - Addresses are byte addresses in the one simulated address space shared by buffers, images,
+ *   textures and the BVH (each resource is placed at a base address by the host side).
+ * - Lanes are 0..31; `activeMask` bit i set iff lane i executed this step.
+ */
+
+/** Issue classes the timing model assigns latencies / initiation intervals to. */
+export const enum OpClass {
+  /** Integer / float add, mul, compare, select, conversions, bit ops, composites. */
+  Alu = 0,
+  /** Transcendentals, division, sqrt (special function unit). */
+  Sfu = 1,
+  /** Loads / stores / atomics to memory visible to the memory hierarchy. */
+  Memory = 2,
+  /** Texture sampling and image access. */
+  Texture = 3,
+  /** traceRay's traverseAS: the warp waits for the RT unit. */
+  Rt = 4,
+  /** Branches, calls, returns, subgroup votes (control / sync). */
+  Control = 5,
+  /** Loads/stores of registers-promoted locals (function storage): no memory traffic. */
+  Register = 6,
+}
+
+export type MemorySpace = 'global' | 'constant' | 'texture' | 'local';
+
+export interface MemAccess {
+  /** Index of the instruction in this step (0-based, < insts). */
+  instIndex: number;
+  kind: 'load' | 'store' | 'atomic';
+  space: MemorySpace;
+  /** Bytes accessed per lane. */
+  size: number;
+  /** Per-lane address; only lanes in `laneMask` are meaningful. Length 32. */
+  addresses: Float64Array;
+  laneMask: number;
+}
+
+/** One memory transaction of a traversal, in order (Vulkan-Sim RTMemoryTransactionRecord). */
+export interface RtTransaction {
+  address: number;
+  size: number;
+  /** Node kind, for stats and operation latency (gpgpu_rt_intersection_latency). */
+  kind: RtNodeKind;
+}
+
+export type RtNodeKind =
+  | 'internal' | 'instanceLeaf' | 'triangleLeaf' | 'proceduralLeaf' | 'transform' | 'stackSpill' | 'structure';
+
+/** The RT-unit work of one traceRay for one lane. */
+export interface RtLaneWork {
+  lane: number;
+  transactions: RtTransaction[];
+  /** Intersection operations by kind, for the operation units. */
+  boxTests: number;
+  triangleTests: number;
+  transforms: number;
+}
+
+export interface WarpStep {
+  /** Global warp index in the launch. */
+  warp: number;
+  /** Function and block executed (ids from the IR module). */
+  fn: number;
+  block: number;
+  activeMask: number;
+  /** Warp instructions issued in this step. */
+  insts: number;
+  /** Issue class of each instruction, in order (often shared per block; do not mutate). */
+  opClasses: Uint8Array;
+  memory: MemAccess[];
+  /** Present when the step ended in a traversal (traceRay lowered to rtCall traverse). */
+  rt?: RtLaneWork[];
+  /** True when the warp finished with this step. */
+  done: boolean;
+}
+
+/**
+ * Receives steps as the functional core produces them; the timing model or the instrumentation
+ * counters implement it. Only constructed when needed: functional-only runs pass none, and the core
+ * then skips recording addresses.
+ */
+export interface StepObserver {
+  onStep(step: WarpStep): void;
+}

@@ -1,0 +1,79 @@
+/**
+ * The GPGPU-Sim cache configuration string, e.g. `N:64:128:6,L:L:m:N:H,A:128:8,8` or
+ * `S:4:128:64,L:T:m:L:L,A:512:8,16:0,32`:
+ *   [N|S:]<nsets>:<line bytes>:<assoc>, <rep>:<write>:<alloc>:<write alloc>[:<set index>],
+ *   <mshr type>:<mshr entries>:<max merge>, <miss queue>[:<result fifo>][, <data port width>]
+ * The leading sector letter is optional (GPGPU-Sim 3.x strings omit it).
+ *
+ * Invariants: nsets, line bytes and assoc are positive integers; line bytes is a power of two.
+ */
+import { ConfigError } from './config-error.js';
+
+export type ReplacementPolicy = 'lru' | 'fifo';
+/** R read-only, B write-back, T write-through, E write-evict, L local write-back / global write-through. */
+export type WritePolicy = 'readOnly' | 'writeBack' | 'writeThrough' | 'writeEvict' | 'localWriteBack';
+export type AllocPolicy = 'onMiss' | 'onFill' | 'streaming';
+/** N no write-allocate, W write-allocate, F fetch-on-write, L lazy fetch-on-read. */
+export type WriteAllocPolicy = 'none' | 'allocate' | 'fetchOnWrite' | 'lazyFetchOnRead';
+
+export interface CacheGeometry {
+  /** Sectored (S) caches are modelled at line granularity; traffic is still counted in 32 B sectors. */
+  sectored: boolean;
+  sets: number;
+  lineBytes: number;
+  ways: number;
+  replacement: ReplacementPolicy;
+  write: WritePolicy;
+  alloc: AllocPolicy;
+  writeAlloc: WriteAllocPolicy;
+  mshrEntries: number;
+  mshrMaxMerge: number;
+  missQueue: number;
+}
+
+const REP: Record<string, ReplacementPolicy> = { L: 'lru', F: 'fifo' };
+const WR: Record<string, WritePolicy> = { R: 'readOnly', B: 'writeBack', T: 'writeThrough', E: 'writeEvict', L: 'localWriteBack' };
+const ALLOC: Record<string, AllocPolicy> = { m: 'onMiss', f: 'onFill', s: 'streaming' };
+const WALLOC: Record<string, WriteAllocPolicy> = { N: 'none', W: 'allocate', F: 'fetchOnWrite', L: 'lazyFetchOnRead' };
+
+export function cacheBytes(g: CacheGeometry): number {
+  return g.sets * g.lineBytes * g.ways;
+}
+
+export function parseCacheConfig(text: string, key: string): CacheGeometry {
+  const bad = (why: string): never => {
+    throw new ConfigError(`${key}: cannot read cache config "${text}": ${why}`, key);
+  };
+  const groups = text.trim().split(',');
+  if (groups.length < 4) bad('expected <sets:line:assoc>,<rep:wr:alloc:walloc>,<mshr:n:merge>,<missq>');
+  const geo = groups[0]!.split(':');
+  let sectored = false;
+  if (geo[0] === 'N' || geo[0] === 'S') {
+    sectored = geo[0] === 'S';
+    geo.shift();
+  }
+  if (geo.length !== 3) bad('first group must be [N|S:]<nsets>:<line bytes>:<assoc>');
+  const [sets, lineBytes, ways] = geo.map((s) => positiveInt(s, bad));
+  if ((lineBytes! & (lineBytes! - 1)) !== 0) bad(`line size ${lineBytes} is not a power of two`);
+  const pol = groups[1]!.split(':');
+  if (pol.length < 4) bad('second group must be <rep>:<write>:<alloc>:<write alloc>[:<set index>]');
+  const replacement = REP[pol[0]!] ?? bad(`unknown replacement policy "${pol[0]}" (L or F)`);
+  const write = WR[pol[1]!] ?? bad(`unknown write policy "${pol[1]}" (R, B, T, E or L)`);
+  const alloc = ALLOC[pol[2]!] ?? bad(`unknown allocation policy "${pol[2]}" (m, f or s)`);
+  const writeAlloc = WALLOC[pol[3]!] ?? bad(`unknown write-allocate policy "${pol[3]}" (N, W, F or L)`);
+  const mshr = groups[2]!.split(':');
+  if (mshr.length !== 3) bad('third group must be <mshr type>:<entries>:<max merge>');
+  const mshrEntries = positiveInt(mshr[1]!, bad);
+  const mshrMaxMerge = positiveInt(mshr[2]!, bad);
+  const missQueue = positiveInt(groups[3]!.split(':')[0]!, bad);
+  return {
+    sectored, sets: sets!, lineBytes: lineBytes!, ways: ways!,
+    replacement, write, alloc, writeAlloc, mshrEntries, mshrMaxMerge, missQueue,
+  };
+}
+
+function positiveInt(s: string, bad: (why: string) => never): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n <= 0) bad(`"${s}" is not a positive integer`);
+  return n;
+}

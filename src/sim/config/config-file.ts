@@ -1,0 +1,63 @@
+/**
+ * Reader for gpgpusim.config-style text: one `-key value` per line, `#` starts a comment,
+ * values may be double-quoted, blank lines are ignored. Also reads `key=value` overrides
+ * (`--set`). Keys are checked against the declarations; an unknown key is a ConfigError naming
+ * the key, the file and line, and the closest known name.
+ *
+ * Invariant: the result maps declared parameter names to raw value text; later lines win.
+ */
+import { ConfigError, closestName } from './config-error.js';
+import { PARAM_NAMES, findParam } from './params.js';
+
+export interface RawSetting {
+  value: string;
+  /** Where it came from, for error messages: `file:line` or `--set`. */
+  origin: string;
+}
+
+export function unknownKeyError(key: string, file?: string, line?: number): ConfigError {
+  const near = closestName(key, PARAM_NAMES);
+  return new ConfigError(`unknown configuration key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`, key, file, line);
+}
+
+export function readConfigText(text: string, file: string, into: Map<string, RawSetting> = new Map()): Map<string, RawSetting> {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const line = stripComment(lines[i]!).trim();
+    if (line === '') continue;
+    const m = /^-?(\S+)\s+(.*)$/.exec(line);
+    if (!m) throw new ConfigError(`expected "-key value", got "${line}"`, undefined, file, lineNo);
+    const key = m[1]!;
+    const value = unquote(m[2]!.trim());
+    if (!findParam(key)) throw unknownKeyError(key, file, lineNo);
+    into.set(key, { value, origin: `${file}:${lineNo}` });
+  }
+  return into;
+}
+
+/** Applies `key=value` overrides (leading dashes on the key are tolerated). */
+export function applyOverrides(overrides: readonly string[], into: Map<string, RawSetting>): Map<string, RawSetting> {
+  for (const o of overrides) {
+    const eq = o.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`--set expects key=value, got "${o}"`, o);
+    const key = o.slice(0, eq).trim().replace(/^-+/, '');
+    if (!findParam(key)) throw unknownKeyError(key);
+    into.set(key, { value: unquote(o.slice(eq + 1).trim()), origin: '--set' });
+  }
+  return into;
+}
+
+function stripComment(line: string): string {
+  let inQuote = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') inQuote = !inQuote;
+    else if (c === '#' && !inQuote) return line.slice(0, i);
+  }
+  return line;
+}
+
+function unquote(v: string): string {
+  return v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : v;
+}

@@ -1,0 +1,227 @@
+/**
+ * The typed GPU configuration the timing model reads, built from declared defaults, a preset or
+ * config file, and `--set` overrides (in that order; later wins). `loadConfig` is the one entry
+ * point: a preset name (`baseline`, `mobile`, `treelet`, `rtx2060`) or a path to a
+ * gpgpusim.config-style file.
+ *
+ * Invariants: every field is validated at load time (a bad value is a ConfigError naming the key
+ * and where it came from), so the timing model never re-checks configuration.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CacheGeometry, parseCacheConfig } from './cache-config.js';
+import { ConfigError } from './config-error.js';
+import { type RawSetting, applyOverrides, readConfigText } from './config-file.js';
+import { type DramTiming, parseDramTiming } from './dram-timing.js';
+import { PARAMS, type ParamDecl, findParam } from './params.js';
+
+export interface GpuConfig {
+  /** The preset or file it came from, plus overrides, for reports. */
+  source: string;
+  numSms: number;
+  warpSize: number;
+  maxWarpsPerSm: number;
+  maxCtasPerSm: number;
+  registersPerSm: number;
+  registersPerThread: number;
+  clocks: { coreMhz: number; icntMhz: number; l2Mhz: number; dramMhz: number };
+  schedulersPerSm: number;
+  scheduler: 'gto' | 'lrr';
+  maxIssuePerWarp: number;
+  units: { sp: number; sfu: number; mem: number };
+  /** Indexed by OpClass (warp-step.ts): Alu, Sfu, Memory, Texture, Rt, Control, Register. */
+  opLatency: number[];
+  opInitiation: number[];
+  ldstQueueSize: number;
+  il1: CacheGeometry;
+  icacheMissLatency: number;
+  l1d: CacheGeometry;
+  l1Latency: number;
+  l2: CacheGeometry;
+  l2Latency: number;
+  icnt: { latency: number; flitBytes: number; bufferPackets: number };
+  numMemChannels: number;
+  subPartitionsPerChannel: number;
+  dram: DramTiming & {
+    busBytesPerChip: number; chipsPerChannel: number; burstLength: number;
+    frfcfs: boolean; queueSize: number; rowBytes: number; returnLatency: number;
+  };
+  perfectMem: boolean;
+  rt: {
+    maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
+    /** structure, internal, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf. */
+    latency: number[];
+    opUnits: number; stackEntries: number; useL1: boolean; perfectMem: boolean;
+    coalesceWarps: boolean; chunkBytes: number;
+  };
+  statsSampleInterval: number;
+  /** Every parameter's final raw text, by name (for dumps and reproducibility). */
+  raw: Record<string, string>;
+}
+
+export const PRESETS = ['baseline', 'mobile', 'treelet', 'rtx2060'] as const;
+
+function presetDir(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), 'presets');
+}
+
+export function presetPath(name: string): string {
+  return join(presetDir(), `${name}.config`);
+}
+
+/** Loads a preset by name or a gpgpusim.config-style file, then applies `key=value` overrides. */
+export function loadConfig(presetOrPath: string, overrides: readonly string[] = []): GpuConfig {
+  const isPreset = (PRESETS as readonly string[]).includes(presetOrPath);
+  const path = isPreset ? presetPath(presetOrPath) : presetOrPath;
+  if (!existsSync(path)) {
+    throw new ConfigError(`no preset or config file "${presetOrPath}" (presets: ${PRESETS.join(', ')})`, presetOrPath);
+  }
+  const raw = readConfigText(readFileSync(path, 'utf8'), path);
+  applyOverrides(overrides, raw);
+  const source = overrides.length ? `${presetOrPath} ${overrides.map((o) => `--set ${o}`).join(' ')}` : presetOrPath;
+  return buildGpuConfig(raw, source);
+}
+
+/** Builds a config from config-file text (and overrides) without touching the file system. */
+export function configFromText(text: string, overrides: readonly string[] = [], file = '<config>'): GpuConfig {
+  const raw = readConfigText(text, file);
+  applyOverrides(overrides, raw);
+  return buildGpuConfig(raw, file);
+}
+
+export function buildGpuConfig(settings: Map<string, RawSetting>, source: string): GpuConfig {
+  const rawText = (name: string): [string, string | undefined] => {
+    const s = settings.get(name);
+    return s ? [s.value, s.origin] : [decl(name).default, undefined];
+  };
+  const fail = (name: string, origin: string | undefined, why: string): never => {
+    const [file, line] = splitOrigin(origin);
+    throw new ConfigError(`${name}: ${why}`, name, file, line);
+  };
+  const int = (name: string, min = 0): number => {
+    const [v, o] = rawText(name);
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) fail(name, o, `"${v}" is not an integer >= ${min}`);
+    return n;
+  };
+  const bool = (name: string): boolean => {
+    const [v, o] = rawText(name);
+    if (v !== '0' && v !== '1') fail(name, o, `"${v}" is not 0 or 1`);
+    return v === '1';
+  };
+  const list = (name: string): number[] => {
+    const [v, o] = rawText(name);
+    const d = decl(name);
+    const xs = v.split(',').map((s) => Number(s.trim()));
+    if (xs.some((x) => !Number.isInteger(x) || x < 0)) fail(name, o, `"${v}" is not a list of non-negative integers`);
+    if (d.listLength !== undefined && xs.length !== d.listLength) fail(name, o, `expects ${d.listLength} comma-separated values, got ${xs.length}`);
+    return xs;
+  };
+  const str = (name: string): string => {
+    const [v, o] = rawText(name);
+    const d = decl(name);
+    if (d.choices && !d.choices.includes(v)) fail(name, o, `"${v}" is not one of ${d.choices.join(', ')}`);
+    return v;
+  };
+  const withOrigin = <T>(name: string, parse: (v: string) => T): T => {
+    const [v, o] = rawText(name);
+    try {
+      return parse(v);
+    } catch (e) {
+      if (e instanceof ConfigError) fail(name, o, e.message.replace(`${name}: `, ''));
+      throw e;
+    }
+  };
+
+  const pipeline = withOrigin('gpgpu_shader_core_pipeline', (v) => {
+    const [t, w] = v.split(':').map(Number);
+    if (!Number.isInteger(t) || !Number.isInteger(w) || t! <= 0 || w! <= 0 || t! % w! !== 0) {
+      throw new ConfigError(`"${v}" is not <threads>:<warp size> with threads a multiple of the warp size`);
+    }
+    return { threads: t!, warp: w! };
+  });
+  if (pipeline.warp !== 32) fail('gpgpu_shader_core_pipeline', rawText('gpgpu_shader_core_pipeline')[1], 'only 32-lane warps are supported (the warp-step contract uses 32-bit lane masks)');
+  const clocks = withOrigin('gpgpu_clock_domains', (v) => {
+    const xs = v.split(':').map(Number);
+    if (xs.length !== 4 || xs.some((x) => !(x > 0))) throw new ConfigError(`"${v}" is not <core>:<icnt>:<l2>:<dram> MHz`);
+    return { coreMhz: xs[0]!, icntMhz: xs[1]!, l2Mhz: xs[2]!, dramMhz: xs[3]! };
+  });
+  const intLat = list('ptx_opcode_latency_int');
+  const intIni = list('ptx_opcode_initiation_int');
+  const sfuLat = int('ptx_opcode_latency_sfu', 1);
+  const sfuIni = int('ptx_opcode_initiation_sfu', 1);
+  const ctl = int('gpgpu_control_latency', 1);
+  const reg = int('gpgpu_register_op_latency', 1);
+  const rtLatency = list('gpgpu_rt_intersection_latency');
+
+  const raw: Record<string, string> = {};
+  for (const d of PARAMS) raw[d.name] = rawText(d.name)[0];
+
+  return {
+    source,
+    numSms: int('gpgpu_n_clusters', 1) * int('gpgpu_n_cores_per_cluster', 1),
+    warpSize: pipeline.warp,
+    maxWarpsPerSm: pipeline.threads / pipeline.warp,
+    maxCtasPerSm: int('gpgpu_shader_cta', 1),
+    registersPerSm: int('gpgpu_shader_registers', 1),
+    registersPerThread: int('gpgpu_registers_per_thread', 1),
+    clocks,
+    schedulersPerSm: int('gpgpu_num_sched_per_core', 1),
+    scheduler: str('gpgpu_scheduler') as 'gto' | 'lrr',
+    maxIssuePerWarp: int('gpgpu_max_insn_issue_per_warp', 1),
+    units: { sp: int('gpgpu_num_sp_units', 1), sfu: int('gpgpu_num_sfu_units', 1), mem: int('gpgpu_num_mem_units', 1) },
+    // Memory / texture / RT instructions occupy the issue slot for one cycle; their real latency
+    // comes from the memory system and the RT unit.
+    opLatency: [Math.max(1, intLat[0]!), sfuLat, 1, 1, 1, ctl, reg],
+    opInitiation: [Math.max(1, intIni[0]!), sfuIni, 1, 1, 1, 1, 1],
+    ldstQueueSize: int('gpgpu_ldst_queue_size', 1),
+    il1: withOrigin('gpgpu_cache:il1', (v) => parseCacheConfig(v, 'gpgpu_cache:il1')),
+    icacheMissLatency: int('gpgpu_icache_miss_latency'),
+    l1d: withOrigin('gpgpu_cache:dl1', (v) => parseCacheConfig(v, 'gpgpu_cache:dl1')),
+    l1Latency: int('gpgpu_l1_latency', 1),
+    l2: withOrigin('gpgpu_cache:dl2', (v) => parseCacheConfig(v, 'gpgpu_cache:dl2')),
+    l2Latency: int('gpgpu_l2_rop_latency', 1),
+    icnt: { latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1) },
+    numMemChannels: int('gpgpu_n_mem', 1),
+    subPartitionsPerChannel: int('gpgpu_n_sub_partition_per_mchannel', 1),
+    dram: {
+      ...withOrigin('gpgpu_dram_timing_opt', (v) => parseDramTiming(v, 'gpgpu_dram_timing_opt')),
+      busBytesPerChip: int('gpgpu_dram_buswidth', 1),
+      chipsPerChannel: int('gpgpu_n_mem_per_ctrlr', 1),
+      burstLength: int('gpgpu_dram_burst_length', 1),
+      frfcfs: int('gpgpu_dram_scheduler') === 1,
+      queueSize: int('gpgpu_frfcfs_dram_sched_queue_size', 1),
+      rowBytes: int('gpgpu_dram_row_bytes', 128),
+      returnLatency: int('dram_latency'),
+    },
+    perfectMem: bool('gpgpu_perfect_mem'),
+    rt: {
+      maxWarps: int('gpgpu_rt_max_warps', 1),
+      maxMshr: int('gpgpu_rt_max_mshr', 1),
+      memQueueSize: int('gpgpu_rt_mem_queue_size', 1),
+      responseFifoSize: int('gpgpu_rt_response_fifo_size', 1),
+      latency: rtLatency.map((x) => Math.max(1, x)),
+      opUnits: int('gpgpu_rt_op_units', 1),
+      stackEntries: int('gpgpu_rt_stack_entries', 1),
+      useL1: bool('gpgpu_rt_use_l1'),
+      perfectMem: bool('gpgpu_rt_perfect_mem'),
+      coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
+      chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
+    },
+    statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
+    raw,
+  };
+}
+
+function decl(name: string): ParamDecl {
+  const d = findParam(name);
+  if (!d) throw new Error(`internal: parameter ${name} is read but not declared`);
+  return d;
+}
+
+function splitOrigin(origin: string | undefined): [string | undefined, number | undefined] {
+  if (!origin || origin === '--set') return [origin, undefined];
+  const i = origin.lastIndexOf(':');
+  return [origin.slice(0, i), Number(origin.slice(i + 1))];
+}

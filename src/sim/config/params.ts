@@ -1,0 +1,120 @@
+/**
+ * Every timing-model parameter, declared exactly once: name, default, unit and a one-line
+ * description (gem5 `Param` style). Where GPGPU-Sim / Vulkan-Sim has the same knob the name is
+ * kept verbatim, so a researcher's `gpgpusim.config` lines can be read as they are.
+ *
+ * Invariants:
+ * - Names are unique (checked at module load).
+ * - Defaults are strings in the exact syntax a config file uses, so the same parser handles
+ *   defaults, files and `--set` overrides.
+ * - Defaults describe Vulkan-Sim Table III `baseline`; presets override what differs.
+ */
+
+/** How a parameter's text value is parsed. */
+export type ParamKind =
+  | 'int' // integer
+  | 'float' // real number
+  | 'bool' // 0 / 1
+  | 'string' // free text / enum (validated by `choices`)
+  | 'intList' // comma-separated integers
+  | 'cache' // GPGPU-Sim cache string, see cache-config.ts
+  | 'dramTiming' // GPGPU-Sim `nbk=16:CCD=2:...` string, see dram-timing.ts
+  | 'clockDomains' // core:icnt:l2:dram MHz
+  | 'pipeline'; // <threads per SM>:<warp size>
+
+export interface ParamDecl {
+  readonly name: string;
+  readonly kind: ParamKind;
+  readonly default: string;
+  readonly unit: string;
+  readonly description: string;
+  /** For enum-like strings: the accepted values. */
+  readonly choices?: readonly string[];
+  /** For intList: required number of elements. */
+  readonly listLength?: number;
+}
+
+function p(
+  name: string,
+  kind: ParamKind,
+  def: string,
+  unit: string,
+  description: string,
+  extra: { choices?: readonly string[]; listLength?: number } = {},
+): ParamDecl {
+  return { name, kind, default: def, unit, description, ...extra };
+}
+
+export const PARAMS: readonly ParamDecl[] = [
+  // --- GPU organisation
+  p('gpgpu_n_clusters', 'int', '30', 'clusters', 'number of SIMT core clusters'),
+  p('gpgpu_n_cores_per_cluster', 'int', '1', 'SMs', 'SIMT cores (SMs) per cluster'),
+  p('gpgpu_shader_core_pipeline', 'pipeline', '1024:32', 'threads:lanes', 'max resident threads per SM : warp size'),
+  p('gpgpu_shader_cta', 'int', '32', 'CTAs', 'max resident CTAs per SM'),
+  p('gpgpu_shader_registers', 'int', '65536', 'registers', 'registers per SM'),
+  p('gpgpu_registers_per_thread', 'int', '32', 'registers', 'registers each thread of the kernel needs (ptxas would report it)'),
+  p('gpgpu_clock_domains', 'clockDomains', '1365.0:1365.0:1365.0:3500.0', 'MHz', 'core:interconnect:L2:DRAM clocks'),
+  p('gpgpu_num_sched_per_core', 'int', '4', 'schedulers', 'warp schedulers per SM, each issuing up to one instruction per cycle'),
+  p('gpgpu_scheduler', 'string', 'gto', '', 'warp scheduling policy', { choices: ['gto', 'lrr'] }),
+  p('gpgpu_max_insn_issue_per_warp', 'int', '1', 'insts/cycle', 'instructions one warp may issue per cycle'),
+  // --- functional units (per SM)
+  p('gpgpu_num_sp_units', 'int', '4', 'units', 'ALU (SP) pipelines per SM'),
+  p('gpgpu_num_sfu_units', 'int', '4', 'units', 'special-function pipelines per SM'),
+  p('gpgpu_num_mem_units', 'int', '1', 'units', 'load/store units per SM'),
+  p('ptx_opcode_latency_int', 'intList', '4,13,4,5,145', 'cycles', 'integer latency add,max,mul,mad,div; [0] is the ALU class latency', { listLength: 5 }),
+  p('ptx_opcode_initiation_int', 'intList', '1,2,2,2,8', 'cycles', 'integer initiation interval add,max,mul,mad,div; [0] is the ALU class interval', { listLength: 5 }),
+  p('ptx_opcode_latency_sfu', 'int', '21', 'cycles', 'SFU (transcendental, div, sqrt) latency'),
+  p('ptx_opcode_initiation_sfu', 'int', '8', 'cycles', 'SFU initiation interval'),
+  p('gpgpu_control_latency', 'int', '1', 'cycles', 'branch / call / vote latency'),
+  p('gpgpu_register_op_latency', 'int', '1', 'cycles', 'latency of register-promoted local loads and stores'),
+  p('gpgpu_ldst_queue_size', 'int', '64', 'requests', 'coalesced requests waiting for the L1D per SM; a memory instruction stalls when full'),
+  // --- caches
+  p('gpgpu_cache:il1', 'cache', 'N:64:128:16,L:R:f:N:L,S:2:48,4', 'cache', 'instruction cache per SM (Table III: 128KB 16-way)'),
+  p('gpgpu_icache_miss_latency', 'int', '20', 'cycles', 'extra fetch cycles of an instruction cache miss'),
+  p('gpgpu_cache:dl1', 'cache', 'N:1:128:512,L:L:m:N:L,A:256:8,16:0,32', 'cache', 'L1 data cache per SM (Table III: 64KB fully assoc. LRU)'),
+  p('gpgpu_l1_latency', 'int', '20', 'cycles', 'L1D hit latency'),
+  p('gpgpu_cache:dl2', 'cache', 'S:64:128:16,L:B:m:L:L,A:192:4,32:0,32', 'cache', 'L2 bank per memory sub-partition (Table III: 3MB total, 16-way LRU)'),
+  p('gpgpu_l2_rop_latency', 'int', '160', 'cycles', 'L2 access latency (ROP queue)'),
+  // --- interconnect
+  p('icnt_latency', 'int', '8', 'cycles', 'one-way interconnect latency between an SM and a memory sub-partition'),
+  p('icnt_flit_size', 'int', '40', 'bytes', 'bytes an interconnect port moves per cycle'),
+  p('icnt_in_buffer_limit', 'int', '64', 'packets', 'packets buffered per interconnect destination'),
+  // --- memory partitions and DRAM
+  p('gpgpu_n_mem', 'int', '12', 'channels', 'memory channels (partitions)'),
+  p('gpgpu_n_sub_partition_per_mchannel', 'int', '2', 'sub-partitions', 'L2 banks per memory channel'),
+  p('gpgpu_dram_timing_opt', 'dramTiming', 'nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0', 'DRAM cycles', 'DRAM bank timing'),
+  p('gpgpu_dram_buswidth', 'int', '4', 'bytes', 'DRAM data bus width per chip'),
+  p('gpgpu_n_mem_per_ctrlr', 'int', '2', 'chips', 'DRAM chips per memory controller'),
+  p('gpgpu_dram_burst_length', 'int', '8', 'beats', 'DRAM burst length'),
+  p('gpgpu_dram_scheduler', 'int', '1', '', '0 = FIFO, 1 = FR-FCFS'),
+  p('gpgpu_frfcfs_dram_sched_queue_size', 'int', '64', 'requests', 'DRAM scheduler queue per channel'),
+  p('gpgpu_dram_row_bytes', 'int', '2048', 'bytes', 'DRAM row (page) size per bank'),
+  p('dram_latency', 'int', '100', 'cycles', 'fixed return latency added to every DRAM access (core cycles)'),
+  p('gpgpu_perfect_mem', 'bool', '0', '', 'limit study: every memory access completes after the L1 latency'),
+  // --- RT unit (Vulkan-Sim III-C)
+  p('gpgpu_rt_max_warps', 'int', '4', 'warps', 'warps resident in the RT unit warp buffer'),
+  p('gpgpu_rt_max_mshr', 'int', '64', 'entries', 'outstanding unique RT memory requests per RT unit'),
+  p('gpgpu_rt_mem_queue_size', 'int', '64', 'chunks', 'RT memory access queue entries'),
+  p('gpgpu_rt_response_fifo_size', 'int', '64', 'chunks', 'RT response FIFO entries'),
+  p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: 7 }),
+  p('gpgpu_rt_op_units', 'int', '32', 'units', 'pipelined operation units of each kind per RT unit'),
+  p('gpgpu_rt_stack_entries', 'int', '8', 'entries', 'short traversal stack entries per ray (spills are in the transaction records)'),
+  p('gpgpu_rt_use_l1', 'bool', '1', '', 'RT unit accesses go through the L1D (0: a dedicated RT cache of the dl1 geometry)'),
+  p('gpgpu_rt_perfect_mem', 'bool', '0', '', 'limit study: BVH node accesses complete in one cycle (Perfect BVH)'),
+  p('gpgpu_rt_coalesce_warps', 'bool', '0', '', 'merge identical RT requests across warps, not only within a warp'),
+  p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
+  // --- statistics
+  p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),
+];
+
+const byName = new Map<string, ParamDecl>();
+for (const d of PARAMS) {
+  if (byName.has(d.name)) throw new Error(`duplicate parameter declaration ${d.name}`);
+  byName.set(d.name, d);
+}
+
+export function findParam(name: string): ParamDecl | undefined {
+  return byName.get(name);
+}
+
+export const PARAM_NAMES: readonly string[] = PARAMS.map((d) => d.name);

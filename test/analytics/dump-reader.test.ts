@@ -1,0 +1,63 @@
+import test from 'ava';
+import { DumpFormatError, InstrumentationBufferTooSmallError, readDump } from '../../src/analytics/dump-reader.js';
+import { DumpWriter, FixtureMeta, FULL } from './dump-fixture.js';
+
+function fixture(capacity: number) {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const wid = f.site({ kind: 'warpId', shader: rg });
+  const blk = f.site({ kind: 'block', shader: rg });
+  const tr = f.site({ kind: 'blockTrace', shader: rg });
+  const w = new DumpWriter(f.meta, capacity);
+  return { f, w, wid, blk, tr };
+}
+
+test('decodes variable-size entries in buffer order', (t) => {
+  const { f, w, wid, blk, tr } = fixture(1024);
+  w.createWarpId(0, 0b11, wid); // 2 entries x 3 words
+  w.warpBallot(0, FULL, blk); // 3 words
+  w.threadUpdate(1, tr); // 2 words
+  const d = readDump(w.bytes(), f.meta);
+  t.is(d.entryCount, 4);
+  t.deepEqual(Array.from(d.entryOffsets), [2, 5, 8, 11]);
+  t.deepEqual(Array.from(d.entrySite), [wid, wid, blk, tr]);
+  t.is(d.warpIdCount, 1);
+  t.is(d.wordsWritten, 11);
+  t.is(d.requiredWords, 13);
+  t.false(d.overflowed);
+  t.is(d.words[d.entryOffsets[2]! + 2], FULL);
+});
+
+test('overflow names the exact size needed', (t) => {
+  const { f, w, blk } = fixture(10); // header 2 + room for 2 entries of 3 words, not 3
+  for (let i = 0; i < 5; i++) w.warpBallot(i * 32, FULL, blk);
+  const err = t.throws(() => readDump(w.bytes(), f.meta), { instanceOf: InstrumentationBufferTooSmallError });
+  t.is(err.message, 'instrumentation buffer too small: 17 words written, 10 available; rerun with --buffer-size 17');
+  t.is(err.requiredWords, 17);
+  const partial = readDump(w.bytes(), f.meta, { allowOverflow: true });
+  t.true(partial.overflowed);
+  t.is(partial.entryCount, 2);
+  // The reported size is enough: a rerun with it holds every entry.
+  const again = fixture(err.requiredWords);
+  for (let i = 0; i < 5; i++) again.w.warpBallot(i * 32, FULL, again.blk);
+  t.is(readDump(again.w.bytes(), again.f.meta).entryCount, 5);
+});
+
+test('rejects a dump whose inst ids do not match the metadata', (t) => {
+  const { f, w, blk } = fixture(64);
+  w.warpBallot(0, FULL, blk);
+  w.buf[3] = 99;
+  const err = t.throws(() => readDump(w.bytes(), f.meta), { instanceOf: DumpFormatError });
+  t.regex(err.message, /word 2 has inst id 99, but the metadata has 3 sites/);
+});
+
+test('rejects a dump that is not whole words, and reads unaligned bytes', (t) => {
+  const { f, w, blk } = fixture(16);
+  w.warpBallot(0, 0xf0, blk);
+  t.throws(() => readDump(new Uint8Array(7), f.meta), { instanceOf: DumpFormatError });
+  const shifted = new Uint8Array(w.bytes().length + 1);
+  shifted.set(w.bytes(), 1);
+  const d = readDump(shifted.subarray(1), f.meta);
+  t.is(d.entryCount, 1);
+  t.is(d.words[4], 0xf0);
+});

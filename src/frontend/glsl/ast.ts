@@ -179,6 +179,8 @@ export type Expr =
   | { kind: 'intLit'; text: string; loc: Loc }
   | { kind: 'floatLit'; text: string; loc: Loc }
   | { kind: 'boolLit'; value: boolean; loc: Loc }
+  /** `"..."` (only as the format argument of debugPrintfEXT); `value` is the text between the quotes, as written. */
+  | { kind: 'stringLit'; value: string; loc: Loc }
   | { kind: 'binary'; op: BinaryOperator; left: Expr; right: Expr; loc: Loc }
   | { kind: 'unary'; op: UnaryOperator; operand: Expr; loc: Loc }
   | { kind: 'assign'; op: AssignOp; target: Expr; value: Expr; loc: Loc }

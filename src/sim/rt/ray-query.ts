@@ -88,6 +88,8 @@ export interface TraversalResult {
   terminatedEarly: boolean;
   /** Node fetches (internal, instance, triangle and procedural leaves). */
   nodesVisited: number;
+  /** Deepest traversal stack reached (entries), before any spilling. */
+  maxStackDepth: number;
   /** Memory transactions and operations, present when `record` was requested. */
   transactions?: TransactionRecord;
 }
@@ -97,4 +99,8 @@ export interface TraverseOptions {
   record?: boolean;
   /** Reuse this record (cleared first) instead of allocating one per ray. */
   recordInto?: TransactionRecord;
+  /** Entries the RT unit keeps on chip; deeper entries spill (default 8, Vulkan-Sim III-C2). */
+  shortStackSize?: number;
+  /** Base address of this ray's spill area (8 B per entry); default 0. */
+  stackSpillAddress?: number;
 }

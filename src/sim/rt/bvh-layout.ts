@@ -1,0 +1,189 @@
+/**
+ * Wide BVH layout (Vulkan-Sim Fig. 7): collapses a binary BVH into a 6-wide (Mesa / Vulkan-Sim) or
+ * 4-wide tree whose children are stored consecutively, so an internal node needs only its
+ * first-child pointer, and defines the node sizes and the child-box quantization the simulated
+ * memory image uses.
+ *
+ * Node encoding (bytes):
+ * - internal node, 64 B: first-child pointer (8), child-bounds origin (3 x f32 = 12), per-axis
+ *   power-of-two exponents (3 x i8), child count / node type (1), per-child type (6),
+ *   per-child quantized min/max as 8-bit offsets (6 x 6 = 36) - the Intel ANV layout Mesa and
+ *   Vulkan-Sim use. Child boxes are QUANTIZED: each plane is rounded outward to the node's 8-bit
+ *   grid, so the dequantized boxes traversal tests always contain the exact ones.
+ * - top-level (instance) leaf, 128 B: BLAS root pointer, object-to-world and world-to-object 3x4
+ *   matrices, instance custom index, mask, SBT offset, flags.
+ * - triangle leaf, 64 B: leaf descriptor, geometry and primitive index, three vertices.
+ * - procedural leaf, 64 B: leaf descriptor, geometry and primitive index, the AABB.
+ *
+ * Invariants of `WideBvh`: node 0 is the root and always an internal node (even for one
+ * primitive, as in Mesa); node ids follow breadth-first order, so the children of a node are
+ * `childFirst .. childFirst + childCount - 1`; every primitive is in exactly one leaf.
+ */
+import type { BinaryBvh } from './bvh-build.js';
+
+export const NODE_KIND = {
+  internal: 0,
+  instanceLeaf: 1,
+  triangleLeaf: 2,
+  proceduralLeaf: 3,
+} as const;
+
+/** Node sizes in bytes by `NODE_KIND` (Vulkan-Sim Fig. 7). */
+export const NODE_SIZE: readonly number[] = [64, 128, 64, 64];
+
+export interface WideBvh {
+  nodeCount: number;
+  /** 1 for a leaf (one primitive), 0 for an internal node. */
+  isLeaf: Uint8Array;
+  parent: Int32Array;
+  childFirst: Int32Array;
+  childCount: Uint8Array;
+  /** Leaves: the primitive index (input order). */
+  prim: Int32Array;
+  /** Exact bounds of each node's subtree (6 floats). */
+  bounds: Float32Array;
+  /** Root has depth 0. */
+  depth: Uint16Array;
+  maxDepth: number;
+}
+
+function halfAreaAt(b: Float32Array, node: number): number {
+  const o = 6 * node;
+  const dx = b[o + 3]! - b[o]!, dy = b[o + 4]! - b[o + 1]!, dz = b[o + 5]! - b[o + 2]!;
+  return dx * dy + dy * dz + dz * dx;
+}
+
+/**
+ * Collapse: a wide node starts with its binary node's two children and repeatedly opens the
+ * inner child with the largest surface area until it has `width` children or only leaves.
+ */
+export function collapseToWide(bin: BinaryBvh, width: number): WideBvh {
+  const n = bin.order.length;
+  const cap = Math.max(2 * n + 1, 1);
+  const isLeaf = new Uint8Array(cap);
+  const parent = new Int32Array(cap).fill(-1);
+  const childFirst = new Int32Array(cap).fill(-1);
+  const childCount = new Uint8Array(cap);
+  const prim = new Int32Array(cap).fill(-1);
+  const bounds = new Float32Array(6 * cap);
+  const depth = new Uint16Array(cap);
+  if (n === 0) {
+    return { nodeCount: 0, isLeaf, parent, childFirst, childCount, prim, bounds, depth, maxDepth: 0 };
+  }
+  // Binary node id of each wide node still to expand, in BFS order.
+  const source = new Int32Array(cap);
+  source[0] = 0;
+  bounds.set(bin.bounds.subarray(0, 6), 0);
+  let nodeCount = 1;
+  let maxDepth = 0;
+  const kids: number[] = [];
+  for (let w = 0; w < nodeCount; w++) {
+    if (isLeaf[w]) continue;
+    const b = source[w]!;
+    kids.length = 0;
+    if (bin.left[b]! < 0) {
+      kids.push(b); // one-primitive tree: the root wraps the single leaf
+    } else {
+      kids.push(bin.left[b]!, bin.right[b]!);
+      while (kids.length < width) {
+        let best = -1, bestArea = -1;
+        for (let k = 0; k < kids.length; k++) {
+          const c = kids[k]!;
+          if (bin.left[c]! < 0) continue;
+          const a = halfAreaAt(bin.bounds, c);
+          if (a > bestArea) { bestArea = a; best = k; }
+        }
+        if (best < 0) break;
+        const c = kids[best]!;
+        kids[best] = bin.left[c]!;
+        kids.push(bin.right[c]!);
+      }
+    }
+    childFirst[w] = nodeCount;
+    childCount[w] = kids.length;
+    for (const c of kids) {
+      const id = nodeCount++;
+      parent[id] = w;
+      depth[id] = depth[w]! + 1;
+      if (depth[id]! > maxDepth) maxDepth = depth[id]!;
+      source[id] = c;
+      bounds.set(bin.bounds.subarray(6 * c, 6 * c + 6), 6 * id);
+      if (bin.left[c]! < 0) {
+        isLeaf[id] = 1;
+        prim[id] = bin.order[bin.primStart[c]!]!;
+      }
+    }
+  }
+  return { nodeCount, isLeaf, parent, childFirst, childCount, prim, bounds, depth, maxDepth };
+}
+
+const QUANT_STEPS = 255;
+
+/** Largest float32 <= x. */
+function f32Down(x: number): number {
+  const f = Math.fround(x);
+  if (f <= x) return f;
+  return nextF32(f, -1);
+}
+
+/** Smallest float32 >= x. */
+function f32Up(x: number): number {
+  const f = Math.fround(x);
+  if (f >= x) return f;
+  return nextF32(f, 1);
+}
+
+const f32Scratch = new Float32Array(1);
+const u32Scratch = new Uint32Array(f32Scratch.buffer);
+function nextF32(f: number, dir: 1 | -1): number {
+  if (f === 0) return dir > 0 ? 1.401298464324817e-45 : -1.401298464324817e-45;
+  f32Scratch[0] = f;
+  // Moving away from zero increments the bit pattern; towards zero decrements it.
+  if ((f > 0) === (dir > 0)) u32Scratch[0]!++;
+  else u32Scratch[0]!--;
+  return f32Scratch[0]!;
+}
+
+/**
+ * Writes into `out` (6 floats per child, starting at `outOffset`) the dequantized child boxes of
+ * one internal node as the RT unit reads them: origin = float32 floor of the children's union
+ * minimum, per-axis scale 2^e with e the smallest exponent making the union fit in 255 steps,
+ * each min plane floored and each max plane ceiled to the grid. Dequantized values are rounded
+ * outward to float32 so the stored box never shrinks.
+ */
+export function quantizeChildBoxes(exact: Float32Array, firstChild: number, count: number, out: Float32Array, outOffset: number): void {
+  let ux0 = Infinity, uy0 = Infinity, uz0 = Infinity, ux1 = -Infinity, uy1 = -Infinity, uz1 = -Infinity;
+  for (let c = 0; c < count; c++) {
+    const o = 6 * (firstChild + c);
+    ux0 = Math.min(ux0, exact[o]!); uy0 = Math.min(uy0, exact[o + 1]!); uz0 = Math.min(uz0, exact[o + 2]!);
+    ux1 = Math.max(ux1, exact[o + 3]!); uy1 = Math.max(uy1, exact[o + 4]!); uz1 = Math.max(uz1, exact[o + 5]!);
+  }
+  const origin = [f32Down(ux0), f32Down(uy0), f32Down(uz0)];
+  const upper = [ux1, uy1, uz1];
+  const scale = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    const extent = upper[a]! - origin[a]!;
+    let e = extent > 0 ? Math.ceil(Math.log2(extent / QUANT_STEPS)) : -126;
+    if (e < -126) e = -126;
+    while (origin[a]! + QUANT_STEPS * 2 ** e < upper[a]!) e++;
+    scale[a] = 2 ** e;
+  }
+  for (let c = 0; c < count; c++) {
+    const o = 6 * (firstChild + c);
+    const d = outOffset + 6 * c;
+    for (let a = 0; a < 3; a++) {
+      const s = scale[a]!, org = origin[a]!;
+      let qlo = Math.floor((exact[o + a]! - org) / s);
+      let qhi = Math.ceil((exact[o + 3 + a]! - org) / s);
+      if (qlo < 0) qlo = 0;
+      if (qhi > QUANT_STEPS) qhi = QUANT_STEPS;
+      let lo = f32Down(org + qlo * s);
+      let hi = f32Up(org + qhi * s);
+      // Guard against rounding in the division: never let the stored box shrink.
+      if (lo > exact[o + a]!) lo = f32Down(exact[o + a]!);
+      if (hi < exact[o + 3 + a]!) hi = f32Up(exact[o + 3 + a]!);
+      out[d + a] = lo;
+      out[d + 3 + a] = hi;
+    }
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The workload manifest: the host side of a Vulkan ray tracing application written as data
+ * (DESIGN.md "Workloads"). `loadManifest` turns a `workload.json` into a `WorkloadManifest`;
+ * everything downstream (compiler driver, scene builder, simulator) reads only this type.
+ *
+ * Invariants of a `WorkloadManifest` returned by `loadManifest`:
+ * - every file path is absolute and the file existed when the manifest was loaded;
+ * - every shader named by `raygen`, `hitGroups`, `miss` and `callables` appears in `shaders`
+ *   under the stage its role requires;
+ * - descriptor (set, binding) pairs are unique; a procedural hit group has an intersection shader,
+ *   a triangle hit group has none;
+ * - numbers that are sizes, counts, indices or ids are non-negative integers.
+ * The JSON spelling of each field is the same as here unless a comment says otherwise.
+ */
+
+/** Shader stages by the names the IR uses (src/ir/module.ts `Stage`, compute excluded). */
+export type ShaderStage = 'raygen' | 'closestHit' | 'anyHit' | 'intersection' | 'miss' | 'callable';
+
+export const SHADER_STAGES: readonly ShaderStage[] = ['raygen', 'closestHit', 'anyHit', 'intersection', 'miss', 'callable'];
+
+/** glslang's file-extension convention for each stage. */
+export const STAGE_EXTENSION: Readonly<Record<ShaderStage, string>> = {
+  raygen: '.rgen', closestHit: '.rchit', anyHit: '.rahit', intersection: '.rint', miss: '.rmiss', callable: '.rcall',
+};
+
+/** Any JSON value, as a manifest holds for buffer contents. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** One shader file. JSON: a path string, or `{file, defines?, includeDirs?}`. */
+export interface ShaderSource {
+  /** Absolute path. */
+  file: string;
+  stage: ShaderStage;
+  /** Manifest-wide defines merged with this shader's own (the shader's win). Values are preprocessor text. */
+  defines: Record<string, string>;
+  /** Absolute directories searched after the including file's own directory: the shader's first, then the manifest's. */
+  includeDirs: string[];
+}
+
+/** Data a shader record carries after its handle (`shaderRecordEXT` block), as JSON matching that block. */
+export type ShaderRecordData = JsonObject;
+
+/**
+ * A hit group of the SBT. Selected by traceRayEXT as
+ * `instance.sbtOffset + sbtRecordOffset + geometryIndex * sbtRecordStride`.
+ */
+export interface HitGroup {
+  type: 'triangles' | 'procedural';
+  /** Absolute shader paths; each is listed in `shaders` under its stage. */
+  closestHit?: string;
+  anyHit?: string;
+  /** Required iff `type` is 'procedural'. */
+  intersection?: string;
+  shaderRecord?: ShaderRecordData;
+}
+
+/** A miss or callable SBT entry. JSON: a path string or `{shader, shaderRecord?}`. */
+export interface SbtShaderEntry {
+  shader: string;
+  shaderRecord?: ShaderRecordData;
+}
+
+/** `{camera: ...}` in a uniform buffer: expands to `{viewInverse, projInverse}` (see camera.ts). */
+export interface CameraSpec {
+  /** Eye position. */
+  lookFrom: [number, number, number];
+  lookAt: [number, number, number];
+  /** Default [0, 1, 0]. */
+  up: [number, number, number];
+  /** Vertical field of view in degrees, 0 < fovY < 180. */
+  fovY: number;
+  /** Clip planes of the projection; only its inverse reaches the shader. Defaults 0.1 and 1000. */
+  near: number;
+  far: number;
+}
+
+export type StorageImageRole = 'output' | 'accumulation' | 'scratch';
+
+/** Image formats a storage image may declare (GLSL layout names). */
+export const STORAGE_IMAGE_FORMATS = ['rgba8', 'rgba16f', 'rgba32f', 'r32f', 'rg32f', 'r32ui', 'rgba32ui'] as const;
+export type StorageImageFormat = (typeof STORAGE_IMAGE_FORMATS)[number];
+
+/** What a storage buffer can be packed from when it comes from the scene. See SCENE_BUFFER_FIELDS. */
+export const SCENE_BUFFER_KINDS = [
+  'vertices', 'indices', 'materials', 'materialIndices', 'instanceDescriptions', 'aabbs', 'spheres', 'lights',
+] as const;
+export type SceneBufferKind = (typeof SCENE_BUFFER_KINDS)[number];
+
+/**
+ * The record the scene provides for one element of each scene buffer kind: field name -> GLSL
+ * type. The packer writes a field into the shader's struct member of the same name (or the name
+ * `fields` maps it to), so a shader may declare any subset, in any order and layout.
+ * This is the contract between the scene builder (src/sim/rt) and the built-in shaders.
+ */
+export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Record<string, string>>>> = {
+  /** One per vertex of all meshes, concatenated in instance order. */
+  vertices: { position: 'vec3', normal: 'vec3', texCoord: 'vec2' },
+  /** One per triangle: the three vertex indices, relative to the mesh's first vertex. Element type uvec3 (or 3 uints). */
+  indices: { '': 'uvec3' },
+  /** OBJ/MTL materials (procedural generators fill the same fields). `type`: 0 lambertian, 1 metal, 2 dielectric, 3 emissive. */
+  materials: {
+    ambient: 'vec3', diffuse: 'vec3', specular: 'vec3', transmittance: 'vec3', emission: 'vec3',
+    shininess: 'float', ior: 'float', dissolve: 'float', illum: 'int', textureId: 'int',
+    type: 'int', fuzz: 'float',
+  },
+  /** One per triangle: index into the mesh's materials. */
+  materialIndices: { '': 'int' },
+  /** One per instance (nvpro ObjDesc): device addresses of that instance's buffers. */
+  instanceDescriptions: {
+    vertexAddress: 'uint64_t', indexAddress: 'uint64_t', materialAddress: 'uint64_t', materialIndexAddress: 'uint64_t',
+    firstVertex: 'uint', firstIndex: 'uint', firstMaterial: 'uint',
+  },
+  /** One per procedural primitive (VkAabbPositionsKHR). */
+  aabbs: { minimum: 'vec3', maximum: 'vec3' },
+  /** One per procedural sphere primitive; `material` indexes `materials`. */
+  spheres: { center: 'vec3', radius: 'float', material: 'int' },
+  /** Emissive triangles or analytic lights of the scene. */
+  lights: { position: 'vec3', color: 'vec3', intensity: 'float', type: 'int' },
+};
+
+export type DescriptorContent =
+  | { kind: 'accelerationStructure' }
+  | { kind: 'storageImage'; format: StorageImageFormat; role: StorageImageRole }
+  /** Exactly one of `value` (JSON matching the block) and `camera`. */
+  | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec }
+  /**
+   * Exactly one of `from: 'scene'` (with `what`), `data` (absolute path of a .json value or a raw
+   * .bin image of the buffer) and `value` (inline JSON). `fields` renames scene fields to the
+   * shader's member names: `{shaderMember: sceneField}`.
+   */
+  | {
+      kind: 'storageBuffer';
+      layout: 'std430' | 'scalar';
+      from?: 'scene';
+      what?: SceneBufferKind;
+      fields?: Record<string, string>;
+      data?: string;
+      value?: JsonValue;
+      /** Element count for a buffer the shader writes (no initial content). */
+      elements?: number;
+    }
+  /** Absolute PNG paths, one per array element (`sampler2D textures[]`). */
+  | { kind: 'sampledImages'; files: string[]; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+
+export type DescriptorBinding = { set: number; binding: number } & DescriptorContent;
+
+export interface InstanceSpec {
+  /** Which mesh of the scene: an index, or a name (OBJ object/group, procedural generator mesh name). */
+  mesh: number | string;
+  /** 3x4 row-major object-to-world matrix (VkTransformMatrixKHR). Default identity. */
+  transform: number[];
+  customIndex: number;
+  /** 8-bit visibility mask. Default 0xFF. */
+  mask: number;
+  /** instanceShaderBindingTableRecordOffset. */
+  sbtOffset: number;
+  flags: InstanceFlag[];
+}
+
+export const INSTANCE_FLAGS = ['triangleFacingCullDisable', 'triangleFlipFacing', 'forceOpaque', 'forceNoOpaque'] as const;
+export type InstanceFlag = (typeof INSTANCE_FLAGS)[number];
+
+export const PROCEDURAL_SCENES = ['wknd', 'cornell', 'rtv6', 'tri'] as const;
+export type ProceduralScene = (typeof PROCEDURAL_SCENES)[number];
+
+/** JSON: `{obj: 'x.obj'}`, `{gltf: 'x.gltf'}` or `{procedural: 'wknd', seed}`, plus `instances`. */
+export type SceneSource =
+  | { kind: 'obj'; file: string }
+  | { kind: 'gltf'; file: string }
+  | { kind: 'procedural'; generator: ProceduralScene; seed: number };
+
+export interface SceneSpec {
+  source: SceneSource;
+  /** Empty means one instance per mesh with the defaults above. */
+  instances: InstanceSpec[];
+  /** Geometry flag: opaque (no any-hit calls) unless false. Default true. */
+  opaque: boolean;
+}
+
+export interface LaunchSize {
+  width: number;
+  height: number;
+  depth: number;
+}
+
+export interface WorkloadManifest {
+  /** Absolute path of the workload.json this came from. */
+  path: string;
+  name: string;
+  description: string;
+  /** Every shader, by stage, in listing order. */
+  shaders: Record<ShaderStage, ShaderSource[]>;
+  /** The raygen shader launched (absolute path). JSON optional when exactly one raygen shader is listed. */
+  raygen: string;
+  raygenShaderRecord?: ShaderRecordData;
+  /** SBT hit region, in order. */
+  hitGroups: HitGroup[];
+  /** SBT miss region, in order (missIndex of traceRayEXT). */
+  miss: SbtShaderEntry[];
+  /** SBT callable region, in order (the index of executeCallableEXT). */
+  callables: SbtShaderEntry[];
+  /** VkRayTracingPipelineCreateInfoKHR::maxPipelineRayRecursionDepth, >= 1. */
+  maxRecursionDepth: number;
+  descriptors: DescriptorBinding[];
+  /** JSON matching the push_constant block; strings "${spp}", "${bounces}", "${seed}", "${width}", "${height}" are run parameters. */
+  pushConstants?: JsonObject;
+  /** constant_id -> value. JSON keys are decimal strings. */
+  specConstants: Record<number, number | boolean>;
+  scene: SceneSpec;
+  launch: LaunchSize;
+  /** Samples per pixel, >= 1. */
+  spp: number;
+  /** Maximum path length the shaders are asked for, >= 0. */
+  bounces: number;
+  seed: number;
+}
+
+/** Thrown by `loadManifest`/`resolveWorkload`; `problems` holds every problem found, each naming its key path. */
+export class ManifestError extends Error {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
+    super(problems.length === 1 ? problems[0]! : `${problems.length} problems:\n  ${problems.join('\n  ')}`);
+    this.name = 'ManifestError';
+    this.problems = problems;
+  }
+}

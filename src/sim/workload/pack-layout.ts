@@ -1,0 +1,298 @@
+/**
+ * JSON values -> bytes, by a block's explicit layout as the IR records it (struct member
+ * `offset`, array `stride`, matrix member `matrixStride` / `rowMajor`). The simulator uses it to
+ * fill uniform/storage buffers, push constants and shader records from manifest JSON exactly as
+ * the shader's declaration lays them out, whatever rule (std140, std430, scalar) produced it.
+ *
+ * JSON forms accepted: numbers for float/int scalars (64-bit ints also as bigint or a decimal /
+ * 0x-hex string); true/false (or 0/1) for bool, stored as a 32-bit word; arrays for vectors; a
+ * matrix as an array of columns (each an array of rows) or one flat column-major array; arrays
+ * for arrays; objects keyed by member name for structs; a buffer_reference pointer as a 64-bit
+ * address. Invariant: on any mismatch a `LayoutPackError` names the JSON path and what the
+ * layout expected; bytes outside the value's members and padding are never written.
+ */
+import { typeName, typeOf, type StructMember, type TypeId, type TypeTable } from '../../ir/types.js';
+
+export class LayoutPackError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = 'LayoutPackError';
+    this.path = path;
+  }
+}
+
+export interface PackOptions {
+  /** What a struct member missing from the JSON object means: an error (default) or zero bytes. */
+  missingMembers?: 'error' | 'zero';
+  /** Turns a non-numeric 64-bit value (e.g. `{"addressOf": "scene.vertices"}`) into an address. */
+  resolveAddress?: (value: unknown, path: string) => bigint | undefined;
+}
+
+/** How a matrix is laid out; comes from the struct member that holds it. */
+interface MatrixLayout {
+  matrixStride?: number;
+  rowMajor?: boolean;
+}
+
+/** Writes `value` as `type` at `offset` of `view`. Throws `LayoutPackError` naming `path` on a mismatch. */
+export function packValue(
+  view: DataView, offset: number, type: TypeId, types: TypeTable, value: unknown, path: string, options: PackOptions = {},
+): void {
+  pack(view, offset, type, types, value, path, options, {});
+}
+
+function pack(
+  view: DataView, offset: number, type: TypeId, types: TypeTable, value: unknown, path: string, opts: PackOptions,
+  matrix: MatrixLayout,
+): void {
+  const t = typeOf(types, type);
+  switch (t.kind) {
+    case 'bool':
+    case 'int':
+    case 'float':
+      writeScalar(view, offset, type, types, value, path, opts);
+      return;
+    case 'vector': {
+      const items = expectArray(value, t.count, path, typeName(types, type));
+      const size = scalarSize(types, t.elem);
+      items.forEach((item, i) => writeScalar(view, offset + i * size, t.elem, types, item, `${path}[${i}]`, opts));
+      return;
+    }
+    case 'matrix': {
+      const column = typeOf(types, t.column);
+      if (column.kind !== 'vector') throw new LayoutPackError(path, `malformed matrix type ${typeName(types, type)}`);
+      const rows = column.count;
+      const scalar = scalarSize(types, column.elem);
+      const stride = matrix.matrixStride ?? (matrix.rowMajor ? t.columns : rows) * scalar;
+      const columns = matrixColumns(value, t.columns, rows, path, typeName(types, type));
+      for (let c = 0; c < t.columns; c++) {
+        for (let r = 0; r < rows; r++) {
+          const at = matrix.rowMajor ? offset + r * stride + c * scalar : offset + c * stride + r * scalar;
+          writeScalar(view, at, column.elem, types, columns[c]![r], `${path}[${c}][${r}]`, opts);
+        }
+      }
+      return;
+    }
+    case 'array':
+    case 'runtimeArray': {
+      const what = typeName(types, type);
+      if (!Array.isArray(value)) throw new LayoutPackError(path, `expected an array for ${what}, found ${describe(value)}`);
+      if (t.kind === 'array' && value.length !== t.length) {
+        throw new LayoutPackError(path, `expected ${t.length} elements for ${what}, found ${value.length}`);
+      }
+      const stride = t.stride ?? naturalStride(types, t.elem, path);
+      value.forEach((item, i) => pack(view, offset + i * stride, t.elem, types, item, `${path}[${i}]`, opts, matrix));
+      return;
+    }
+    case 'struct':
+      packStruct(view, offset, t.name, t.members, types, value, path, opts);
+      return;
+    case 'pointer':
+      if (t.storage !== 'physicalStorageBuffer') {
+        throw new LayoutPackError(path, `${typeName(types, type)} cannot be stored in a buffer`);
+      }
+      checkRange(view, offset, 8, path);
+      view.setBigUint64(offset, toBigInt(value, 64, false, path, opts), true);
+      return;
+    default:
+      throw new LayoutPackError(path, `${typeName(types, type)} has no memory layout`);
+  }
+}
+
+function packStruct(
+  view: DataView, offset: number, name: string, members: StructMember[], types: TypeTable, value: unknown, path: string,
+  opts: PackOptions,
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new LayoutPackError(path, `expected an object with members ${members.map((m) => m.name).join(', ')} for struct ${name}, found ${describe(value)}`);
+  }
+  const obj = value as Record<string, unknown>;
+  const names = new Set(members.map((m) => m.name));
+  for (const k of Object.keys(obj)) {
+    if (!names.has(k)) throw new LayoutPackError(`${path}.${k}`, `struct ${name} has no member "${k}" (members: ${[...names].join(', ')})`);
+  }
+  for (const m of members) {
+    const memberPath = path ? `${path}.${m.name}` : m.name;
+    if (m.offset === undefined) throw new LayoutPackError(memberPath, `struct ${name} has no explicit layout (member offsets missing)`);
+    if (!(m.name in obj)) {
+      if (opts.missingMembers === 'zero') continue;
+      throw new LayoutPackError(memberPath, `missing (struct ${name} member of type ${typeName(types, m.type)})`);
+    }
+    const layout: MatrixLayout = {};
+    if (m.matrixStride !== undefined) layout.matrixStride = m.matrixStride;
+    if (m.rowMajor) layout.rowMajor = true;
+    pack(view, offset + m.offset, m.type, types, obj[m.name], memberPath, opts, layout);
+  }
+}
+
+function writeScalar(
+  view: DataView, offset: number, type: TypeId, types: TypeTable, value: unknown, path: string, opts: PackOptions,
+): void {
+  const t = typeOf(types, type);
+  switch (t.kind) {
+    case 'bool': {
+      if (typeof value !== 'boolean' && value !== 0 && value !== 1) {
+        throw new LayoutPackError(path, `expected true or false for bool, found ${describe(value)}`);
+      }
+      checkRange(view, offset, 4, path);
+      view.setUint32(offset, value === true || value === 1 ? 1 : 0, true);
+      return;
+    }
+    case 'float': {
+      if (typeof value !== 'number') throw new LayoutPackError(path, `expected a number for f${t.width}, found ${describe(value)}`);
+      checkRange(view, offset, t.width / 8, path);
+      if (t.width === 32) view.setFloat32(offset, value, true);
+      else if (t.width === 64) view.setFloat64(offset, value, true);
+      else view.setUint16(offset, float16Bits(value), true);
+      return;
+    }
+    case 'int': {
+      checkRange(view, offset, t.width / 8, path);
+      const big = toBigInt(value, t.width, t.signed, path, opts);
+      const bits = BigInt.asUintN(t.width, big);
+      if (t.width === 64) view.setBigUint64(offset, bits, true);
+      else if (t.width === 32) view.setUint32(offset, Number(bits), true);
+      else if (t.width === 16) view.setUint16(offset, Number(bits), true);
+      else view.setUint8(offset, Number(bits));
+      return;
+    }
+    default:
+      throw new LayoutPackError(path, `expected a scalar type, the layout has ${typeName(types, type)}`);
+  }
+}
+
+/** Integer value in range for its width and signedness; 64-bit ones may be bigint or strings. */
+function toBigInt(value: unknown, width: number, signed: boolean, path: string, opts: PackOptions): bigint {
+  const what = `${signed ? 'i' : 'u'}${width}`;
+  let big: bigint | undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) big = BigInt(value);
+  else if (typeof value === 'bigint') big = value;
+  else if (typeof value === 'string' && /^(-?[0-9]+|0x[0-9a-fA-F]+)$/.test(value)) big = BigInt(value);
+  else if (opts.resolveAddress && width === 64) big = opts.resolveAddress(value, path);
+  if (big === undefined) throw new LayoutPackError(path, `expected an integer for ${what}, found ${describe(value)}`);
+  const min = signed ? -(1n << BigInt(width - 1)) : 0n;
+  const max = signed ? (1n << BigInt(width - 1)) - 1n : (1n << BigInt(width)) - 1n;
+  if (big < min || big > max) throw new LayoutPackError(path, `${big} does not fit in ${what}`);
+  return big;
+}
+
+function matrixColumns(value: unknown, columns: number, rows: number, path: string, what: string): unknown[][] {
+  if (Array.isArray(value) && value.length === columns * rows && value.every((x) => !Array.isArray(x))) {
+    return Array.from({ length: columns }, (_, c) => value.slice(c * rows, c * rows + rows));
+  }
+  if (Array.isArray(value) && value.length === columns && value.every((col) => Array.isArray(col) && col.length === rows)) {
+    return value as unknown[][];
+  }
+  throw new LayoutPackError(path, `expected ${columns} columns of ${rows} numbers (or ${columns * rows} numbers column-major) for ${what}, found ${describe(value)}`);
+}
+
+function expectArray(value: unknown, length: number, path: string, what: string): unknown[] {
+  if (Array.isArray(value) && value.length === length) return value;
+  throw new LayoutPackError(path, `expected an array of ${length} for ${what}, found ${describe(value)}`);
+}
+
+function scalarSize(types: TypeTable, scalar: TypeId): number {
+  const t = typeOf(types, scalar);
+  if (t.kind === 'bool') return 4;
+  if (t.kind === 'int' || t.kind === 'float') return t.width / 8;
+  throw new LayoutPackError('', `${typeName(types, scalar)} is not a scalar`);
+}
+
+/** Stride for arrays declared without one (outside explicit layout): tight scalars and vectors only. */
+function naturalStride(types: TypeTable, elem: TypeId, path: string): number {
+  const t = typeOf(types, elem);
+  if (t.kind === 'bool' || t.kind === 'int' || t.kind === 'float') return scalarSize(types, elem);
+  if (t.kind === 'vector') return scalarSize(types, t.elem) * t.count;
+  throw new LayoutPackError(path, `array of ${typeName(types, elem)} has no stride (not in an explicitly laid out block)`);
+}
+
+function checkRange(view: DataView, offset: number, size: number, path: string): void {
+  if (offset < 0 || offset + size > view.byteLength) {
+    throw new LayoutPackError(path, `bytes ${offset}..${offset + size} lie outside the ${view.byteLength}-byte buffer`);
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'bigint') return `${v}n`;
+  const text = JSON.stringify(v);
+  return text.length > 40 ? text.slice(0, 37) + '...' : text;
+}
+
+/** IEEE 754 binary16 bits of `x`, rounded to nearest even (DataView.setFloat16 is not in Node 20). */
+export function float16Bits(x: number): number {
+  const f32 = new Float32Array(1);
+  const u32 = new Uint32Array(f32.buffer);
+  f32[0] = x;
+  const bits = u32[0]!;
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  let mant = bits & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const halfway = 1 << (shift - 1);
+    if (rem > halfway || (rem === halfway && (half & 1))) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
+  return sign | half;
+}
+
+/**
+ * Bytes a value of `type` occupies under its layout (the end of its last member, unpadded);
+ * a runtime array counts `runtimeLength` elements.
+ */
+export function layoutSize(types: TypeTable, type: TypeId, runtimeLength = 0, matrix: MatrixLayout = {}): number {
+  const t = typeOf(types, type);
+  switch (t.kind) {
+    case 'bool':
+      return 4;
+    case 'int':
+    case 'float':
+      return t.width / 8;
+    case 'vector':
+      return scalarSize(types, t.elem) * t.count;
+    case 'matrix': {
+      const column = typeOf(types, t.column);
+      const rows = column.kind === 'vector' ? column.count : 1;
+      const scalar = scalarSize(types, column.kind === 'vector' ? column.elem : t.column);
+      const stride = matrix.matrixStride ?? (matrix.rowMajor ? t.columns : rows) * scalar;
+      return matrix.rowMajor ? stride * (rows - 1) + t.columns * scalar : stride * (t.columns - 1) + rows * scalar;
+    }
+    case 'array':
+    case 'runtimeArray': {
+      const n = t.kind === 'array' ? t.length : runtimeLength;
+      if (n === 0) return 0;
+      const stride = t.stride ?? naturalStride(types, t.elem, '');
+      return stride * (n - 1) + layoutSize(types, t.elem, 0, matrix);
+    }
+    case 'struct': {
+      let end = 0;
+      for (const m of t.members) {
+        const layout: MatrixLayout = {};
+        if (m.matrixStride !== undefined) layout.matrixStride = m.matrixStride;
+        if (m.rowMajor) layout.rowMajor = true;
+        end = Math.max(end, (m.offset ?? 0) + layoutSize(types, m.type, runtimeLength, layout));
+      }
+      return end;
+    }
+    case 'pointer':
+      return 8;
+    default:
+      throw new LayoutPackError('', `${typeName(types, type)} has no memory layout`);
+  }
+}

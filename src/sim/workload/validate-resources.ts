@@ -1,0 +1,252 @@
+/**
+ * Validation of the resource parts of a manifest: descriptor bindings and the scene. Split from
+ * validate-manifest.ts (which owns shaders and the SBT) because resources are their own concern.
+ * Invariant: same as the validator's — problems are recorded with their key path, never thrown.
+ */
+import {
+  array, boolean, describeJson, existingFile, finiteNumber, isJsonValue, isObject, key, nonNegativeInteger, object,
+  oneOf, onlyKeys, report, string, vec3, type JsonChecks,
+} from './json-checks.js';
+import {
+  INSTANCE_FLAGS, PROCEDURAL_SCENES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type CameraSpec, type DescriptorBinding,
+  type InstanceFlag, type InstanceSpec, type JsonObject, type JsonValue, type SceneSource, type SceneSpec,
+} from './manifest.js';
+
+const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
+
+export function readJsonObject(c: JsonChecks, v: unknown, path: string): JsonObject | undefined {
+  const obj = object(c, v, path);
+  if (!obj) return undefined;
+  if (!isJsonValue(obj)) {
+    report(c, path, 'holds a value JSON cannot represent');
+    return undefined;
+  }
+  return obj as JsonObject;
+}
+
+export function readDescriptors(c: JsonChecks, v: unknown): DescriptorBinding[] {
+  const out: DescriptorBinding[] = [];
+  if (v === undefined) return out;
+  const seen = new Map<string, number>();
+  (array(c, v, 'descriptors') ?? []).forEach((entry, i) => {
+    const path = key('descriptors', i);
+    const obj = object(c, entry, path);
+    if (!obj) return;
+    const set = obj.set === undefined ? 0 : nonNegativeInteger(c, obj.set, key(path, 'set'));
+    const binding = obj.binding === undefined ? undefined : nonNegativeInteger(c, obj.binding, key(path, 'binding'));
+    if (obj.binding === undefined) report(c, key(path, 'binding'), 'missing (the layout(binding = N) of the shader variable)');
+    if (set !== undefined && binding !== undefined) {
+      const id = `${set}.${binding}`;
+      const first = seen.get(id);
+      if (first !== undefined) report(c, path, `set ${set} binding ${binding} is already described by descriptors[${first}]`);
+      else seen.set(id, i);
+    }
+    const kind = oneOf(c, obj.kind, DESCRIPTOR_KINDS, key(path, 'kind'));
+    if (kind === undefined || set === undefined || binding === undefined) return;
+    const content = readDescriptorContent(c, obj, kind, path);
+    if (content) out.push({ set, binding, ...content } as DescriptorBinding);
+  });
+  return out;
+}
+
+type Content = Omit<DescriptorBinding, 'set' | 'binding'>;
+
+function readDescriptorContent(
+  c: JsonChecks, obj: Record<string, unknown>, kind: (typeof DESCRIPTOR_KINDS)[number], path: string,
+): Content | undefined {
+  const common = ['set', 'binding', 'kind', 'name', 'notes'];
+  switch (kind) {
+    case 'accelerationStructure':
+      onlyKeys(c, obj, common, path);
+      return { kind };
+    case 'storageImage': {
+      onlyKeys(c, obj, [...common, 'format', 'role'], path);
+      const format = oneOf(c, obj.format, STORAGE_IMAGE_FORMATS, key(path, 'format'));
+      const role = obj.role === undefined ? 'output' : oneOf(c, obj.role, ['output', 'accumulation', 'scratch'] as const, key(path, 'role'));
+      return format && role ? { kind, format, role } : undefined;
+    }
+    case 'uniformBuffer': {
+      onlyKeys(c, obj, [...common, 'layout', 'value', 'camera'], path);
+      const layout = obj.layout === undefined ? 'std140' : oneOf(c, obj.layout, ['std140', 'std430', 'scalar'] as const, key(path, 'layout'));
+      if ((obj.value === undefined) === (obj.camera === undefined)) {
+        report(c, path, 'a uniform buffer needs exactly one of "value" (JSON matching the block) and "camera"');
+        return undefined;
+      }
+      if (obj.camera !== undefined) {
+        const camera = readCamera(c, obj.camera, key(path, 'camera'));
+        return camera && layout ? { kind, layout, camera } : undefined;
+      }
+      const value = readJsonObject(c, obj.value, key(path, 'value'));
+      return value && layout ? { kind, layout, value } : undefined;
+    }
+    case 'storageBuffer':
+      return readStorageBuffer(c, obj, path, common);
+    case 'sampledImages': {
+      onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
+      const list = array(c, obj.files, key(path, 'files'));
+      if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
+      const files = (list ?? []).map((f, i) => {
+        const abs = existingFile(c, f, key(key(path, 'files'), i));
+        if (abs && !abs.toLowerCase().endsWith('.png')) report(c, key(key(path, 'files'), i), `expected a .png file, found ${describeJson(f)}`);
+        return abs;
+      });
+      const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
+      const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
+      if (!list || files.some((f) => f === undefined) || !filter || !wrap) return undefined;
+      return { kind, files: files as string[], filter, wrap };
+    }
+  }
+}
+
+function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string, common: string[]): Content | undefined {
+  onlyKeys(c, obj, [...common, 'layout', 'from', 'what', 'fields', 'data', 'value', 'elements'], path);
+  const layout = obj.layout === undefined ? 'std430' : oneOf(c, obj.layout, ['std430', 'scalar'] as const, key(path, 'layout'));
+  const sources = ['from', 'data', 'value', 'elements'].filter((k) => obj[k] !== undefined);
+  if (sources.length !== 1) {
+    report(
+      c, path,
+      sources.length === 0
+        ? 'a storage buffer needs one of "from": "scene" (with "what"), "data" (a .json or .bin file), "value" (inline JSON) or "elements" (an empty buffer the shader writes)'
+        : `a storage buffer takes only one of ${sources.map((s) => `"${s}"`).join(', ')}`,
+    );
+    return undefined;
+  }
+  if (!layout) return undefined;
+  if (obj.from !== undefined) {
+    if (obj.from !== 'scene') {
+      report(c, key(path, 'from'), `expected "scene", found ${describeJson(obj.from)}`);
+      return undefined;
+    }
+    if (obj.what === undefined) {
+      report(c, key(path, 'what'), `missing (one of ${SCENE_BUFFER_KINDS.join(', ')})`);
+      return undefined;
+    }
+    const what = oneOf(c, obj.what, SCENE_BUFFER_KINDS, key(path, 'what'));
+    let fields: Record<string, string> | undefined;
+    if (obj.fields !== undefined) {
+      const f = object(c, obj.fields, key(path, 'fields'));
+      if (f) {
+        fields = {};
+        for (const [member, field] of Object.entries(f)) {
+          const s = string(c, field, key(key(path, 'fields'), member));
+          if (s) fields[member] = s;
+        }
+      }
+    }
+    if (!what) return undefined;
+    return fields ? { kind: 'storageBuffer', layout, from: 'scene', what, fields } : { kind: 'storageBuffer', layout, from: 'scene', what };
+  }
+  if (obj.what !== undefined || obj.fields !== undefined) {
+    report(c, key(path, obj.what !== undefined ? 'what' : 'fields'), 'only meaningful with "from": "scene"');
+  }
+  if (obj.data !== undefined) {
+    const data = existingFile(c, obj.data, key(path, 'data'));
+    if (data && !/\.(json|bin)$/i.test(data)) {
+      report(c, key(path, 'data'), `expected a .json (values) or .bin (raw bytes) file, found ${describeJson(obj.data)}`);
+      return undefined;
+    }
+    return data ? { kind: 'storageBuffer', layout, data } : undefined;
+  }
+  if (obj.elements !== undefined) {
+    const elements = nonNegativeInteger(c, obj.elements, key(path, 'elements'), 1);
+    return elements === undefined ? undefined : { kind: 'storageBuffer', layout, elements };
+  }
+  if (!isJsonValue(obj.value)) {
+    report(c, key(path, 'value'), 'holds a value JSON cannot represent');
+    return undefined;
+  }
+  return { kind: 'storageBuffer', layout, value: obj.value as JsonValue };
+}
+
+export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
+  const obj = object(c, v, path);
+  if (!obj) return undefined;
+  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far'], path);
+  const need = (k: string, hint: string): unknown => {
+    if (obj[k] === undefined) report(c, key(path, k), `missing (${hint})`);
+    return obj[k];
+  };
+  const lookFrom = need('lookFrom', 'the eye position [x, y, z]') === undefined ? undefined : vec3(c, obj.lookFrom, key(path, 'lookFrom'));
+  const lookAt = need('lookAt', 'the point looked at [x, y, z]') === undefined ? undefined : vec3(c, obj.lookAt, key(path, 'lookAt'));
+  const up = obj.up === undefined ? ([0, 1, 0] as [number, number, number]) : vec3(c, obj.up, key(path, 'up'));
+  const fovY = need('fovY', 'vertical field of view in degrees') === undefined ? undefined : finiteNumber(c, obj.fovY, key(path, 'fovY'));
+  if (fovY !== undefined && !(fovY > 0 && fovY < 180)) report(c, key(path, 'fovY'), `expected degrees between 0 and 180, found ${fovY}`);
+  const near = obj.near === undefined ? 0.1 : finiteNumber(c, obj.near, key(path, 'near'));
+  const far = obj.far === undefined ? 1000 : finiteNumber(c, obj.far, key(path, 'far'));
+  if (near !== undefined && far !== undefined && !(near > 0 && far > near)) {
+    report(c, key(path, 'far'), `expected 0 < near < far, found near ${near}, far ${far}`);
+  }
+  if (lookFrom && lookAt && lookFrom.every((x, i) => x === lookAt[i])) report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
+  if (!lookFrom || !lookAt || !up || fovY === undefined || near === undefined || far === undefined) return undefined;
+  if (!(fovY > 0 && fovY < 180) || !(near > 0 && far > near)) return undefined;
+  return { lookFrom, lookAt, up, fovY, near, far };
+}
+
+export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
+  const obj = object(c, v, path);
+  if (!obj) return undefined;
+  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'instances', 'opaque'], path);
+  const kinds = ['obj', 'gltf', 'procedural'].filter((k) => obj[k] !== undefined);
+  let source: SceneSource | undefined;
+  if (kinds.length !== 1) {
+    report(c, path, kinds.length === 0 ? 'needs one of "obj", "gltf" or "procedural"' : `takes only one of ${kinds.map((k) => `"${k}"`).join(', ')}`);
+  } else if (obj.obj !== undefined) {
+    const file = existingFile(c, obj.obj, key(path, 'obj'));
+    if (file) source = { kind: 'obj', file };
+  } else if (obj.gltf !== undefined) {
+    const file = existingFile(c, obj.gltf, key(path, 'gltf'));
+    if (file) source = { kind: 'gltf', file };
+  } else {
+    const generator = oneOf(c, obj.procedural, PROCEDURAL_SCENES, key(path, 'procedural'));
+    const seed = obj.seed === undefined ? 0 : nonNegativeInteger(c, obj.seed, key(path, 'seed'));
+    if (generator && seed !== undefined) source = { kind: 'procedural', generator, seed };
+  }
+  if (obj.seed !== undefined && obj.procedural === undefined) report(c, key(path, 'seed'), 'only meaningful with "procedural"');
+  const opaque = obj.opaque === undefined ? true : boolean(c, obj.opaque, key(path, 'opaque'));
+  const instances: InstanceSpec[] = [];
+  if (obj.instances !== undefined) {
+    (array(c, obj.instances, key(path, 'instances')) ?? []).forEach((entry, i) => {
+      const inst = readInstance(c, entry, key(key(path, 'instances'), i));
+      if (inst) instances.push(inst);
+    });
+  }
+  if (!source || opaque === undefined) return undefined;
+  return { source, instances, opaque };
+}
+
+function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | undefined {
+  const obj = object(c, v, path);
+  if (!obj) return undefined;
+  onlyKeys(c, obj, ['mesh', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags'], path);
+  let mesh: number | string | undefined = 0;
+  if (obj.mesh !== undefined) {
+    mesh = typeof obj.mesh === 'string' ? string(c, obj.mesh, key(path, 'mesh')) : nonNegativeInteger(c, obj.mesh, key(path, 'mesh'));
+  }
+  let transform: number[] | undefined = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+  if (obj.transform !== undefined) {
+    const t = obj.transform;
+    const flat = Array.isArray(t) && t.length === 3 && t.every((row) => Array.isArray(row)) ? (t as unknown[][]).flat() : t;
+    if (Array.isArray(flat) && flat.length === 12 && flat.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      transform = flat as number[];
+    } else {
+      report(c, key(path, 'transform'), `expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found ${describeJson(t)}`);
+      transform = undefined;
+    }
+  }
+  const customIndex = obj.customIndex === undefined ? 0 : nonNegativeInteger(c, obj.customIndex, key(path, 'customIndex'));
+  if (customIndex !== undefined && customIndex >= 1 << 24) report(c, key(path, 'customIndex'), `expected a 24-bit value, found ${customIndex}`);
+  const mask = obj.mask === undefined ? 0xff : nonNegativeInteger(c, obj.mask, key(path, 'mask'));
+  if (mask !== undefined && mask > 0xff) report(c, key(path, 'mask'), `expected an 8-bit mask (0..255), found ${mask}`);
+  const sbtOffset = obj.sbtOffset === undefined ? 0 : nonNegativeInteger(c, obj.sbtOffset, key(path, 'sbtOffset'));
+  const flags: InstanceFlag[] = [];
+  if (obj.flags !== undefined) {
+    (array(c, obj.flags, key(path, 'flags')) ?? []).forEach((f, i) => {
+      const flag = oneOf(c, f, INSTANCE_FLAGS, key(key(path, 'flags'), i));
+      if (flag) flags.push(flag);
+    });
+  }
+  if (mesh === undefined || !transform || customIndex === undefined || mask === undefined || sbtOffset === undefined) return undefined;
+  if (customIndex >= 1 << 24 || mask > 0xff) return undefined;
+  return { mesh, transform, customIndex, mask, sbtOffset, flags };
+}
+

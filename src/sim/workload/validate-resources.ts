@@ -8,7 +8,7 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  INSTANCE_FLAGS, PROCEDURAL_SCENES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type CameraSpec, type DescriptorBinding,
+  INSTANCE_FLAGS, PROCEDURAL_SCENES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type CameraSpec, type DescriptorBinding, type DescriptorContent,
   type InstanceFlag, type InstanceSpec, type JsonObject, type JsonValue, type SceneSource, type SceneSpec,
 } from './manifest.js';
 
@@ -49,7 +49,7 @@ export function readDescriptors(c: JsonChecks, v: unknown): DescriptorBinding[] 
   return out;
 }
 
-type Content = Omit<DescriptorBinding, 'set' | 'binding'>;
+type Content = DescriptorContent;
 
 function readDescriptorContent(
   c: JsonChecks, obj: Record<string, unknown>, kind: (typeof DESCRIPTOR_KINDS)[number], path: string,

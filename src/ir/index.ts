@@ -10,3 +10,4 @@ export * from './printer.js';
 export * from './verify.js';
 export * from './cfg.js';
 export * from './dominators.js';
+export * from './text-parser.js';

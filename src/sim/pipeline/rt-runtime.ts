@@ -1,0 +1,282 @@
+/**
+ * The simulator's ray tracing runtime: per-thread semantics of the `rtCall` functions a lowered
+ * pipeline calls (see `RtRuntimeFn` in src/ir/inst.ts and src/passes/lower/rt-pipeline.ts) and
+ * the values of the hit / ray built-in variables.
+ *
+ * Each thread has a stack of ray frames (one per traceRay in flight: raygen -> closest-hit ->
+ * traceRay nests). A frame holds the traversal result (committed closest opaque hit + delayed
+ * candidates), the pending hit an intersection / any-hit shader is deciding on, the committed hit,
+ * and which hit the built-ins currently describe. Hit attributes live in the lane's 32-byte
+ * hit-attribute storage (all hitAttributeEXT variables alias it); the runtime saves the committed
+ * hit's attributes at commit and puts them back before closest-hit, and saves / restores the
+ * caller's attributes around a nested traceRay.
+ */
+import type { RtRuntimeFn } from '../../ir/inst.js';
+import type { Builtin } from '../../ir/module.js';
+import type { RtLaneWork } from '../warp-step.js';
+import type { AccelerationStructure } from '../rt/acceleration-structure.js';
+import { RAY_FLAG, type HitRecord, type RayQuery, type TraversalResult } from '../rt/ray-query.js';
+import { TransactionRecord } from '../rt/transaction-record.js';
+import { traverse } from '../rt/traversal.js';
+
+export const HIT_ATTRIBUTE_BYTES = 32;
+
+export class RtRuntimeError extends Error {}
+
+interface RayFrame {
+  ray: RayQuery;
+  missIndex: number;
+  result: TraversalResult;
+  /** The hit the built-ins describe (a candidate, then the committed hit before closest-hit). */
+  hit: HitRecord | undefined;
+  hitT: number;
+  hitKind: number;
+  pendingT: number;
+  pendingKind: number;
+  committed: HitRecord | undefined;
+  committedT: number;
+  committedKind: number;
+  committedAttributes: Uint8Array;
+  /** The caller's hit attributes, restored when this ray ends. */
+  callerAttributes: Uint8Array;
+  terminated: boolean;
+}
+
+/** Counters named as Vulkan-Sim reports them. */
+export interface RtCounters {
+  rays: number;
+  /** Rays by nesting depth: [0] traced from raygen, [1] from closest-hit / miss of a depth-0 ray, ... */
+  raysByDepth: number[];
+  /** Rays with gl_RayFlagsTerminateOnFirstHitEXT (shadow / AO style). */
+  anyHitRays: number;
+  closestHitRays: number;
+  hits: number;
+  misses: number;
+  nodesVisited: number;
+  maxTreeDepth: number;
+  candidates: number;
+  proceduralCandidates: number;
+}
+
+export interface RtRuntimeOptions {
+  /** Acceleration structures by handle (the value a shader's accelerationStructureEXT holds). */
+  accels: readonly AccelerationStructure[];
+  /** VkRayTracingPipelineCreateInfoKHR::maxPipelineRayRecursionDepth. */
+  maxRecursionDepth: number;
+  /** Record memory transactions for the timing model. */
+  record?: boolean;
+}
+
+export interface LaneAccess {
+  hitAttributes: Uint8Array;
+}
+
+export class RtRuntime {
+  readonly counters: RtCounters = {
+    rays: 0, raysByDepth: [], anyHitRays: 0, closestHitRays: 0, hits: 0, misses: 0,
+    nodesVisited: 0, maxTreeDepth: 0, candidates: 0, proceduralCandidates: 0,
+  };
+  private readonly frames: RayFrame[][] = [];
+  private readonly work = new Map<number, RtLaneWork>();
+
+  constructor(private readonly opts: RtRuntimeOptions) {}
+
+  call(fn: RtRuntimeFn, thread: number, args: readonly number[], lane: LaneAccess): number | undefined {
+    if (fn === 'traverse') return this.traverse(thread, args, lane);
+    const f = this.top(thread, fn);
+    switch (fn) {
+      case 'selectCandidate': {
+        const c = f.result.candidates[args[0]! >>> 0];
+        if (!c) throw new RtRuntimeError(`selectCandidate: no candidate ${args[0]}`);
+        f.hit = c;
+        f.hitT = c.t;
+        f.hitKind = c.hitKind;
+        if (c.kind === 'triangle') writeBarycentrics(lane.hitAttributes, c.u, c.v);
+        return c.hitGroupIndex;
+      }
+      case 'candidateIsProcedural':
+        return f.hit?.kind === 'procedural' ? 1 : 0;
+      case 'reportIntersection': {
+        const t = args[0]!;
+        const limit = f.committed ? f.committedT : f.ray.tmax;
+        if (f.terminated || !(t >= f.ray.tmin && t <= limit)) return 0;
+        f.pendingT = t;
+        f.pendingKind = args[1]! >>> 0;
+        f.hitT = t;
+        f.hitKind = f.pendingKind;
+        return 1;
+      }
+      case 'acceptTriangleCandidate': {
+        const c = f.hit;
+        if (!c || c.kind !== 'triangle') return 0;
+        const limit = f.committed ? f.committedT : f.ray.tmax;
+        if (f.terminated || !(c.t < limit)) return 0;
+        f.pendingT = c.t;
+        f.pendingKind = c.hitKind;
+        return 1;
+      }
+      case 'commitPending':
+        f.committed = f.hit;
+        f.committedT = f.pendingT;
+        f.committedKind = f.pendingKind;
+        f.committedAttributes.set(lane.hitAttributes.subarray(0, HIT_ATTRIBUTE_BYTES));
+        if (f.ray.flags & RAY_FLAG.terminateOnFirstHit) f.terminated = true;
+        return undefined;
+      case 'terminated':
+        return f.terminated ? 1 : 0;
+      case 'requestTerminate':
+        f.terminated = true;
+        return undefined;
+      case 'committedHitGroup':
+        if (!f.committed) {
+          this.counters.misses++;
+          return -1;
+        }
+        this.counters.hits++;
+        return f.ray.flags & RAY_FLAG.skipClosestHitShader ? -2 : f.committed.hitGroupIndex;
+      case 'missIndex':
+        return f.missIndex;
+      case 'restoreCommitted':
+        f.hit = f.committed;
+        f.hitT = f.committedT;
+        f.hitKind = f.committedKind;
+        lane.hitAttributes.set(f.committedAttributes);
+        return undefined;
+      case 'endTrace':
+        lane.hitAttributes.set(f.callerAttributes);
+        this.frames[thread]!.pop();
+        return undefined;
+    }
+  }
+
+  builtin(name: Builtin, thread: number): readonly number[] {
+    const f = this.top(thread, name);
+    const ray = f.ray;
+    switch (name) {
+      case 'WorldRayOrigin':
+        return ray.origin;
+      case 'WorldRayDirection':
+        return ray.direction;
+      case 'RayTmin':
+        return [ray.tmin];
+      case 'RayTmax':
+        // Intersection / any-hit see the closest hit so far; closest-hit sees its own t; miss the ray's.
+        return [f.committed ? f.committedT : ray.tmax];
+      case 'IncomingRayFlags':
+        return [ray.flags];
+      case 'CullMask':
+        return [ray.cullMask];
+      case 'HitT':
+        return [f.hitT];
+      case 'HitKind':
+        return [f.hitKind];
+    }
+    const hit = f.hit;
+    if (!hit) throw new RtRuntimeError(`${name} read outside a hit shader`);
+    switch (name) {
+      case 'PrimitiveId':
+        return [hit.primitiveIndex];
+      case 'InstanceId':
+        return [hit.instanceIndex];
+      case 'InstanceCustomIndex':
+        return [hit.instanceCustomIndex];
+      case 'GeometryIndex':
+        return [hit.geometryIndex];
+      case 'ObjectRayOrigin':
+        return hit.objectRayOrigin;
+      case 'ObjectRayDirection':
+        return hit.objectRayDirection;
+      case 'ObjectToWorld':
+        return rowMajor3x4ToMat4x3(hit.objectToWorld);
+      case 'WorldToObject':
+        return rowMajor3x4ToMat4x3(hit.worldToObject);
+      case 'ObjectToWorld3x4':
+        return rowMajor3x4ToMat3x4(hit.objectToWorld);
+      case 'WorldToObject3x4':
+        return rowMajor3x4ToMat3x4(hit.worldToObject);
+      default:
+        throw new RtRuntimeError(`built-in ${name} is not provided by the ray tracing runtime`);
+    }
+  }
+
+  /** The RT-unit work of the last traversal of `thread` (timing model), taken once. */
+  takeLaneWork(thread: number): RtLaneWork | undefined {
+    const w = this.work.get(thread);
+    if (w) this.work.delete(thread);
+    return w;
+  }
+
+  private traverse(thread: number, args: readonly number[], lane: LaneAccess): number {
+    const stack = (this.frames[thread] ??= []);
+    if (stack.length >= this.opts.maxRecursionDepth) {
+      throw new RtRuntimeError(
+        `traceRayEXT nested ${stack.length + 1} deep exceeds the pipeline's maxRecursionDepth ${this.opts.maxRecursionDepth} (thread ${thread})`,
+      );
+    }
+    const handle = args[0]! >>> 0;
+    const as = this.opts.accels[handle];
+    if (!as) throw new RtRuntimeError(`traceRayEXT on acceleration structure handle ${handle}, which is not bound`);
+    const ray: RayQuery = {
+      flags: args[1]! >>> 0,
+      cullMask: args[2]! & 0xff,
+      sbtRecordOffset: args[3]! >>> 0,
+      sbtRecordStride: args[4]! >>> 0,
+      origin: [args[6]!, args[7]!, args[8]!],
+      tmin: args[9]!,
+      direction: [args[10]!, args[11]!, args[12]!],
+      tmax: args[13]!,
+    };
+    const record = this.opts.record ? new TransactionRecord() : undefined;
+    const result = traverse(as, ray, record ? { recordInto: record } : {});
+    if (record) this.work.set(thread, record.toLaneWork(thread & 31));
+    const c = this.counters;
+    c.rays++;
+    c.raysByDepth[stack.length] = (c.raysByDepth[stack.length] ?? 0) + 1;
+    if (ray.flags & RAY_FLAG.terminateOnFirstHit) c.anyHitRays++;
+    else c.closestHitRays++;
+    c.nodesVisited += result.nodesVisited;
+    c.maxTreeDepth = Math.max(c.maxTreeDepth, result.maxStackDepth);
+    c.candidates += result.candidates.length;
+    for (const h of result.candidates) if (h.kind === 'procedural') c.proceduralCandidates++;
+
+    const callerAttributes = lane.hitAttributes.slice(0, HIT_ATTRIBUTE_BYTES);
+    const committedAttributes = new Uint8Array(HIT_ATTRIBUTE_BYTES);
+    const committed = result.committed;
+    if (committed) writeBarycentrics(committedAttributes, committed.u, committed.v);
+    stack.push({
+      ray, missIndex: args[5]! >>> 0, result,
+      hit: undefined, hitT: ray.tmax, hitKind: 0, pendingT: 0, pendingKind: 0,
+      committed, committedT: committed ? committed.t : ray.tmax, committedKind: committed ? committed.hitKind : 0,
+      committedAttributes, callerAttributes, terminated: result.terminatedEarly,
+    });
+    return result.candidates.length;
+  }
+
+  private top(thread: number, what: string): RayFrame {
+    const f = this.frames[thread]?.at(-1);
+    if (!f) throw new RtRuntimeError(`${what} used with no ray in flight (thread ${thread})`);
+    return f;
+  }
+}
+
+const f32Scratch = new Float32Array(2);
+const f32Bytes = new Uint8Array(f32Scratch.buffer);
+
+/** Triangle hit attributes: `hitAttributeEXT vec2` barycentrics of vertices 1 and 2. */
+function writeBarycentrics(out: Uint8Array, u: number, v: number): void {
+  f32Scratch[0] = u;
+  f32Scratch[1] = v;
+  out.set(f32Bytes, 0);
+}
+
+/** VkTransformMatrixKHR (3 rows x 4) -> GLSL mat4x3 (4 columns of vec3), column-major components. */
+function rowMajor3x4ToMat4x3(m: Float32Array): number[] {
+  const out: number[] = [];
+  for (let col = 0; col < 4; col++) for (let row = 0; row < 3; row++) out.push(m[row * 4 + col]!);
+  return out;
+}
+
+/** VkTransformMatrixKHR -> GLSL mat3x4 (3 columns of vec4) = the transpose, column-major components. */
+function rowMajor3x4ToMat3x4(m: Float32Array): number[] {
+  return Array.from(m);
+}

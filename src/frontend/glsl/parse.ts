@@ -1,0 +1,120 @@
+/**
+ * The GLSL front end's entry point: preprocess, mark user type names, parse, build the AST.
+ *
+ * Contract with semantic analysis: `unit` is present exactly when there are no errors among
+ * `diagnostics`; `Loc.file` everywhere in the AST indexes `sources`, whose first entry is the main
+ * file and which holds every #included file (once) with its text. Nothing here throws for a
+ * problem in the shader.
+ */
+import { readFileSync } from 'node:fs';
+import { EOF, type IRecognitionException, type IToken } from 'chevrotain';
+import type { SourceFile } from '../../ir/module.js';
+import type { TranslationUnit } from './ast.js';
+import { astBuilder } from './ast-builder.js';
+import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { glslParser } from './parser.js';
+import { preprocess, type SourceHost } from './preprocessor.js';
+import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, UserTypeName, type GlslToken } from './tokens.js';
+
+export type { SourceHost } from './preprocessor.js';
+
+/** Reads files with node:fs; `undefined` when a file is missing or unreadable. */
+export const fsHost: SourceHost = {
+  readFile(path: string): string | undefined {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+export interface ParseOptions {
+  includeDirs?: string[];
+  defines?: Record<string, string>;
+  host?: SourceHost;
+}
+
+export interface ParseResult {
+  unit: TranslationUnit | undefined;
+  sources: SourceFile[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Names that become type names for the rest of the shader: `struct S` and the block name of a
+ * `layout(buffer_reference) buffer B`. Retyping them before parsing resolves GLSL's
+ * "identifier identifier" ambiguity with plain LL(k) lookahead.
+ */
+export function markUserTypeNames(tokens: GlslToken[]): void {
+  const names = new Set<string>();
+  let bufferReference = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const next = tokens[i + 1];
+    if (t.tokenType === Identifier && t.image === 'buffer_reference') bufferReference = true;
+    else if (t.tokenType === Semicolon || t.tokenType === RCurly) bufferReference = false;
+    else if (next?.tokenType === Identifier) {
+      if (t.tokenType === Struct || (bufferReference && t.tokenType === StorageQualifier && t.image === 'buffer')) names.add(next.image);
+    }
+  }
+  if (names.size === 0) return;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.tokenType === Identifier && names.has(t.image) && tokens[i - 1]?.tokenType !== Dot) {
+      t.tokenType = UserTypeName;
+      t.tokenTypeIdx = UserTypeName.tokenTypeIdx!;
+    }
+  }
+}
+
+function tokenLocation(t: IToken | undefined, tokens: readonly GlslToken[], after: boolean): { file: number; line: number; column: number } {
+  if (t === undefined || t.tokenType === EOF || Number.isNaN(t.startLine)) {
+    const last = tokens[tokens.length - 1];
+    if (last === undefined) return { file: 0, line: 1, column: 1 };
+    return { file: last.file, line: last.startLine!, column: last.startColumn! + last.image.length };
+  }
+  const g = t as GlslToken;
+  return { file: g.file, line: g.startLine!, column: after ? g.startColumn! + g.image.length : g.startColumn! };
+}
+
+/** A syntax error as a diagnostic. A missing ';' is reported right after the token it should follow. */
+function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[], sources: SourceFile[]): Diagnostic {
+  const prev = (e as IRecognitionException & { previousToken?: IToken }).previousToken;
+  const missingSemicolon = e.name === 'MismatchedTokenException' && e.message.startsWith("expected ';'") && prev !== undefined && !Number.isNaN(prev.startLine);
+  const at = missingSemicolon ? tokenLocation(prev, tokens, true) : tokenLocation(e.token, tokens, false);
+  return { severity: 'error', file: sources[at.file]?.path ?? '', line: at.line, column: at.column, message: e.message };
+}
+
+/** Parses `path` (reading it through the host unless `text` is given). `Loc.file` in the AST indexes `sources`; sources[0] is the main file; every #included file is appended with its text. */
+export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}): ParseResult {
+  const host = opts.host ?? fsHost;
+  const source = text ?? host.readFile(path);
+  if (source === undefined) {
+    return {
+      unit: undefined,
+      sources: [{ path, text: '' }],
+      diagnostics: [{ severity: 'error', file: path, line: 0, column: 0, message: `cannot open file "${path}"` }],
+    };
+  }
+  const pp = preprocess(path, source, { ...opts, host });
+  markUserTypeNames(pp.tokens);
+  glslParser.input = pp.tokens;
+  const cst = glslParser.translationUnit();
+  const diagnostics = [...pp.diagnostics];
+  const seen = new Set<string>();
+  for (const e of glslParser.errors) {
+    const d = syntaxDiagnostic(e, pp.tokens, pp.sources);
+    const key = `${d.file}:${d.line}:${d.column}:${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      diagnostics.push(d);
+    }
+  }
+  if (hasErrors(diagnostics)) return { unit: undefined, sources: pp.sources, diagnostics };
+  const unit = astBuilder.build(cst, pp.tokens, pp.version, pp.extensions);
+  for (const p of astBuilder.diagnostics) {
+    diagnostics.push({ severity: 'error', file: pp.sources[p.loc.file]?.path ?? '', line: p.loc.line, column: p.loc.column, message: p.message });
+  }
+  return { unit: hasErrors(diagnostics) ? undefined : unit, sources: pp.sources, diagnostics };
+}

@@ -1,0 +1,634 @@
+/**
+ * The GLSL 4.60 grammar (Vulkan ray tracing subset and more) as a chevrotain CstParser. It only
+ * recognises; `ast-builder.ts` turns the CST into the AST.
+ *
+ * Decisions worth knowing:
+ * - All binary operators are parsed flat (`unary (op unary)*`); the AST builder applies GLSL
+ *   precedence. This keeps the rule count small and the parser fast.
+ * - "identifier identifier starts a declaration": the driver retypes names of declared structs and
+ *   buffer_reference blocks to `UserTypeName` before parsing, so a declaration statement is one
+ *   starting with a qualifier, `struct`, or a type name followed (after optional `[...]`) by an
+ *   identifier — decided by the `startsDeclaration` gate; otherwise it is an expression statement.
+ * Invariant: one instance is reused (`glslParser`); set `input` before each parse.
+ */
+import { CstParser, EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import {
+  allTokenTypes, Assign, AssignOperator, AuxiliaryQualifier, BinaryOperatorToken, Break, BuiltinType, Case, Colon,
+  Comma, Continue, Default, Discard, Do, Dot, Else, False, FloatLiteral, For, Identifier, If, IgnoreIntersection,
+  IntLiteral, InterpolationQualifier, Invariant, Layout, LBracket, LCurly, LParen, MemoryQualifier, MinusMinus,
+  NonUniform, PlusPlus, Precise, Precision, PrecisionQualifier, PrefixOperator, Question, RBracket, RCurly,
+  Return, RParen, Semicolon, StorageQualifier, Struct, Switch, TerminateRay, True, TypeName, UserTypeName, Void,
+  While,
+} from './tokens.js';
+
+/** What a rule is, in the words a shader author uses ("expected ';' after declaration"). */
+const RULE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  translationUnit: 'a declaration', externalDeclaration: 'a declaration', declaration: 'a declaration',
+  precisionDeclaration: 'a precision declaration', typeQualifiers: 'a qualifier', layoutQualifier: 'a layout qualifier',
+  layoutEntry: 'a layout qualifier name', typeSpecifier: 'a type', structSpecifier: 'a struct', structMember: 'a struct member',
+  structDeclarator: 'a member name', arraySpecifier: 'an array size', blockDeclaration: 'a block',
+  functionDefinition: 'a function', parameterDeclaration: 'a parameter', initDeclaratorList: 'a declaration',
+  initDeclarator: 'a variable name', initializer: 'an initializer', initializerList: 'an initializer list',
+  statement: 'a statement', compoundStatement: 'a statement', declarationStatement: 'a declaration',
+  controlStatement: 'a statement', attribute: 'an attribute', ifStatement: 'an if statement',
+  switchStatement: 'a switch statement', switchItem: "a 'case' label or statement", caseLabel: "a 'case' label",
+  forStatement: 'a for loop', forInit: 'a for-loop initializer', whileStatement: 'a while loop',
+  doWhileStatement: 'a do-while loop', jumpStatement: 'a statement', expressionStatement: 'an expression',
+  expression: 'an expression', assignmentExpression: 'an expression', conditionalExpression: 'an expression',
+  binaryExpression: 'an expression', unaryExpression: 'an expression', postfixExpression: 'an expression',
+  postfixSuffix: 'an expression', primaryExpression: 'an expression', callArguments: 'function arguments',
+};
+
+/** Where a missing ';' belongs, by rule: "expected ';' after declaration". */
+const SEMICOLON_CONTEXT: Readonly<Record<string, string>> = {
+  declaration: 'after declaration', declarationStatement: 'after declaration', structMember: 'after struct member',
+  blockDeclaration: 'after block declaration', precisionDeclaration: 'after declaration', functionDefinition: 'after function prototype',
+  expressionStatement: 'after expression', jumpStatement: 'after statement', doWhileStatement: 'after do-while loop',
+  forStatement: 'in for loop', forInit: 'in for loop',
+};
+
+export function describeToken(t: IToken): string {
+  return t.tokenType === EOF ? 'end of file' : `'${t.image}'`;
+}
+
+function tokenLabel(t: TokenType): string {
+  return t.LABEL ?? t.name;
+}
+
+const errorMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual, ruleName }) {
+    const where = expected === Semicolon ? SEMICOLON_CONTEXT[ruleName] ?? '' : `in ${RULE_DESCRIPTIONS[ruleName] ?? ruleName}`;
+    return `expected ${tokenLabel(expected)} ${where} but found ${describeToken(actual)}`.replace(/  +/g, ' ');
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    return `unexpected ${describeToken(firstRedundant)} where a declaration was expected`;
+  },
+  buildNoViableAltMessage({ actual, ruleName }) {
+    return `expected ${RULE_DESCRIPTIONS[ruleName] ?? ruleName} but found ${describeToken(actual[0]!)}`;
+  },
+  buildEarlyExitMessage({ actual, ruleName }) {
+    return `expected ${RULE_DESCRIPTIONS[ruleName] ?? ruleName} but found ${describeToken(actual[0]!)}`;
+  },
+};
+
+const QUALIFIER_TOKENS: ReadonlySet<TokenType> = new Set([
+  StorageQualifier, MemoryQualifier, PrecisionQualifier, InterpolationQualifier, AuxiliaryQualifier, Layout, Invariant, Precise,
+]);
+
+export class GlslParser extends CstParser {
+  constructor() {
+    super(allTokenTypes, { recoveryEnabled: true, maxLookahead: 3, nodeLocationTracking: 'onlyOffset', errorMessageProvider: errorMessages });
+    this.performSelfAnalysis();
+  }
+
+  /** Gate: does the statement at LA(1) declare variables (rather than compute an expression)? */
+  private startsDeclaration(): boolean {
+    const t = this.LA(1).tokenType;
+    if (QUALIFIER_TOKENS.has(t) || t === Struct) return true;
+    if (t === NonUniform) return this.LA(2).tokenType !== LParen;
+    if (t !== BuiltinType && t !== UserTypeName) return false;
+    let i = 2;
+    while (this.LA(i).tokenType === LBracket) {
+      let depth = 0;
+      for (;;) {
+        const k = this.LA(i).tokenType;
+        if (k === EOF) return false;
+        if (k === LBracket) depth++;
+        else if (k === RBracket && --depth === 0) break;
+        i++;
+      }
+      i++;
+    }
+    return this.LA(i).tokenType === Identifier;
+  }
+
+  translationUnit = this.RULE('translationUnit', () => {
+    this.MANY(() => this.SUBRULE(this.externalDeclaration));
+  });
+
+  externalDeclaration = this.RULE('externalDeclaration', () => {
+    // A lone ';' is a `declaration` with no qualifiers.
+    this.OR([
+      { ALT: () => this.SUBRULE(this.precisionDeclaration) },
+      { ALT: () => this.SUBRULE(this.declaration) },
+    ]);
+  });
+
+  precisionDeclaration = this.RULE('precisionDeclaration', () => {
+    this.CONSUME(Precision);
+    this.CONSUME(PrecisionQualifier);
+    this.SUBRULE(this.typeSpecifier);
+    this.CONSUME(Semicolon);
+  });
+
+  /** Any file-scope declaration: variables, blocks, structs, functions, bare qualifiers. */
+  declaration = this.RULE('declaration', () => {
+    this.OPTION(() => this.SUBRULE(this.typeQualifiers));
+    this.OR([
+      { ALT: () => this.SUBRULE(this.blockDeclaration) },
+      { ALT: () => this.CONSUME(Semicolon) },
+      {
+        // `invariant gl_Position;` — a qualifier applied to names declared elsewhere.
+        ALT: () => {
+          this.CONSUME(Identifier, { LABEL: 'names' });
+          this.MANY(() => {
+            this.CONSUME(Comma);
+            this.CONSUME2(Identifier, { LABEL: 'names' });
+          });
+          this.CONSUME2(Semicolon);
+        },
+      },
+      {
+        ALT: () => {
+          this.SUBRULE(this.typeSpecifier);
+          this.OR2([
+            { ALT: () => this.CONSUME3(Semicolon) },
+            { ALT: () => this.SUBRULE(this.functionDefinition) },
+            {
+              ALT: () => {
+                this.SUBRULE(this.initDeclaratorList);
+                this.CONSUME4(Semicolon);
+              },
+            },
+          ]);
+        },
+      },
+    ]);
+  });
+
+  typeQualifiers = this.RULE('typeQualifiers', () => {
+    this.AT_LEAST_ONE(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.layoutQualifier) },
+        { ALT: () => this.CONSUME(StorageQualifier) },
+        { ALT: () => this.CONSUME(MemoryQualifier) },
+        { ALT: () => this.CONSUME(PrecisionQualifier) },
+        { ALT: () => this.CONSUME(InterpolationQualifier) },
+        { ALT: () => this.CONSUME(AuxiliaryQualifier) },
+        { ALT: () => this.CONSUME(Invariant) },
+        { ALT: () => this.CONSUME(Precise) },
+        { ALT: () => this.CONSUME(NonUniform) },
+      ]);
+    });
+  });
+
+  layoutQualifier = this.RULE('layoutQualifier', () => {
+    this.CONSUME(Layout);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.layoutEntry);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.layoutEntry);
+    });
+    this.CONSUME(RParen);
+  });
+
+  layoutEntry = this.RULE('layoutEntry', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Identifier, { LABEL: 'name' }) },
+      { ALT: () => this.CONSUME(StorageQualifier, { LABEL: 'name' }) }, // layout(shared)
+    ]);
+    this.OPTION(() => {
+      this.CONSUME(Assign);
+      this.SUBRULE(this.conditionalExpression);
+    });
+  });
+
+  typeSpecifier = this.RULE('typeSpecifier', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(BuiltinType, { LABEL: 'name' }) },
+      { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'name' }) },
+      { ALT: () => this.CONSUME(Void, { LABEL: 'name' }) },
+      { ALT: () => this.SUBRULE(this.structSpecifier) },
+    ]);
+    this.MANY(() => this.SUBRULE(this.arraySpecifier));
+  });
+
+  structSpecifier = this.RULE('structSpecifier', () => {
+    this.CONSUME(Struct);
+    this.OPTION(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(Identifier, { LABEL: 'name' }) },
+        { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'name' }) },
+      ]);
+    });
+    this.CONSUME(LCurly);
+    this.AT_LEAST_ONE(() => this.SUBRULE(this.structMember));
+    this.CONSUME(RCurly);
+  });
+
+  structMember = this.RULE('structMember', () => {
+    this.OPTION(() => this.SUBRULE(this.typeQualifiers));
+    this.SUBRULE(this.typeSpecifier);
+    this.SUBRULE(this.structDeclarator);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.structDeclarator);
+    });
+    this.CONSUME(Semicolon);
+  });
+
+  structDeclarator = this.RULE('structDeclarator', () => {
+    this.CONSUME(Identifier);
+    this.MANY(() => this.SUBRULE(this.arraySpecifier));
+  });
+
+  arraySpecifier = this.RULE('arraySpecifier', () => {
+    this.CONSUME(LBracket);
+    this.OPTION(() => this.SUBRULE(this.conditionalExpression));
+    this.CONSUME(RBracket);
+  });
+
+  blockDeclaration = this.RULE('blockDeclaration', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Identifier, { LABEL: 'blockName' }) },
+      { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'blockName' }) },
+    ]);
+    this.CONSUME(LCurly);
+    this.AT_LEAST_ONE(() => this.SUBRULE(this.structMember));
+    this.CONSUME(RCurly);
+    this.OPTION(() => {
+      this.CONSUME2(Identifier, { LABEL: 'instanceName' });
+      this.MANY(() => this.SUBRULE(this.arraySpecifier));
+    });
+    this.CONSUME(Semicolon);
+  });
+
+  functionDefinition = this.RULE('functionDefinition', () => {
+    this.CONSUME(Identifier, { LABEL: 'name' });
+    this.CONSUME(LParen);
+    this.OPTION(() => {
+      this.SUBRULE(this.parameterDeclaration);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.parameterDeclaration);
+      });
+    });
+    this.CONSUME(RParen);
+    this.OR([
+      { ALT: () => this.SUBRULE(this.compoundStatement) },
+      { ALT: () => this.CONSUME(Semicolon) },
+    ]);
+  });
+
+  parameterDeclaration = this.RULE('parameterDeclaration', () => {
+    this.OPTION(() => this.SUBRULE(this.typeQualifiers));
+    this.SUBRULE(this.typeSpecifier);
+    this.OPTION2(() => {
+      this.CONSUME(Identifier, { LABEL: 'name' });
+      this.MANY(() => this.SUBRULE(this.arraySpecifier));
+    });
+  });
+
+  initDeclaratorList = this.RULE('initDeclaratorList', () => {
+    this.SUBRULE(this.initDeclarator);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.initDeclarator);
+    });
+  });
+
+  initDeclarator = this.RULE('initDeclarator', () => {
+    this.CONSUME(Identifier, { LABEL: 'name' });
+    this.MANY(() => this.SUBRULE(this.arraySpecifier));
+    this.OPTION(() => {
+      this.CONSUME(Assign);
+      this.SUBRULE(this.initializer);
+    });
+  });
+
+  initializer = this.RULE('initializer', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.assignmentExpression) },
+      { ALT: () => this.SUBRULE(this.initializerList) },
+    ]);
+  });
+
+  initializerList = this.RULE('initializerList', () => {
+    this.CONSUME(LCurly);
+    this.SUBRULE(this.initializer);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.initializer);
+    });
+    this.OPTION(() => this.CONSUME2(Comma, { LABEL: 'trailingComma' }));
+    this.CONSUME(RCurly);
+  });
+
+  // ------------------------------------------------------------ statements
+
+  statement = this.RULE('statement', () => {
+    this.OR({
+      // Declarations and constructor-call expressions both start with a type name; the gate decides.
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        { ALT: () => this.SUBRULE(this.compoundStatement) },
+        { GATE: () => this.startsDeclaration(), ALT: () => this.SUBRULE(this.declarationStatement) },
+        { ALT: () => this.SUBRULE(this.controlStatement) },
+        { ALT: () => this.SUBRULE(this.jumpStatement) },
+        { ALT: () => this.SUBRULE(this.precisionDeclaration) },
+        { ALT: () => this.CONSUME(Semicolon, { LABEL: 'empty' }) },
+        { ALT: () => this.SUBRULE(this.expressionStatement) },
+      ],
+    });
+  });
+
+  compoundStatement = this.RULE('compoundStatement', () => {
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.statement));
+    this.CONSUME(RCurly);
+  });
+
+  declarationStatement = this.RULE('declarationStatement', () => {
+    this.OPTION(() => this.SUBRULE(this.typeQualifiers));
+    this.SUBRULE(this.typeSpecifier);
+    this.OPTION2(() => this.SUBRULE(this.initDeclaratorList));
+    this.CONSUME(Semicolon);
+  });
+
+  controlStatement = this.RULE('controlStatement', () => {
+    this.MANY(() => this.SUBRULE(this.attribute));
+    this.OR([
+      { ALT: () => this.SUBRULE(this.ifStatement) },
+      { ALT: () => this.SUBRULE(this.switchStatement) },
+      { ALT: () => this.SUBRULE(this.forStatement) },
+      { ALT: () => this.SUBRULE(this.whileStatement) },
+      { ALT: () => this.SUBRULE(this.doWhileStatement) },
+    ]);
+  });
+
+  /** `[[unroll, dependency_length(4)]]` (GL_EXT_control_flow_attributes). */
+  attribute = this.RULE('attribute', () => {
+    this.CONSUME(LBracket);
+    this.CONSUME2(LBracket);
+    this.SUBRULE(this.attributeEntry);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.attributeEntry);
+    });
+    this.CONSUME(RBracket);
+    this.CONSUME2(RBracket);
+  });
+
+  attributeEntry = this.RULE('attributeEntry', () => {
+    this.CONSUME(Identifier, { LABEL: 'name' });
+    this.OPTION(() => {
+      this.CONSUME(LParen);
+      this.SUBRULE(this.assignmentExpression);
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE2(this.assignmentExpression);
+      });
+      this.CONSUME(RParen);
+    });
+  });
+
+  ifStatement = this.RULE('ifStatement', () => {
+    this.CONSUME(If);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+    this.SUBRULE(this.statement, { LABEL: 'then' });
+    this.OPTION(() => {
+      this.CONSUME(Else);
+      this.SUBRULE2(this.statement, { LABEL: 'else' });
+    });
+  });
+
+  switchStatement = this.RULE('switchStatement', () => {
+    this.CONSUME(Switch);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+    this.CONSUME(LCurly);
+    this.MANY(() => this.SUBRULE(this.switchItem));
+    this.CONSUME(RCurly);
+  });
+
+  /** One rule for labels and statements so the CST keeps their order. */
+  switchItem = this.RULE('switchItem', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.caseLabel) },
+      { ALT: () => this.SUBRULE(this.statement) },
+    ]);
+  });
+
+  caseLabel = this.RULE('caseLabel', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Case);
+          this.SUBRULE(this.expression);
+        },
+      },
+      { ALT: () => this.CONSUME(Default) },
+    ]);
+    this.CONSUME(Colon);
+  });
+
+  forStatement = this.RULE('forStatement', () => {
+    this.CONSUME(For);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.forInit);
+    this.OPTION(() => this.SUBRULE(this.expression, { LABEL: 'cond' }));
+    this.CONSUME(Semicolon);
+    this.OPTION2(() => this.SUBRULE2(this.expression, { LABEL: 'step' }));
+    this.CONSUME(RParen);
+    this.SUBRULE(this.statement, { LABEL: 'body' });
+  });
+
+  forInit = this.RULE('forInit', () => {
+    this.OR({
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        { GATE: () => this.startsDeclaration(), ALT: () => this.SUBRULE(this.declarationStatement) },
+        { ALT: () => this.CONSUME(Semicolon, { LABEL: 'empty' }) },
+        { ALT: () => this.SUBRULE(this.expressionStatement) },
+      ],
+    });
+  });
+
+  whileStatement = this.RULE('whileStatement', () => {
+    this.CONSUME(While);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+    this.SUBRULE(this.statement);
+  });
+
+  doWhileStatement = this.RULE('doWhileStatement', () => {
+    this.CONSUME(Do);
+    this.SUBRULE(this.statement);
+    this.CONSUME(While);
+    this.CONSUME(LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(RParen);
+    this.CONSUME(Semicolon);
+  });
+
+  jumpStatement = this.RULE('jumpStatement', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(Break, { LABEL: 'keyword' }) },
+      { ALT: () => this.CONSUME(Continue, { LABEL: 'keyword' }) },
+      { ALT: () => this.CONSUME(Discard, { LABEL: 'keyword' }) },
+      { ALT: () => this.CONSUME(TerminateRay, { LABEL: 'keyword' }) },
+      { ALT: () => this.CONSUME(IgnoreIntersection, { LABEL: 'keyword' }) },
+      {
+        ALT: () => {
+          this.CONSUME(Return, { LABEL: 'keyword' });
+          this.OPTION(() => this.SUBRULE(this.expression));
+        },
+      },
+    ]);
+    this.CONSUME(Semicolon);
+  });
+
+  expressionStatement = this.RULE('expressionStatement', () => {
+    this.SUBRULE(this.expression);
+    this.CONSUME(Semicolon);
+  });
+
+  // ------------------------------------------------------------ expressions
+
+  expression = this.RULE('expression', () => {
+    this.SUBRULE(this.assignmentExpression);
+    this.MANY(() => {
+      this.CONSUME(Comma);
+      this.SUBRULE2(this.assignmentExpression);
+    });
+  });
+
+  /** The target is parsed as a conditional expression; the builder checks it is assignable in form. */
+  assignmentExpression = this.RULE('assignmentExpression', () => {
+    this.SUBRULE(this.conditionalExpression);
+    this.OPTION(() => {
+      this.CONSUME(AssignOperator);
+      this.SUBRULE(this.assignmentExpression);
+    });
+  });
+
+  conditionalExpression = this.RULE('conditionalExpression', () => {
+    this.SUBRULE(this.binaryExpression);
+    this.OPTION(() => {
+      this.CONSUME(Question);
+      this.SUBRULE(this.expression);
+      this.CONSUME(Colon);
+      this.SUBRULE(this.assignmentExpression);
+    });
+  });
+
+  binaryExpression = this.RULE('binaryExpression', () => {
+    this.SUBRULE(this.unaryExpression);
+    this.MANY(() => {
+      this.CONSUME(BinaryOperatorToken);
+      this.SUBRULE2(this.unaryExpression);
+    });
+  });
+
+  unaryExpression = this.RULE('unaryExpression', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(PrefixOperator);
+          this.SUBRULE(this.unaryExpression);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.postfixExpression) },
+    ]);
+  });
+
+  postfixExpression = this.RULE('postfixExpression', () => {
+    this.SUBRULE(this.primaryExpression);
+    this.MANY(() => this.SUBRULE(this.postfixSuffix));
+  });
+
+  postfixSuffix = this.RULE('postfixSuffix', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(LBracket);
+          this.SUBRULE(this.expression);
+          this.CONSUME(RBracket);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Dot);
+          this.CONSUME(Identifier, { LABEL: 'member' });
+          this.OPTION(() => {
+            this.CONSUME(LParen, { LABEL: 'methodCall' });
+            this.CONSUME(RParen);
+          });
+        },
+      },
+      { ALT: () => this.CONSUME(PlusPlus) },
+      { ALT: () => this.CONSUME(MinusMinus) },
+    ]);
+  });
+
+  primaryExpression = this.RULE('primaryExpression', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(IntLiteral) },
+      { ALT: () => this.CONSUME(FloatLiteral) },
+      { ALT: () => this.CONSUME(True) },
+      { ALT: () => this.CONSUME(False) },
+      {
+        ALT: () => {
+          this.CONSUME(LParen, { LABEL: 'paren' });
+          this.SUBRULE(this.expression);
+          this.CONSUME(RParen);
+        },
+      },
+      {
+        // A variable, or a call of a function / built-in.
+        ALT: () => {
+          this.CONSUME(Identifier);
+          this.OPTION(() => {
+            this.CONSUME2(LParen, { LABEL: 'call' });
+            this.SUBRULE(this.callArguments);
+            this.CONSUME2(RParen);
+          });
+        },
+      },
+      {
+        // `nonuniformEXT(i)` reads like a call; the AST keeps it as one.
+        ALT: () => {
+          this.CONSUME(NonUniform);
+          this.CONSUME3(LParen);
+          this.SUBRULE2(this.callArguments);
+          this.CONSUME3(RParen);
+        },
+      },
+      {
+        // Constructor: `vec3(...)`, `float[3](...)`, `MyStruct(...)`.
+        ALT: () => {
+          this.CONSUME(TypeName);
+          this.MANY(() => this.SUBRULE(this.arraySpecifier));
+          this.CONSUME4(LParen);
+          this.SUBRULE3(this.callArguments);
+          this.CONSUME4(RParen);
+        },
+      },
+    ]);
+  });
+
+  callArguments = this.RULE('callArguments', () => {
+    this.OPTION(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(Void) },
+        {
+          ALT: () => {
+            this.SUBRULE(this.assignmentExpression);
+            this.MANY(() => {
+              this.CONSUME(Comma);
+              this.SUBRULE2(this.assignmentExpression);
+            });
+          },
+        },
+      ]);
+    });
+  });
+}
+
+/** The one parser instance (construction runs grammar analysis, which is slow). */
+export const glslParser = new GlslParser();

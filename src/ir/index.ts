@@ -11,3 +11,5 @@ export * from './verify.js';
 export * from './cfg.js';
 export * from './dominators.js';
 export * from './text-parser.js';
+export * from './clone.js';
+export * from './remap.js';

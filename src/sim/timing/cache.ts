@@ -1,0 +1,155 @@
+/**
+ * A set-associative cache tag array (LRU or FIFO replacement, dirty bits) with its MSHR table and
+ * access statistics split by source (shader vs RT unit) and outcome (hit, hit on a pending miss,
+ * compulsory miss, capacity/conflict miss, reservation failure) -- the data behind Vulkan-Sim
+ * Fig. 14. Used for L1D, the dedicated RT cache, L2 banks and the instruction cache.
+ *
+ * Invariants:
+ * - `frameOf` maps exactly the valid lines to their frame; a line is in at most one frame.
+ * - Lines are allocated at fill time (the MSHR holds the miss until then).
+ * - A line counts as a compulsory miss the first time this cache ever misses on it.
+ */
+import type { CacheGeometry } from '../config/cache-config.js';
+import { type MemRequest, ReqSource } from './mem-request.js';
+
+export const enum AccessOutcome {
+  Hit = 0,
+  HitReserved = 1,
+  MissCompulsory = 2,
+  MissCapacityConflict = 3,
+  ReservationFail = 4,
+}
+export const OUTCOME_NAMES = ['hit', 'hit_reserved', 'miss_compulsory', 'miss_capacity_conflict', 'reservation_fail'] as const;
+
+export class CacheStats {
+  /** [source * 5 + outcome] */
+  readonly counts = new Float64Array(10);
+  count(source: ReqSource, outcome: AccessOutcome): void {
+    this.counts[source * 5 + outcome]!++;
+  }
+  get(source: ReqSource, outcome: AccessOutcome): number {
+    return this.counts[source * 5 + outcome]!;
+  }
+  /** Accesses excluding reservation failures (those are retried and counted again). */
+  accesses(): number {
+    let n = 0;
+    for (let s = 0; s < 2; s++) for (let o = 0; o < 4; o++) n += this.counts[s * 5 + o]!;
+    return n;
+  }
+  misses(): number {
+    let n = 0;
+    for (let s = 0; s < 2; s++) n += this.counts[s * 5 + 2]! + this.counts[s * 5 + 3]!;
+    return n;
+  }
+  add(o: CacheStats): void {
+    for (let i = 0; i < this.counts.length; i++) this.counts[i]! += o.counts[i]!;
+  }
+}
+
+export interface Eviction {
+  line: number;
+  dirty: boolean;
+}
+
+export class Cache {
+  readonly lineBytes: number;
+  private readonly sets: number;
+  private readonly ways: number;
+  private readonly lru: boolean;
+  private readonly tags: Float64Array;
+  private readonly stamp: Float64Array;
+  private readonly dirty: Uint8Array;
+  private readonly frameOf = new Map<number, number>();
+  private readonly seen = new Set<number>();
+  private clock = 0;
+  readonly stats = new CacheStats();
+  /** Outstanding misses by line address. */
+  readonly mshr = new Map<number, MemRequest>();
+
+  constructor(readonly geometry: CacheGeometry) {
+    this.lineBytes = geometry.lineBytes;
+    this.sets = geometry.sets;
+    this.ways = geometry.ways;
+    this.lru = geometry.replacement === 'lru';
+    const frames = this.sets * this.ways;
+    this.tags = new Float64Array(frames).fill(-1);
+    this.stamp = new Float64Array(frames);
+    this.dirty = new Uint8Array(frames);
+  }
+
+  lineOf(addr: number): number {
+    return addr - (addr % this.lineBytes);
+  }
+
+  private setOf(line: number): number {
+    const idx = Math.floor(line / this.lineBytes);
+    return this.sets === 1 ? 0 : idx % this.sets;
+  }
+
+  /** True on hit (and updates recency); does not count stats. */
+  probe(line: number): boolean {
+    const f = this.frameOf.get(line);
+    if (f === undefined) return false;
+    if (this.lru) this.stamp[f] = ++this.clock;
+    return true;
+  }
+
+  /** Classifies an access that missed in the tags (before any MSHR check). */
+  missKind(line: number): AccessOutcome {
+    if (!this.seen.has(line)) {
+      this.seen.add(line);
+      return AccessOutcome.MissCompulsory;
+    }
+    return AccessOutcome.MissCapacityConflict;
+  }
+
+  markDirty(line: number): void {
+    const f = this.frameOf.get(line);
+    if (f !== undefined) this.dirty[f] = 1;
+  }
+
+  /** Allocates `line` (no-op if present); returns the evicted valid line, if any. */
+  fill(line: number, dirty: boolean): Eviction | undefined {
+    const present = this.frameOf.get(line);
+    if (present !== undefined) {
+      if (dirty) this.dirty[present] = 1;
+      return undefined;
+    }
+    this.seen.add(line);
+    const base = this.setOf(line) * this.ways;
+    let victim = base;
+    let oldest = Infinity;
+    for (let w = 0; w < this.ways; w++) {
+      const f = base + w;
+      if (this.tags[f] === -1) {
+        victim = f;
+        oldest = -1;
+        break;
+      }
+      if (this.stamp[f]! < oldest) {
+        oldest = this.stamp[f]!;
+        victim = f;
+      }
+    }
+    let ev: Eviction | undefined;
+    if (this.tags[victim] !== -1) {
+      ev = { line: this.tags[victim]!, dirty: this.dirty[victim] === 1 };
+      this.frameOf.delete(ev.line);
+    }
+    this.tags[victim] = line;
+    this.stamp[victim] = ++this.clock;
+    this.dirty[victim] = dirty ? 1 : 0;
+    this.frameOf.set(line, victim);
+    return ev;
+  }
+
+  /** True if an MSHR entry can be allocated for a new line. */
+  mshrFree(): boolean {
+    return this.mshr.size < this.geometry.mshrEntries;
+  }
+
+  /** True if one more waiter may merge into the pending miss of `line`. */
+  mshrCanMerge(req: MemRequest): boolean {
+    return (req.waiters?.length ?? 0) < this.geometry.mshrMaxMerge;
+  }
+}

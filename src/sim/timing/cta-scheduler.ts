@@ -1,0 +1,51 @@
+/**
+ * Hands CTAs (groups of `ctaSize` consecutive warps of the launch, in launch order) to SMs that
+ * have room under their limits (warp slots, CTAs, registers). Like GPGPU-Sim's issue_block2core,
+ * at most one CTA goes to each SM per cycle, visiting SMs round-robin from where it stopped.
+ *
+ * Invariant: CTA i is issued before CTA i+1 (deterministic placement).
+ */
+import type { Sm, TimingWarp } from './sm.js';
+
+export class CtaScheduler {
+  private nextCta = 0;
+  private rr = 0;
+  readonly ctaCount: number;
+
+  constructor(
+    private readonly warps: readonly TimingWarp[],
+    private readonly ctaSize: number,
+  ) {
+    this.ctaCount = Math.ceil(warps.length / ctaSize);
+  }
+
+  get allIssued(): boolean {
+    return this.nextCta >= this.ctaCount;
+  }
+
+  private warpsOf(cta: number): readonly TimingWarp[] {
+    return this.warps.slice(cta * this.ctaSize, Math.min(this.warps.length, (cta + 1) * this.ctaSize));
+  }
+
+  /** Issues up to one CTA per SM; returns true if any was issued. */
+  cycle(sms: readonly Sm[], now: number): boolean {
+    let issued = false;
+    for (let k = 0; k < sms.length && !this.allIssued; k++) {
+      const sm = sms[(this.rr + k) % sms.length]!;
+      const warps = this.warpsOf(this.nextCta);
+      if (!sm.canAccept(warps.length)) continue;
+      sm.assignCta(this.nextCta, warps, now);
+      this.nextCta++;
+      issued = true;
+    }
+    if (issued) this.rr = (this.rr + 1) % sms.length;
+    return issued;
+  }
+
+  /** now + 1 if some SM could take the next CTA, else Infinity (a finishing warp wakes us). */
+  nextEvent(sms: readonly Sm[], now: number): number {
+    if (this.allIssued) return Infinity;
+    const size = this.warpsOf(this.nextCta).length;
+    return sms.some((s) => s.canAccept(size)) ? now + 1 : Infinity;
+  }
+}

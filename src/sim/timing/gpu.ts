@@ -1,0 +1,178 @@
+/**
+ * The whole GPU and the `simulate` entry point: SMs (with their L1D and RT unit), the request and
+ * reply interconnects, memory partitions (L2 banks + DRAM) and the CTA scheduler, ticked once per
+ * core cycle in reverse pipeline order (memory partitions, then SMs, then CTA issue) so a value
+ * produced this cycle is consumed next cycle without double-buffering.
+ *
+ * When no SM issued in a cycle, the loop asks every component for the next cycle at which
+ * anything can happen and skips there (event skipping); per-cycle averages are accumulated over
+ * the skipped interval by each component.
+ *
+ * Invariants: deterministic (no wall-clock or random input reaches the model); `warp.step()` is
+ * called in simulated-time order; the run ends when every warp has finished (or at maxCycles).
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+import { ConfigError } from '../config/config-error.js';
+import type { AddressMap } from './address-map.js';
+import { CacheStats } from './cache.js';
+import { CtaScheduler } from './cta-scheduler.js';
+import { DramStats } from './dram.js';
+import { Interconnect } from './interconnect.js';
+import { MemoryPartition } from './memory-partition.js';
+import { RtStats } from './rt-unit.js';
+import { Sm, SmStats, type TimingWarp } from './sm.js';
+import { type TimingStats, buildStats } from './stats.js';
+
+export type { TimingWarp } from './sm.js';
+
+export interface SimulateOptions {
+  /** Called about every `progressInterval` simulated cycles and at the end. */
+  onProgress?(cycle: number, warpsDone: number): void;
+  progressInterval?: number;
+  /** Warps per CTA (default 1: 32x1 thread blocks). */
+  ctaSize?: number;
+  /** Stop (and mark the stats truncated) after this many cycles. */
+  maxCycles?: number;
+}
+
+export class Gpu {
+  readonly sms: Sm[];
+  readonly partitions: MemoryPartition[];
+  readonly reqNet: Interconnect;
+  readonly replyNet: Interconnect;
+  readonly map: AddressMap;
+
+  constructor(readonly cfg: GpuConfig) {
+    this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
+    const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
+    this.reqNet = new Interconnect(cfg.numSms, subs, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    this.replyNet = new Interconnect(subs, cfg.numSms, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
+    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, () => {}));
+  }
+
+  /** One core cycle; returns true if any SM issued an instruction. */
+  cycle(now: number): boolean {
+    for (const p of this.partitions) p.cycle(now, this.reqNet, this.replyNet);
+    let issued = false;
+    for (const sm of this.sms) {
+      const reply = this.replyNet.receive(sm.id, now);
+      if (reply) sm.onReply(reply, now);
+      if (sm.cycle(now, this.reqNet)) issued = true;
+    }
+    return issued;
+  }
+
+  nextEvent(now: number): number {
+    let t = Math.min(this.reqNet.nextEvent(now), this.replyNet.nextEvent(now));
+    for (const p of this.partitions) {
+      t = Math.min(t, p.nextEvent(now));
+      if (t === now + 1) return t;
+    }
+    for (const sm of this.sms) {
+      t = Math.min(t, sm.nextEvent(now));
+      if (t === now + 1) return t;
+    }
+    return t;
+  }
+}
+
+export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateOptions = {}): TimingStats {
+  const started = performance.now();
+  const ctaSize = opts.ctaSize ?? 1;
+  const maxCycles = opts.maxCycles ?? Infinity;
+  const progressEvery = opts.progressInterval ?? 10000;
+  if (!Number.isInteger(ctaSize) || ctaSize < 1 || ctaSize > config.maxWarpsPerSm) {
+    throw new ConfigError(`ctaSize ${ctaSize} warps does not fit an SM of ${config.maxWarpsPerSm} warp slots`, 'ctaSize');
+  }
+  if (ctaSize * config.warpSize * config.registersPerThread > config.registersPerSm) {
+    throw new ConfigError(
+      `a CTA of ${ctaSize} warps needs ${ctaSize * config.warpSize * config.registersPerThread} registers, more than gpgpu_shader_registers = ${config.registersPerSm}`,
+      'gpgpu_registers_per_thread',
+    );
+  }
+  const gpu = new Gpu(config);
+  const ctas = new CtaScheduler(warps, ctaSize);
+  const rays: number[] = [];
+  const rtWarps: number[] = [];
+  let nextSample = config.statsSampleInterval;
+  let nextProgress = progressEvery;
+  let now = 0;
+  let truncated = false;
+  const sample = (): void => {
+    let r = 0;
+    let w = 0;
+    for (const sm of gpu.sms) {
+      r += sm.rt.raysInFlight;
+      w += sm.rt.residentWarps;
+    }
+    rays.push(r);
+    rtWarps.push(w);
+  };
+  const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
+
+  for (;;) {
+    ctas.cycle(gpu.sms, now);
+    const issued = gpu.cycle(now);
+    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0)) break;
+    let next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
+    if (next === Infinity) {
+      throw new Error(`internal: timing model deadlock at cycle ${now} (${warpsDone()} of ${warps.length} warps done)`);
+    }
+    if (next > maxCycles) {
+      truncated = true;
+      now = maxCycles;
+      break;
+    }
+    while (nextSample <= next) {
+      sample();
+      nextSample += config.statsSampleInterval;
+    }
+    if (opts.onProgress && next >= nextProgress) {
+      opts.onProgress(next, warpsDone());
+      nextProgress = next + progressEvery;
+    }
+    now = next;
+  }
+  const cycles = now + 1;
+  for (const sm of gpu.sms) sm.finish(cycles);
+  for (const p of gpu.partitions) p.dram.finish(cycles);
+  opts.onProgress?.(cycles, warpsDone());
+
+  const sm = new SmStats();
+  const l1d = new CacheStats();
+  const l2 = new CacheStats();
+  const dram = new DramStats();
+  const rt = new RtStats();
+  for (const s of gpu.sms) {
+    sm.add(s.stats);
+    l1d.add(s.l1.cache.stats);
+    if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
+    rt.add(s.rt.stats);
+  }
+  for (const p of gpu.partitions) {
+    dram.add(p.dram.stats);
+    for (const b of p.banks) l2.add(b.cache.stats);
+  }
+  const lat = config.rt.latency;
+  return buildStats({
+    config: config.source,
+    cycles,
+    wallSeconds: (performance.now() - started) / 1000,
+    truncated,
+    numSms: config.numSms,
+    maxWarpsPerSm: config.maxWarpsPerSm,
+    numChannels: config.numMemChannels,
+    rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
+    sm,
+    l1d,
+    l2,
+    dram,
+    rt,
+    icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
+    icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+    sampleInterval: config.statsSampleInterval,
+    samplesRays: rays,
+    samplesWarps: rtWarps,
+  });
+}

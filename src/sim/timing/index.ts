@@ -1,0 +1,9 @@
+/**
+ * Public surface of the timing model: `simulate` drives warps from the functional core through
+ * the cycle-level GPU; `loadConfig` reads presets / gpgpusim.config files; `formatStats` prints
+ * the Vulkan-Sim style dump.
+ */
+export { simulate, Gpu, type SimulateOptions, type TimingWarp } from './gpu.js';
+export { formatStats, STAT_META, type TimingStats } from './stats.js';
+export { loadConfig, configFromText, PRESETS, type GpuConfig } from '../config/gpu-config.js';
+export { ConfigError } from '../config/config-error.js';

@@ -1,0 +1,121 @@
+/**
+ * The SM's L1 data cache front end (also used as the dedicated RT cache when
+ * `gpgpu_rt_use_l1 = 0`): tag lookup with `gpgpu_l1_latency`, MSHR merging of misses to the same
+ * line, a bounded miss queue toward the interconnect, write-through / no-write-allocate stores,
+ * atomics forwarded to the L2, and the perfect-memory limit knobs.
+ *
+ * Invariants:
+ * - Every load/atomic waiter is woken exactly once (hit queue, or reply of its MSHR / atomic).
+ * - `access` returning false changes nothing except the reservation-fail counter: the caller
+ *   keeps the request and retries (back-pressure).
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+import { type AddressMap, subPartitionOf } from './address-map.js';
+import { AccessOutcome, Cache } from './cache.js';
+import type { Interconnect } from './interconnect.js';
+import { type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import { TimedQueue } from './timed-queue.js';
+
+export class L1DataCache {
+  readonly cache: Cache;
+  private readonly missQueue: TimedQueue<MemRequest>;
+  private readonly hitQueue = new TimedQueue<Waiter>(1 << 30);
+  private readonly latency: number;
+  private readonly perfectAll: boolean;
+  private readonly perfectRt: boolean;
+
+  constructor(
+    cfg: GpuConfig,
+    private readonly sm: number,
+    private readonly map: AddressMap,
+  ) {
+    this.cache = new Cache(cfg.l1d);
+    this.missQueue = new TimedQueue<MemRequest>(cfg.l1d.missQueue);
+    this.latency = cfg.l1Latency;
+    this.perfectAll = cfg.perfectMem;
+    this.perfectRt = cfg.rt.perfectMem;
+  }
+
+  access(addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number): boolean {
+    const c = this.cache;
+    if (this.perfectAll || (this.perfectRt && source === ReqSource.Rt)) {
+      c.stats.count(source, AccessOutcome.Hit);
+      if (waiter) this.hitQueue.tryPush(waiter, now + (this.perfectAll ? this.latency : 1));
+      return true;
+    }
+    const line = c.lineOf(addr);
+    if (kind === ReqKind.Atomic) {
+      if (this.missQueue.full) return this.fail(source);
+      this.missQueue.tryPush(this.request(line, bytes, kind, source, [waiter!], now), now + this.latency);
+      return true;
+    }
+    if (kind === ReqKind.Store) {
+      // Write-through, no write-allocate: a hit refreshes the line, every store goes to the L2.
+      if (this.missQueue.full) return this.fail(source);
+      c.stats.count(source, c.probe(line) ? AccessOutcome.Hit : c.missKind(line));
+      this.missQueue.tryPush(this.request(line, bytes, kind, source, null, now), now + this.latency);
+      return true;
+    }
+    if (c.probe(line)) {
+      c.stats.count(source, AccessOutcome.Hit);
+      if (waiter) this.hitQueue.tryPush(waiter, now + this.latency);
+      return true;
+    }
+    const pending = c.mshr.get(line);
+    if (pending) {
+      if (!c.mshrCanMerge(pending)) return this.fail(source);
+      c.stats.count(source, AccessOutcome.HitReserved);
+      if (waiter) pending.waiters!.push(waiter);
+      pending.bytes = Math.min(c.lineBytes, Math.max(pending.bytes, bytes));
+      return true;
+    }
+    if (!c.mshrFree() || this.missQueue.full) return this.fail(source);
+    c.stats.count(source, c.missKind(line));
+    const req = this.request(line, bytes, kind, source, waiter ? [waiter] : [], now);
+    c.mshr.set(line, req);
+    this.missQueue.tryPush(req, now + this.latency);
+    return true;
+  }
+
+  private fail(source: ReqSource): false {
+    this.cache.stats.count(source, AccessOutcome.ReservationFail);
+    return false;
+  }
+
+  private request(line: number, bytes: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
+    return { addr: line, bytes, kind, source, sm: this.sm, subPartition: subPartitionOf(this.map, line), waiters, sentAt: now };
+  }
+
+  /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
+  cycle(now: number, icnt: Interconnect): void {
+    for (let w = this.hitQueue.peek(now); w !== undefined; w = this.hitQueue.peek(now)) {
+      this.hitQueue.pop();
+      w.client.onResponse(w.tag, now);
+    }
+    const head = this.missQueue.peek(now);
+    if (head !== undefined) {
+      const payload = head.kind === ReqKind.Load ? 0 : head.bytes;
+      if (icnt.tryPush(this.sm, head.subPartition, head, payload, now)) {
+        head.sentAt = now;
+        this.missQueue.pop();
+      }
+    }
+  }
+
+  onReply(req: MemRequest, now: number): void {
+    if (req.kind === ReqKind.Load) {
+      this.cache.fill(req.addr, false);
+      this.cache.mshr.delete(req.addr);
+    }
+    if (req.waiters) for (const w of req.waiters) w.client.onResponse(w.tag, now);
+  }
+
+  nextEvent(now: number): number {
+    const t = Math.min(this.hitQueue.nextReady(), this.missQueue.nextReady());
+    return t <= now ? now + 1 : t;
+  }
+
+  idle(): boolean {
+    return this.hitQueue.length === 0 && this.missQueue.length === 0 && this.cache.mshr.size === 0;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * One memory request as it travels SM -> L1 -> interconnect -> L2 -> DRAM and back, and the
+ * waiters it wakes when it returns.
+ *
+ * Invariants: `addr` is aligned to the L1 line for L1-cacheable requests (RT chunks keep their
+ * 32 B-aligned address in `chunkAddr`); `bytes` is the data moved (sectors x 32 or the chunk);
+ * `waiters` is null for stores (fire-and-forget).
+ */
+export const enum ReqKind {
+  Load = 0,
+  Store = 1,
+  Atomic = 2,
+}
+
+/** Who issued the access, for the Fig. 14 cache breakdown. */
+export const enum ReqSource {
+  Shader = 0,
+  Rt = 1,
+}
+
+/** Something that is told when a response arrives: an SM warp slot or an RT-unit chunk. */
+export interface MemClient {
+  onResponse(tag: number, now: number): void;
+}
+
+export interface Waiter {
+  client: MemClient;
+  tag: number;
+}
+
+export interface MemRequest {
+  addr: number;
+  bytes: number;
+  kind: ReqKind;
+  source: ReqSource;
+  /** Issuing SM (reply destination). */
+  sm: number;
+  /** Destination memory sub-partition (global index). */
+  subPartition: number;
+  waiters: Waiter[] | null;
+  /** Cycle the request left the L1 (for latency stats). */
+  sentAt: number;
+}

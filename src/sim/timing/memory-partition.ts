@@ -1,0 +1,166 @@
+/**
+ * A memory partition: one DRAM channel and its L2 banks (sub-partitions). Each bank takes
+ * requests from the interconnect into a ROP queue that models `gpgpu_l2_rop_latency`, looks them
+ * up in its write-back L2 slice (lazy fetch-on-read allocation for stores), merges misses to the
+ * same line, sends misses and dirty evictions to DRAM and replies to the SM over the reply
+ * network.
+ *
+ * Invariants: every load / atomic that enters a bank gets exactly one reply; stores get none;
+ * a bank stops taking new requests while its outgoing queues are over their bounds
+ * (back-pressure into the interconnect).
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+import type { AddressMap } from './address-map.js';
+import { AccessOutcome, Cache } from './cache.js';
+import { DramChannel } from './dram.js';
+import type { Interconnect } from './interconnect.js';
+import { type MemRequest, ReqKind } from './mem-request.js';
+import { TimedQueue } from './timed-queue.js';
+
+const ROP_QUEUE = 64;
+const REPLY_LIMIT = 32;
+
+export class L2Bank {
+  readonly cache: Cache;
+  private readonly rop = new TimedQueue<MemRequest>(ROP_QUEUE);
+  /** Misses by line: the requests waiting for the DRAM fill. */
+  private readonly pending = new Map<number, MemRequest[]>();
+  private readonly replies: MemRequest[] = [];
+  private replyHead = 0;
+  readonly toDram: MemRequest[] = [];
+  private readonly dramLimit: number;
+  private readonly fetchWholeLine: boolean;
+
+  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number) {
+    this.cache = new Cache(cfg.l2);
+    this.dramLimit = cfg.l2.missQueue;
+    this.fetchWholeLine = !cfg.l2.sectored;
+  }
+
+  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
+    // Replies leave first (downstream), one per cycle.
+    if (this.replyHead < this.replies.length) {
+      const r = this.replies[this.replyHead]!;
+      const payload = r.kind === ReqKind.Store ? 0 : r.bytes;
+      if (replyNet.tryPush(this.id, r.sm, r, payload, now)) {
+        this.replyHead++;
+        if (this.replyHead > 256 && this.replyHead * 2 > this.replies.length) {
+          this.replies.splice(0, this.replyHead);
+          this.replyHead = 0;
+        }
+      }
+    }
+    const head = this.rop.peek(now);
+    if (head !== undefined && this.access(head)) this.rop.pop();
+    if (!this.rop.full) {
+      const incoming = reqNet.receive(this.id, now);
+      if (incoming) this.rop.tryPush(incoming, now + this.latency);
+    }
+  }
+
+  private replyCount(): number {
+    return this.replies.length - this.replyHead;
+  }
+
+  /** Returns false when the access cannot proceed this cycle (it stays at the ROP head). */
+  private access(req: MemRequest): boolean {
+    const c = this.cache;
+    const line = c.lineOf(req.addr);
+    if (req.kind === ReqKind.Store) {
+      if (c.probe(line)) {
+        c.stats.count(req.source, AccessOutcome.Hit);
+        c.markDirty(line);
+        return true;
+      }
+      if (this.toDram.length >= this.dramLimit) return this.fail(req);
+      c.stats.count(req.source, c.missKind(line));
+      this.evict(c.fill(line, true));
+      return true;
+    }
+    if (this.replyCount() >= REPLY_LIMIT) return false;
+    if (c.probe(line)) {
+      c.stats.count(req.source, AccessOutcome.Hit);
+      if (req.kind === ReqKind.Atomic) c.markDirty(line);
+      this.replies.push(req);
+      return true;
+    }
+    const waiting = this.pending.get(line);
+    if (waiting) {
+      if (waiting.length >= c.geometry.mshrMaxMerge) return this.fail(req);
+      c.stats.count(req.source, AccessOutcome.HitReserved);
+      waiting.push(req);
+      return true;
+    }
+    if (this.pending.size >= c.geometry.mshrEntries || this.toDram.length >= this.dramLimit) return this.fail(req);
+    c.stats.count(req.source, c.missKind(line));
+    this.pending.set(line, [req]);
+    const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, Math.ceil(req.bytes / 32) * 32);
+    this.toDram.push({ ...req, addr: line, bytes, kind: ReqKind.Load, waiters: null, subPartition: this.id });
+    return true;
+  }
+
+  private fail(req: MemRequest): false {
+    this.cache.stats.count(req.source, AccessOutcome.ReservationFail);
+    return false;
+  }
+
+  private evict(ev: { line: number; dirty: boolean } | undefined): void {
+    if (ev?.dirty) {
+      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0 });
+    }
+  }
+
+  /** A DRAM read came back: fill the line and reply to everything merged on it. */
+  onDramReturn(fetch: MemRequest): void {
+    const line = fetch.addr;
+    const waiting = this.pending.get(line) ?? [];
+    this.pending.delete(line);
+    const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
+    this.evict(this.cache.fill(line, dirty));
+    for (const r of waiting) this.replies.push(r);
+  }
+
+  nextEvent(now: number): number {
+    if (this.replyCount() > 0 || this.toDram.length > 0) return now + 1;
+    const t = this.rop.nextReady();
+    return t <= now ? now + 1 : t;
+  }
+
+  idle(): boolean {
+    return this.replyCount() === 0 && this.toDram.length === 0 && this.rop.length === 0 && this.pending.size === 0;
+  }
+}
+
+export class MemoryPartition {
+  readonly banks: L2Bank[];
+  readonly dram: DramChannel;
+
+  constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap) {
+    this.banks = [];
+    for (let s = 0; s < cfg.subPartitionsPerChannel; s++) {
+      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, cfg.l2Latency));
+    }
+    this.dram = new DramChannel(cfg, map);
+  }
+
+  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
+    this.dram.cycle(now);
+    for (let r = this.dram.popReturn(now); r !== undefined; r = this.dram.popReturn(now)) {
+      this.banks[r.subPartition - this.banks[0]!.id]!.onDramReturn(r);
+    }
+    for (const b of this.banks) {
+      while (b.toDram.length > 0 && this.dram.tryPush(b.toDram[0]!, now)) b.toDram.shift();
+      b.cycle(now, reqNet, replyNet);
+    }
+  }
+
+  nextEvent(now: number): number {
+    let t = this.dram.nextEvent(now);
+    for (const b of this.banks) t = Math.min(t, b.nextEvent(now));
+    return t;
+  }
+
+  idle(): boolean {
+    return this.dram.idle() && this.banks.every((b) => b.idle());
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The RT unit of one SM (Vulkan-Sim Section III-C), a variable-latency execution unit that replays
+ * the traversal transaction records of the functional core:
+ * - Warp Buffer of `gpgpu_rt_max_warps` warps; each warp's Ray Buffer holds per-ray status and the
+ *   position in its transaction list (the short traversal stack's spills appear in that list as
+ *   `stackSpill` transactions).
+ * - Warp Scheduler: greedy-then-oldest -- keep the warp chosen last while it has rays ready to
+ *   issue, else the oldest warp that has.
+ * - Memory Scheduler: collects the next address of each ready ray of the chosen warp, splits it into
+ *   32 B chunks, merges identical chunks within the warp (and across warps with
+ *   `gpgpu_rt_coalesce_warps`) and pushes the unique ones into the Memory Access Queue; a ray whose
+ *   chunks do not fit (queue or MSHRs full) stays ready. The queue head goes to the L1D (or RT
+ *   cache) each cycle.
+ * - Response FIFO: one response popped per cycle; rays whose chunks have all arrived start their
+ *   operation (box test, triangle test, transform) on pipelined Operation Units with the
+ *   `gpgpu_rt_intersection_latency` latencies.
+ * - A warp leaves (and its SM warp may continue) when its last ray finishes.
+ *
+ * Invariants: a ray waits on at most one transaction at a time; `mshrUsed` equals the number of
+ * chunk requests issued and not yet answered; stats accumulate per cycle weighted by skipped cycles.
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
+import { EventHeap } from './event-heap.js';
+import type { L1DataCache } from './l1-cache.js';
+import { type MemClient, ReqKind, ReqSource } from './mem-request.js';
+
+const READY = 0;
+const WAIT_MEM = 1;
+const IN_OP = 2;
+const DONE = 3;
+
+interface Ray {
+  warp: RtWarp;
+  tx: RtTransaction[];
+  idx: number;
+  status: number;
+  pendingChunks: number;
+  start: number;
+}
+
+interface RtWarp {
+  slot: number;
+  entry: number;
+  age: number;
+  enteredAt: number;
+  rays: Ray[];
+  active: number;
+  ready: number;
+}
+
+interface ChunkReq {
+  id: number;
+  key: number;
+  addr: number;
+  waiters: Ray[];
+}
+
+/** Operation-unit latency index per node kind (gpgpu_rt_intersection_latency order); -1: memory only. */
+const LATENCY_INDEX: Record<RtNodeKind, number> = {
+  structure: 0, internal: 1, instanceLeaf: 2, transform: 2, triangleLeaf: 4, proceduralLeaf: 6, stackSpill: -1,
+};
+
+export class RtStats {
+  warpsCompleted = 0;
+  warpLatencySum = 0;
+  /** Per-warp latency in the RT unit, cycles (Fig. 13). */
+  readonly warpLatencies: number[] = [];
+  raysCompleted = 0;
+  rayLatencySum = 0;
+  /** Node fetches (transactions other than stack spills). */
+  nodes = 0;
+  stackSpills = 0;
+  /** Intersection tests and transforms (roofline operations). */
+  ops = 0;
+  /** Sum over operations of their pipeline latency (stage-cycles occupied). */
+  opStageCycles = 0;
+  /** Unique chunk requests sent to the cache (cache blocks fetched). */
+  chunkRequests = 0;
+  /** Chunk requests merged into an identical pending request (within the warp / across warps). */
+  mergedInWarp = 0;
+  mergedAcrossWarps = 0;
+  /** Cycles with at least one warp resident. */
+  activeCycles = 0;
+  /** Sum over cycles of resident warps / rays still traversing. */
+  warpCycles = 0;
+  activeRayCycles = 0;
+  add(o: RtStats): void {
+    this.warpsCompleted += o.warpsCompleted;
+    this.warpLatencySum += o.warpLatencySum;
+    for (const l of o.warpLatencies) this.warpLatencies.push(l);
+    this.raysCompleted += o.raysCompleted;
+    this.rayLatencySum += o.rayLatencySum;
+    this.nodes += o.nodes;
+    this.stackSpills += o.stackSpills;
+    this.ops += o.ops;
+    this.opStageCycles += o.opStageCycles;
+    this.chunkRequests += o.chunkRequests;
+    this.mergedInWarp += o.mergedInWarp;
+    this.mergedAcrossWarps += o.mergedAcrossWarps;
+    this.activeCycles += o.activeCycles;
+    this.warpCycles += o.warpCycles;
+    this.activeRayCycles += o.activeRayCycles;
+  }
+}
+
+export class RtUnit implements MemClient {
+  private readonly buffer: (RtWarp | null)[];
+  private resident = 0;
+  private activeRays = 0;
+  private ageCounter = 0;
+  private greedy: RtWarp | null = null;
+  private readonly pending = new Map<number, ChunkReq>();
+  private readonly byId = new Map<number, ChunkReq>();
+  private nextChunkId = 0;
+  private mshrUsed = 0;
+  private readonly memQueue: ChunkReq[] = [];
+  private readonly responses: number[] = [];
+  private responseHead = 0;
+  private readonly ops = new EventHeap<Ray>();
+  private lastAccount = 0;
+  readonly stats = new RtStats();
+  private readonly latency: number[];
+  private readonly chunkBytes: number;
+
+  constructor(
+    private readonly cfg: GpuConfig,
+    private readonly cache: L1DataCache,
+    private readonly onWarpDone: (slot: number, now: number) => void,
+  ) {
+    this.buffer = new Array<RtWarp | null>(cfg.rt.maxWarps).fill(null);
+    this.latency = cfg.rt.latency;
+    this.chunkBytes = cfg.rt.chunkBytes;
+  }
+
+  get residentWarps(): number {
+    return this.resident;
+  }
+
+  get raysInFlight(): number {
+    return this.activeRays;
+  }
+
+  hasRoom(): boolean {
+    return this.resident < this.buffer.length;
+  }
+
+  /** Routes a warp's traceRay into the warp buffer; false when the buffer is full. */
+  tryAccept(slot: number, work: readonly RtLaneWork[], now: number): boolean {
+    const entry = this.buffer.indexOf(null);
+    if (entry < 0) return false;
+    this.account(now);
+    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, ready: 0 };
+    for (const lw of work) {
+      this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
+      const ray: Ray = { warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now };
+      w.rays.push(ray);
+      if (ray.tx.length === 0) {
+        ray.status = DONE;
+        this.stats.raysCompleted++;
+      } else {
+        w.active++;
+        w.ready++;
+      }
+    }
+    this.activeRays += w.active;
+    this.buffer[entry] = w;
+    this.resident++;
+    if (w.active === 0) this.completeWarp(w, now);
+    return true;
+  }
+
+  onResponse(tag: number, _now: number): void {
+    this.responses.push(tag);
+  }
+
+  cycle(now: number): void {
+    this.account(now);
+    // 1. Operations finishing this cycle advance their rays.
+    while (this.ops.size > 0 && this.ops.peekTime() <= now) this.advance(this.ops.pop(), now);
+    // 2. Response FIFO: one chunk per cycle to the operation scheduler.
+    if (this.responseHead < this.responses.length) {
+      const c = this.byId.get(this.responses[this.responseHead++]!)!;
+      if (this.responseHead === this.responses.length) {
+        this.responses.length = 0;
+        this.responseHead = 0;
+      }
+      this.byId.delete(c.id);
+      this.pending.delete(c.key);
+      this.mshrUsed--;
+      for (const ray of c.waiters) {
+        if (--ray.pendingChunks === 0) this.startOp(ray, now);
+      }
+    }
+    // 3. Warp + memory scheduler.
+    const w = this.selectWarp();
+    if (w) this.scheduleMemory(w);
+    // 4. Head of the memory access queue goes to the cache.
+    const head = this.memQueue[0];
+    if (head !== undefined) {
+      const line = head.addr;
+      if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, { client: this, tag: head.id }, now)) {
+        this.memQueue.shift();
+        this.stats.chunkRequests++;
+      }
+    }
+  }
+
+  private selectWarp(): RtWarp | null {
+    if (this.greedy && this.greedy.ready > 0 && this.buffer[this.greedy.entry] === this.greedy) return this.greedy;
+    let best: RtWarp | null = null;
+    for (const w of this.buffer) if (w && w.ready > 0 && (!best || w.age < best.age)) best = w;
+    this.greedy = best;
+    return best;
+  }
+
+  private scheduleMemory(w: RtWarp): void {
+    const coalesce = this.cfg.rt.coalesceWarps;
+    const maxWarps = this.cfg.rt.maxWarps;
+    const cb = this.chunkBytes;
+    for (const ray of w.rays) {
+      if (ray.status !== READY) continue;
+      const t = ray.tx[ray.idx]!;
+      const first = t.address - (t.address % cb);
+      const last = t.address + Math.max(1, t.size) - 1;
+      // Count the new requests this ray needs before committing any (all-or-nothing per ray).
+      let fresh = 0;
+      for (let a = first; a <= last; a += cb) if (!this.pending.has(coalesce ? a : a * maxWarps + w.entry)) fresh++;
+      if (fresh > 0 && (this.mshrUsed + fresh > this.cfg.rt.maxMshr || this.memQueue.length + fresh > this.cfg.rt.memQueueSize)) return;
+      let chunks = 0;
+      for (let a = first; a <= last; a += cb) {
+        const key = coalesce ? a : a * maxWarps + w.entry;
+        let c = this.pending.get(key);
+        if (c) {
+          if (c.waiters.length === 0 || c.waiters[0]!.warp === w) this.stats.mergedInWarp++;
+          else this.stats.mergedAcrossWarps++;
+        } else {
+          c = { id: this.nextChunkId++, key, addr: a, waiters: [] };
+          this.pending.set(key, c);
+          this.byId.set(c.id, c);
+          this.memQueue.push(c);
+          this.mshrUsed++;
+        }
+        c.waiters.push(ray);
+        chunks++;
+      }
+      ray.pendingChunks = chunks;
+      ray.status = WAIT_MEM;
+      w.ready--;
+      if (t.kind === 'stackSpill') this.stats.stackSpills++;
+      else this.stats.nodes++;
+    }
+  }
+
+  private startOp(ray: Ray, now: number): void {
+    const t = ray.tx[ray.idx]!;
+    const li = LATENCY_INDEX[t.kind];
+    if (li < 0) {
+      this.advance(ray, now);
+      return;
+    }
+    ray.status = IN_OP;
+    const lat = this.latency[li]!;
+    this.stats.opStageCycles += lat;
+    this.ops.push(now + lat, ray);
+  }
+
+  private advance(ray: Ray, now: number): void {
+    const w = ray.warp;
+    ray.idx++;
+    if (ray.idx < ray.tx.length) {
+      ray.status = READY;
+      w.ready++;
+      return;
+    }
+    ray.status = DONE;
+    this.stats.raysCompleted++;
+    this.stats.rayLatencySum += now - ray.start;
+    w.active--;
+    this.activeRays--;
+    if (w.active === 0) this.completeWarp(w, now);
+  }
+
+  private completeWarp(w: RtWarp, now: number): void {
+    this.buffer[w.entry] = null;
+    this.resident--;
+    if (this.greedy === w) this.greedy = null;
+    const lat = now - w.enteredAt;
+    this.stats.warpsCompleted++;
+    this.stats.warpLatencySum += lat;
+    this.stats.warpLatencies.push(lat);
+    this.onWarpDone(w.slot, now);
+  }
+
+  /** Adds the state held since the last call to the per-cycle averages. */
+  private account(now: number): void {
+    const dt = now - this.lastAccount;
+    if (dt <= 0) return;
+    if (this.resident > 0) {
+      this.stats.activeCycles += dt;
+      this.stats.warpCycles += dt * this.resident;
+      this.stats.activeRayCycles += dt * this.activeRays;
+    }
+    this.lastAccount = now;
+  }
+
+  finish(now: number): void {
+    this.account(now);
+  }
+
+  nextEvent(now: number): number {
+    if (this.responseHead < this.responses.length || this.memQueue.length > 0) return now + 1;
+    for (const w of this.buffer) if (w && w.ready > 0) return now + 1;
+    const t = this.ops.peekTime();
+    return t <= now ? now + 1 : t;
+  }
+
+  idle(): boolean {
+    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0;
+  }
+}

@@ -1,0 +1,386 @@
+/**
+ * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), a block-boundary
+ * scoreboard, per-op-class latency and initiation interval on SP / SFU / LD-ST units, an
+ * instruction cache, the load/store unit feeding the L1D, and the RT unit.
+ *
+ * Execution-driven: a warp's next step (basic block) is executed functionally (`warp.step()`)
+ * only when the warp may start it in simulated time, i.e. when every load and the RT work of its
+ * previous step have returned and the previous step's instruction latencies have elapsed. The
+ * step's instructions then issue one per cycle per warp, at most one per scheduler per cycle.
+ *
+ * Invariants:
+ * - A slot holds at most one warp; `pendingMem[s]` counts its outstanding load/atomic responses.
+ * - Memory accesses of instruction i are sent when instruction i issues (never earlier).
+ * - Per-slot state lives in typed arrays indexed by slot (no per-cycle allocation).
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+import { OpClass, type WarpStep } from '../warp-step.js';
+import type { AddressMap } from './address-map.js';
+import { Cache } from './cache.js';
+import { coalesce, type LineRequest } from './coalescer.js';
+import type { Interconnect } from './interconnect.js';
+import { L1DataCache } from './l1-cache.js';
+import { type MemClient, type MemRequest, ReqKind, ReqSource } from './mem-request.js';
+import { RtUnit } from './rt-unit.js';
+
+/** What the timing model needs from the functional core. */
+export interface TimingWarp {
+  readonly done: boolean;
+  step(): WarpStep;
+}
+
+export class SmStats {
+  warpInsts = 0;
+  threadInsts = 0;
+  /** Issued warp instructions by number of active lanes (index 0..32): SIMT efficiency. */
+  readonly simtHistogram = new Float64Array(33);
+  /** Sum over cycles of resident warps. */
+  residentWarpCycles = 0;
+  /** Cycles in which at least one instruction issued. */
+  issueCycles = 0;
+  icacheAccesses = 0;
+  icacheMisses = 0;
+  warpsFinished = 0;
+  add(o: SmStats): void {
+    this.warpInsts += o.warpInsts;
+    this.threadInsts += o.threadInsts;
+    for (let i = 0; i < 33; i++) this.simtHistogram[i]! += o.simtHistogram[i]!;
+    this.residentWarpCycles += o.residentWarpCycles;
+    this.issueCycles += o.issueCycles;
+    this.icacheAccesses += o.icacheAccesses;
+    this.icacheMisses += o.icacheMisses;
+    this.warpsFinished += o.warpsFinished;
+  }
+}
+
+/** Unit group per OpClass: 0 SP, 1 SFU, 2 LD/ST, -1 none (RT is its own unit). */
+const UNIT_GROUP = [0, 1, 2, 2, -1, 0, 0];
+const INST_BYTES = 16;
+
+interface LdstEntry {
+  addr: number;
+  bytes: number;
+  kind: ReqKind;
+  slot: number;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+export class Sm implements MemClient {
+  readonly l1: L1DataCache;
+  readonly rtCache: L1DataCache;
+  readonly rt: RtUnit;
+  readonly icache: Cache;
+  readonly stats = new SmStats();
+  private readonly n: number;
+  private readonly warps: (TimingWarp | null)[];
+  private readonly steps: (WarpStep | null)[];
+  private readonly instIdx: Int32Array;
+  private readonly memIdx: Int32Array;
+  private readonly nextIssueAt: Float64Array;
+  private readonly readyAt: Float64Array;
+  private readonly pendingMem: Int32Array;
+  private readonly inRt: Uint8Array;
+  private readonly rtSent: Uint8Array;
+  private readonly lastStep: Uint8Array;
+  private readonly ctaOf: Int32Array;
+  private readonly sched: number[][];
+  private readonly lastIssued: Int32Array;
+  private readonly unitFree: Float64Array[];
+  private readonly ldst: LdstEntry[] = [];
+  private ldstHead = 0;
+  private readonly ctaLeft = new Map<number, number>();
+  private readonly ctaSizes = new Map<number, number>();
+  private resident = 0;
+  private registersUsed = 0;
+  private lastAccount = 0;
+  private readonly scratch: LineRequest[] = [];
+
+  constructor(
+    private readonly cfg: GpuConfig,
+    readonly id: number,
+    map: AddressMap,
+    private readonly onCtaDone: (sm: number, cta: number, now: number) => void,
+  ) {
+    const n = (this.n = cfg.maxWarpsPerSm);
+    this.warps = new Array<TimingWarp | null>(n).fill(null);
+    this.steps = new Array<WarpStep | null>(n).fill(null);
+    this.instIdx = new Int32Array(n);
+    this.memIdx = new Int32Array(n);
+    this.nextIssueAt = new Float64Array(n);
+    this.readyAt = new Float64Array(n);
+    this.pendingMem = new Int32Array(n);
+    this.inRt = new Uint8Array(n);
+    this.rtSent = new Uint8Array(n);
+    this.lastStep = new Uint8Array(n);
+    this.ctaOf = new Int32Array(n).fill(-1);
+    this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
+    this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
+    this.unitFree = [cfg.units.sp, cfg.units.sfu, cfg.units.mem].map((k) => new Float64Array(k));
+    this.l1 = new L1DataCache(cfg, id, map);
+    this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map);
+    this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
+      this.inRt[slot] = 0;
+    });
+    this.icache = new Cache(cfg.il1);
+  }
+
+  get residentWarps(): number {
+    return this.resident;
+  }
+
+  get residentCtas(): number {
+    return this.ctaLeft.size;
+  }
+
+  canAccept(ctaWarps: number): boolean {
+    if (this.n - this.resident < ctaWarps || this.ctaLeft.size >= this.cfg.maxCtasPerSm) return false;
+    return this.registersUsed + this.ctaRegisters(ctaWarps) <= this.cfg.registersPerSm;
+  }
+
+  private ctaRegisters(ctaWarps: number): number {
+    return ctaWarps * this.cfg.warpSize * this.cfg.registersPerThread;
+  }
+
+  assignCta(cta: number, warps: readonly TimingWarp[], now: number): void {
+    this.account(now);
+    this.ctaLeft.set(cta, warps.length);
+    this.ctaSizes.set(cta, warps.length);
+    this.registersUsed += this.ctaRegisters(warps.length);
+    let slot = 0;
+    for (const w of warps) {
+      while (this.warps[slot] !== null) slot++;
+      this.warps[slot] = w;
+      this.steps[slot] = null;
+      this.instIdx[slot] = 0;
+      this.pendingMem[slot] = 0;
+      this.inRt[slot] = 0;
+      this.rtSent[slot] = 0;
+      this.lastStep[slot] = 0;
+      this.readyAt[slot] = now;
+      this.nextIssueAt[slot] = now;
+      this.ctaOf[slot] = cta;
+      this.sched[slot % this.sched.length]!.push(slot);
+      this.resident++;
+    }
+  }
+
+  /** Load / atomic response for a warp slot (from the L1 hit path or a reply). */
+  onResponse(slot: number, _now: number): void {
+    this.pendingMem[slot]--;
+  }
+
+  /** A reply packet from the interconnect. */
+  onReply(req: MemRequest, now: number): void {
+    (req.source === ReqSource.Rt ? this.rtCache : this.l1).onReply(req, now);
+  }
+
+  cycle(now: number, reqNet: Interconnect): boolean {
+    this.account(now);
+    this.rt.cycle(now);
+    this.l1.cycle(now, reqNet);
+    if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
+    this.ldstCycle(now);
+    let issued = false;
+    for (let s = 0; s < this.sched.length; s++) if (this.issueFrom(s, now)) issued = true;
+    if (issued) this.stats.issueCycles++;
+    return issued;
+  }
+
+  private ldstCycle(now: number): void {
+    for (let k = 0; k < this.cfg.units.mem && this.ldstHead < this.ldst.length; k++) {
+      const e = this.ldst[this.ldstHead]!;
+      const waiter = e.kind === ReqKind.Store ? null : { client: this as MemClient, tag: e.slot };
+      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now)) break;
+      this.ldstHead++;
+    }
+    if (this.ldstHead === this.ldst.length) {
+      this.ldst.length = 0;
+      this.ldstHead = 0;
+    }
+  }
+
+  private issueFrom(s: number, now: number): boolean {
+    const slots = this.sched[s]!;
+    if (slots.length === 0) return false;
+    const last = this.lastIssued[s]!;
+    if (this.cfg.scheduler === 'gto') {
+      if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return true;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (slot !== last && this.tryIssue(slot, now)) {
+          this.lastIssued[s] = slot;
+          return true;
+        }
+      }
+      return false;
+    }
+    const start = Math.max(0, slots.indexOf(last) + 1);
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[(start + k) % slots.length]!;
+      if (this.tryIssue(slot, now)) {
+        this.lastIssued[s] = slot;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Fetches the warp's next step when its scoreboard allows; false if it cannot have one now. */
+  private ensureStep(slot: number, now: number): boolean {
+    const step = this.steps[slot];
+    if (step !== null && (this.instIdx[slot]! < step.insts || (step.rt !== undefined && this.rtSent[slot] === 0))) return true;
+    if (this.pendingMem[slot]! > 0 || this.inRt[slot] === 1 || this.readyAt[slot]! > now) return false;
+    const warp = this.warps[slot]!;
+    if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
+      this.finishWarp(slot, now);
+      return false;
+    }
+    const next = warp.step();
+    this.steps[slot] = next;
+    this.instIdx[slot] = 0;
+    this.memIdx[slot] = 0;
+    this.rtSent[slot] = 0;
+    this.lastStep[slot] = next.done ? 1 : 0;
+    this.nextIssueAt[slot] = now + this.fetchDelay(next);
+    return next.insts > 0 || next.rt !== undefined;
+  }
+
+  /** Instruction-cache lookup for the block; each missing line costs the miss latency. */
+  private fetchDelay(step: WarpStep): number {
+    const base = (step.fn * 4096 + step.block) * 4096;
+    const lines = Math.max(1, Math.ceil((step.insts * INST_BYTES) / this.icache.lineBytes));
+    let misses = 0;
+    for (let i = 0; i < lines; i++) {
+      const line = base + i * this.icache.lineBytes;
+      this.stats.icacheAccesses++;
+      if (!this.icache.probe(line)) {
+        misses++;
+        this.icache.fill(line, false);
+      }
+    }
+    this.stats.icacheMisses += misses;
+    return misses * this.cfg.icacheMissLatency;
+  }
+
+  private tryIssue(slot: number, now: number): boolean {
+    if (!this.ensureStep(slot, now)) return false;
+    const step = this.steps[slot]!;
+    const i = this.instIdx[slot]!;
+    if (i >= step.insts) {
+      // Only the traversal is left (a step whose RT work has no Rt-class instruction).
+      if (this.rt.tryAccept(slot, step.rt!, now)) {
+        this.rtSent[slot] = 1;
+        this.inRt[slot] = 1;
+      }
+      return false;
+    }
+    if (this.nextIssueAt[slot]! > now) return false;
+    const cls = step.opClasses[i]!;
+    const g = UNIT_GROUP[cls]!;
+    let unit = -1;
+    if (g >= 0) {
+      const free = this.unitFree[g]!;
+      for (let u = 0; u < free.length; u++) if (free[u]! <= now) { unit = u; break; }
+      if (unit < 0) return false;
+    }
+    const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[slot] === 0;
+    if (toRt && !this.rt.hasRoom()) return false;
+    if (!this.sendMemory(slot, step, i)) return false;
+    if (toRt) {
+      this.rt.tryAccept(slot, step.rt!, now);
+      this.rtSent[slot] = 1;
+      this.inRt[slot] = 1;
+    }
+    if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
+    const done = now + this.cfg.opLatency[cls]!;
+    if (done > this.readyAt[slot]!) this.readyAt[slot] = done;
+    this.nextIssueAt[slot] = now + 1;
+    this.instIdx[slot] = i + 1;
+    const lanes = popcount(step.activeMask);
+    this.stats.warpInsts++;
+    this.stats.threadInsts += lanes;
+    this.stats.simtHistogram[lanes]!++;
+    return true;
+  }
+
+  /** Coalesces instruction i's accesses; false (nothing queued) if the LD/ST queue lacks room. */
+  private sendMemory(slot: number, step: WarpStep, i: number): boolean {
+    const mem = step.memory;
+    let k = this.memIdx[slot]!;
+    if (k >= mem.length || mem[k]!.instIndex !== i) return true;
+    const out = this.scratch;
+    out.length = 0;
+    const kinds: ReqKind[] = [];
+    for (; k < mem.length && mem[k]!.instIndex === i; k++) {
+      const a = mem[k]!;
+      const before = out.length;
+      coalesce(a, out);
+      const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
+      for (let j = before; j < out.length; j++) kinds.push(kind);
+    }
+    if (this.ldst.length - this.ldstHead + out.length > this.cfg.ldstQueueSize) return false;
+    this.memIdx[slot] = k;
+    for (let j = 0; j < out.length; j++) {
+      const kind = kinds[j]!;
+      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, kind, slot });
+      if (kind !== ReqKind.Store) this.pendingMem[slot]++;
+    }
+    return true;
+  }
+
+  private finishWarp(slot: number, now: number): void {
+    this.account(now);
+    this.warps[slot] = null;
+    this.steps[slot] = null;
+    const list = this.sched[slot % this.sched.length]!;
+    list.splice(list.indexOf(slot), 1);
+    this.resident--;
+    this.stats.warpsFinished++;
+    const cta = this.ctaOf[slot]!;
+    this.ctaOf[slot] = -1;
+    const left = this.ctaLeft.get(cta)! - 1;
+    if (left === 0) {
+      this.ctaLeft.delete(cta);
+      this.registersUsed -= this.ctaRegisters(this.ctaSizes.get(cta)!);
+      this.ctaSizes.delete(cta);
+      this.onCtaDone(this.id, cta, now);
+    } else this.ctaLeft.set(cta, left);
+  }
+
+  private account(now: number): void {
+    const dt = now - this.lastAccount;
+    if (dt > 0) {
+      this.stats.residentWarpCycles += dt * this.resident;
+      this.lastAccount = now;
+    }
+  }
+
+  finish(now: number): void {
+    this.account(now);
+    this.rt.finish(now);
+  }
+
+  nextEvent(now: number): number {
+    let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
+    if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
+    if (this.ldstHead < this.ldst.length) return now + 1;
+    for (let slot = 0; slot < this.n; slot++) {
+      if (this.warps[slot] === null) continue;
+      const step = this.steps[slot];
+      if (step !== null && this.instIdx[slot]! < step.insts) t = Math.min(t, Math.max(now + 1, this.nextIssueAt[slot]!));
+      else if (step !== null && step.rt !== undefined && this.rtSent[slot] === 0) return now + 1;
+      else if (this.pendingMem[slot] === 0 && this.inRt[slot] === 0) t = Math.min(t, Math.max(now + 1, this.readyAt[slot]!));
+      if (t === now + 1) return t;
+    }
+    return t;
+  }
+
+  idle(): boolean {
+    return this.resident === 0 && this.ldstHead === this.ldst.length && this.l1.idle() && this.rt.idle();
+  }
+}

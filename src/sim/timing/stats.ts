@@ -1,0 +1,243 @@
+/**
+ * Timing statistics, grouped per component, named as Vulkan-Sim / GPGPU-Sim print them, with
+ * units and one-line descriptions; derived ratios are computed from the raw counters here and
+ * nowhere else. Also the distributions behind Vulkan-Sim's figures: RT warp latency (Fig. 13),
+ * L1D/L2 accesses by source and outcome (Fig. 14), the RT roofline point (Fig. 12), the SIMT
+ * efficiency histogram (VI-B) and RT occupancy over time (Fig. 18).
+ *
+ * Invariant: `TimingStats` is plain JSON-able data (numbers, arrays, records).
+ */
+import { CacheStats, OUTCOME_NAMES } from './cache.js';
+import type { DramStats } from './dram.js';
+import type { RtStats } from './rt-unit.js';
+import type { SmStats } from './sm.js';
+
+export interface StatMeta {
+  unit: string;
+  description: string;
+}
+
+export const STAT_META: Record<string, StatMeta> = {
+  gpu_sim_cycle: { unit: 'cycles', description: 'core cycles until the last warp finished' },
+  gpu_sim_insn: { unit: 'thread insts', description: 'thread instructions executed (warp instructions x active lanes)' },
+  gpu_warp_insn: { unit: 'warp insts', description: 'warp instructions issued' },
+  gpu_ipc: { unit: 'thread insts/cycle', description: 'gpu_sim_insn / gpu_sim_cycle' },
+  gpu_occupancy: { unit: '%', description: 'average resident warps / max warps over all SMs and cycles' },
+  gpu_simt_efficiency: { unit: '%', description: 'average active lanes per issued warp instruction / 32' },
+  gpu_total_sim_rate: { unit: 'thread insts/s', description: 'simulation speed: gpu_sim_insn per wall-clock second' },
+  gpu_sim_cycle_rate: { unit: 'cycles/s', description: 'simulated cycles per wall-clock second' },
+  gpu_warp_insn_rate: { unit: 'warp insts/s', description: 'warp instructions per wall-clock second' },
+  gpu_sim_wall_seconds: { unit: 's', description: 'wall-clock time of the timing simulation' },
+  gpu_sim_truncated: { unit: 'bool', description: '1 if maxCycles stopped the simulation early' },
+  L1I_total_cache_accesses: { unit: 'accesses', description: 'instruction cache line lookups' },
+  L1I_total_cache_miss_rate: { unit: 'ratio', description: 'instruction cache misses / accesses' },
+  L1D_total_cache_accesses: { unit: 'accesses', description: 'L1D (and RT cache) accesses, excluding reservation-fail retries' },
+  L1D_total_cache_misses: { unit: 'accesses', description: 'L1D misses (compulsory + capacity/conflict)' },
+  L1D_total_cache_miss_rate: { unit: 'ratio', description: 'L1D misses / accesses' },
+  L1D_total_cache_reservation_fails: { unit: 'attempts', description: 'L1D accesses refused (MSHR or miss queue full) and retried' },
+  L2_total_cache_accesses: { unit: 'accesses', description: 'L2 accesses, excluding reservation-fail retries' },
+  L2_total_cache_misses: { unit: 'accesses', description: 'L2 misses' },
+  L2_total_cache_miss_rate: { unit: 'ratio', description: 'L2 misses / accesses' },
+  L2_total_cache_reservation_fails: { unit: 'attempts', description: 'L2 accesses refused and retried' },
+  icnt_total_packets: { unit: 'packets', description: 'packets through the request and reply networks' },
+  icnt_total_bytes: { unit: 'bytes', description: 'bytes through the request and reply networks' },
+  dram_reads: { unit: 'requests', description: 'DRAM read requests' },
+  dram_writes: { unit: 'requests', description: 'DRAM write requests (L2 write-backs)' },
+  dram_row_buffer_hit_rate: { unit: 'ratio', description: 'DRAM accesses that found their row open' },
+  dram_avg_read_latency: { unit: 'cycles', description: 'DRAM read latency from scheduler queue to data return' },
+  dram_eff: { unit: 'ratio', description: 'cycles transferring data / cycles with requests pending at the DRAM scheduler (VI-C)' },
+  bwutil: { unit: 'ratio', description: 'cycles transferring data / all cycles, averaged over channels (VI-C)' },
+  rt_total_warps: { unit: 'warps', description: 'warps that went through the RT units' },
+  rt_total_rays: { unit: 'rays', description: 'rays traversed' },
+  rt_avg_efficiency: { unit: 'ratio', description: 'RT-unit SIMT efficiency: active rays / (resident warps x 32), per active RT cycle' },
+  rt_avg_active_rays: { unit: 'rays/cycle', description: 'rays still traversing per RT-unit cycle with a resident warp' },
+  rt_avg_warp_occupancy: { unit: 'warps', description: 'resident warps per RT-unit cycle with a resident warp' },
+  rt_avg_warp_latency: { unit: 'cycles', description: 'cycles from a warp entering the RT unit to its last ray finishing' },
+  rt_avg_thread_latency: { unit: 'cycles', description: 'cycles from a ray entering the RT unit to its traversal finishing' },
+  rt_avg_nodes_per_ray: { unit: 'nodes', description: 'BVH node fetches per ray' },
+  rt_total_ops: { unit: 'ops', description: 'intersection tests and transforms' },
+  rt_total_requests: { unit: 'chunks', description: 'unique 32 B requests the RT units sent to the cache' },
+  rt_merged_in_warp: { unit: 'chunks', description: 'RT requests merged with an identical request of the same warp' },
+  rt_merged_across_warps: { unit: 'chunks', description: 'RT requests merged with an identical request of another warp' },
+  rt_stack_spills: { unit: 'accesses', description: 'traversal-stack spill / fill accesses' },
+  rt_op_intensity: { unit: 'ops/block', description: 'roofline operational intensity: operations per cache block fetched (Fig. 12)' },
+  rt_avg_performance: { unit: 'stages/cycle', description: 'roofline performance: operation-unit pipeline stages occupied per RT-active cycle (Fig. 12)' },
+  rt_active_cycle_fraction: { unit: 'ratio', description: 'fraction of cycles with at least one warp in an RT unit (averaged over SMs)' },
+};
+
+export type CacheBreakdown = Record<'shader' | 'rt', Record<(typeof OUTCOME_NAMES)[number], number>>;
+
+export interface TimingStats {
+  /** Config source string (preset / file and overrides). */
+  config: string;
+  /** Scalars by Vulkan-Sim / GPGPU-Sim name (see STAT_META), grouped per component. */
+  groups: { name: string; stats: Record<string, number> }[];
+  /** Flat view of every scalar in `groups`. */
+  values: Record<string, number>;
+  distributions: {
+    /** Fig. 13: histogram of per-warp RT latency. */
+    rtWarpLatency: { binCycles: number; counts: number[] };
+    /** Fig. 14: accesses by source and outcome. */
+    cacheBreakdown: { L1D: CacheBreakdown; L2: CacheBreakdown };
+    /** Fig. 12: the workload's point and the two bounds (per RT unit). */
+    roofline: { opIntensity: number; performance: number; computeBound: number; memoryBoundBlocksPerCycle: number };
+    /** VI-B: issued warp instructions by active lanes, index 0..32. */
+    simtHistogram: number[];
+    /** Fig. 18: rays and warps in all RT units, sampled every `intervalCycles`. */
+    rtOccupancy: { intervalCycles: number; rays: number[]; warps: number[] };
+  };
+}
+
+export interface StatsInput {
+  config: string;
+  cycles: number;
+  wallSeconds: number;
+  truncated: boolean;
+  numSms: number;
+  maxWarpsPerSm: number;
+  numChannels: number;
+  /** # operation units x # pipeline stages per unit, summed over unit kinds. */
+  rtComputeBound: number;
+  sm: SmStats;
+  l1d: CacheStats;
+  l2: CacheStats;
+  dram: DramStats;
+  rt: RtStats;
+  icntPackets: number;
+  icntBytes: number;
+  sampleInterval: number;
+  samplesRays: number[];
+  samplesWarps: number[];
+}
+
+const div = (a: number, b: number): number => (b > 0 ? a / b : 0);
+
+function breakdown(c: CacheStats): CacheBreakdown {
+  const one = (src: 0 | 1) => Object.fromEntries(OUTCOME_NAMES.map((n, o) => [n, c.counts[src * 5 + o]!])) as CacheBreakdown['rt'];
+  return { shader: one(0), rt: one(1) };
+}
+
+export function buildStats(x: StatsInput): TimingStats {
+  const cycles = x.cycles;
+  const gpu = {
+    gpu_sim_cycle: cycles,
+    gpu_sim_insn: x.sm.threadInsts,
+    gpu_warp_insn: x.sm.warpInsts,
+    gpu_ipc: div(x.sm.threadInsts, cycles),
+    gpu_occupancy: 100 * div(x.sm.residentWarpCycles, cycles * x.numSms * x.maxWarpsPerSm),
+    gpu_simt_efficiency: 100 * div(x.sm.threadInsts, x.sm.warpInsts * 32),
+    gpu_total_sim_rate: div(x.sm.threadInsts, x.wallSeconds),
+    gpu_sim_cycle_rate: div(cycles, x.wallSeconds),
+    gpu_warp_insn_rate: div(x.sm.warpInsts, x.wallSeconds),
+    gpu_sim_wall_seconds: x.wallSeconds,
+    gpu_sim_truncated: x.truncated ? 1 : 0,
+  };
+  const l1 = {
+    L1I_total_cache_accesses: x.sm.icacheAccesses,
+    L1I_total_cache_miss_rate: div(x.sm.icacheMisses, x.sm.icacheAccesses),
+    L1D_total_cache_accesses: x.l1d.accesses(),
+    L1D_total_cache_misses: x.l1d.misses(),
+    L1D_total_cache_miss_rate: div(x.l1d.misses(), x.l1d.accesses()),
+    L1D_total_cache_reservation_fails: x.l1d.get(0, 4) + x.l1d.get(1, 4),
+  };
+  const l2 = {
+    L2_total_cache_accesses: x.l2.accesses(),
+    L2_total_cache_misses: x.l2.misses(),
+    L2_total_cache_miss_rate: div(x.l2.misses(), x.l2.accesses()),
+    L2_total_cache_reservation_fails: x.l2.get(0, 4) + x.l2.get(1, 4),
+  };
+  const icnt = { icnt_total_packets: x.icntPackets, icnt_total_bytes: x.icntBytes };
+  const d = x.dram;
+  const dram = {
+    dram_reads: d.reads,
+    dram_writes: d.writes,
+    dram_row_buffer_hit_rate: div(d.rowHits, d.rowHits + d.rowMisses),
+    dram_avg_read_latency: div(d.readLatencySum, d.reads),
+    dram_eff: div(d.busBusy, d.pendingCycles),
+    bwutil: div(d.busBusy, cycles * x.numChannels),
+  };
+  const r = x.rt;
+  const rt = {
+    rt_total_warps: r.warpsCompleted,
+    rt_total_rays: r.raysCompleted,
+    rt_avg_efficiency: div(r.activeRayCycles, r.warpCycles * 32),
+    rt_avg_active_rays: div(r.activeRayCycles, r.activeCycles),
+    rt_avg_warp_occupancy: div(r.warpCycles, r.activeCycles),
+    rt_avg_warp_latency: div(r.warpLatencySum, r.warpsCompleted),
+    rt_avg_thread_latency: div(r.rayLatencySum, r.raysCompleted),
+    rt_avg_nodes_per_ray: div(r.nodes, r.raysCompleted),
+    rt_total_ops: r.ops,
+    rt_total_requests: r.chunkRequests,
+    rt_merged_in_warp: r.mergedInWarp,
+    rt_merged_across_warps: r.mergedAcrossWarps,
+    rt_stack_spills: r.stackSpills,
+    rt_op_intensity: div(r.ops, r.chunkRequests),
+    rt_avg_performance: div(r.opStageCycles, r.activeCycles),
+    rt_active_cycle_fraction: div(r.activeCycles, cycles * x.numSms),
+  };
+  const groups = [
+    { name: 'gpu', stats: gpu },
+    { name: 'l1', stats: l1 },
+    { name: 'l2', stats: l2 },
+    { name: 'icnt', stats: icnt },
+    { name: 'dram', stats: dram },
+    { name: 'rt', stats: rt },
+  ];
+  const values: Record<string, number> = {};
+  for (const g of groups) Object.assign(values, g.stats);
+  return {
+    config: x.config,
+    groups,
+    values,
+    distributions: {
+      rtWarpLatency: latencyHistogram(r.warpLatencies),
+      cacheBreakdown: { L1D: breakdown(x.l1d), L2: breakdown(x.l2) },
+      roofline: {
+        opIntensity: rt.rt_op_intensity,
+        performance: rt.rt_avg_performance,
+        computeBound: x.rtComputeBound,
+        memoryBoundBlocksPerCycle: 1,
+      },
+      simtHistogram: Array.from(x.sm.simtHistogram),
+      rtOccupancy: { intervalCycles: x.sampleInterval, rays: x.samplesRays, warps: x.samplesWarps },
+    },
+  };
+}
+
+/** 40 equal bins up to the largest latency (bin width rounded up to a whole cycle). */
+function latencyHistogram(lat: readonly number[]): { binCycles: number; counts: number[] } {
+  let max = 0;
+  for (const l of lat) if (l > max) max = l;
+  const bins = 40;
+  const binCycles = Math.max(1, Math.ceil((max + 1) / bins));
+  const counts = new Array<number>(bins).fill(0);
+  for (const l of lat) counts[Math.min(bins - 1, Math.floor(l / binCycles))]!++;
+  return { binCycles, counts };
+}
+
+function fmt(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(4);
+}
+
+/** Vulkan-Sim style `name = value` lines, one group after another, then the distributions. */
+export function formatStats(s: TimingStats): string {
+  const out: string[] = [`# vvision timing model, config: ${s.config}`];
+  for (const g of s.groups) {
+    out.push(`# ---- ${g.name}`);
+    for (const [k, v] of Object.entries(g.stats)) out.push(`${k} = ${fmt(v)}`);
+  }
+  const d = s.distributions;
+  out.push('# ---- distributions');
+  out.push(`rt_warp_latency_bin_cycles = ${d.rtWarpLatency.binCycles}`);
+  out.push(`rt_warp_latency_histogram = ${d.rtWarpLatency.counts.join(',')}`);
+  for (const level of ['L1D', 'L2'] as const) {
+    for (const src of ['shader', 'rt'] as const) {
+      for (const [k, v] of Object.entries(d.cacheBreakdown[level][src])) out.push(`${level}_${src}_${k} = ${v}`);
+    }
+  }
+  out.push(`simt_histogram = ${d.simtHistogram.join(',')}`);
+  out.push(`rt_occupancy_interval = ${d.rtOccupancy.intervalCycles}`);
+  out.push(`rt_occupancy_rays = ${d.rtOccupancy.rays.join(',')}`);
+  out.push(`rt_occupancy_warps = ${d.rtOccupancy.warps.join(',')}`);
+  return out.join('\n') + '\n';
+}

@@ -12,7 +12,7 @@ import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
-import { glslParser } from './parser.js';
+import { describeToken, glslParser } from './parser.js';
 import { preprocess, type SourceHost } from './preprocessor.js';
 import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, UserTypeName, type GlslToken } from './tokens.js';
 
@@ -99,9 +99,15 @@ export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}):
   }
   const pp = preprocess(path, source, { ...opts, host });
   markUserTypeNames(pp.tokens);
-  glslParser.input = pp.tokens;
-  const cst = glslParser.translationUnit();
+  const cst = glslParser.parseTranslationUnit(pp.tokens);
   const diagnostics = [...pp.diagnostics];
+  // After a syntax error, brace matching is unreliable: a closer left over then is a cascade, not news.
+  const firstError = Math.min(...glslParser.errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));
+  for (const t of glslParser.strayTokens) {
+    if (t.startOffset >= firstError) continue;
+    const at = tokenLocation(t, pp.tokens, false);
+    diagnostics.push({ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: `unmatched ${describeToken(t)}` });
+  }
   const seen = new Set<string>();
   for (const e of glslParser.errors) {
     const d = syntaxDiagnostic(e, pp.tokens, pp.sources);

@@ -11,7 +11,7 @@
  *   identifier — decided by the `startsDeclaration` gate; otherwise it is an expression statement.
  * Invariant: one instance is reused (`glslParser`); set `input` before each parse.
  */
-import { CstParser, EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import {
   allTokenTypes, Assign, AssignOperator, AuxiliaryQualifier, BinaryOperatorToken, Break, BuiltinType, Case, Colon,
   Comma, Continue, Default, Discard, Do, Dot, Else, False, FloatLiteral, For, Identifier, If, IgnoreIntersection,
@@ -57,6 +57,7 @@ function tokenLabel(t: TokenType): string {
 
 const errorMessages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual, ruleName }) {
+    if (expected === EOF) return `unexpected ${describeToken(actual)} where a declaration was expected`;
     const where = expected === Semicolon ? SEMICOLON_CONTEXT[ruleName] ?? '' : `in ${RULE_DESCRIPTIONS[ruleName] ?? ruleName}`;
     return `expected ${tokenLabel(expected)} ${where} but found ${describeToken(actual)}`.replace(/  +/g, ' ');
   },
@@ -102,8 +103,32 @@ export class GlslParser extends CstParser {
     return this.LA(i).tokenType === Identifier;
   }
 
+  /** Closing brackets with no opener at file scope, collected so parsing can go on after them. */
+  strayTokens: IToken[] = [];
+
+  /** Parses a whole shader from `tokens`; errors are in `errors` and `strayTokens`. */
+  parseTranslationUnit(tokens: IToken[]): CstNode {
+    this.input = tokens;
+    this.strayTokens = [];
+    return this.translationUnit();
+  }
+
   translationUnit = this.RULE('translationUnit', () => {
-    this.MANY(() => this.SUBRULE(this.externalDeclaration));
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.externalDeclaration) },
+        {
+          ALT: () => {
+            const t = this.OR2([
+              { ALT: () => this.CONSUME(RCurly, { LABEL: 'stray' }) },
+              { ALT: () => this.CONSUME(RParen, { LABEL: 'stray' }) },
+              { ALT: () => this.CONSUME(RBracket, { LABEL: 'stray' }) },
+            ]);
+            this.ACTION(() => this.strayTokens.push(t));
+          },
+        },
+      ]);
+    });
   });
 
   externalDeclaration = this.RULE('externalDeclaration', () => {

@@ -88,16 +88,19 @@ export function expandMacros(input: readonly PpToken[], ctx: ExpansionContext): 
     const collected = collectArguments(pending);
     if (collected === undefined) {
       ctx.report(t, `unterminated argument list invoking macro ${m.name}`);
-      pending.length = 0;
+      out.push(t);
       continue;
     }
-    const { args, close } = collected;
+    const { args, close, taken } = collected;
     const wanted = m.params.length;
     const got = wanted === 0 && args.length === 1 && args[0]!.length === 0 ? 0 : args.length;
     if (got !== wanted) {
+      // Leave the invocation unexpanded so the parser does not add errors of its own about it.
       ctx.report(t, `macro ${m.name} expects ${wanted} argument${wanted === 1 ? '' : 's'}, got ${got}`);
+      out.push(t);
       continue;
     }
+    pending.length -= taken;
     const hide = intersectHide(t.hide, close.hide);
     hide.add(m.name);
     const body = substitute(m, wanted === 0 ? [] : args, hide, t, ctx);
@@ -117,17 +120,18 @@ function expandBuiltinMacro(t: PpToken, ctx: ExpansionContext): PpToken | undefi
   return { type: IntLiteral, image: String(value), file: t.file, line: t.line, column: t.column };
 }
 
-/** Pops `( a, b )` off the pending stack; commas inside nested parentheses do not split. */
-function collectArguments(pending: PpToken[]): { args: PpToken[][]; close: PpToken } | undefined {
-  const saved = pending.length;
-  pending.pop(); // '('
+/**
+ * Reads `( a, b )` from the top of the pending stack without consuming it; commas inside nested
+ * parentheses do not split. `taken` is how many stack entries the invocation's arguments occupy.
+ */
+function collectArguments(pending: readonly PpToken[]): { args: PpToken[][]; close: PpToken; taken: number } | undefined {
   const args: PpToken[][] = [[]];
   let depth = 0;
-  while (pending.length > 0) {
-    const t = pending.pop()!;
+  for (let i = pending.length - 2; i >= 0; i--) {
+    const t = pending[i]!;
     if (t.type === LParen) depth++;
     else if (t.type === RParen) {
-      if (depth === 0) return { args, close: t };
+      if (depth === 0) return { args, close: t, taken: pending.length - i };
       depth--;
     } else if (t.type === Comma && depth === 0) {
       args.push([]);
@@ -135,7 +139,6 @@ function collectArguments(pending: PpToken[]): { args: PpToken[][]; close: PpTok
     }
     args[args.length - 1]!.push(t);
   }
-  pending.length = saved; // nothing consumed when unterminated; the caller reports
   return undefined;
 }
 

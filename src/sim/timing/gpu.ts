@@ -9,7 +9,7 @@
  * the skipped interval by each component.
  *
  * Invariants: deterministic (no wall-clock or random input reaches the model); `warp.step()` is
- * called in simulated-time order; the run ends when every warp has finished (or at maxCycles).
+ * called in simulated-time order; the run ends when every warp has finished and the memory system has drained (or at maxCycles).
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { ConfigError } from '../config/config-error.js';
@@ -63,6 +63,10 @@ export class Gpu {
     return issued;
   }
 
+  idle(): boolean {
+    return this.reqNet.idle() && this.replyNet.idle() && this.partitions.every((p) => p.idle()) && this.sms.every((s) => s.idle());
+  }
+
   nextEvent(now: number): number {
     let t = Math.min(this.reqNet.nextEvent(now), this.replyNet.nextEvent(now));
     for (const p of this.partitions) {
@@ -114,7 +118,9 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   for (;;) {
     ctas.cycle(gpu.sms, now);
     const issued = gpu.cycle(now);
-    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0)) break;
+    // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
+    // for store acknowledgements before a warp exits).
+    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
     let next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
     if (next === Infinity) {
       throw new Error(`internal: timing model deadlock at cycle ${now} (${warpsDone()} of ${warps.length} warps done)`);

@@ -1,0 +1,80 @@
+import test from 'ava';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheBytes } from '../../../src/sim/config/cache-config.js';
+import { ConfigError } from '../../../src/sim/config/config-error.js';
+import { PRESETS, configFromText, loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { PARAMS } from '../../../src/sim/config/params.js';
+
+test('every parameter has a unit-or-kind, a default and a description', (t) => {
+  for (const p of PARAMS) {
+    t.truthy(p.description, p.name);
+    t.not(p.default, '', p.name);
+  }
+  // The defaults alone form a valid configuration.
+  t.notThrows(() => configFromText(''));
+});
+
+test('baseline and mobile follow Vulkan-Sim Table III', (t) => {
+  const b = loadConfig('baseline');
+  const m = loadConfig('mobile');
+  t.is(b.numSms, 30);
+  t.is(m.numSms, 8);
+  t.is(b.registersPerSm, 65536);
+  t.is(m.registersPerSm, 32768);
+  for (const c of [b, m]) {
+    t.is(c.maxWarpsPerSm, 32);
+    t.is(c.scheduler, 'gto');
+    t.is(cacheBytes(c.l1d), 64 * 1024);
+    t.is(c.l1d.sets, 1, 'fully associative');
+    t.is(c.l1Latency, 20);
+    t.is(cacheBytes(c.l2) * c.numMemChannels * c.subPartitionsPerChannel, 3 * 1024 * 1024);
+    t.is(c.l2Latency, 160);
+    t.is(cacheBytes(c.il1), 128 * 1024);
+    t.is(c.clocks.coreMhz, 1365);
+    t.is(c.clocks.dramMhz, 3500);
+    t.is(c.rt.maxWarps, 4);
+    t.is(c.rt.maxMshr, 64);
+  }
+});
+
+test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t) => {
+  const tr = loadConfig('treelet');
+  t.is(tr.numSms, 16);
+  t.is(tr.maxCtasPerSm, 16);
+  t.is(tr.registersPerSm, 32768);
+  t.is(cacheBytes(tr.l1d), 16 * 1024);
+  t.is(tr.l1Latency, 39);
+  t.is(cacheBytes(tr.l2) * tr.numMemChannels * tr.subPartitionsPerChannel, 128 * 1024);
+  t.is(tr.l2Latency, 187);
+  t.is(tr.rt.maxWarps, 1);
+  const z = loadConfig('rtx2060');
+  t.is(z.numSms, 30);
+  t.is(z.numMemChannels, 12);
+  t.is(z.rt.maxWarps, 4);
+  t.deepEqual([...PRESETS].sort(), ['baseline', 'mobile', 'rtx2060', 'treelet']);
+});
+
+test('overrides apply on top of a preset, and the RT latency list keeps its 7 entries', (t) => {
+  const c = loadConfig('mobile', ['gpgpu_rt_max_warps=8', 'gpgpu_rt_intersection_latency=1,2,3,4,5,6,7', 'gpgpu_scheduler=lrr']);
+  t.is(c.rt.maxWarps, 8);
+  t.deepEqual(c.rt.latency, [1, 2, 3, 4, 5, 6, 7]);
+  t.is(c.scheduler, 'lrr');
+  t.is(c.raw['gpgpu_rt_max_warps'], '8');
+  const e = t.throws(() => loadConfig('mobile', ['gpgpu_rt_intersection_latency=1,2,3']), { instanceOf: ConfigError });
+  t.regex(e!.message, /gpgpu_rt_intersection_latency: expects 7/);
+  t.throws(() => loadConfig('mobile', ['gpgpu_scheduler=fifo']), { message: /not one of gto, lrr/ });
+});
+
+test('a config file path works, and bad values name file:line and key', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vv-cfg-'));
+  const good = join(dir, 'gpgpusim.config');
+  writeFileSync(good, '-gpgpu_n_clusters 2\n-gpgpu_n_cores_per_cluster 2\n');
+  t.is(loadConfig(good).numSms, 4);
+  const bad = join(dir, 'bad.config');
+  writeFileSync(bad, '# x\n-gpgpu_rt_max_warps four\n');
+  const e = t.throws(() => loadConfig(bad), { instanceOf: ConfigError });
+  t.is(e!.message, `${bad}:2: gpgpu_rt_max_warps: "four" is not an integer >= 1`);
+  t.throws(() => loadConfig('no-such-preset'), { message: /no preset or config file "no-such-preset"/ });
+});

@@ -1,0 +1,88 @@
+import test from 'ava';
+import { loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../src/sim/timing/gpu.js';
+import { ScriptedWarp, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
+
+const ONE_SM = ['gpgpu_n_clusters=1'];
+
+/** Cycles per hop of a dependent chase: the difference between a 2N-hop and an N-hop run. */
+function hopLatency(overrides: string[], addrOf: (i: number) => number, n = 16): number {
+  const cfg = loadConfig('mobile', [...ONE_SM, ...overrides]);
+  const run = (hops: number) =>
+    simulate([new ScriptedWarp(Array.from({ length: hops }, (_, i) => chaseStep(addrOf(i))))], cfg).values.gpu_sim_cycle!;
+  return (run(2 * n) - run(n)) / n;
+}
+
+test('a pointer chase hitting in the L1D costs the configured L1 latency', (t) => {
+  for (const lat of [20, 39]) {
+    const hop = hopLatency([`gpgpu_l1_latency=${lat}`], () => 0x1000);
+    // One extra cycle: the LD/ST unit takes the request the cycle after issue.
+    t.true(hop >= lat && hop <= lat + 2, `L1 ${lat}: measured ${hop}`);
+  }
+});
+
+test('a pointer chase hitting in the L2 costs L1 + 2 x interconnect + L2 latency', (t) => {
+  // A one-line L1 and two alternating lines: every hop misses the L1 and hits the L2.
+  const tinyL1 = 'gpgpu_cache:dl1=N:1:128:1,L:L:m:N:L,A:256:8,16:0,32';
+  for (const l2 of [160, 187]) {
+    const hop = hopLatency([tinyL1, `gpgpu_l2_rop_latency=${l2}`], (i) => 0x1000 + (i % 2) * 128);
+    const cfg = loadConfig('mobile', ONE_SM);
+    const expected = cfg.l1Latency + 2 * cfg.icnt.latency + l2;
+    t.true(hop >= expected && hop <= expected + 4, `L2 ${l2}: measured ${hop}, expected ~${expected}`);
+  }
+});
+
+test('a pointer chase missing everywhere costs the L2 path plus the DRAM access', (t) => {
+  const cfg = loadConfig('mobile', ONE_SM);
+  const r = cfg.clocks.coreMhz / cfg.clocks.dramMhz;
+  const d = cfg.dram;
+  const burst = (128 / (d.busBytesPerChip * d.chipsPerChannel)) * r;
+  const l2Path = cfg.l1Latency + 2 * cfg.icnt.latency + cfg.l2Latency;
+  const low = l2Path + d.returnLatency + (d.RCD + d.CL) * r + burst;
+  const high = low + (d.RP + d.RAS) * r + 6;
+  const hop = hopLatency([], (i) => 0x100000 + i * 40960);
+  t.true(hop >= low - 1 && hop <= high, `DRAM: measured ${hop}, expected ${low.toFixed(1)}..${high.toFixed(1)}`);
+  // And a longer DRAM return latency shows up one for one.
+  const hop2 = hopLatency(['dram_latency=300'], (i) => 0x100000 + i * 40960);
+  t.true(Math.abs(hop2 - hop - 200) <= 2, `dram_latency +200 -> +${hop2 - hop}`);
+});
+
+test('same inputs give the same cycles and statistics', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=2']);
+  const a = simulate(traversalWorkload(16, 2, 8, 1 << 18, 7), cfg);
+  const b = simulate(traversalWorkload(16, 2, 8, 1 << 18, 7), cfg);
+  const strip = (v: Record<string, number>) => Object.fromEntries(Object.entries(v).filter(([k]) => !/rate|wall/.test(k)));
+  t.deepEqual(strip(a.values), strip(b.values));
+  t.deepEqual(a.distributions, b.distributions);
+});
+
+test('perfect memory and perfect BVH memory lower cycles on a memory-bound workload', (t) => {
+  const work = () => traversalWorkload(16, 2, 10, 1 << 20, 3);
+  const base = simulate(work(), loadConfig('mobile', ONE_SM)).values.gpu_sim_cycle!;
+  const bvh = simulate(work(), loadConfig('mobile', [...ONE_SM, 'gpgpu_rt_perfect_mem=1'])).values.gpu_sim_cycle!;
+  const all = simulate(work(), loadConfig('mobile', [...ONE_SM, 'gpgpu_perfect_mem=1'])).values.gpu_sim_cycle!;
+  t.true(bvh < base / 2, `perfect BVH ${bvh} vs ${base}`);
+  t.true(all < base / 2, `perfect mem ${all} vs ${base}`);
+});
+
+test('stores travel to the L2 and count there; loads of a streamed array miss once per line', (t) => {
+  const cfg = loadConfig('mobile', ONE_SM);
+  const steps = [];
+  for (let i = 0; i < 8; i++) steps.push(loadStep(0x20000 + i * 128, 2));
+  for (let i = 0; i < 8; i++) steps.push(loadStep(0x20000 + i * 128, 2, 'store'));
+  const s = simulate([new ScriptedWarp(steps)], cfg);
+  t.is(s.distributions.cacheBreakdown.L1D.shader.miss_compulsory, 8);
+  t.is(s.distributions.cacheBreakdown.L1D.shader.hit, 8, 'stores hit the lines the loads brought in');
+  t.is(s.values.L2_total_cache_accesses, 16);
+  t.is(s.values.dram_reads, 8);
+});
+
+test('maxCycles stops early and marks the stats truncated', (t) => {
+  const s = simulate(traversalWorkload(8, 2, 8, 1 << 18), loadConfig('mobile', ONE_SM), { maxCycles: 500 });
+  t.is(s.values.gpu_sim_truncated, 1);
+  t.true(s.values.gpu_sim_cycle! <= 501);
+});
+
+test('a CTA that cannot fit an SM is a clear error', (t) => {
+  t.throws(() => simulate([], loadConfig('mobile'), { ctaSize: 64 }), { message: /ctaSize 64 warps/ });
+});

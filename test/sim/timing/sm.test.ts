@@ -1,0 +1,77 @@
+import test from 'ava';
+import { loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../src/sim/timing/gpu.js';
+import { OpClass, type WarpStep } from '../../../src/sim/warp-step.js';
+import { FULL_MASK, ScriptedWarp, aluStep } from './synthetic-warp.js';
+
+function aluKernel(warps: number, steps: number, insts: number): ScriptedWarp[] {
+  return Array.from({ length: warps }, (_, w) => new ScriptedWarp(Array.from({ length: steps }, () => aluStep(insts)), w));
+}
+
+function warpIpc(overrides: string[], warps = 32): number {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', ...overrides]);
+  const s = simulate(aluKernel(warps, 20, 50), cfg);
+  return s.values.gpu_warp_insn! / s.values.gpu_sim_cycle!;
+}
+
+test('an ALU-only kernel reaches the configured issue rate (schedulers per SM)', (t) => {
+  for (const n of [1, 2, 4]) {
+    const ipc = warpIpc([`gpgpu_num_sched_per_core=${n}`]);
+    t.true(ipc > 0.95 * n && ipc <= n, `${n} schedulers: ${ipc.toFixed(3)} warp insts/cycle`);
+  }
+});
+
+test('SP units and their initiation interval bound ALU throughput', (t) => {
+  const oneUnit = warpIpc(['gpgpu_num_sp_units=1']);
+  t.true(oneUnit > 0.95 && oneUnit <= 1, `1 SP unit: ${oneUnit}`);
+  const ii2 = warpIpc(['ptx_opcode_initiation_int=2,2,2,2,8']);
+  t.true(ii2 > 1.9 && ii2 <= 2, `4 SP units, II 2: ${ii2}`);
+});
+
+test('IPC counts thread instructions: partially active warps issue fewer', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1']);
+  const half = { ...aluStep(10), activeMask: 0x0000ffff };
+  const s = simulate([new ScriptedWarp([half, half])], cfg);
+  t.is(s.values.gpu_warp_insn, 20);
+  t.is(s.values.gpu_sim_insn, 20 * 16);
+  t.is(s.distributions.simtHistogram[16], 20);
+  t.is(s.values.gpu_simt_efficiency, 50);
+});
+
+test('SFU latency separates dependent blocks; the scoreboard waits at block boundaries', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', 'ptx_opcode_latency_sfu=50']);
+  const sfu: Omit<WarpStep, 'done' | 'warp'> = {
+    fn: 0, block: 5, activeMask: FULL_MASK, insts: 1, opClasses: new Uint8Array([OpClass.Sfu]), memory: [],
+  };
+  const run = (n: number) => simulate([new ScriptedWarp(Array.from({ length: n }, () => sfu))], cfg).values.gpu_sim_cycle!;
+  t.is((run(20) - run(10)) / 10, 50);
+});
+
+test('GTO and LRR both finish the same work at about the same rate on independent ALU warps', (t) => {
+  const gto = loadConfig('mobile', ['gpgpu_n_clusters=1', 'gpgpu_num_sched_per_core=1']);
+  const lrr = loadConfig('mobile', ['gpgpu_n_clusters=1', 'gpgpu_num_sched_per_core=1', 'gpgpu_scheduler=lrr']);
+  const a = simulate(aluKernel(4, 5, 20), gto);
+  const b = simulate(aluKernel(4, 5, 20), lrr);
+  t.is(a.values.gpu_warp_insn, 400);
+  t.is(b.values.gpu_warp_insn, 400);
+  t.true(Math.abs(a.values.gpu_sim_cycle! - b.values.gpu_sim_cycle!) < 40);
+});
+
+test('instruction cache: a block is fetched once, a miss costs the configured latency', (t) => {
+  const run = (lat: number) =>
+    simulate([new ScriptedWarp([aluStep(8, 1)])], loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_icache_miss_latency=${lat}`]));
+  const a = run(20);
+  const b = run(120);
+  t.is(a.values.L1I_total_cache_accesses, 1);
+  t.is(a.values.L1I_total_cache_miss_rate, 1);
+  t.is(b.values.gpu_sim_cycle! - a.values.gpu_sim_cycle!, 100);
+});
+
+test('CTA limits: more warps than slots run in waves; occupancy reflects resident warps', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', 'gpgpu_shader_cta=2']);
+  const s = simulate(aluKernel(8, 4, 20), cfg, { ctaSize: 2 });
+  t.is(s.values.gpu_warp_insn, 8 * 4 * 20);
+  // At most 2 CTAs x 2 warps of 32 slots are resident.
+  t.true(s.values.gpu_occupancy! <= (4 / 32) * 100 + 1e-9);
+  t.true(s.values.gpu_occupancy! > 5);
+});

@@ -64,4 +64,18 @@ vec2 sampleDisk(vec2 u)
   return r * vec2(cos(theta), sin(theta));
 }
 
+// Van der Corput radical inverse in base 2: the bit-reversed index as a fraction.
+float radicalInverse(uint i)
+{
+  return float(bitfieldReverse(i)) * 2.3283064365386963e-10; // 1 / 2^32
+}
+
+// Point i of an n-point Hammersley set, rotated by `shift` modulo 1 (Cranley-Patterson) so that
+// neighbouring pixels use decorrelated copies of the same well-spread set.
+vec2 hammersley(uint i, uint n, vec2 shift)
+{
+  vec2 u = vec2(float(i) / float(n), radicalInverse(i));
+  return fract(u + shift);
+}
+
 #endif // VV_SAMPLING_GLSL

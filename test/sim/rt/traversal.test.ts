@@ -1,5 +1,5 @@
 import test from 'ava';
-import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, GEOMETRY_FLAG, type BottomLevelDescription, type InstanceDescription } from '../../../src/sim/rt/acceleration-structure.js';
+import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, GEOMETRY_FLAG, type BottomLevelDescription, type InstanceDescription, type TrianglesGeometryDescription } from '../../../src/sim/rt/acceleration-structure.js';
 import { traverse, TraversalError } from '../../../src/sim/rt/traversal.js';
 import { HIT_KIND, RAY_FLAG, type RayQuery } from '../../../src/sim/rt/ray-query.js';
 import { INSTANCE_FLAG } from '../../../src/sim/rt/scene.js';
@@ -11,7 +11,7 @@ import { bruteForceAabbHits, bruteForceClosestTriangle, randomDirections, raySph
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
 
 /** A unit triangle in the z=0 plane, counter-clockwise seen from +z (normal +z). */
-function triangleBlas(flags = GEOMETRY_FLAG.opaque): BottomLevelDescription {
+function triangleBlas(flags: number = GEOMETRY_FLAG.opaque): BottomLevelDescription {
   return {
     geometries: [{
       type: 'triangles', vertexData: new Float32Array([-1, -1, 0, 1, -1, 0, 0, 1, 0]), vertexFormat: 'R32G32B32_SFLOAT', vertexStride: 12,
@@ -20,7 +20,7 @@ function triangleBlas(flags = GEOMETRY_FLAG.opaque): BottomLevelDescription {
   };
 }
 
-function aabbBlas(flags = GEOMETRY_FLAG.opaque): BottomLevelDescription {
+function aabbBlas(flags: number = GEOMETRY_FLAG.opaque): BottomLevelDescription {
   return { geometries: [{ type: 'aabbs', data: new Float32Array([-1, -1, -1, 1, 1, 1]), stride: 24, flags, primitiveCount: 1, primitiveOffset: 0 }] };
 }
 
@@ -173,7 +173,8 @@ test('instanced, rotated and scaled geometry: object-space ray and matrices', (t
 });
 
 test('SBT hit group index uses sbtOffset + sbtRecordOffset + stride * geometryIndex', (t) => {
-  const twoGeoms: BottomLevelDescription = { geometries: [triangleBlas().geometries[0]!, { ...triangleBlas().geometries[0]!, transformData: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1] }] };
+  const base = triangleBlas().geometries[0] as TrianglesGeometryDescription;
+  const twoGeoms: BottomLevelDescription = { geometries: [base, { ...base, transformData: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1] }] };
   const as = buildAccelerationStructureFromDescriptions([twoGeoms], [instance(0, { instanceShaderBindingTableRecordOffset: 5 })]);
   const h = traverse(as, ray({ sbtRecordOffset: 1, sbtRecordStride: 2 })).committed!;
   t.is(h.geometryIndex, 1);

@@ -26,7 +26,7 @@ test('diamond', (t) => {
   t.deepEqual(verifyModule(m), []);
   t.deepEqual(asObject(dom.idom), { 1: null, 2: 1, 3: 1, 4: 1 });
   t.deepEqual(asObject(pdom.idom), { 1: 4, 2: 4, 3: 4, 4: null });
-  t.is(immediatePostDominator(pdom, 1 as BlockId), 4);
+  t.is(immediatePostDominator(pdom, 1 as BlockId), 4 as BlockId);
   t.true(dom.dominates(1 as BlockId, 4 as BlockId));
   t.true(dom.dominates(2 as BlockId, 2 as BlockId));
   t.false(dom.dominates(2 as BlockId, 4 as BlockId));
@@ -95,7 +95,7 @@ test('unreachable blocks are outside the dominator tree but inside the post-domi
   t.false(dom.idom.has(9 as BlockId));
   t.false(dom.dominates(1 as BlockId, 9 as BlockId));
   t.false(dom.dominates(9 as BlockId, 9 as BlockId));
-  t.is(pdom.idom.get(9 as BlockId), 4);
+  t.is(pdom.idom.get(9 as BlockId), 4 as BlockId);
 });
 
 test('RT terminators are exits: ignoreIntersection and terminateRay reconverge at the virtual exit', (t) => {
@@ -128,7 +128,7 @@ test('a long chain does not overflow the stack', (t) => {
   for (let i = 1; i < n; i++) edges.push([i, [i + 1]]);
   edges.push([n, []]);
   const { dom, pdom } = trees(edges);
-  t.is(dom.idom.get(n as BlockId), n - 1);
-  t.is(pdom.idom.get(1 as BlockId), 2);
+  t.is(dom.idom.get(n as BlockId), (n - 1) as BlockId);
+  t.is(pdom.idom.get(1 as BlockId), 2 as BlockId);
   t.true(dom.dominates(1 as BlockId, n as BlockId));
 });

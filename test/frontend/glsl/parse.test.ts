@@ -1,0 +1,132 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import type { FunctionDecl, Stmt } from '../../../src/frontend/glsl/ast.js';
+import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
+import { fsHost, parseGlsl } from '../../../src/frontend/glsl/parse.js';
+
+const FIXTURES = 'test/frontend/glsl/fixtures/pathtracer';
+const SHADERS = readdirSync(FIXTURES).filter((f) => /\.(rgen|rchit|rmiss|rahit|rint|rcall)$/.test(f)).sort();
+
+function errors(src: string, files: Record<string, string> = {}, path = 'bad.rgen'): string[] {
+  const r = parseGlsl(path, src, { host: { readFile: (p) => files[p] } });
+  t_unitAbsent(r.unit !== undefined, r.diagnostics.length);
+  return r.diagnostics.map(formatDiagnostic);
+}
+/** The contract: a unit exactly when there are no errors. */
+function t_unitAbsent(hasUnit: boolean, nDiagnostics: number): void {
+  if (hasUnit && nDiagnostics > 0) throw new Error('unit returned despite errors');
+}
+
+test('a missing ; is reported right after the token it should follow, naming what was found', (t) => {
+  t.deepEqual(errors('void main() {\n  float a = 1.0\n  float b = 2.0;\n}'), [
+    "bad.rgen:2:16: error: expected ';' after declaration but found 'float'",
+  ]);
+  t.deepEqual(errors('void main() {\n  a = b\n}'), ["bad.rgen:2:8: error: expected ';' after expression but found '}'"]);
+});
+
+test('one bad line does not hide the next: errors in several statements and functions are all reported', (t) => {
+  t.deepEqual(errors([
+    'void main() {',
+    '  int c = (1 + ;',
+    '  int d = 3;',
+    '  d = d + ) ;',
+    '}',
+    'void g() { x = ; }',
+    'float h() { return 1.0 }',
+    'int k = 1',
+  ].join('\n')), [
+    "bad.rgen:2:16: error: expected an expression but found ';'",
+    "bad.rgen:4:11: error: expected an expression but found ')'",
+    "bad.rgen:6:16: error: expected an expression but found ';'",
+    "bad.rgen:7:23: error: expected ';' after statement but found '}'",
+    "bad.rgen:8:10: error: expected ';' after declaration but found end of file",
+  ]);
+});
+
+test('unmatched closers at file scope are reported and parsing goes on', (t) => {
+  t.deepEqual(errors('}\nint x;\n)\nvoid f() { y = }'), [
+    "bad.rgen:1:1: error: unmatched '}'",
+    "bad.rgen:3:1: error: unmatched ')'",
+    "bad.rgen:4:16: error: expected an expression but found '}'",
+  ]);
+});
+
+test('missing parentheses and brackets name the construct', (t) => {
+  t.deepEqual(errors('void f() {\n  if (x { }\n}\nvoid g() { a[1 = 2; }'), [
+    "bad.rgen:2:9: error: expected ')' in an if statement but found '{'",
+    // `1 = 2` is an assignment expression inside the brackets, so the ']' is missed at the ';'.
+    "bad.rgen:4:19: error: expected ']' in an expression but found ';'",
+  ]);
+});
+
+test('preprocessor and parser errors inside an included file point into that file', (t) => {
+  const files = { 'inc/lib.glsl': 'float ok;\n#if 1\nfloat broken(\n', 'x.rgen': '' };
+  t.deepEqual(errors('#include "inc/lib.glsl"\nvoid main() {}', files, 'x.rgen'), [
+    'inc/lib.glsl:3:1: error: unterminated #if (opened at line 2)',
+    "x.rgen:2:10: error: expected ')' in a function but found '('",
+  ]);
+});
+
+test('.length() is the only method; statements before the first case label are rejected', (t) => {
+  t.deepEqual(errors('void f() { int n = v.size(); switch (n) { n = 1; case 1: break; } }'), [
+    "bad.rgen:1:22: error: 'size' is not a method (only .length() can be called on a value)",
+    "bad.rgen:1:43: error: statement before the first 'case' label in switch",
+  ]);
+});
+
+test('a missing main file is a diagnostic, not an exception', (t) => {
+  const r = parseGlsl('does/not/exist.rgen');
+  t.is(r.unit, undefined);
+  t.deepEqual(r.diagnostics.map(formatDiagnostic), ['does/not/exist.rgen:0:0: error: cannot open file "does/not/exist.rgen"']);
+});
+
+test('fsHost reads real files and returns undefined for missing ones', (t) => {
+  t.true(fsHost.readFile(join(FIXTURES, 'raygen.rgen'))!.startsWith('#version 460'));
+  t.is(fsHost.readFile(join(FIXTURES, 'nope.glsl')), undefined);
+});
+
+for (const name of SHADERS) {
+  test(`path-tracer fixture ${name} parses without diagnostics`, (t) => {
+    const r = parseGlsl(join(FIXTURES, name));
+    t.deepEqual(r.diagnostics.map(formatDiagnostic), []);
+    t.truthy(r.unit);
+    t.is(r.unit!.version, 460);
+    t.true(r.unit!.extensions.some((e) => e.name === 'GL_EXT_ray_tracing'));
+    const main = r.unit!.decls.find((d): d is FunctionDecl => d.kind === 'function' && d.name === 'main');
+    t.truthy(main?.body);
+    // Every location indexes `sources` and lies inside that file.
+    const check = (loc: { file: number; line: number }): boolean => {
+      const s = r.sources[loc.file];
+      return s !== undefined && loc.line >= 1 && loc.line <= s.text.split('\n').length;
+    };
+    t.true(r.unit!.decls.every((d) => check(d.loc)));
+    t.true(main!.body!.body.every((s: Stmt) => check(s.loc)));
+  });
+}
+
+test('declarations from included files carry the included file index', (t) => {
+  const r = parseGlsl(join(FIXTURES, 'closesthit.rchit'));
+  const paths = r.sources.map((s) => s.path);
+  t.deepEqual(paths, [join(FIXTURES, 'closesthit.rchit'), join(FIXTURES, 'include/common.glsl'), join(FIXTURES, 'include/random.glsl')]);
+  const tea = r.unit!.decls.find((d) => d.kind === 'function' && d.name === 'tea')!;
+  t.deepEqual(tea.loc, { file: 2, line: 5, column: 1 });
+  const mat = r.unit!.decls.find((d) => d.kind === 'struct' && d.name === 'Material');
+  t.like(mat, { loc: { file: 1, line: 26 }, members: [{ name: 'mat_albedo' }, { name: 'mat_roughness' }, { name: 'emission' }, { name: 'type' }, { name: 'ior' }, { name: 'textureId' }] });
+  const mainFn = r.unit!.decls.find((d): d is FunctionDecl => d.kind === 'function' && d.name === 'main')!;
+  t.is(mainFn.loc.file, 0);
+});
+
+const glslang = spawnSync('glslangValidator', ['--version'], { encoding: 'utf8' });
+test('the fixtures are valid for glslangValidator too (reference compiler)', (t) => {
+  if (glslang.status !== 0) {
+    t.log('glslangValidator not installed; skipping the cross-check');
+    t.pass();
+    return;
+  }
+  for (const name of SHADERS) {
+    const r = spawnSync('glslangValidator', ['--target-env', 'vulkan1.2', '-V', join(FIXTURES, name), '-o', '/dev/null'], { encoding: 'utf8' });
+    t.is(r.status, 0, `${name}: ${r.stdout}`);
+  }
+});

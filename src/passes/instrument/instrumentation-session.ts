@@ -1,0 +1,175 @@
+/**
+ * One instrumentation run over one module: snapshots the original program (metadata, the block
+ * of every instruction, each block's entry anchor), then emits primitives at probe points named
+ * by ids that survive block splitting, so probes can be added in any order.
+ *
+ * Invariants kept:
+ * - A block's entry probe goes right before the block's first original non-phi (non-variable in
+ *   the entry block) instruction, its "anchor"; probes at the same point run in emission order.
+ * - The thread-work id is computed once per function at the entry anchor, before any probe of
+ *   that function, so it dominates every use.
+ * - Every function reachable from an entry point belongs to exactly one shader (the first entry
+ *   point that reaches it); functions reachable from none are not instrumented.
+ */
+import { Builder, firstNonPhiIndex } from '../../ir/builder.js';
+import type { BlockId, Loc, ValueId } from '../../ir/inst.js';
+import type { EntryPoint, Function, Module } from '../../ir/module.js';
+import type {
+  BlockMetadata,
+  InstrumentationMetadata,
+  PrimitiveKind,
+  SiteKind,
+  SourceLocation,
+} from '../../primitives/buffer-layout.js';
+import { emitCreateWarpId } from '../../primitives/create-warp-id.js';
+import { ensureInstrumentationBuffer } from '../../primitives/instrumentation-buffer-global.js';
+import { emitThreadUpdate, type PrimitiveTarget } from '../../primitives/thread-update.js';
+import { emitThreadWorkId } from '../../primitives/thread-work-id.js';
+import { emitWarpBallot } from '../../primitives/warp-update.js';
+import { addShaderMetadata, addSite, reachableFunctions } from './metadata.js';
+
+export type ProbePoint =
+  | { at: 'blockEntry'; block: BlockId }
+  | { at: 'before'; inst: ValueId }
+  | { at: 'after'; inst: ValueId };
+
+export interface InstrumentedShader {
+  shader: number;
+  entry: EntryPoint;
+  root: Function;
+  functions: Function[];
+}
+
+interface OriginalFunction {
+  blocks: Map<BlockId, BlockMetadata>;
+  anchors: Map<BlockId, ValueId>;
+  blockOfInst: Map<ValueId, BlockId>;
+  shader: InstrumentedShader;
+}
+
+export interface Probe {
+  fn: Function;
+  point: ProbePoint;
+  kind: SiteKind;
+  primitive: PrimitiveKind;
+  traceRay?: number;
+  /** Overrides the original block the site is attributed to (synthetic blocks). */
+  block?: BlockId;
+}
+
+export class InstrumentationSession {
+  readonly shaders: InstrumentedShader[] = [];
+  readonly buffer: ValueId;
+  private readonly original = new Map<number, OriginalFunction>();
+  private readonly threadWorkIds = new Map<number, ValueId>();
+
+  constructor(readonly m: Module, readonly meta: InstrumentationMetadata) {
+    const byId = new Map(m.functions.map((f) => [f.id as number, f]));
+    for (const entry of m.entryPoints) {
+      const root = byId.get(entry.function);
+      if (!root) continue;
+      const functions = reachableFunctions(m, root).filter((f) => !this.original.has(f.id));
+      const shader = addShaderMetadata(meta, m, entry, functions);
+      const sh: InstrumentedShader = { shader, entry, root, functions };
+      this.shaders.push(sh);
+      const cfg = meta.shaders[shader]!.cfg;
+      functions.forEach((fn, k) => {
+        const blocks = new Map(cfg[k]!.blocks.map((b) => [b.id as BlockId, b]));
+        const anchors = new Map<BlockId, ValueId>();
+        const blockOfInst = new Map<ValueId, BlockId>();
+        fn.blocks.forEach((b, bi) => {
+          const anchor = b.insts[firstNonPhiIndex(b, bi === 0)];
+          if (anchor) anchors.set(b.id, anchor.id);
+          for (const inst of b.insts) blockOfInst.set(inst.id, b.id);
+        });
+        this.original.set(fn.id, { blocks, anchors, blockOfInst, shader: sh });
+      });
+    }
+    this.buffer = ensureInstrumentationBuffer(m);
+  }
+
+  /** Ids of the original blocks of `fn`, in their original layout order. */
+  originalBlocks(fn: Function): BlockId[] {
+    return [...this.orig(fn).blocks.keys()];
+  }
+
+  originalBlockOf(fn: Function, inst: ValueId): BlockId {
+    const b = this.orig(fn).blockOfInst.get(inst);
+    if (b === undefined) throw new Error(`instruction %${inst} is not an original instruction of @${fn.name}`);
+    return b;
+  }
+
+  private orig(fn: Function): OriginalFunction {
+    const o = this.original.get(fn.id);
+    if (!o) throw new Error(`function @${fn.name} is not reachable from an entry point of the module`);
+    return o;
+  }
+
+  private sourceLocation(loc: Loc): SourceLocation {
+    return { file: this.m.sources[loc.file]?.path ?? '', line: loc.line, column: loc.column };
+  }
+
+  private instLoc(fn: Function, inst: ValueId): Loc {
+    for (const b of fn.blocks) for (const i of b.insts) if (i.id === inst) return i.loc;
+    throw new Error(`instruction %${inst} not found in @${fn.name}`);
+  }
+
+  /** Positions `b` at a probe point and returns the loc the probe should carry. */
+  private position(b: Builder, fn: Function, point: ProbePoint): Loc {
+    if (point.at === 'blockEntry') {
+      const anchor = this.orig(fn).anchors.get(point.block);
+      if (anchor === undefined) throw new Error(`block ^b${point.block} of @${fn.name} has no instructions`);
+      b.setInsertBefore(anchor);
+      return this.instLoc(fn, anchor);
+    }
+    if (point.at === 'before') b.setInsertBefore(point.inst);
+    else b.setInsertAfter(point.inst);
+    return this.instLoc(fn, point.inst);
+  }
+
+  private threadWorkId(fn: Function): ValueId {
+    let id = this.threadWorkIds.get(fn.id);
+    if (id !== undefined) return id;
+    const o = this.orig(fn);
+    const b = new Builder(this.m, fn);
+    b.loc = this.position(b, fn, { at: 'blockEntry', block: fn.blocks[0]!.id });
+    id = emitThreadWorkId(b, o.shader.entry.stage, o.shader.entry.localSize);
+    this.threadWorkIds.set(fn.id, id);
+    return id;
+  }
+
+  /** Emits one probe and records its site; returns the inst id. */
+  emit(p: Probe): number {
+    const o = this.orig(p.fn);
+    const threadWorkId = this.threadWorkId(p.fn);
+    const b = new Builder(this.m, p.fn);
+    const loc = this.position(b, p.fn, p.point);
+    const blockId = p.block ?? (p.point.at === 'blockEntry' ? p.point.block : this.originalBlockOf(p.fn, p.point.inst));
+    const block = o.blocks.get(blockId);
+    if (!block) throw new Error(`block ^b${blockId} is not an original block of @${p.fn.name}`);
+    const payload = p.primitive === 'ThreadUpdate' ? [] : p.primitive === 'CreateWarpId' ? ['warp_id'] : ['active_mask'];
+    const site = addSite(this.meta, {
+      kind: p.kind,
+      primitive: p.primitive,
+      payload,
+      shader: o.shader.shader,
+      function: p.fn.name,
+      block,
+      loc: this.sourceLocation(loc),
+      ...(p.traceRay !== undefined ? { traceRay: p.traceRay } : {}),
+    });
+    const target: PrimitiveTarget = { buffer: this.buffer, threadWorkId, loc: { ...loc } };
+    b.loc = { ...loc };
+    if (p.primitive === 'ThreadUpdate') emitThreadUpdate(b, target, site, []);
+    else if (p.primitive === 'CreateWarpId') emitCreateWarpId(b, target, site);
+    else emitWarpBallot(b, target, site);
+    return site;
+  }
+
+  /** The traceRay instructions of a shader in layout order (their index is the site's `traceRay`). */
+  traceRays(sh: InstrumentedShader): { fn: Function; inst: ValueId }[] {
+    const out: { fn: Function; inst: ValueId }[] = [];
+    for (const fn of sh.functions) for (const b of fn.blocks) for (const i of b.insts) if (i.op === 'traceRay') out.push({ fn, inst: i.id });
+    return out;
+  }
+}

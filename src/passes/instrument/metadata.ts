@@ -1,0 +1,140 @@
+/**
+ * Static metadata of an instrumented pipeline (paper 003, Fig. 6 items 4-6), written beside the
+ * dump as metadata.json: per shader its source and CFG, per inst id the site description. This
+ * file builds the per-shader part from a module BEFORE it is instrumented and adds sites.
+ *
+ * Invariants: block facts (opcodes, lines, sizes) always describe the original blocks; block ids
+ * are the original ids, which instrumentation keeps on the head of every split block; site ids are
+ * dense and equal to their index (buffer-layout.ts).
+ */
+import { isTerminator, successors, type Inst } from '../../ir/inst.js';
+import type { Block, EntryPoint, Function, Module } from '../../ir/module.js';
+import {
+  ENTRY_HEADER_FIELDS,
+  ENTRY_HEADER_WORDS,
+  type BlockMetadata,
+  type FunctionMetadata,
+  type InstrumentationMetadata,
+  type PrimitiveKind,
+  type ShaderMetadata,
+  type SiteKind,
+  type SiteMetadata,
+  type SourceLocation,
+} from '../../primitives/buffer-layout.js';
+
+/** The opcode name used in hotspots and dyn_opcode_counts.csv: the op, refined by its kind/function. */
+export function opcodeName(inst: Inst): string {
+  switch (inst.op) {
+    case 'binary':
+    case 'unary':
+    case 'compare':
+    case 'test':
+    case 'atomic':
+    case 'subgroup':
+    case 'image':
+      return `${inst.op}.${inst.kind}`;
+    case 'ext':
+    case 'bits':
+    case 'rtCall':
+      return `${inst.op}.${inst.fn}`;
+    default:
+      return inst.op;
+  }
+}
+
+export function blockMetadata(block: Block): BlockMetadata {
+  const last = block.insts[block.insts.length - 1];
+  const meta: BlockMetadata = {
+    id: block.id,
+    successors: last && isTerminator(last) ? [...new Set(successors(last))] : [],
+    opcodes: block.insts.map(opcodeName),
+    lines: block.insts.map((i) => i.loc.line),
+  };
+  if (block.name !== undefined) meta.name = block.name;
+  return meta;
+}
+
+export function functionMetadata(fn: Function): FunctionMetadata {
+  return { name: fn.name, blocks: fn.blocks.map(blockMetadata) };
+}
+
+/** Functions reachable from `root` through calls, root first (call order, each once). */
+export function reachableFunctions(m: Module, root: Function): Function[] {
+  const byId = new Map(m.functions.map((f) => [f.id as number, f]));
+  const out: Function[] = [root];
+  const seen = new Set<number>([root.id]);
+  for (let k = 0; k < out.length; k++) {
+    for (const b of out[k]!.blocks) {
+      for (const inst of b.insts) {
+        if (inst.op !== 'call' || seen.has(inst.callee)) continue;
+        const callee = byId.get(inst.callee);
+        if (!callee) continue;
+        seen.add(callee.id);
+        out.push(callee);
+      }
+    }
+  }
+  return out;
+}
+
+function fileStem(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  return base === '' ? path : base;
+}
+
+/**
+ * Adds the metadata of one entry point (its source and the CFG of every function it reaches) and
+ * returns the shader index. Names are made unique in the pipeline: the source file name, else
+ * `<stage>.<entry name>`, with `#2`, `#3`... on collisions.
+ */
+export function addShaderMetadata(meta: InstrumentationMetadata, m: Module, entry: EntryPoint, functions: Function[]): number {
+  const root = functions[0]!;
+  const src = m.sources[root.loc.file] ?? m.sources[0];
+  const base = src ? fileStem(src.path) : `${entry.stage}.${entry.name}`;
+  let name = base;
+  for (let k = 2; meta.shaders.some((s) => s.name === name); k++) name = `${base}#${k}`;
+  const shader: ShaderMetadata = {
+    index: meta.shaders.length,
+    name,
+    stage: entry.stage,
+    sourcePath: src?.path ?? '',
+    sourceText: src?.text ?? '',
+    entryFunction: root.name,
+    cfg: functions.map(functionMetadata),
+  };
+  meta.shaders.push(shader);
+  return shader.index;
+}
+
+export interface NewSite {
+  kind: SiteKind;
+  primitive: PrimitiveKind;
+  payload: string[];
+  shader: number;
+  function: string;
+  /** The original block's metadata (facts before instrumentation). */
+  block: BlockMetadata;
+  loc: SourceLocation;
+  traceRay?: number;
+}
+
+/** Appends a site and returns its inst id. */
+export function addSite(meta: InstrumentationMetadata, s: NewSite): number {
+  const id = meta.sites.length;
+  const site: SiteMetadata = {
+    id,
+    kind: s.kind,
+    primitive: s.primitive,
+    entryWords: ENTRY_HEADER_WORDS + s.payload.length,
+    fields: [...ENTRY_HEADER_FIELDS, ...s.payload],
+    shader: s.shader,
+    function: s.function,
+    block: s.block.id,
+    blockInstCount: s.block.opcodes.length,
+    blockLines: [...new Set(s.block.lines.filter((l) => l > 0))].sort((a, b) => a - b),
+    loc: s.loc,
+  };
+  if (s.traceRay !== undefined) site.traceRay = s.traceRay;
+  meta.sites.push(site);
+  return id;
+}

@@ -1,0 +1,64 @@
+/**
+ * The GLSL front end's entry: parse (preprocessor + parser), then semantic analysis and IR
+ * generation, giving one IR module per shader file with a single entry point `main`.
+ *
+ * Contract: `module` is present exactly when `diagnostics` holds no error. Nothing here throws for
+ * a problem in the shader: an unexpected exception inside the compiler becomes an
+ * `internal compiler error` diagnostic at the closest known location.
+ */
+import { extname } from 'node:path';
+import { newModule, STAGE_BY_EXTENSION, type Module, type SourceFile, type Stage } from '../../ir/module.js';
+import type { TranslationUnit } from './ast.js';
+import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { IrGenContext, SemanticError } from './irgen/context.js';
+import { genTranslationUnit } from './irgen/translation-unit.js';
+import { parseGlsl, type ParseOptions } from './parse.js';
+
+export interface CompileOptions extends ParseOptions {
+  /** Defaults from the file extension (glslangValidator's convention, STAGE_BY_EXTENSION). */
+  stage?: Stage;
+}
+
+export interface CompileResult {
+  module: Module | undefined;
+  diagnostics: Diagnostic[];
+}
+
+/** The stage glslang would pick for `path` from its extension, if any. */
+export function stageFromPath(path: string): Stage | undefined {
+  return STAGE_BY_EXTENSION[extname(path).slice(1)];
+}
+
+export function compileGlsl(path: string, text?: string, opts: CompileOptions = {}): CompileResult {
+  const stage = opts.stage ?? stageFromPath(path);
+  if (!stage) {
+    return {
+      module: undefined,
+      diagnostics: [{
+        severity: 'error', file: path, line: 1, column: 1,
+        message: `cannot tell the shader stage from the extension '${extname(path)}'; use .rgen .rchit .rmiss .rahit .rint .rcall .comp or give the stage explicitly`,
+      }],
+    };
+  }
+  const parsed = parseGlsl(path, text, opts);
+  if (!parsed.unit || hasErrors(parsed.diagnostics)) return { module: undefined, diagnostics: parsed.diagnostics };
+  const r = compileUnit(parsed.unit, parsed.sources, stage);
+  return { module: r.module, diagnostics: [...parsed.diagnostics, ...r.diagnostics] };
+}
+
+/** Semantic analysis + IR generation of an already parsed unit (`Loc.file` indexes `sources`). */
+export function compileUnit(unit: TranslationUnit, sources: SourceFile[], stage: Stage): CompileResult {
+  const m = newModule();
+  m.sources = sources;
+  const cx = new IrGenContext(m, stage);
+  try {
+    genTranslationUnit(cx, unit);
+  } catch (e) {
+    if (!(e instanceof SemanticError)) {
+      const loc = cx.fb?.current.insts.at(-1)?.loc ?? { file: 0, line: 1, column: 1 };
+      cx.error(loc, `internal compiler error: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const diagnostics = cx.diagnostics;
+  return { module: hasErrors(diagnostics) ? undefined : m, diagnostics };
+}

@@ -1,0 +1,78 @@
+/**
+ * Lexical scopes of a GLSL translation unit: variables, constants, interface block members and
+ * struct type names, one frame per compound statement / function / global scope.
+ *
+ * Invariants: a name is declared at most once per frame (redeclaration is a user error reported
+ * by the caller); inner frames shadow outer ones; functions live in their own table keyed by name
+ * with every overload (GLSL functions are global and cannot be shadowed by variables in 4.60
+ * semantics we need).
+ */
+import type { FunctionId, Loc, ValueId } from '../../../ir/inst.js';
+import type { StorageClass, TypeId } from '../../../ir/types.js';
+import type { ConstValue } from './const-eval.js';
+import type { FunctionDecl } from '../ast.js';
+
+/** Why a variable cannot be assigned (used verbatim in the diagnostic). */
+export type ReadonlyReason = 'const' | 'readonly' | 'built-in' | 'uniform' | 'input';
+
+export type SymbolEntry =
+  /** Memory: `ptr` is a pointer value (global, local `variable`, or out-parameter). `type` is the pointee. */
+  | { kind: 'variable'; ptr: ValueId; type: TypeId; storage: StorageClass; readonly?: ReadonlyReason; writeonly?: boolean; loc: Loc }
+  /** A folded constant (`const` with a constant initializer, spec constants). */
+  | { kind: 'constant'; id: ValueId; type: TypeId; value?: ConstValue; spec?: boolean; loc: Loc }
+  /** A member of an interface block declared without an instance name. */
+  | { kind: 'blockMember'; ptr: ValueId; index: number; type: TypeId; blockType: TypeId; storage: StorageClass; readonly?: ReadonlyReason; loc: Loc };
+
+export type ParamQualifier = 'in' | 'out' | 'inout';
+
+export interface FunctionSymbol {
+  name: string;
+  id: FunctionId;
+  returnType: TypeId;
+  params: { type: TypeId; qualifier: ParamQualifier; name?: string; readonly: boolean }[];
+  /** The definition, once seen (prototypes have none). */
+  definition?: FunctionDecl;
+  loc: Loc;
+}
+
+export class Scope {
+  private frames: { values: Map<string, SymbolEntry>; types: Map<string, TypeId> }[] = [{ values: new Map(), types: new Map() }];
+  readonly functions = new Map<string, FunctionSymbol[]>();
+
+  push(): void {
+    this.frames.push({ values: new Map(), types: new Map() });
+  }
+  pop(): void {
+    if (this.frames.length > 1) this.frames.pop();
+  }
+  get isGlobal(): boolean {
+    return this.frames.length === 1;
+  }
+  /** Declares in the innermost frame; false if the name already exists there. */
+  declare(name: string, sym: SymbolEntry): boolean {
+    const f = this.frames[this.frames.length - 1]!;
+    if (f.values.has(name)) return false;
+    f.values.set(name, sym);
+    return true;
+  }
+  lookup(name: string): SymbolEntry | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const s = this.frames[i]!.values.get(name);
+      if (s) return s;
+    }
+    return undefined;
+  }
+  declareType(name: string, type: TypeId): boolean {
+    const f = this.frames[this.frames.length - 1]!;
+    if (f.types.has(name)) return false;
+    f.types.set(name, type);
+    return true;
+  }
+  lookupType(name: string): TypeId | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const t = this.frames[i]!.types.get(name);
+      if (t !== undefined) return t;
+    }
+    return undefined;
+  }
+}

@@ -494,6 +494,8 @@ export class AstBuilder extends BaseVisitor {
     if (int !== undefined) return { kind: 'intLit', text: int.image, loc: locOf(int) };
     const fl = tok(c, 'FloatLiteral');
     if (fl !== undefined) return { kind: 'floatLit', text: fl.image, loc: locOf(fl) };
+    const str = tok(c, 'StringLiteral');
+    if (str !== undefined) return { kind: 'stringLit', value: str.image.slice(1, -1), loc: locOf(str) };
     const t = tok(c, 'True') ?? tok(c, 'False');
     if (t !== undefined) return { kind: 'boolLit', value: t.image === 'true', loc: locOf(t) };
     if (tok(c, 'paren') !== undefined) return this.expr(node(c, 'expression'));

@@ -17,7 +17,7 @@ import {
   Comma, Continue, Default, Discard, Do, Dot, Else, False, FloatLiteral, For, Identifier, If, IgnoreIntersection,
   IntLiteral, InterpolationQualifier, Invariant, Layout, LBracket, LCurly, LParen, MemoryQualifier, MinusMinus,
   NonUniform, PlusPlus, Precise, Precision, PrecisionQualifier, PrefixOperator, Question, RBracket, RCurly,
-  Return, RParen, Semicolon, StorageQualifier, Struct, Switch, TerminateRay, True, TypeName, UserTypeName, Void,
+  Return, RParen, Semicolon, StorageQualifier, StringLiteral, Struct, Switch, TerminateRay, True, TypeName, UserTypeName, Void,
   While,
 } from './tokens.js';
 
@@ -597,6 +597,7 @@ export class GlslParser extends CstParser {
       { ALT: () => this.CONSUME(FloatLiteral) },
       { ALT: () => this.CONSUME(True) },
       { ALT: () => this.CONSUME(False) },
+      { ALT: () => this.CONSUME(StringLiteral) }, // debugPrintfEXT format
       {
         ALT: () => {
           this.CONSUME(LParen, { LABEL: 'paren' });

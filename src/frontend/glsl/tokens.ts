@@ -46,7 +46,8 @@ export const IntLiteral = createToken({
   pattern: /0[xX][0-9a-fA-F]+(?:ul|UL|us|US|u|U|l|L|s|S)?|\d+(?:ul|UL|us|US|u|U|l|L|s|S)?/,
   label: 'integer literal',
 });
-export const StringLiteral = createToken({ name: 'StringLiteral', pattern: /"[^"\n\r]*"/, label: 'string' });
+/** `#include "x"` names and debugPrintfEXT format strings; escapes are kept as written. */
+export const StringLiteral = createToken({ name: 'StringLiteral', pattern: /"(?:[^"\\\n\r]|\\.)*"/, label: 'string' });
 
 // ---------------------------------------------------------------- punctuators (longest first)
 

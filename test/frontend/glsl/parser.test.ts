@@ -64,6 +64,12 @@ test('constructors: vector, matrix, array with and without size, struct, buffer_
   t.like(ctor, { kind: 'member', object: { kind: 'call', callee: 'vec3', calleeType: { name: 'vec3', arrayDims: [] } } });
 });
 
+test('debugPrintfEXT format strings are string literals, escapes kept as written', (t) => {
+  // Shader text: debugPrintfEXT("v = %f \"q\"\n", v.x);
+  const [s] = stmts(String.raw`debugPrintfEXT("v = %f \"q\"\n", v.x);`) as { kind: 'exprStmt'; expr: Expr }[];
+  t.like(s!.expr, { kind: 'call', callee: 'debugPrintfEXT', args: [{ kind: 'stringLit', value: String.raw`v = %f \"q\"\n` }, { kind: 'member' }] });
+});
+
 test('literals keep their text', (t) => {
   t.deepEqual(stmts('1u; 0x10; 3.0lf; 1ul; 2.0f; .5; true; false;').map(stmtText), ['1u', '0x10', '3.0lf', '1ul', '2.0f', '.5', 'true', 'false']);
 });

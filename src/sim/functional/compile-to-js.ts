@@ -1,0 +1,618 @@
+/**
+ * Compiles one IR function to JavaScript executing one warp's active lanes.
+ *
+ * Shape of the output: every basic block becomes one or more *pieces* (JS functions
+ * `(W, F, mask) => void`); a piece ends at a call, at an rtCall traverse (so the timing model sees
+ * the RT work as one step) or at the block's terminator. A piece is a sequence of *segments*: lane
+ * loops running straight-line code per active lane, and warp-wide segments for subgroup ops, which
+ * need every lane's operand at once.
+ *
+ * Invariants:
+ * - SSA values used only in the segment that defines them are JS locals (`v<id>_<leaf>`); every
+ *   other value (phis, parameters, call and subgroup results, values crossing segments, pieces or
+ *   blocks) also lives in the frame's register file `R[slot*32 + lane]`.
+ * - Constants, globals and function-storage variables are materialised as expressions (no slot).
+ * - Phis are written by their predecessors' terminators through temporaries (parallel copy).
+ * - Each piece adds its executed instruction count to the lanes' instruction counters at entry,
+ *   and raises the watchdog SimError when a lane exceeds the limit.
+ * - Blocks are compiled in reverse post-order, so a value's static pointer info is known before
+ *   any use (definitions dominate uses).
+ */
+import type { BlockId, FunctionId, Inst, ValueId } from '../../ir/inst.js';
+import { operands, successors } from '../../ir/inst.js';
+import type { Block, Function, Module } from '../../ir/module.js';
+import { typeOf, type TypeId } from '../../ir/types.js';
+import { buildCfg } from '../../ir/cfg.js';
+import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
+import { OpClass } from '../warp-step.js';
+import type { EmitContext, MemSite, PtrInfo } from './emit-context.js';
+import { numLit } from './emit-context.js';
+import { emitArith } from './emit-arith.js';
+import { emitExt } from './emit-ext.js';
+import { emitMemory, storeThrough } from './emit-memory.js';
+import { emitImage, emitSampledImage } from './emit-image.js';
+import { emitSubgroup } from './subgroup.js';
+import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
+import { SimError, siteOf, type Site } from './errors.js';
+import type { ModuleStatics } from './module-statics.js';
+
+export type PieceFn = (W: unknown, F: unknown, mask: number) => void;
+
+/** Function exit as a reconvergence / branch target (the virtual exit of the post-dominator tree). */
+export const EXIT = -1;
+
+export interface PieceInfo {
+  run: PieceFn;
+  /** Executed (counted) instructions of the piece. */
+  insts: number;
+  opClasses: Uint8Array;
+  memSites: MemSite[];
+  end: 'call' | 'traverse' | 'branch' | 'return';
+  callee?: FunctionId;
+  /** Site of the call (for the recursion-depth error). */
+  callSite?: number;
+  /** Register slot of the call's result (-1 when void). */
+  callResultSlot: number;
+  callResultLeaves: number;
+  /** Subgroup ops executed by the piece, for the counters. */
+  subgroupOps: string[];
+  source: string;
+}
+
+export interface BlockInfo {
+  id: BlockId;
+  name: string;
+  /** Index of the block across the whole program (counters index). */
+  globalIndex: number;
+  pieces: PieceInfo[];
+  /** Distinct successor block positions (in `FunctionInfo.blocks`), terminator order; W.succ[i] is the mask to succs[i]. */
+  succs: number[];
+  /** Position of the immediate post-dominator, or EXIT. */
+  ipdom: number;
+  /** Executed instructions of the whole block. */
+  insts: number;
+}
+
+export interface FunctionInfo {
+  id: FunctionId;
+  /** Position in Program.functions (set by compileProgram). */
+  index: number;
+  name: string;
+  blocks: BlockInfo[];
+  /** Register file slots (each 32 lanes). */
+  regSlots: number;
+  /** Private bytes per lane of the frame (function-storage variables). */
+  frameBytes: number;
+  /** Register slot of each parameter's first leaf, and its leaf count. */
+  params: { slot: number; leaves: number }[];
+  retLeaves: number;
+  /** Max argument leaves of any call the function makes. */
+  maxArgLeaves: number;
+  source: string;
+}
+
+/** Whether an instruction counts as executed (phis and variable declarations are not issued). */
+export function countsAsInstruction(inst: Inst): boolean {
+  return inst.op !== 'phi' && inst.op !== 'variable';
+}
+
+function defaultClass(inst: Inst): OpClass {
+  switch (inst.op) {
+    case 'call':
+    case 'branch':
+    case 'condBranch':
+    case 'switch':
+    case 'return':
+    case 'unreachable':
+    case 'ignoreIntersection':
+    case 'terminateRay':
+    case 'subgroup':
+      return OpClass.Control;
+    case 'image':
+      return OpClass.Texture;
+    case 'atomic':
+      return OpClass.Memory;
+    case 'rtCall':
+      return inst.fn === 'traverse' ? OpClass.Rt : OpClass.Control;
+    default:
+      return OpClass.Alu;
+  }
+}
+
+interface Segment {
+  kind: 'lanes' | 'warp';
+  insts: Inst[];
+}
+
+interface Piece {
+  segments: Segment[];
+  insts: Inst[];
+}
+
+function splitBlock(b: Block): Piece[] {
+  const pieces: Piece[] = [];
+  let cur: Piece = { segments: [], insts: [] };
+  let lanes: Segment | undefined;
+  for (const inst of b.insts) {
+    if (inst.op === 'phi') continue;
+    cur.insts.push(inst);
+    if (inst.op === 'subgroup') {
+      if (cur.segments.length === 0) cur.segments.push({ kind: 'lanes', insts: [] });
+      cur.segments.push({ kind: 'warp', insts: [inst] });
+      lanes = undefined;
+      continue;
+    }
+    if (!lanes) {
+      lanes = { kind: 'lanes', insts: [] };
+      cur.segments.push(lanes);
+    }
+    lanes.insts.push(inst);
+    if (inst.op === 'call' || (inst.op === 'rtCall' && inst.fn === 'traverse')) {
+      pieces.push(cur);
+      cur = { segments: [], insts: [] };
+      lanes = undefined;
+    }
+  }
+  if (cur.insts.length > 0 || pieces.length === 0) pieces.push(cur);
+  // A terminator-only piece after a call still needs a lane loop.
+  for (const p of pieces) if (p.segments.length === 0) p.segments.push({ kind: 'lanes', insts: [] });
+  return pieces;
+}
+
+export class FunctionCompiler {
+  private readonly layout: LayoutTable;
+  private readonly types = new Map<ValueId, TypeId>();
+  private readonly ptrs = new Map<ValueId, PtrInfo>();
+  private readonly regSlot = new Map<ValueId, number>();
+  private readonly varOffset = new Map<ValueId, number>();
+  private readonly blockPos = new Map<BlockId, number>();
+  private nextSlot = 0;
+
+  constructor(
+    private readonly m: Module,
+    private readonly fn: Function,
+    private readonly statics: ModuleStatics,
+    private readonly sites: Site[],
+    private readonly firstBlockIndex: number,
+  ) {
+    this.layout = statics.layout;
+  }
+
+  private site(inst: Inst): number {
+    this.sites.push(siteOf(this.m, this.fn.name, inst.loc));
+    return this.sites.length - 1;
+  }
+
+  private allocSlots(v: ValueId, n: number): number {
+    const s = this.nextSlot;
+    this.regSlot.set(v, s);
+    this.nextSlot += Math.max(n, 1);
+    return s;
+  }
+
+  compile(): FunctionInfo {
+    const fn = this.fn;
+    const tt = this.m.types;
+    fn.blocks.forEach((b, i) => this.blockPos.set(b.id, i));
+    // Types and pointer infos of parameters and results.
+    const params = fn.params.map((p) => {
+      this.types.set(p.id, p.type);
+      const t = typeOf(tt, p.type);
+      if (t.kind === 'pointer') this.ptrs.set(p.id, this.genericPtr(p.type));
+      const n = this.layout.leavesOf(p.type).length;
+      return { slot: this.allocSlots(p.id, n), leaves: n };
+    });
+    const plans = new Map<BlockId, Piece[]>();
+    const segOf = new Map<ValueId, number>();
+    const lastSeg = new Map<BlockId, number>();
+    let segId = 0;
+    let frameBytes = 0;
+    for (const b of fn.blocks) {
+      const pieces = splitBlock(b);
+      plans.set(b.id, pieces);
+      for (const inst of b.insts) {
+        this.types.set(inst.id, inst.type);
+        if (inst.op === 'variable') {
+          const pt = typeOf(tt, inst.type);
+          if (pt.kind !== 'pointer') throw new SimError('internal', 'variable of non-pointer type');
+          const align = Math.max(4, this.layout.alignOf(pt.pointee));
+          frameBytes = alignUp(frameBytes, align);
+          this.varOffset.set(inst.id, frameBytes);
+          frameBytes += Math.max(4, this.layout.sizeOf(pt.pointee));
+          this.ptrs.set(inst.id, { base: { kind: 'private', fnStorage: true }, pointee: pt.pointee });
+        }
+        if (inst.op === 'phi') {
+          const t = typeOf(tt, inst.type);
+          if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
+        }
+        if (inst.op === 'call' || inst.op === 'load') {
+          const t = typeOf(tt, inst.type);
+          if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
+        }
+      }
+      for (const p of pieces) {
+        for (const s of p.segments) {
+          segId++;
+          for (const inst of s.insts) segOf.set(inst.id, segId);
+        }
+      }
+      lastSeg.set(b.id, segId);
+    }
+    // Register residency.
+    const needsReg = new Set<ValueId>();
+    for (const b of fn.blocks) {
+      for (const inst of b.insts) {
+        if (inst.op === 'phi' || inst.op === 'call' || inst.op === 'subgroup') needsReg.add(inst.id);
+        const useSeg = inst.op === 'phi' ? undefined : segOf.get(inst.id);
+        if (inst.op === 'phi') {
+          for (const inc of inst.incoming) {
+            const d = segOf.get(inc.value);
+            if (d !== undefined && d !== lastSeg.get(inc.block)) needsReg.add(inc.value);
+          }
+          continue;
+        }
+        for (const v of operands(inst)) {
+          const d = segOf.get(v);
+          if (d !== undefined && d !== useSeg) needsReg.add(v);
+        }
+      }
+    }
+    for (const b of fn.blocks) {
+      for (const inst of b.insts) {
+        if (needsReg.has(inst.id) && inst.op !== 'variable') this.allocSlots(inst.id, this.layout.leavesOf(inst.type).length);
+      }
+    }
+
+    const cfg = buildCfg(fn);
+    const pdt = postDominatorTree(cfg);
+    const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
+    const blocks: BlockInfo[] = fn.blocks.map((b, i) => {
+      const term = b.insts[b.insts.length - 1];
+      const succs: number[] = [];
+      if (term) for (const s of successors(term)) if (!succs.includes(this.blockPos.get(s)!)) succs.push(this.blockPos.get(s)!);
+      const ip = immediatePostDominator(pdt, b.id);
+      return {
+        id: b.id,
+        name: b.name ?? `b${b.id}`,
+        globalIndex: this.firstBlockIndex + i,
+        pieces: [],
+        succs,
+        ipdom: ip === undefined ? EXIT : this.blockPos.get(ip)!,
+        insts: b.insts.filter(countsAsInstruction).length,
+      };
+    });
+    let maxArgLeaves = 0;
+    const sources: string[] = [];
+    for (const bid of order) {
+      const pos = this.blockPos.get(bid)!;
+      const b = fn.blocks[pos]!;
+      const pieces = plans.get(bid)!;
+      pieces.forEach((p, pi) => {
+        const piece = this.emitPiece(b, blocks[pos]!, p, `f${fn.id}_b${b.id}_${pi}`);
+        for (const inst of p.insts) {
+          if (inst.op === 'call') maxArgLeaves = Math.max(maxArgLeaves, inst.args.reduce((a, v) => a + this.leavesOfValue(v).length, 0));
+        }
+        blocks[pos]!.pieces.push(piece);
+        sources.push(piece.source);
+      });
+    }
+    const factory = new Function(`"use strict"; return [${sources.join(',\n')}];`) as () => PieceFn[];
+    let fns: PieceFn[];
+    try {
+      fns = factory();
+    } catch (e) {
+      throw new SimError('internal', `generated JS for @${fn.name} does not compile: ${(e as Error).message}`);
+    }
+    let k = 0;
+    for (const bid of order) for (const p of blocks[this.blockPos.get(bid)!]!.pieces) p.run = fns[k++]!;
+    return {
+      id: fn.id,
+      index: -1,
+      name: fn.name,
+      blocks,
+      regSlots: this.nextSlot,
+      frameBytes,
+      params,
+      retLeaves: this.layout.leavesOf(fn.returnType).length,
+      maxArgLeaves,
+      source: sources.join('\n'),
+    };
+  }
+
+  private genericPtr(ptrType: TypeId): PtrInfo {
+    const t = typeOf(this.m.types, ptrType);
+    if (t.kind !== 'pointer') throw new SimError('internal', 'expected pointer type');
+    const s = t.storage;
+    if (s === 'storageBuffer' || s === 'physicalStorageBuffer' || s === 'shaderRecordBuffer') {
+      return { base: { kind: 'shared', space: 'global' }, pointee: t.pointee };
+    }
+    if (s === 'uniform' || s === 'pushConstant') return { base: { kind: 'shared', space: 'constant' }, pointee: t.pointee };
+    if (s === 'function') return { base: { kind: 'private', fnStorage: true }, pointee: t.pointee };
+    if (s === 'uniformConstant' || s === 'input' || s === 'image') return { base: { kind: 'generic' }, pointee: t.pointee };
+    return { base: { kind: 'private', fnStorage: false }, pointee: t.pointee };
+  }
+
+  private leavesOfValue(v: ValueId): LeafKind[] {
+    return this.layout.leavesOf(this.typeOfValue(v));
+  }
+
+  private typeOfValue(v: ValueId): TypeId {
+    const t = this.types.get(v) ?? this.statics.valueType(v);
+    if (t === undefined) throw new SimError('internal', `unknown value %${v} in @${this.fn.name}`);
+    return t;
+  }
+
+  private emitPiece(b: Block, info: BlockInfo, p: Piece, name: string): PieceInfo {
+    const lines: string[] = [];
+    const needs = new Map<string, string>();
+    const memSites: MemSite[] = [];
+    const counted = p.insts.filter(countsAsInstruction);
+    const opClasses = new Uint8Array(counted.length);
+    const subgroupOps: string[] = [];
+    let segLocals = new Set<ValueId>();
+    let tmpCounter = 0;
+    let instIndex = 0;
+    let currentClass: OpClass = OpClass.Alu;
+    let inWarp = false;
+    const self = this;
+    const term = b.insts[b.insts.length - 1]!;
+
+    const ctx: EmitContext = {
+      module: this.m,
+      layout: this.layout,
+      read(v: ValueId, k: number, lane = 'l'): string {
+        const c = self.statics.constantLeaves(v);
+        if (c) {
+          const e = c[k];
+          if (e === undefined) throw new SimError('internal', `constant %${v} has no leaf ${k}`);
+          if (e.startsWith('SC[')) needs.set('SC', 'W.spec');
+          return e;
+        }
+        const g = self.statics.globalPointer(v);
+        if (g) {
+          if (g.need) needs.set(g.need[0], g.need[1]);
+          return g.expr;
+        }
+        const off = self.varOffset.get(v);
+        if (off !== undefined) {
+          needs.set('FB', `${PRIVATE_BASE} + F.pbase`);
+          return `(FB + ${off})`;
+        }
+        if (lane === 'l' && segLocals.has(v)) return `v${v}_${k}`;
+        const slot = self.regSlot.get(v);
+        if (slot === undefined) throw new SimError('internal', `value %${v} is neither local nor in a register in @${self.fn.name}`);
+        return `R[${(slot + k) * 32} + ${lane}]`;
+      },
+      leaves: (v) => this.leavesOfValue(v),
+      typeOfValue: (v) => this.typeOfValue(v),
+      constantValue: (v) => this.statics.constantValue(v),
+      ptrInfo(v: ValueId): PtrInfo {
+        const pi = self.ptrs.get(v) ?? self.statics.globalPtrInfo(v);
+        if (!pi) throw new SimError('internal', `no pointer info for %${v}`);
+        return pi;
+      },
+      setPtrInfo: (v, pi) => void this.ptrs.set(v, pi),
+      def(id: ValueId, exprs: string[]): void {
+        if (inWarp) throw new SimError('internal', 'def inside a warp-wide segment');
+        const slot = self.regSlot.get(id);
+        exprs.forEach((e, k) => {
+          lines.push(`const v${id}_${k} = ${e};`);
+          if (slot !== undefined) lines.push(`R[${(slot + k) * 32} + l] = v${id}_${k};`);
+        });
+        segLocals.add(id);
+      },
+      regWrite(id: ValueId, k: number, lane: string, expr: string): string {
+        const slot = self.regSlot.get(id);
+        if (slot === undefined) throw new SimError('internal', `subgroup result %${id} has no register`);
+        return `R[${(slot + k) * 32} + ${lane}] = ${expr};`;
+      },
+      line: (s) => void lines.push(s),
+      tmp: (prefix = 't') => `${prefix}${tmpCounter++}`,
+      site: (inst) => this.site(inst),
+      need: (n, init) => void needs.set(n, init),
+      memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space']): number {
+        memSites.push({ instIndex, kind, size, space });
+        return memSites.length - 1;
+      },
+      setClass: (c) => {
+        currentClass = c;
+      },
+    };
+
+    const loopOpen = 'for (let m = mask; m !== 0; m &= m - 1) {\nconst l = 31 - Math.clz32(m & -m);';
+    const countLine = counted.length > 0 ? `if ((IC[l] += ${counted.length}) > WD) W.watchdogHit(${this.site(p.insts[0]!)}, l);` : '';
+    const succVars = info.succs.map((_, i) => `M${i}`);
+    const lastInst = p.insts[p.insts.length - 1];
+    const endsInTerm = lastInst === term;
+    let end: PieceInfo['end'] = 'branch';
+    let callee: FunctionId | undefined;
+    let callSite: number | undefined;
+    let callResultSlot = -1;
+    let callResultLeaves = 0;
+
+    p.segments.forEach((seg, si) => {
+      segLocals = new Set();
+      if (seg.kind === 'warp') {
+        inWarp = true;
+        for (const inst of seg.insts) {
+          if (inst.op !== 'subgroup') continue;
+          currentClass = OpClass.Control;
+          emitSubgroup(ctx, inst);
+          subgroupOps.push(inst.kind);
+          opClasses[instIndex++] = currentClass;
+        }
+        inWarp = false;
+        return;
+      }
+      lines.push(loopOpen);
+      if (si === 0 && countLine) lines.push(countLine);
+      for (const inst of seg.insts) {
+        if (!countsAsInstruction(inst)) {
+          if (inst.op === 'variable' && inst.init !== undefined) {
+            storeThrough(ctx, inst, inst.id, this.leavesOfValue(inst.init).map((_, k) => ctx.read(inst.init!, k)));
+          }
+          continue;
+        }
+        currentClass = defaultClass(inst);
+        const r = this.emitInst(ctx, inst, b, info, succVars, lines);
+        if (r.end) end = r.end;
+        if (inst.op === 'call') {
+          callee = inst.callee;
+          callSite = this.site(inst);
+          callResultSlot = this.regSlot.get(inst.id) ?? -1;
+          callResultLeaves = this.layout.leavesOf(inst.type).length;
+        }
+        opClasses[instIndex++] = currentClass;
+      }
+      lines.push('}');
+    });
+    if (p.segments[0]!.kind === 'warp' && countLine) lines.unshift(`${loopOpen}\n${countLine}\n}`);
+    if (endsInTerm && end === 'branch') {
+      lines.unshift(`let ${succVars.map((v) => `${v} = 0`).join(', ') || '_ = 0'};`);
+      lines.push(`const S = W.succ; ${succVars.map((v, i) => `S[${i}] = ${v};`).join(' ')}`);
+    }
+    const prelude = [
+      'const R = F.regs, IC = W.threadInsts, WD = W.watchdogLimit, X = W.math, REC = W.recording, AD = W.addrBuf;',
+      ...[...needs].map(([n, init]) => `const ${n} = ${init};`),
+    ];
+    // Prelude entries may depend on each other (PU on P): `needs` keeps insertion order, and
+    // dependants are always requested after their dependency.
+    const source = `function ${name}(W, F, mask) {\n${prelude.join('\n')}\n${lines.join('\n')}\n}`;
+    return {
+      run: undefined as unknown as PieceFn,
+      insts: counted.length,
+      opClasses,
+      memSites,
+      end,
+      ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
+      callResultSlot,
+      callResultLeaves,
+      subgroupOps,
+      source,
+    };
+  }
+
+  private phiCopies(ctx: EmitContext, from: BlockId, to: number): string {
+    const target = this.fn.blocks[to]!;
+    const temps: string[] = [];
+    const writes: string[] = [];
+    for (const inst of target.insts) {
+      if (inst.op !== 'phi') break;
+      const inc = inst.incoming.find((i) => i.block === from);
+      if (!inc) throw new SimError('internal', `phi %${inst.id} has no incoming value from ^b${from}`);
+      const slot = this.regSlot.get(inst.id)!;
+      this.layout.leavesOf(inst.type).forEach((_, k) => {
+        const t = ctx.tmp('p');
+        temps.push(`const ${t} = ${ctx.read(inc.value, k)};`);
+        writes.push(`R[${(slot + k) * 32} + l] = ${t};`);
+      });
+    }
+    return [...temps, ...writes].join(' ');
+  }
+
+  private emitInst(
+    ctx: EmitContext,
+    inst: Inst,
+    b: Block,
+    info: BlockInfo,
+    succVars: string[],
+    lines: string[],
+  ): { end?: PieceInfo['end'] } {
+    const succIndex = (target: BlockId): number => info.succs.indexOf(this.blockPos.get(target)!);
+    const goTo = (target: BlockId): string => {
+      const i = succIndex(target);
+      return `${this.phiCopies(ctx, b.id, this.blockPos.get(target)!)} ${succVars[i]} |= 1 << l;`;
+    };
+    if (emitArith(ctx, inst) || emitMemory(ctx, inst)) return {};
+    switch (inst.op) {
+      case 'ext':
+        emitExt(ctx, inst, (c, ptr, exprs, i) => storeThrough(c, i, ptr, exprs));
+        return {};
+      case 'image':
+        emitImage(ctx, inst);
+        return {};
+      case 'sampledImage':
+        emitSampledImage(ctx, inst);
+        return {};
+      case 'call': {
+        let leaf = 0;
+        for (const a of inst.args) {
+          this.leavesOfValue(a).forEach((_, k) => lines.push(`W.args[${(leaf + k) * 32} + l] = ${ctx.read(a, k)};`));
+          leaf += this.leavesOfValue(a).length;
+        }
+        return { end: 'call' };
+      }
+      case 'rtCall': {
+        const args: string[] = [];
+        for (const a of inst.args) this.leavesOfValue(a).forEach((_, k) => args.push(ctx.read(a, k)));
+        const r = ctx.tmp('rt');
+        lines.push(`const ${r} = W.rtCall(${JSON.stringify(inst.fn)}, ${this.site(inst)}, l, [${args.join(', ')}]);`);
+        if (this.layout.leavesOf(inst.type).length > 0) {
+          const k = this.layout.leavesOf(inst.type)[0]!;
+          ctx.def(inst.id, [k === 'bool' ? `(${r} !== 0)` : k === 'i32' ? `(${r} | 0)` : k === 'u32' ? `(${r} >>> 0)` : r]);
+        }
+        return inst.fn === 'traverse' ? { end: 'traverse' } : {};
+      }
+      case 'clock': {
+        const n = this.layout.leavesOf(inst.type).length;
+        const c = ctx.tmp('clk');
+        lines.push(`const ${c} = W.clockValue();`);
+        ctx.def(inst.id, n === 2 ? [`X.lo32u(${c})`, `X.hi32u(${c})`] : [c]);
+        return {};
+      }
+      case 'debugPrintf': {
+        const args: string[] = [];
+        for (const a of inst.args) this.leavesOfValue(a).forEach((_, k) => args.push(ctx.read(a, k)));
+        const sizes = inst.args.map((a) => this.leavesOfValue(a).length);
+        lines.push(`W.printf(${this.site(inst)}, l, ${JSON.stringify(inst.format)}, [${args.join(', ')}], ${JSON.stringify(sizes)});`);
+        return {};
+      }
+      case 'traceRay':
+      case 'reportIntersection':
+      case 'executeCallable':
+        lines.push(`W.unlowered(${JSON.stringify(inst.op)}, ${this.site(inst)}, l);`);
+        if (this.layout.leavesOf(inst.type).length > 0) ctx.def(inst.id, ['false']);
+        return {};
+      case 'subgroup':
+        throw new SimError('internal', 'subgroup op inside a lane loop');
+      case 'branch':
+        lines.push(goTo(inst.target));
+        return { end: 'branch' };
+      case 'condBranch': {
+        if (inst.ifTrue === inst.ifFalse) {
+          lines.push(goTo(inst.ifTrue));
+        } else {
+          lines.push(`if (${ctx.read(inst.cond, 0)}) { ${goTo(inst.ifTrue)} } else { ${goTo(inst.ifFalse)} }`);
+        }
+        return { end: 'branch' };
+      }
+      case 'switch': {
+        const k = this.leavesOfValue(inst.selector)[0]!;
+        const norm = (x: number) => (k === 'u32' ? x >>> 0 : x | 0);
+        const byTarget = new Map<BlockId, number[]>();
+        for (const c of inst.cases) {
+          if (c.target === inst.default) continue;
+          const l = byTarget.get(c.target) ?? [];
+          l.push(norm(c.value));
+          byTarget.set(c.target, l);
+        }
+        const cases = [...byTarget].map(([t, vs]) => `${vs.map((v) => `case ${numLit(v)}:`).join(' ')} { ${goTo(t)} break; }`);
+        lines.push(`switch (${ctx.read(inst.selector, 0)}) { ${cases.join(' ')} default: { ${goTo(inst.default)} } }`);
+        return { end: 'branch' };
+      }
+      case 'return': {
+        if (inst.value !== undefined) {
+          const v = inst.value;
+          this.leavesOfValue(v).forEach((_, k) => lines.push(`F.ret[${k * 32} + l] = ${ctx.read(v, k)};`));
+        }
+        return { end: 'return' };
+      }
+      case 'unreachable':
+      case 'ignoreIntersection':
+      case 'terminateRay':
+        return { end: 'return' };
+      default:
+        throw new SimError('unsupported', `IR op '${inst.op}' is not supported by the functional core`);
+    }
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * Storage images and sampled textures: texel formats, texel read/write with format conversion,
+ * nearest and bilinear filtering with repeat / mirrored-repeat / clamp-to-edge wrapping.
+ *
+ * Invariants: a level's `data` holds width*height*depth*layers texels of `channels(format)`
+ * components, tightly packed, x fastest, then y, z, layer. Reads return 4 components with the
+ * missing ones filled as (0, 0, 0, 1), the way Vulkan expands formats. Filtering is done in double
+ * precision and rounded to f32 at the end (no 8-bit fixed-point weights like real texture units).
+ * Explicit LOD picks the nearest mip level; implicit LOD (texture() in RT stages) is LOD 0.
+ */
+import { SimError } from './errors.js';
+
+export type TexelFormat =
+  | 'rgba8' | 'rgba8_snorm' | 'rgba8ui' | 'rgba8i' | 'rg8' | 'r8'
+  | 'rgba16f' | 'rg16f' | 'r16f'
+  | 'rgba32f' | 'rg32f' | 'r32f'
+  | 'rgba32ui' | 'rg32ui' | 'r32ui'
+  | 'rgba32i' | 'rg32i' | 'r32i';
+
+type Storage = 'unorm8' | 'snorm8' | 'u8' | 'i8' | 'f16' | 'f32' | 'u32' | 'i32';
+
+interface FormatInfo {
+  channels: number;
+  storage: Storage;
+}
+
+const FORMATS: Record<TexelFormat, FormatInfo> = {
+  rgba8: { channels: 4, storage: 'unorm8' },
+  rgba8_snorm: { channels: 4, storage: 'snorm8' },
+  rgba8ui: { channels: 4, storage: 'u8' },
+  rgba8i: { channels: 4, storage: 'i8' },
+  rg8: { channels: 2, storage: 'unorm8' },
+  r8: { channels: 1, storage: 'unorm8' },
+  rgba16f: { channels: 4, storage: 'f16' },
+  rg16f: { channels: 2, storage: 'f16' },
+  r16f: { channels: 1, storage: 'f16' },
+  rgba32f: { channels: 4, storage: 'f32' },
+  rg32f: { channels: 2, storage: 'f32' },
+  r32f: { channels: 1, storage: 'f32' },
+  rgba32ui: { channels: 4, storage: 'u32' },
+  rg32ui: { channels: 2, storage: 'u32' },
+  r32ui: { channels: 1, storage: 'u32' },
+  rgba32i: { channels: 4, storage: 'i32' },
+  rg32i: { channels: 2, storage: 'i32' },
+  r32i: { channels: 1, storage: 'i32' },
+};
+
+export function isTexelFormat(s: string): s is TexelFormat {
+  return Object.prototype.hasOwnProperty.call(FORMATS, s);
+}
+
+export type TexelData = Uint8Array | Int8Array | Uint16Array | Float32Array | Uint32Array | Int32Array;
+
+export interface ImageLevel {
+  width: number;
+  height: number;
+  depth: number;
+  data: TexelData;
+}
+
+export type WrapMode = 'repeat' | 'mirroredRepeat' | 'clampToEdge';
+export type FilterMode = 'nearest' | 'linear';
+
+export interface SamplerState {
+  filter: FilterMode;
+  wrapU: WrapMode;
+  wrapV: WrapMode;
+  wrapW: WrapMode;
+}
+
+export const DEFAULT_SAMPLER: SamplerState = { filter: 'linear', wrapU: 'repeat', wrapV: 'repeat', wrapW: 'repeat' };
+
+export interface SimImage {
+  format: TexelFormat;
+  layers: number;
+  /** levels[0] is the base level. */
+  levels: ImageLevel[];
+  /** Byte address of texel (0,0,0) of level 0 in the simulated address space (for the timing model). */
+  address: number;
+  /** Sampler used when the shader samples it as a combined image sampler. */
+  sampler?: SamplerState;
+}
+
+export function formatInfo(f: TexelFormat): FormatInfo {
+  return FORMATS[f];
+}
+
+function allocData(storage: Storage, n: number): TexelData {
+  switch (storage) {
+    case 'unorm8':
+    case 'u8':
+      return new Uint8Array(n);
+    case 'snorm8':
+    case 'i8':
+      return new Int8Array(n);
+    case 'f16':
+      return new Uint16Array(n);
+    case 'f32':
+      return new Float32Array(n);
+    case 'u32':
+      return new Uint32Array(n);
+    case 'i32':
+      return new Int32Array(n);
+  }
+}
+
+function storageBytes(s: Storage): number {
+  return s === 'f16' ? 2 : s === 'f32' || s === 'u32' || s === 'i32' ? 4 : 1;
+}
+
+export function texelBytes(f: TexelFormat): number {
+  const fi = FORMATS[f];
+  return fi.channels * storageBytes(fi.storage);
+}
+
+/** A zero-filled image with `levels` mip levels (each half the previous, at least 1). */
+export function createImage(
+  format: TexelFormat,
+  width: number,
+  height = 1,
+  opts: { depth?: number; layers?: number; levels?: number; address?: number; sampler?: SamplerState } = {},
+): SimImage {
+  const fi = FORMATS[format];
+  const layers = opts.layers ?? 1;
+  const levels: ImageLevel[] = [];
+  let w = width;
+  let h = height;
+  let d = opts.depth ?? 1;
+  for (let i = 0; i < (opts.levels ?? 1); i++) {
+    levels.push({ width: w, height: h, depth: d, data: allocData(fi.storage, w * h * d * layers * fi.channels) });
+    w = Math.max(1, w >> 1);
+    h = Math.max(1, h >> 1);
+    d = Math.max(1, d >> 1);
+  }
+  const img: SimImage = { format, layers, levels, address: opts.address ?? 0 };
+  if (opts.sampler) img.sampler = opts.sampler;
+  return img;
+}
+
+/** Total bytes of all levels (what the host reserves in the address space). */
+export function imageBytes(img: SimImage): number {
+  const fi = FORMATS[img.format];
+  return img.levels.reduce((a, l) => a + l.data.length * storageBytes(fi.storage), 0);
+}
+
+const f32Scratch = new Float32Array(1);
+const u32Scratch = new Uint32Array(f32Scratch.buffer);
+
+export function halfToFloat(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 31) return m ? NaN : s * Infinity;
+  return s * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+/** Round-to-nearest-even f32 -> f16 bits. */
+export function floatToHalf(x: number): number {
+  f32Scratch[0] = x;
+  const b = u32Scratch[0]!;
+  const sign = (b >>> 16) & 0x8000;
+  const e = (b >>> 23) & 0xff;
+  let m = b & 0x7fffff;
+  if (e === 0xff) return sign | 0x7c00 | (m ? 0x200 : 0);
+  const he = e - 127 + 15;
+  if (he >= 31) return sign | 0x7c00;
+  if (he <= 0) {
+    if (he < -10) return sign;
+    m |= 0x800000;
+    const shift = 14 - he;
+    const half = 1 << (shift - 1);
+    let r = m >>> shift;
+    const rem = m & ((1 << shift) - 1);
+    if (rem > half || (rem === half && (r & 1))) r++;
+    return sign | r;
+  }
+  let r = (he << 10) | (m >>> 13);
+  const rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (r & 1))) r++;
+  return sign | r;
+}
+
+function decode(storage: Storage, v: number): number {
+  switch (storage) {
+    case 'unorm8':
+      return Math.fround(v / 255);
+    case 'snorm8':
+      return Math.fround(Math.max(v / 127, -1));
+    case 'f16':
+      return halfToFloat(v);
+    default:
+      return v;
+  }
+}
+
+function encode(storage: Storage, v: number): number {
+  switch (storage) {
+    case 'unorm8':
+      return Math.round(Math.min(Math.max(v, 0), 1) * 255);
+    case 'snorm8':
+      return Math.round(Math.min(Math.max(v, -1), 1) * 127);
+    case 'f16':
+      return floatToHalf(v);
+    default:
+      return v;
+  }
+}
+
+function texelIndex(img: SimImage, lvl: ImageLevel, x: number, y: number, z: number, layer: number): number {
+  return ((layer * lvl.depth + z) * lvl.height + y) * lvl.width + x;
+}
+
+function inBounds(img: SimImage, lvl: ImageLevel, x: number, y: number, z: number, layer: number): boolean {
+  return x >= 0 && y >= 0 && z >= 0 && layer >= 0 && x < lvl.width && y < lvl.height && z < lvl.depth && layer < img.layers;
+}
+
+/** Reads texel (x, y, z|layer) of `level` into out[0..3]; false when outside the image. */
+export function readTexel(img: SimImage, level: number, x: number, y: number, z: number, layer: number, out: Float64Array): boolean {
+  const lvl = img.levels[level];
+  if (!lvl || !inBounds(img, lvl, x, y, z, layer)) return false;
+  const fi = FORMATS[img.format];
+  const base = texelIndex(img, lvl, x, y, z, layer) * fi.channels;
+  for (let c = 0; c < 4; c++) out[c] = c < fi.channels ? decode(fi.storage, lvl.data[base + c]!) : c === 3 ? 1 : 0;
+  return true;
+}
+
+export function writeTexel(img: SimImage, x: number, y: number, z: number, layer: number, v: ArrayLike<number>): boolean {
+  const lvl = img.levels[0]!;
+  if (!inBounds(img, lvl, x, y, z, layer)) return false;
+  const fi = FORMATS[img.format];
+  const base = texelIndex(img, lvl, x, y, z, layer) * fi.channels;
+  for (let c = 0; c < fi.channels; c++) lvl.data[base + c] = encode(fi.storage, v[c]!);
+  return true;
+}
+
+/** Byte address of a texel of level 0, for the timing model. */
+export function texelAddress(img: SimImage, x: number, y: number, z: number, layer: number): number {
+  const lvl = img.levels[0]!;
+  return img.address + texelIndex(img, lvl, x, y, z, layer) * texelBytes(img.format);
+}
+
+function wrap(i: number, n: number, mode: WrapMode): number {
+  switch (mode) {
+    case 'repeat':
+      return ((i % n) + n) % n;
+    case 'clampToEdge':
+      return i < 0 ? 0 : i >= n ? n - 1 : i;
+    case 'mirroredRepeat': {
+      const p = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return p < n ? p : 2 * n - 1 - p;
+    }
+  }
+}
+
+const tap = new Float64Array(4);
+
+/**
+ * Samples level `lod` (rounded to the nearest level) at normalized (u, v, w); `layer` selects the
+ * array layer. Writes 4 components to `out`.
+ */
+export function sampleImage(img: SimImage, s: SamplerState, u: number, v: number, w: number, layer: number, lod: number, dims: number, out: Float64Array): void {
+  const level = Math.min(Math.max(Math.round(lod), 0), img.levels.length - 1);
+  const lvl = img.levels[level]!;
+  const L = Math.min(Math.max(Math.round(layer), 0), img.layers - 1);
+  if (s.filter === 'nearest') {
+    const x = wrap(Math.floor(u * lvl.width), lvl.width, s.wrapU);
+    const y = dims > 1 ? wrap(Math.floor(v * lvl.height), lvl.height, s.wrapV) : 0;
+    const z = dims > 2 ? wrap(Math.floor(w * lvl.depth), lvl.depth, s.wrapW) : 0;
+    readTexel(img, level, x, y, z, L, out);
+    for (let c = 0; c < 4; c++) out[c] = Math.fround(out[c]!);
+    return;
+  }
+  const fx = u * lvl.width - 0.5;
+  const fy = dims > 1 ? v * lvl.height - 0.5 : 0;
+  const fz = dims > 2 ? w * lvl.depth - 0.5 : 0;
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const z0 = Math.floor(fz);
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const az = fz - z0;
+  const acc = [0, 0, 0, 0];
+  const nz = dims > 2 ? 2 : 1;
+  const ny = dims > 1 ? 2 : 1;
+  for (let dz = 0; dz < nz; dz++) {
+    for (let dy = 0; dy < ny; dy++) {
+      for (let dx = 0; dx < 2; dx++) {
+        const weight = (dx ? ax : 1 - ax) * (dims > 1 ? (dy ? ay : 1 - ay) : 1) * (dims > 2 ? (dz ? az : 1 - az) : 1);
+        if (weight === 0) continue;
+        const x = wrap(x0 + dx, lvl.width, s.wrapU);
+        const y = dims > 1 ? wrap(y0 + dy, lvl.height, s.wrapV) : 0;
+        const z = dims > 2 ? wrap(z0 + dz, lvl.depth, s.wrapW) : 0;
+        readTexel(img, level, x, y, z, L, tap);
+        for (let c = 0; c < 4; c++) acc[c]! += weight * tap[c]!;
+      }
+    }
+  }
+  for (let c = 0; c < 4; c++) out[c] = Math.fround(acc[c]!);
+}
+
+export function levelSize(img: SimImage, level: number): ImageLevel {
+  const lvl = img.levels[level];
+  if (!lvl) throw new SimError('outOfBounds', `mip level ${level} of an image with ${img.levels.length} levels`);
+  return lvl;
+}

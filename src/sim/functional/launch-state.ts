@@ -1,0 +1,106 @@
+/**
+ * State shared by all warps of one launch: the program, bound resources, RT runtime, counters,
+ * printf output, the issued-instruction clock, the spec-constant table, the private-memory
+ * template (initialised private globals) and pools of register files for call frames.
+ *
+ * Invariant: warps only mutate it through counters / printf / clock in step order, so a launch run
+ * twice with the same inputs produces identical counters and output.
+ */
+import type { Program } from './program.js';
+import type { BoundResources } from './resources.js';
+import type { RtRuntime } from './rt-runtime.js';
+import { CounterSet } from './counters.js';
+import type { StepObserver } from '../warp-step.js';
+import type { FunctionInfo } from './compile-to-js.js';
+import { LayoutTable, type LeafKind } from './layout.js';
+import { shaderMath } from './shader-math.js';
+
+export interface LaunchConfig {
+  maxRecursionDepth: number;
+  watchdogInstructions: number;
+  onStep?: StepObserver;
+  /** Replaces the issued-instruction clock (e.g. the timing model's cycle counter). */
+  clock?: () => number;
+}
+
+export class LaunchState {
+  readonly counters: CounterSet;
+  /** Warp instructions issued so far in the launch: the functional `clock` source. */
+  issued = 0;
+  readonly spec: Float64Array;
+  /** Initial contents (32-bit words) of one lane's private-global area. */
+  readonly privateTemplate: Uint32Array;
+  private readonly pools = new Map<FunctionInfo, Float64Array[]>();
+  readonly maxArgLeaves: number;
+  readonly maxMemSites: number;
+
+  constructor(
+    readonly program: Program,
+    readonly env: BoundResources,
+    readonly rt: RtRuntime | undefined,
+    readonly config: LaunchConfig,
+    specConstants: Map<number, number | boolean> | undefined,
+  ) {
+    this.counters = new CounterSet(program.functions.length, program.blockCount);
+    const st = program.statics;
+    this.spec = new Float64Array(program.module.constants.length);
+    for (const sc of st.specConstants) {
+      const v = specConstants?.get(sc.specId);
+      this.spec[sc.index] = v === undefined ? sc.value : typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    }
+    this.privateTemplate = new Uint32Array(Math.ceil(st.privateGlobalBytes / 4));
+    const view = new DataView(this.privateTemplate.buffer);
+    for (const { g, index } of st.globals()) {
+      const off = st.privateOffset.get(index);
+      if (off === undefined || g.init === undefined) continue;
+      const ptrT = program.module.types.types[g.type]!;
+      const pointee = ptrT.kind === 'pointer' ? ptrT.pointee : g.type;
+      const lay = st.layout.layoutOf(pointee);
+      const vals = st.constantNumbers(g.init, this.spec);
+      lay.kinds.forEach((k, i) => writeScalar(view, off + lay.offsets[i]!, k, vals[i]!));
+    }
+    this.maxArgLeaves = Math.max(1, ...program.functions.map((f) => f.maxArgLeaves), ...program.functions.map((f) => f.retLeaves));
+    let sites = 1;
+    for (const f of program.functions) for (const b of f.blocks) for (const p of b.pieces) sites = Math.max(sites, p.memSites.length);
+    this.maxMemSites = sites;
+  }
+
+  readonly math = shaderMath;
+
+  clockNow(): number {
+    return this.config.clock ? this.config.clock() : this.issued;
+  }
+
+  takeRegs(fn: FunctionInfo): Float64Array {
+    const pool = this.pools.get(fn);
+    const r = pool?.pop();
+    return r ?? new Float64Array(Math.max(1, fn.regSlots) * 32);
+  }
+
+  releaseRegs(fn: FunctionInfo, regs: Float64Array): void {
+    let pool = this.pools.get(fn);
+    if (!pool) this.pools.set(fn, (pool = []));
+    if (pool.length < 64) pool.push(regs);
+  }
+}
+
+function writeScalar(view: DataView, off: number, k: LeafKind, v: number): void {
+  switch (k) {
+    case 'f32':
+      view.setFloat32(off, v, true);
+      return;
+    case 'i32':
+      view.setInt32(off, v, true);
+      return;
+    case 'u32':
+    case 'bool':
+      view.setUint32(off, v >>> 0, true);
+      return;
+    case 'f64':
+      view.setFloat64(off, v, true);
+      return;
+    default:
+      view.setUint32(off, shaderMath.lo32u(v), true);
+      if (LayoutTable.leafBytes(k) === 8) view.setUint32(off + 4, shaderMath.hi32u(v), true);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Launching a program: binding resources, mapping launch invocations to warps (Vulkan-Sim III-B5)
+ * and running them.
+ *
+ * Mapping (invariants):
+ * - RT stages, 'rows' (default): block (32,1,1), grid (ceil(w/32), h, d); warp k covers 32
+ *   horizontal pixels starting from the top left, row by row; lanes past the right edge are
+ *   masked off. 'tiles4x8': each warp covers a 4-wide x 8-tall tile (lane = y%8*4 + x%4), tiles
+ *   row-major; lanes outside the image are masked off.
+ * - Compute: `size` is the workgroup count; each workgroup of localSize invocations is split into
+ *   warps of 32 consecutive LocalInvocationIndex values; the last warp of a group may be partial.
+ * - The linear launch index (`thread`) is x + y*W + z*W*H over the whole launch (W, H in
+ *   invocations), the same for both mappings.
+ */
+import type { FunctionId } from '../../ir/inst.js';
+import type { StepObserver } from '../warp-step.js';
+import type { Program } from './program.js';
+import { bindResources, type Resources } from './resources.js';
+import type { RtRuntime } from './rt-runtime.js';
+import { LaunchState } from './launch-state.js';
+import { Warp, type WarpLanes } from './warp.js';
+import type { Counters } from './counters.js';
+import { SimError } from './errors.js';
+
+export interface LaunchOptions {
+  entry: FunctionId;
+  /** RT: launch width, height, depth. Compute: workgroup counts. */
+  size: [number, number, number];
+  mapping?: 'rows' | 'tiles4x8';
+  rt?: RtRuntime;
+  /** Maximum call-frame depth (entry = 1). Default 64. */
+  maxRecursionDepth?: number;
+  /** Per-thread instruction limit. Default 10,000,000. */
+  watchdogInstructions?: number;
+  onStep?: StepObserver;
+  specConstants?: Map<number, number | boolean>;
+  /** Source of `clock` values (the timing model's cycle); default: warp instructions issued so far. */
+  clock?: () => number;
+}
+
+function lanesFor(
+  mask: number,
+  fill: (lane: number, out: { x: number; y: number; z: number; lx: number; ly: number; lz: number; li: number; thread: number }) => boolean,
+  launchSize: [number, number, number],
+  wg: [number, number, number],
+  nwg: [number, number, number],
+  subgroupId: number,
+  numSubgroups: number,
+): WarpLanes {
+  const thread = new Float64Array(32).fill(-1);
+  const launchId = new Uint32Array(96);
+  const localId = new Uint32Array(96);
+  const localIndex = new Uint32Array(32);
+  const o = { x: 0, y: 0, z: 0, lx: 0, ly: 0, lz: 0, li: 0, thread: 0 };
+  for (let l = 0; l < 32; l++) {
+    if (!fill(l, o)) {
+      mask &= ~(1 << l);
+      continue;
+    }
+    thread[l] = o.thread;
+    launchId[l * 3] = o.x;
+    launchId[l * 3 + 1] = o.y;
+    launchId[l * 3 + 2] = o.z;
+    localId[l * 3] = o.lx;
+    localId[l * 3 + 1] = o.ly;
+    localId[l * 3 + 2] = o.lz;
+    localIndex[l] = o.li;
+  }
+  return {
+    mask,
+    thread,
+    launchId,
+    localId,
+    localIndex,
+    launchSize: Uint32Array.from(launchSize),
+    workgroupId: Uint32Array.from(wg),
+    numWorkgroups: Uint32Array.from(nwg),
+    subgroupId,
+    numSubgroups,
+  };
+}
+
+/** Lane layouts of every warp of the launch, in warp order (lazy: one at a time). */
+export function* warpLanes(program: Program, opts: LaunchOptions): Generator<WarpLanes> {
+  const [w, h, d] = opts.size;
+  const ep = program.module.entryPoints.find((e) => e.function === opts.entry);
+  if (ep?.stage === 'compute') {
+    const [lx, ly, lz] = ep.localSize ?? [1, 1, 1];
+    const L = lx * ly * lz;
+    const per = Math.ceil(L / 32);
+    const W = w * lx;
+    const H = h * ly;
+    for (let gz = 0; gz < d; gz++) for (let gy = 0; gy < h; gy++) for (let gx = 0; gx < w; gx++) {
+      for (let s = 0; s < per; s++) {
+        yield lanesFor(
+          -1,
+          (l, o) => {
+            const li = s * 32 + l;
+            if (li >= L) return false;
+            o.li = li;
+            o.lx = li % lx;
+            o.ly = Math.floor(li / lx) % ly;
+            o.lz = Math.floor(li / (lx * ly));
+            o.x = gx * lx + o.lx;
+            o.y = gy * ly + o.ly;
+            o.z = gz * lz + o.lz;
+            o.thread = o.x + o.y * W + o.z * W * H;
+            return true;
+          },
+          [W, H, d * lz],
+          [gx, gy, gz],
+          [w, h, d],
+          s,
+          per,
+        );
+      }
+    }
+    return;
+  }
+  const tiles = opts.mapping === 'tiles4x8';
+  const tw = tiles ? 4 : 32;
+  const th = tiles ? 8 : 1;
+  const cols = Math.ceil(w / tw);
+  const rows = Math.ceil(h / th);
+  for (let z = 0; z < d; z++) for (let ty = 0; ty < rows; ty++) for (let tx = 0; tx < cols; tx++) {
+    yield lanesFor(
+      -1,
+      (l, o) => {
+        o.x = tx * tw + (l % tw);
+        o.y = ty * th + Math.floor(l / tw);
+        o.z = z;
+        if (o.x >= w || o.y >= h) return false;
+        o.lx = l;
+        o.li = l;
+        o.thread = o.x + o.y * w + z * w * h;
+        return true;
+      },
+      [w, h, d],
+      [tx, ty, z],
+      [cols, rows, d],
+      0,
+      1,
+    );
+  }
+}
+
+function prepare(program: Program, resources: Resources, opts: LaunchOptions, recordAlways: boolean): LaunchState {
+  const entry = program.byId.get(opts.entry);
+  if (!entry) throw new SimError('resource', `entry function %${opts.entry} is not in the program`);
+  if (opts.size.some((s) => !Number.isInteger(s) || s < 0)) throw new SimError('resource', `launch size ${JSON.stringify(opts.size)} must be non-negative integers`);
+  const env = bindResources(program.module, resources, program.statics.usedGlobals);
+  const cfg = {
+    maxRecursionDepth: opts.maxRecursionDepth ?? 64,
+    watchdogInstructions: opts.watchdogInstructions ?? 10_000_000,
+    ...(opts.onStep ? { onStep: opts.onStep } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  };
+  void recordAlways;
+  return new LaunchState(program, env, opts.rt, cfg, opts.specConstants);
+}
+
+/** Every warp of the launch, for the timing model (it calls `warp.step()` in its own order). */
+export function createWarps(program: Program, resources: Resources, opts: LaunchOptions): Warp[] {
+  const state = prepare(program, resources, opts, true);
+  const entry = program.byId.get(opts.entry)!;
+  const warps: Warp[] = [];
+  for (const lanes of warpLanes(program, opts)) warps.push(new Warp(warps.length, state, entry, lanes, true));
+  return warps;
+}
+
+/** Runs every warp to completion in warp order; returns the counters (and printf output). */
+export function runFunctional(program: Program, resources: Resources, opts: LaunchOptions): Counters {
+  const state = prepare(program, resources, opts, false);
+  const entry = program.byId.get(opts.entry)!;
+  let i = 0;
+  for (const lanes of warpLanes(program, opts)) {
+    if (lanes.mask === 0) {
+      i++;
+      continue;
+    }
+    new Warp(i++, state, entry, lanes, opts.onStep !== undefined).run();
+  }
+  return state.counters.snapshot(
+    program.functions.map((f) => f.name),
+    program.blockNames,
+  );
+}
+
+/** Counters of a launch driven through `createWarps` (call after the warps finished). */
+export function countersOf(warps: readonly Warp[], program: Program): Counters | undefined {
+  const w = warps[0];
+  if (!w) return undefined;
+  return w.launchCounters().snapshot(program.functions.map((f) => f.name), program.blockNames);
+}

@@ -1,0 +1,47 @@
+/**
+ * A compiled program: every function of a module compiled to per-block JS pieces, with the static
+ * per-block information the warp, the counters and the timing model use (instruction counts, op
+ * classes, memory sites, successors, reconvergence points) and the site table for located errors.
+ *
+ * Invariants: `functions[i].blocks[j].globalIndex` numbers all blocks of the program densely from
+ * 0 (`blockCount` in total), in function order then block layout order; `blockNames[k]` is
+ * `<function>/<block>` for the block with global index k. A program is immutable once built and
+ * can be launched any number of times.
+ */
+import type { FunctionId } from '../../ir/inst.js';
+import type { Module } from '../../ir/module.js';
+import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
+import { ModuleStatics } from './module-statics.js';
+import type { Site } from './errors.js';
+
+export interface Program {
+  module: Module;
+  statics: ModuleStatics;
+  functions: FunctionInfo[];
+  byId: Map<FunctionId, FunctionInfo>;
+  sites: Site[];
+  blockCount: number;
+  blockNames: string[];
+}
+
+export function compileProgram(m: Module): Program {
+  const statics = new ModuleStatics(m);
+  const sites: Site[] = [];
+  const functions: FunctionInfo[] = [];
+  const blockNames: string[] = [];
+  let blockCount = 0;
+  for (const fn of m.functions) {
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount).compile();
+    info.index = functions.length;
+    functions.push(info);
+    for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;
+    blockCount += fn.blocks.length;
+  }
+  return { module: m, statics, functions, byId: new Map(functions.map((f) => [f.id, f])), sites, blockCount, blockNames };
+}
+
+/** The generated JS of one function (for debugging and `vvision sim --dump-js`). */
+export function functionSource(p: Program, id: FunctionId): string {
+  const f = p.byId.get(id);
+  return f ? f.source : '';
+}

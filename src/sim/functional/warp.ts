@@ -1,0 +1,465 @@
+/**
+ * One warp of the functional core: call frames, each with its SIMT reconvergence stack
+ * (Vulkan-Sim baseline: immediate post-dominator reconvergence), and `step()`, which executes the
+ * next piece of the selected split and reports it as a WarpStep.
+ *
+ * Invariants:
+ * - `frames[i].stack` entries are {pc, piece, rpc, mask}; only the top entry of the top frame
+ *   executes (stack-based reconvergence). The bottom entry of a frame has rpc = NO_RPC; a frame
+ *   is finished when its bottom entry reaches EXIT, i.e. every lane that entered it returned
+ *   (early returns wait at the function exit). An entry is popped when its pc equals its rpc.
+ * - On a divergent branch the current entry moves to the branch's ipdom (or is replaced when its
+ *   own rpc already is that ipdom) and one entry per taken successor other than the ipdom is
+ *   pushed, the first successor on top (taken / first case runs first).
+ * - `runnableSplits()` lists the splits a scheduler may pick; with stack reconvergence it is only
+ *   the top entry. Independent thread scheduling (Vulkan-Sim IV-B) would return every split here
+ *   and let `step(split)` run any of them.
+ * - Private memory and register files are allocated on the first step and dropped when the warp
+ *   finishes, so a launch of many warps only holds the live ones.
+ */
+import type { Builtin } from '../../ir/module.js';
+import type { RtRuntimeFn } from '../../ir/inst.js';
+import type { MemAccess, RtLaneWork, WarpStep } from '../warp-step.js';
+import { EXIT, type BlockInfo, type FunctionInfo, type PieceInfo } from './compile-to-js.js';
+import { SimError, formatSite } from './errors.js';
+import type { LaunchState } from './launch-state.js';
+import { PrivateMemory, type Region } from './memory.js';
+import { PRIVATE_BASE } from './layout.js';
+import type { BoundResources } from './resources.js';
+import { DEFAULT_SAMPLER, levelSize, readTexel, sampleImage, texelAddress, writeTexel } from './images.js';
+import { formatPrintf } from './debug-printf.js';
+import { SPACE_INDEX } from './counters.js';
+import type { ShaderMath } from './shader-math.js';
+
+const NO_RPC = -2;
+/** Base of the synthetic addresses reported for private (local) memory accesses. */
+const LOCAL_BASE = 2 ** 44;
+
+export interface SimtEntry {
+  /** Block position in the frame's function, or EXIT. */
+  pc: number;
+  /** Next piece of the block to run. */
+  piece: number;
+  /** Reconvergence block position, EXIT, or NO_RPC for a frame's bottom entry. */
+  rpc: number;
+  /** Active lanes (int32 bit mask). */
+  mask: number;
+}
+
+export interface Frame {
+  fn: FunctionInfo;
+  regs: Float64Array;
+  ret: Float64Array;
+  stack: SimtEntry[];
+  /** Byte offset of this frame's variables in each lane's private memory. */
+  pbase: number;
+}
+
+export interface WarpLanes {
+  /** Lanes that exist (partial warps at the right edge are masked off). */
+  mask: number;
+  /** Linear launch index per lane (-1 for missing lanes). */
+  thread: Float64Array;
+  /** LaunchId / GlobalInvocationId per lane (x, y, z). */
+  launchId: Uint32Array;
+  localId: Uint32Array;
+  localIndex: Uint32Array;
+  launchSize: Uint32Array;
+  workgroupId: Uint32Array;
+  numWorkgroups: Uint32Array;
+  subgroupId: number;
+  numSubgroups: number;
+}
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+export class Warp {
+  // ---- fields read by the generated code (names are part of the codegen contract) ----
+  readonly env: BoundResources;
+  readonly math: ShaderMath;
+  priv!: PrivateMemory;
+  readonly threadInsts = new Float64Array(32);
+  readonly thread: Float64Array;
+  readonly watchdogLimit: number;
+  recording: boolean;
+  readonly addrBuf: Float64Array;
+  readonly succ = new Int32Array(64);
+  readonly args: Float64Array;
+  readonly spec: Float64Array;
+  readonly LID: Uint32Array;
+  readonly LOCID: Uint32Array;
+  readonly LSIZE: Uint32Array;
+  readonly WGID: Uint32Array;
+  readonly NWG: Uint32Array;
+  readonly LII: Uint32Array;
+  readonly subgroupId: number;
+  readonly numSubgroups: number;
+  // ---- warp state ----
+  readonly frames: Frame[] = [];
+  done = false;
+  private started = false;
+  private readonly texel = new Float64Array(4);
+  private readonly sizeOut = new Uint32Array(4);
+  private laneViews: Uint8Array[] = [];
+  private laneViewGen = -1;
+
+  constructor(
+    readonly index: number,
+    private readonly launch: LaunchState,
+    private readonly entry: FunctionInfo,
+    readonly lanes: WarpLanes,
+    recordSteps: boolean,
+  ) {
+    this.env = launch.env;
+    this.math = launch.math;
+    this.thread = lanes.thread;
+    this.watchdogLimit = launch.config.watchdogInstructions;
+    this.recording = recordSteps;
+    this.addrBuf = new Float64Array(launch.maxMemSites * 32);
+    this.args = new Float64Array(launch.maxArgLeaves * 32);
+    this.spec = launch.spec;
+    this.LID = lanes.launchId;
+    this.LOCID = lanes.localId;
+    this.LSIZE = lanes.launchSize;
+    this.WGID = lanes.workgroupId;
+    this.NWG = lanes.numWorkgroups;
+    this.LII = lanes.localIndex;
+    this.subgroupId = lanes.subgroupId;
+    this.numSubgroups = lanes.numSubgroups;
+  }
+
+  private start(): void {
+    this.started = true;
+    const st = this.launch.program.statics;
+    this.priv = new PrivateMemory(st.privateGlobalBytes + this.entry.frameBytes);
+    const tpl = this.launch.privateTemplate;
+    for (let l = 0; l < 32; l++) this.priv.u32.set(tpl, l * this.priv.laneWords);
+    this.frames.push(this.newFrame(this.entry, this.lanes.mask, st.privateGlobalBytes));
+    this.launch.counters.warps++;
+    this.launch.counters.threads += popcount(this.lanes.mask);
+  }
+
+  private newFrame(fn: FunctionInfo, mask: number, pbase: number): Frame {
+    return {
+      fn,
+      regs: this.launch.takeRegs(fn),
+      ret: new Float64Array(Math.max(1, fn.retLeaves) * 32),
+      stack: [{ pc: 0, piece: 0, rpc: NO_RPC, mask }],
+      pbase,
+    };
+  }
+
+  /** The launch-wide counters this warp adds to. */
+  launchCounters() {
+    return this.launch.counters;
+  }
+
+  /** Splits a scheduler may run next (stack reconvergence: only the top of the top frame). */
+  runnableSplits(): SimtEntry[] {
+    if (!this.started) this.start();
+    if (!this.settle()) return [];
+    const f = this.frames[this.frames.length - 1]!;
+    return [f.stack[f.stack.length - 1]!];
+  }
+
+  /**
+   * Pops reconverged entries and finished frames until the top entry has a piece to run.
+   * Returns false when the warp is done.
+   */
+  private settle(): boolean {
+    while (this.frames.length > 0) {
+      const F = this.frames[this.frames.length - 1]!;
+      const E = F.stack[F.stack.length - 1]!;
+      if (E.pc === E.rpc) {
+        F.stack.pop();
+        continue;
+      }
+      if (E.pc !== EXIT) return true;
+      if (F.stack.length > 1) throw new SimError('internal', `split reached the exit of @${F.fn.name} before its reconvergence point`);
+      this.frames.pop();
+      this.launch.releaseRegs(F.fn, F.regs);
+      const caller = this.frames[this.frames.length - 1];
+      if (!caller) break;
+      const CE = caller.stack[caller.stack.length - 1]!;
+      const callPiece = caller.fn.blocks[CE.pc]!.pieces[CE.piece - 1]!;
+      if (callPiece.callResultSlot >= 0) {
+        for (let k = 0; k < callPiece.callResultLeaves; k++) {
+          const dst = (callPiece.callResultSlot + k) * 32;
+          for (let m = E.mask; m !== 0; m &= m - 1) {
+            const l = 31 - Math.clz32(m & -m);
+            caller.regs[dst + l] = F.ret[k * 32 + l]!;
+          }
+        }
+      }
+    }
+    this.done = true;
+    this.priv = new PrivateMemory(0);
+    return false;
+  }
+
+  /** Executes the next piece; returns its WarpStep (insts = 0 and done = true once finished). */
+  step(): WarpStep {
+    const prev = this.recording;
+    this.recording = true;
+    try {
+      return this.exec(true)!;
+    } finally {
+      this.recording = prev;
+    }
+  }
+
+  /** Runs the warp to completion without building WarpSteps (unless an observer wants them). */
+  run(): void {
+    const obs = this.launch.config.onStep;
+    while (!this.done) {
+      const s = this.exec(obs !== undefined);
+      if (s && obs) obs.onStep(s);
+    }
+  }
+
+  private exec(build: boolean): WarpStep | undefined {
+    if (!this.started) this.start();
+    if (!this.settle()) return build ? this.emptyStep() : undefined;
+    const F = this.frames[this.frames.length - 1]!;
+    const E = F.stack[F.stack.length - 1]!;
+    const block = F.fn.blocks[E.pc]!;
+    const piece = block.pieces[E.piece]!;
+    const mask = E.mask;
+    const n = popcount(mask);
+    const c = this.launch.counters;
+    if (E.piece === 0) {
+      c.blockExec[block.globalIndex]!++;
+      c.blockHist[block.globalIndex * 33 + n]!++;
+    }
+    piece.run(this, F, mask);
+    c.warpInsts += piece.insts;
+    c.threadInsts += piece.insts * n;
+    c.fnWarp[F.fn.index]! += piece.insts;
+    c.fnThread[F.fn.index]! += piece.insts * n;
+    this.launch.issued += piece.insts;
+    for (const op of piece.subgroupOps) c.subgroup.set(op, (c.subgroup.get(op) ?? 0) + 1);
+    for (const s of piece.memSites) {
+      const si = SPACE_INDEX[s.space];
+      c.memWarp[si]!++;
+      c.memLane[si]! += n;
+    }
+    let rt: RtLaneWork[] | undefined;
+    if (piece.end === 'traverse' && this.launch.rt?.takeLaneWork) {
+      rt = [];
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const w = this.launch.rt.takeLaneWork(this.thread[l]!);
+        if (w) rt.push(w);
+      }
+    }
+    const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
+    this.advance(F, E, block, piece);
+    if (step) {
+      this.settleQuietly();
+      step.done = this.done;
+    }
+    return step;
+  }
+
+  /** Settles so `done` is accurate for the step just taken. */
+  private settleQuietly(): void {
+    if (!this.done) this.settle();
+  }
+
+  private advance(F: Frame, E: SimtEntry, block: BlockInfo, piece: PieceInfo): void {
+    switch (piece.end) {
+      case 'call': {
+        E.piece++;
+        const callee = this.launch.program.byId.get(piece.callee!)!;
+        if (this.frames.length >= this.launch.config.maxRecursionDepth) {
+          const site = this.launch.program.sites[piece.callSite!]!;
+          throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.launch.config.maxRecursionDepth} calling @${callee.name}`, {
+            site,
+            lane: 31 - Math.clz32(E.mask & -E.mask),
+            thread: this.thread[31 - Math.clz32(E.mask & -E.mask)]!,
+          });
+        }
+        const pbase = F.pbase + F.fn.frameBytes;
+        this.priv.ensure(pbase + callee.frameBytes);
+        const nf = this.newFrame(callee, E.mask, pbase);
+        let leaf = 0;
+        for (const p of callee.params) {
+          nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);
+          leaf += p.leaves;
+        }
+        this.frames.push(nf);
+        return;
+      }
+      case 'traverse':
+        E.piece++;
+        return;
+      case 'return':
+        E.pc = EXIT;
+        E.piece = 0;
+        return;
+      case 'branch': {
+        const succs = block.succs;
+        let taken = -1;
+        let count = 0;
+        for (let i = 0; i < succs.length; i++) {
+          if (this.succ[i] !== 0) {
+            count++;
+            taken = i;
+          }
+        }
+        if (count <= 1) {
+          E.pc = taken < 0 ? EXIT : succs[taken]!;
+          E.piece = 0;
+          return;
+        }
+        const r = block.ipdom;
+        const stack = F.stack;
+        if (E.rpc === r) stack.pop();
+        else {
+          E.pc = r;
+          E.piece = 0;
+        }
+        for (let i = succs.length - 1; i >= 0; i--) {
+          const m = this.succ[i]!;
+          if (m === 0 || succs[i] === r) continue;
+          stack.push({ pc: succs[i]!, piece: 0, rpc: r, mask: m });
+        }
+        return;
+      }
+    }
+  }
+
+  private emptyStep(): WarpStep {
+    return { warp: this.index, fn: -1, block: -1, activeMask: 0, insts: 0, opClasses: new Uint8Array(0), memory: [], done: true };
+  }
+
+  private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined): WarpStep {
+    const memory: MemAccess[] = piece.memSites.map((s, k) => {
+      const addresses = new Float64Array(32);
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const a = this.addrBuf[k * 32 + l]!;
+        addresses[l] = a < 0 ? LOCAL_BASE + this.index * 2 ** 24 + ((a - PRIVATE_BASE) >> 2) * 128 + l * 4 : a;
+      }
+      return { instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 };
+    });
+    const step: WarpStep = {
+      warp: this.index,
+      fn: F.fn.id,
+      block: block.id,
+      activeMask: mask >>> 0,
+      insts: piece.insts,
+      opClasses: piece.opClasses,
+      memory,
+      done: false,
+    };
+    if (rt) step.rt = rt;
+    return step;
+  }
+
+  // ---------------- services called by generated code ----------------
+
+  private siteError(kind: 'outOfBounds' | 'watchdog' | 'unsupported' | 'rtRuntime', msg: string, site: number, lane: number, suffix?: string): SimError {
+    return new SimError(kind, msg, { site: this.launch.program.sites[site]!, lane, thread: this.thread[lane]!, ...(suffix ? { suffix } : {}) });
+  }
+
+  watchdogHit(site: number, lane: number): never {
+    const s = this.launch.program.sites[site]!;
+    throw new SimError('watchdog', `shader loops forever? ${formatSite(s)} lane ${lane} (thread ${this.thread[lane]}) exceeded ${this.watchdogLimit} instructions`);
+  }
+
+  oob(site: number, lane: number, addr: number, size: number, region: Region): never {
+    const off = addr - region.base;
+    throw this.siteError('outOfBounds', `out-of-bounds access to ${region.label}: byte offset ${off} (${size} bytes) of a ${region.size}-byte buffer`, site, lane);
+  }
+
+  indexOob(site: number, lane: number, index: number, length: number): never {
+    throw this.siteError('outOfBounds', length < 0 ? `negative index ${index}` : `index ${index} out of bounds for length ${length}`, site, lane);
+  }
+
+  findRegion(addr: number, size: number, site: number, lane: number): Region {
+    return this.env.space.find(addr, size, this.launch.program.sites[site]!, lane, this.thread[lane]!);
+  }
+
+  unlowered(op: string, site: number, lane: number): never {
+    throw this.siteError('unsupported', `'${op}' must be lowered by the RT pipeline lowering before simulation`, site, lane);
+  }
+
+  clockValue(): number {
+    return this.launch.clockNow();
+  }
+
+  printf(site: number, lane: number, format: string, leaves: number[], sizes: number[]): void {
+    const s = this.launch.program.sites[site]!;
+    this.launch.counters.printf.push({
+      file: s.file, line: s.line, column: s.column, fn: s.fn, warp: this.index, lane, thread: this.thread[lane]!,
+      text: formatPrintf(format, leaves, sizes),
+    });
+  }
+
+  rtCall(fn: RtRuntimeFn, site: number, lane: number, args: number[]): number {
+    const rt = this.launch.rt;
+    if (!rt) throw this.siteError('rtRuntime', `rtCall ${fn} needs an RT runtime (LaunchOptions.rt)`, site, lane);
+    if (this.laneViewGen !== this.priv.generation) {
+      this.laneViews = [];
+      this.laneViewGen = this.priv.generation;
+    }
+    const view = (this.laneViews[lane] ??= this.priv.laneBytes(lane, 0, 32));
+    const r = rt.call(fn, this.thread[lane]!, args, { hitAttributes: view });
+    return r ?? 0;
+  }
+
+  rtBuiltin(name: Builtin, lane: number): readonly number[] {
+    const rt = this.launch.rt;
+    if (!rt) throw new SimError('rtRuntime', `built-in ${name} needs an RT runtime (LaunchOptions.rt)`, { lane, thread: this.thread[lane]! });
+    return rt.builtin(name, this.thread[lane]!);
+  }
+
+  private image(h: number, site: number, lane: number) {
+    const img = this.env.images[h & 65535];
+    if (!img) throw this.siteError('outOfBounds', `image handle ${h & 65535} is not bound`, site, lane);
+    return img;
+  }
+
+  imgRead(h: number, x: number, y: number, z: number, layer: number, lod: number, site: number, lane: number): Float64Array {
+    const img = this.image(h, site, lane);
+    if (!readTexel(img, lod, x, y, z, layer, this.texel)) {
+      throw this.siteError('outOfBounds', `image read at (${x}, ${y}, ${z}, layer ${layer}, lod ${lod}) outside a ${img.levels[0]!.width}x${img.levels[0]!.height}x${img.levels[0]!.depth} image`, site, lane);
+    }
+    return this.texel;
+  }
+
+  imgWrite(h: number, x: number, y: number, z: number, layer: number, texel: number[], site: number, lane: number): void {
+    const img = this.image(h, site, lane);
+    if (!writeTexel(img, x, y, z, layer, texel)) {
+      throw this.siteError('outOfBounds', `image write at (${x}, ${y}, ${z}, layer ${layer}) outside a ${img.levels[0]!.width}x${img.levels[0]!.height}x${img.levels[0]!.depth} image`, site, lane);
+    }
+    if (this.recording) this.texel[0] = texelAddress(img, x, y, z, layer);
+  }
+
+  imgSize(h: number, lod: number, site: number, lane: number): Uint32Array {
+    const img = this.image(h, site, lane);
+    const lvl = levelSize(img, lod);
+    this.sizeOut[0] = lvl.width;
+    this.sizeOut[1] = lvl.height;
+    this.sizeOut[2] = lvl.depth;
+    this.sizeOut[3] = img.layers;
+    return this.sizeOut;
+  }
+
+  imgLevels(h: number, site: number, lane: number): number {
+    return this.image(h, site, lane).levels.length;
+  }
+
+  imgSample(h: number, u: number, v: number, w: number, layer: number, lod: number, dims: number, site: number, lane: number): Float64Array {
+    const img = this.image(h, site, lane);
+    const s = this.env.samplers[h >>> 16] ?? DEFAULT_SAMPLER;
+    const sampler = h >>> 16 === 0 ? (img.sampler ?? DEFAULT_SAMPLER) : s;
+    sampleImage(img, sampler, u, v, w, layer, lod, dims, this.texel);
+    return this.texel;
+  }
+}

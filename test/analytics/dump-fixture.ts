@@ -132,3 +132,35 @@ export function lanes(lo: number, hi: number): number {
   for (let l = lo; l < hi; l++) m |= 1 << l;
   return m >>> 0;
 }
+
+/** Per-lane bounce counts -> the masks of iterations 0, 1, 2... */
+export function iterationMasks(trips: (lane: number) => number): number[] {
+  const out: number[] = [];
+  for (let i = 0; ; i++) {
+    let m = 0;
+    for (let l = 0; l < 32; l++) if (trips(l) > i) m |= 1 << l;
+    if (m === 0) return out;
+    out.push(m >>> 0);
+  }
+}
+
+/**
+ * A `--mode paths` dump of Fig. 9's inner loop: warp k (full, 32 lanes) bounces lane l
+ * `tripsPerWarp[k](l)` times, then reaches the sync point.
+ */
+export function bounceLoopDump(tripsPerWarp: ((lane: number) => number)[]): { meta: InstrumentationMetadata; words: Uint8Array } {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const wid = f.site({ kind: 'warpId', shader: rg });
+  const entry = f.site({ kind: 'pipelineEntry', shader: rg });
+  const pre = f.site({ kind: 'preTraceRay', shader: rg, traceRay: 0 });
+  const sync = f.site({ kind: 'syncPoint', shader: rg, traceRay: 0 });
+  const w = new DumpWriter(f.meta);
+  tripsPerWarp.forEach((trips, k) => {
+    w.createWarpId(k * 32, FULL, wid);
+    w.warpBallot(k * 32, FULL, entry);
+    for (const m of iterationMasks(trips)) w.warpBallot(k * 32, m, pre);
+    w.warpBallot(k * 32, FULL, sync);
+  });
+  return { meta: f.meta, words: w.bytes() };
+}

@@ -1,0 +1,35 @@
+import test from 'ava';
+import { annotateSource, simtLineData } from '../../src/analytics/annotate-source.js';
+import { readDump } from '../../src/analytics/dump-reader.js';
+import { simtEfficiency } from '../../src/analytics/simt-efficiency.js';
+import { DumpWriter, FixtureMeta, FULL, lanes } from './dump-fixture.js';
+
+test('Fig. 7 form: comments above the lines that have data, indented like them', (t) => {
+  const histo = new Array(33).fill(0);
+  histo[32] = 22072;
+  const src = 'void main() {\n  if(gl_LaunchIDNV.z != 0){\n    x();\n  }\n}';
+  const out = annotateSource(src, new Map([[2, { executionCount: 22072, histogram: histo }], [3, { executionCount: 11036 }]]));
+  t.is(
+    out,
+    'void main() {\n  /* execution count = 22072 histo=32:22072 */\n  if(gl_LaunchIDNV.z != 0){\n    /* execution count = 11036 */\n    x();\n  }\n}',
+  );
+});
+
+test('simtLineData merges sites on one line and skips other shaders', (t) => {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const ch = f.shader('closestHit', 'ch');
+  f.meta.shaders[rg]!.sourcePath = '';
+  const a = f.site({ kind: 'block', shader: rg, line: 3 });
+  const b = f.site({ kind: 'block', shader: rg, line: 3 });
+  const c = f.site({ kind: 'block', shader: ch, line: 3 });
+  const w = new DumpWriter(f.meta);
+  w.warpBallot(0, FULL, a);
+  w.warpBallot(0, lanes(0, 12), b);
+  w.warpBallot(0, lanes(0, 12), c);
+  const simt = simtEfficiency(readDump(w.bytes(), f.meta), f.meta);
+  const data = simtLineData(simt, f.meta, rg);
+  t.deepEqual([...data.keys()], [3]);
+  t.is(data.get(3)!.executionCount, 2);
+  t.is(annotateSource('a\nb\nc', data).split('\n')[2], '/* execution count = 2 histo=32:1,12:1 */');
+});

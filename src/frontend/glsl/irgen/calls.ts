@@ -36,6 +36,9 @@ export function genCall(cx: IrGenContext, e: Extract<Expr, { kind: 'call' }>): V
   }
   if (userFns) return genUserCall(cx, e.callee, userFns, e.args, e.loc);
   if (isBuiltinFunction(e.callee)) return genBuiltinCall(cx, e.callee, e.args, e.loc);
+  if (/^imageAtomic/.test(e.callee)) {
+    return cx.fail(e.loc, `'${e.callee}' is not supported yet: the IR has no image texel pointer; use a storage buffer atomic`);
+  }
   const sym = cx.scope.lookup(e.callee);
   if (sym) return cx.fail(e.loc, `'${e.callee}' is a variable, not a function`);
   return cx.fail(e.loc, `undeclared function '${e.callee}'`);

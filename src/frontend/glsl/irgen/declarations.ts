@@ -357,12 +357,16 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
       }
     }
     const ptr = cx.fnb.variable(types.pointer('function', t), loc);
-    if (decl.init) {
-      const v = coerce(cx, genInitValue(cx, decl.init, t), t, decl.init.loc, ` in initializer of '${name}'`);
-      cx.emit({ op: 'store', ptr, value: v.id }, types.void, loc);
-    }
     const sym = { kind: 'variable' as const, ptr, type: t, storage: 'function' as const, loc, ...(q.storage === 'const' ? { readonly: 'const' as const } : {}) };
-    if (!cx.scope.declare(name, sym)) cx.error(loc, `redefinition of '${name}'`);
+    try {
+      if (decl.init) {
+        const v = coerce(cx, genInitValue(cx, decl.init, t), t, decl.init.loc, ` in initializer of '${name}'`);
+        cx.emit({ op: 'store', ptr, value: v.id }, types.void, loc);
+      }
+    } finally {
+      // Declared even when the initializer failed, so later uses do not cascade into more errors.
+      if (!cx.scope.declare(name, sym)) cx.error(loc, `redefinition of '${name}'`);
+    }
   }
 }
 

@@ -331,9 +331,21 @@ function genTernary(cx: IrGenContext, condE: Expr, thenE: Expr, elseE: Expr, loc
 
 function requireLValue(cx: IrGenContext, e: Expr, what: string): LValue {
   const r = genRef(cx, e);
-  if (r.kind !== 'lv') return cx.fail(e.loc, `${what} requires an l-value (a variable, member, element or swizzle)`);
+  if (r.kind !== 'lv') {
+    const root = rootName(e);
+    const sym = root !== undefined ? cx.scope.lookup(root) : undefined;
+    if (sym?.kind === 'constant') return cx.fail(e.loc, `${what} to const variable '${root}'`);
+    return cx.fail(e.loc, `${what} requires an l-value (a variable, member, element or swizzle)`);
+  }
   checkWritable(cx, r.lv, e.loc, what);
   return r.lv;
+}
+
+/** The variable name an access expression starts from (`a` in `a.b[i].xy`). */
+function rootName(e: Expr): string | undefined {
+  if (e.kind === 'ident') return e.name;
+  if (e.kind === 'member' || e.kind === 'index') return rootName(e.object);
+  return undefined;
 }
 
 function genAssign(cx: IrGenContext, e: Extract<Expr, { kind: 'assign' }>): Val {

@@ -1,0 +1,98 @@
+/**
+ * `vvision compile`: compiles GLSL ray tracing shaders to vvision IR, the way glslangValidator is
+ * used on the command line. Stage from the file extension unless `--stage` is given; diagnostics on
+ * stderr as `file:line:col: error: message`; exit status 0 on success, 2 if any file has an error.
+ * The command only wires options to `compileGlsl` and the IR printer; it holds no compiler logic.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { compileGlsl } from '../../frontend/glsl/compile.js';
+import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js';
+import type { Module, Stage } from '../../ir/module.js';
+import { STAGE_BY_EXTENSION } from '../../ir/module.js';
+import { printModule } from '../../ir/printer.js';
+
+export interface CompileCommandOptions {
+  include: string[];
+  define: string[];
+  stage?: string;
+  printIr?: boolean;
+  json?: boolean;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `-D NAME=VALUE` / `-D NAME` (value 1, as glslang and cpp do). */
+export function parseDefines(defs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of defs) {
+    const eq = d.indexOf('=');
+    if (eq < 0) out[d] = '1';
+    else out[d.slice(0, eq)] = d.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The module as JSON: bigints as decimal strings, the derived type index left out. */
+export function moduleToJson(m: Module): string {
+  return JSON.stringify(m, (key, value: unknown) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (key === 'index' && value instanceof Map) return undefined;
+    return value;
+  }, 1);
+}
+
+/** Runs the command; returns the exit status. Output streams are parameters for tests. */
+export function runCompile(files: string[], opts: CompileCommandOptions, out: (s: string) => void, err: (s: string) => void): number {
+  let stage: Stage | undefined;
+  if (opts.stage !== undefined) {
+    stage = STAGE_BY_EXTENSION[opts.stage];
+    if (!stage) {
+      err(`vvision compile: error: unknown stage '${opts.stage}' (expected one of ${Object.keys(STAGE_BY_EXTENSION).join(', ')})\n`);
+      return 2;
+    }
+  }
+  if (files.length === 0) {
+    err('vvision compile: error: no input files\n');
+    return 2;
+  }
+  let status = 0;
+  for (const file of files) {
+    if (!existsSync(file)) {
+      err(`${file}: error: cannot open file\n`);
+      status = 2;
+      continue;
+    }
+    const r = compileGlsl(file, undefined, {
+      includeDirs: opts.include,
+      defines: parseDefines(opts.define),
+      ...(stage ? { stage } : {}),
+    });
+    for (const d of r.diagnostics) err(formatDiagnostic(d) + '\n');
+    if (hasErrors(r.diagnostics) || !r.module) {
+      status = 2;
+      continue;
+    }
+    if (opts.printIr) out(printModule(r.module));
+    if (opts.json) out(moduleToJson(r.module) + '\n');
+  }
+  return status;
+}
+
+export function registerCompileCommand(program: Command): void {
+  program
+    .command('compile')
+    .description('compile GLSL ray tracing shaders (.rgen .rchit .rmiss .rahit .rint .rcall .comp) to vvision IR')
+    .argument('<files...>', 'shader files')
+    .option('-I, --include <dir>', 'add an #include search directory (repeatable)', collect, [])
+    .option('-D, --define <NAME[=VALUE]>', 'predefine a macro (repeatable)', collect, [])
+    .option('--stage <stage>', 'shader stage: rgen|rchit|rmiss|rahit|rint|rcall|comp (default: from the file extension)')
+    .option('--print-ir', 'print the IR in its text form')
+    .option('--json', 'print the IR module as JSON')
+    .action((files: string[], opts: CompileCommandOptions) => {
+      const status = runCompile(files, opts, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+      process.exitCode = status;
+    });
+}

@@ -12,92 +12,17 @@
  * Errors are `IrParseError`s carrying the 1-based line and column of the offending token.
  */
 import type {
-  AtomicOp, BinaryOp, BitOp, BlockId, ClockScope, CompareOp, ExtFn, FunctionId, GroupOperation, ImageOp, Inst, Loc,
+  AtomicOp, BinaryOp, BitOp, BlockId, ClockScope, CompareOp, ExtFn, FunctionId, GroupOperation, ImageOp, Inst,
   Op, RtRuntimeFn, SubgroupOp, TestOp, UnaryOp, ValueId,
 } from './inst.js';
 import type { Block, Builtin, Constant, Function, Global, Module, Param, Stage } from './module.js';
 import { STAGES, newModule } from './module.js';
 import { INST_SYNTAX, type FieldSyntax } from './printer.js';
-import { STORAGE_CLASSES, typeKey, type ImageDim, type LayoutRule, type StorageClass, type StructMember, type Type, type TypeId } from './types.js';
+import { IrParseError, LineReader, lexLine, type Line } from './text-lexer.js';
+import { LAYOUTS, TypeResolver } from './text-type-resolver.js';
+import { STORAGE_CLASSES, type LayoutRule, type StorageClass, type StructMember, type Type, type TypeId } from './types.js';
+export { IrParseError } from './text-lexer.js';
 
-export class IrParseError extends Error {
-  constructor(readonly detail: string, readonly line: number, readonly column: number) {
-    super(`${line}:${column}: ${detail}`);
-    this.name = 'IrParseError';
-  }
-}
-
-type TokKind = 'atom' | 'punct' | 'string' | 'fnString';
-interface Tok {
-  kind: TokKind;
-  text: string;
-  col: number;
-}
-interface Line {
-  no: number;
-  toks: Tok[];
-  /** Text after an unquoted `;`, if any. */
-  trailer?: string;
-  trailerCol: number;
-}
-
-const PUNCT = new Set(['(', ')', '{', '}', '[', ']', '<', '>', ',', ':', '=']);
-
-function lexLine(src: string, no: number): Line {
-  const toks: Tok[] = [];
-  let i = 0;
-  const line: Line = { no, toks, trailerCol: 0 };
-  const readString = (start: number): number => {
-    let j = start + 1;
-    while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
-    if (j >= src.length) throw new IrParseError('unterminated string', no, start + 1);
-    return j + 1;
-  };
-  const decode = (raw: string, col: number): string => {
-    try {
-      return JSON.parse(raw) as string;
-    } catch {
-      throw new IrParseError(`bad string literal ${raw}`, no, col);
-    }
-  };
-  while (i < src.length) {
-    const c = src[i]!;
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
-    if (c === ';') {
-      line.trailer = src.slice(i + 1);
-      line.trailerCol = i + 2;
-      break;
-    }
-    if (c === '"') {
-      const end = readString(i);
-      toks.push({ kind: 'string', text: decode(src.slice(i, end), i + 1), col: i + 1 });
-      i = end;
-      continue;
-    }
-    if (c === '@' && src[i + 1] === '"') {
-      const end = readString(i + 1);
-      toks.push({ kind: 'fnString', text: decode(src.slice(i + 1, end), i + 1), col: i + 1 });
-      i = end;
-      continue;
-    }
-    if (c === '-' && src[i + 1] === '>') {
-      toks.push({ kind: 'punct', text: '->', col: i + 1 });
-      i += 2;
-      continue;
-    }
-    if (PUNCT.has(c)) {
-      toks.push({ kind: 'punct', text: c, col: i + 1 });
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < src.length && !/[\s;"]/.test(src[i]!) && !PUNCT.has(src[i]!) && !(src[i] === '-' && src[i + 1] === '>' && i > start)) i++;
-    toks.push({ kind: 'atom', text: src.slice(start, i), col: start + 1 });
-  }
-  return line;
-}
-
-// Closed word sets, checked for completeness by the compiler (Record<Union, true>).
 const BINARY: Record<BinaryOp, true> = {
   add: true, sub: true, mul: true, div: true, rem: true, mod: true, shl: true, shr: true, and: true, or: true, xor: true,
   vectorTimesScalar: true, matrixTimesScalar: true, vectorTimesMatrix: true, matrixTimesVector: true, matrixTimesMatrix: true,
@@ -142,8 +67,6 @@ const WORDS: Partial<Record<`${Op}.${string}`, Record<string, true>>> = {
   'binary.kind': BINARY, 'unary.kind': UNARY, 'compare.kind': COMPARE, 'test.kind': TEST, 'ext.fn': EXT, 'bits.fn': BITS,
   'atomic.kind': ATOMIC, 'subgroup.kind': SUBGROUP, 'subgroup.group': GROUP, 'image.kind': IMAGE, 'rtCall.fn': RT, 'clock.scope': CLOCK,
 };
-const DIMS: Record<ImageDim, true> = { '1D': true, '2D': true, '3D': true, Cube: true, Rect: true, Buffer: true, SubpassData: true };
-const LAYOUTS: Record<LayoutRule, true> = { std140: true, std430: true, scalar: true };
 const BUILTINS: Record<Builtin, true> = {
   LaunchId: true, LaunchSize: true, PrimitiveId: true, InstanceId: true, InstanceCustomIndex: true, GeometryIndex: true,
   WorldRayOrigin: true, WorldRayDirection: true, ObjectRayOrigin: true, ObjectRayDirection: true, RayTmin: true, RayTmax: true,
@@ -152,206 +75,6 @@ const BUILTINS: Record<Builtin, true> = {
   SubgroupGeMask: true, SubgroupGtMask: true, SubgroupLeMask: true, SubgroupLtMask: true, NumSubgroups: true, SubgroupId: true,
   GlobalInvocationId: true, LocalInvocationId: true, WorkgroupId: true, NumWorkgroups: true, LocalInvocationIndex: true,
 };
-const LOC_RE = /^\s*(?:(\d+):)?(\d+):(\d+)(?!\S)/;
-
-/** Token cursor over one line. */
-class LineReader {
-  i = 0;
-  constructor(readonly line: Line) {}
-  fail(msg: string, tok?: Tok): never {
-    const t = tok ?? this.line.toks[this.i];
-    throw new IrParseError(msg, this.line.no, t ? t.col : (this.line.toks.at(-1)?.col ?? 1));
-  }
-  peek(k = 0): Tok | undefined {
-    return this.line.toks[this.i + k];
-  }
-  done(): boolean {
-    return this.i >= this.line.toks.length;
-  }
-  next(what: string): Tok {
-    const t = this.line.toks[this.i];
-    if (!t) this.fail(`expected ${what} at end of line`);
-    this.i++;
-    return t;
-  }
-  isPunct(p: string): boolean {
-    const t = this.peek();
-    return t !== undefined && t.kind === 'punct' && t.text === p;
-  }
-  isAtom(a: string): boolean {
-    const t = this.peek();
-    return t !== undefined && t.kind === 'atom' && t.text === a;
-  }
-  punct(p: string): void {
-    const t = this.next(`'${p}'`);
-    if (t.kind !== 'punct' || t.text !== p) this.fail(`expected '${p}', found '${t.text}'`, t);
-  }
-  atom(what: string): Tok {
-    const t = this.next(what);
-    if (t.kind !== 'atom') this.fail(`expected ${what}, found '${t.text}'`, t);
-    return t;
-  }
-  keyword(k: string): void {
-    const t = this.atom(`'${k}'`);
-    if (t.text !== k) this.fail(`expected '${k}', found '${t.text}'`, t);
-  }
-  string(what: string): string {
-    const t = this.next(what);
-    if (t.kind !== 'string') this.fail(`expected ${what} (a quoted string), found '${t.text}'`, t);
-    return t.text;
-  }
-  int(what: string): number {
-    const t = this.atom(what);
-    if (!/^-?\d+$/.test(t.text)) this.fail(`expected ${what} (an integer), found '${t.text}'`, t);
-    return Number(t.text);
-  }
-  number(what: string): number {
-    const t = this.atom(what);
-    const n = Number(t.text);
-    if (Number.isNaN(n) && t.text !== 'NaN') this.fail(`expected ${what} (a number), found '${t.text}'`, t);
-    return n;
-  }
-  id(sigil: '%' | '^b' | '!', what: string): number {
-    const t = this.atom(what);
-    if (!t.text.startsWith(sigil) || !/^\d+$/.test(t.text.slice(sigil.length))) this.fail(`expected ${what} (${sigil}N), found '${t.text}'`, t);
-    return Number(t.text.slice(sigil.length));
-  }
-  end(): void {
-    const t = this.peek();
-    if (t) this.fail(`unexpected '${t.text}'`, t);
-  }
-  loc(): Loc {
-    const mt = this.line.trailer !== undefined ? LOC_RE.exec(this.line.trailer) : null;
-    if (!mt) return { file: 0, line: 0, column: 0 };
-    return { file: mt[1] ? Number(mt[1]) : 0, line: Number(mt[2]), column: Number(mt[3]) };
-  }
-}
-
-/** Resolves type spellings against the table being built. */
-class TypeResolver {
-  readonly types: Type[] = [];
-  readonly byKey = new Map<string, TypeId>();
-  readonly structs = new Map<string, TypeId[]>();
-  /** Whether unknown structural types may be interned (false while reading declarations). */
-  allowNew = false;
-
-  add(t: Type): TypeId {
-    const id = this.types.length as TypeId;
-    this.types.push(t);
-    const k = typeKey(t);
-    if (!this.byKey.has(k)) this.byKey.set(k, id);
-    return id;
-  }
-
-  ref(r: LineReader): TypeId {
-    const t = r.peek();
-    if (t?.kind === 'atom' && t.text.startsWith('!')) return r.id('!', 'a type id') as TypeId;
-    if (t?.kind === 'atom' && t.text.startsWith('$')) {
-      r.i++;
-      const ids = this.structs.get(t.text.slice(1));
-      if (!ids || ids.length === 0) r.fail(`unknown struct ${t.text}`, t);
-      if (ids.length > 1) r.fail(`struct name ${t.text} is ambiguous; use !N`, t);
-      return ids[0]!;
-    }
-    const start = r.peek();
-    const ty = this.structural(r);
-    const found = this.byKey.get(typeKey(ty));
-    if (found !== undefined) return found;
-    if (!this.allowNew) r.fail(`type is not declared before this point`, start);
-    return this.add(ty);
-  }
-
-  structural(r: LineReader): Type {
-    const tok = r.atom('a type');
-    const w = tok.text;
-    const angle = <X>(body: () => X): X => {
-      r.punct('<');
-      const x = body();
-      r.punct('>');
-      return x;
-    };
-    if (w === 'void' || w === 'bool' || w === 'sampler') return { kind: w };
-    if (w === 'accel') return { kind: 'accelerationStructure' };
-    let mt = /^([iu])(8|16|32|64)$/.exec(w);
-    if (mt) return { kind: 'int', width: Number(mt[2]) as 8 | 16 | 32 | 64, signed: mt[1] === 'i' };
-    mt = /^f(16|32|64)$/.exec(w);
-    if (mt) return { kind: 'float', width: Number(mt[1]) as 16 | 32 | 64 };
-    mt = /^(vec|mat)([234])$/.exec(w);
-    if (mt) {
-      const n = Number(mt[2]) as 2 | 3 | 4;
-      const inner = angle(() => this.ref(r));
-      return mt[1] === 'vec' ? { kind: 'vector', elem: inner, count: n } : { kind: 'matrix', column: inner, columns: n };
-    }
-    if (w === 'array') {
-      return angle(() => {
-        const elem = this.ref(r);
-        let length: number | undefined;
-        let stride: number | undefined;
-        while (r.isPunct(',')) {
-          r.punct(',');
-          if (r.isAtom('stride')) {
-            r.i++;
-            r.punct('=');
-            stride = r.int('a stride');
-          } else length = r.int('an array length');
-        }
-        const t: Type = length === undefined ? { kind: 'runtimeArray', elem } : { kind: 'array', elem, length };
-        if (stride !== undefined) t.stride = stride;
-        return t;
-      });
-    }
-    if (w === 'ptr') {
-      return angle(() => {
-        const s = r.atom('a storage class');
-        if (!STORAGE_CLASSES.includes(s.text as StorageClass)) r.fail(`unknown storage class '${s.text}'`, s);
-        r.punct(',');
-        const t: Type = { kind: 'pointer', storage: s.text as StorageClass, pointee: this.ref(r) };
-        if (r.isPunct(',')) {
-          r.punct(',');
-          r.keyword('align');
-          r.punct('=');
-          t.align = r.int('an alignment');
-        }
-        return t;
-      });
-    }
-    if (w === 'image') {
-      return angle(() => {
-        const d = r.atom('an image dimension');
-        if (!(d.text in DIMS)) r.fail(`unknown image dimension '${d.text}'`, d);
-        r.punct(',');
-        const sampledType = this.ref(r);
-        r.punct(',');
-        const format = r.string('an image format');
-        const t: Type = { kind: 'image', sampledType, dim: d.text as ImageDim, arrayed: false, multisampled: false, sampled: false, format, depth: false };
-        while (r.isPunct(',')) {
-          r.punct(',');
-          const f = r.atom('an image flag');
-          if (f.text === 'arrayed') t.arrayed = true;
-          else if (f.text === 'ms') t.multisampled = true;
-          else if (f.text === 'sampled') t.sampled = true;
-          else if (f.text === 'depth') t.depth = true;
-          else r.fail(`unknown image flag '${f.text}'`, f);
-        }
-        return t;
-      });
-    }
-    if (w === 'sampled') return { kind: 'sampledImage', image: angle(() => this.ref(r)) };
-    if (w === 'fn') {
-      r.punct('(');
-      const params: TypeId[] = [];
-      while (!r.isPunct(')')) {
-        if (params.length > 0) r.punct(',');
-        params.push(this.ref(r));
-      }
-      r.punct(')');
-      r.punct('->');
-      return { kind: 'function', params, returnType: this.ref(r) };
-    }
-    return r.fail(`unknown type '${w}'`, tok);
-  }
-}
-
 export function parseModuleText(text: string): Module {
   return new ModuleParser(text).parse();
 }

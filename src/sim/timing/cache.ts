@@ -6,6 +6,7 @@
  *
  * Invariants:
  * - `frameOf` maps exactly the valid lines to their frame; a line is in at most one frame.
+ * - Each set's frames form one recency list; the tail is the next victim.
  * - Lines are allocated at fill time (the MSHR holds the miss until then).
  * - A line counts as a compulsory miss the first time this cache ever misses on it.
  */
@@ -57,11 +58,15 @@ export class Cache {
   private readonly ways: number;
   private readonly lru: boolean;
   private readonly tags: Float64Array;
-  private readonly stamp: Float64Array;
   private readonly dirty: Uint8Array;
+  /** Per-set recency list over frames: head = most recent, tail = victim (invalid frames sit at the tail). */
+  private readonly prev: Int32Array;
+  private readonly next: Int32Array;
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  /** Keyed by line index (address / line size): small integers hash much faster than doubles. */
   private readonly frameOf = new Map<number, number>();
   private readonly seen = new Set<number>();
-  private clock = 0;
   readonly stats = new CacheStats();
   /** Outstanding misses by line address. */
   readonly mshr = new Map<number, MemRequest>();
@@ -73,8 +78,20 @@ export class Cache {
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
     this.tags = new Float64Array(frames).fill(-1);
-    this.stamp = new Float64Array(frames);
     this.dirty = new Uint8Array(frames);
+    this.prev = new Int32Array(frames);
+    this.next = new Int32Array(frames);
+    this.head = new Int32Array(this.sets);
+    this.tail = new Int32Array(this.sets);
+    for (let s = 0; s < this.sets; s++) {
+      const base = s * this.ways;
+      for (let w = 0; w < this.ways; w++) {
+        this.prev[base + w] = w === 0 ? -1 : base + w - 1;
+        this.next[base + w] = w === this.ways - 1 ? -1 : base + w + 1;
+      }
+      this.head[s] = base;
+      this.tail[s] = base + this.ways - 1;
+    }
   }
 
   lineOf(addr: number): number {
@@ -82,64 +99,71 @@ export class Cache {
   }
 
   private setOf(line: number): number {
-    const idx = Math.floor(line / this.lineBytes);
-    return this.sets === 1 ? 0 : idx % this.sets;
+    return this.sets === 1 ? 0 : Math.floor(line / this.lineBytes) % this.sets;
   }
 
-  /** True on hit (and updates recency); does not count stats. */
+  private key(line: number): number {
+    return Math.floor(line / this.lineBytes);
+  }
+
+  /** Moves frame f to the most-recent end of its set's list. */
+  private touch(set: number, f: number): void {
+    if (this.head[set] === f) return;
+    const p = this.prev[f]!;
+    const n = this.next[f]!;
+    this.next[p] = n;
+    if (n >= 0) this.prev[n] = p;
+    else this.tail[set] = p;
+    this.prev[f] = -1;
+    this.next[f] = this.head[set]!;
+    this.prev[this.head[set]!] = f;
+    this.head[set] = f;
+  }
+
+  /** True on hit (and updates recency under LRU); does not count stats. */
   probe(line: number): boolean {
-    const f = this.frameOf.get(line);
+    const f = this.frameOf.get(this.key(line));
     if (f === undefined) return false;
-    if (this.lru) this.stamp[f] = ++this.clock;
+    if (this.lru) this.touch(this.setOf(line), f);
     return true;
   }
 
   /** Classifies an access that missed in the tags (before any MSHR check). */
   missKind(line: number): AccessOutcome {
-    if (!this.seen.has(line)) {
-      this.seen.add(line);
+    const k = this.key(line);
+    if (!this.seen.has(k)) {
+      this.seen.add(k);
       return AccessOutcome.MissCompulsory;
     }
     return AccessOutcome.MissCapacityConflict;
   }
 
   markDirty(line: number): void {
-    const f = this.frameOf.get(line);
+    const f = this.frameOf.get(this.key(line));
     if (f !== undefined) this.dirty[f] = 1;
   }
 
   /** Allocates `line` (no-op if present); returns the evicted valid line, if any. */
   fill(line: number, dirty: boolean): Eviction | undefined {
-    const present = this.frameOf.get(line);
+    const k = this.key(line);
+    const present = this.frameOf.get(k);
     if (present !== undefined) {
       if (dirty) this.dirty[present] = 1;
       return undefined;
     }
-    this.seen.add(line);
-    const base = this.setOf(line) * this.ways;
-    let victim = base;
-    let oldest = Infinity;
-    for (let w = 0; w < this.ways; w++) {
-      const f = base + w;
-      if (this.tags[f] === -1) {
-        victim = f;
-        oldest = -1;
-        break;
-      }
-      if (this.stamp[f]! < oldest) {
-        oldest = this.stamp[f]!;
-        victim = f;
-      }
-    }
+    this.seen.add(k);
+    const set = this.setOf(line);
+    const victim = this.tail[set]!;
     let ev: Eviction | undefined;
     if (this.tags[victim] !== -1) {
       ev = { line: this.tags[victim]!, dirty: this.dirty[victim] === 1 };
-      this.frameOf.delete(ev.line);
+      this.frameOf.delete(this.key(ev.line));
     }
     this.tags[victim] = line;
-    this.stamp[victim] = ++this.clock;
     this.dirty[victim] = dirty ? 1 : 0;
-    this.frameOf.set(line, victim);
+    this.frameOf.set(k, victim);
+    // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
+    this.touch(set, victim);
     return ev;
   }
 

@@ -90,7 +90,7 @@ export class L1DataCache {
   cycle(now: number, icnt: Interconnect): void {
     for (let w = this.hitQueue.peek(now); w !== undefined; w = this.hitQueue.peek(now)) {
       this.hitQueue.pop();
-      w.client.onResponse(w.tag, now);
+      w.client.onResponse(w, now);
     }
     const head = this.missQueue.peek(now);
     if (head !== undefined) {
@@ -107,7 +107,7 @@ export class L1DataCache {
       this.cache.fill(req.addr, false);
       this.cache.mshr.delete(req.addr);
     }
-    if (req.waiters) for (const w of req.waiters) w.client.onResponse(w.tag, now);
+    if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
   }
 
   nextEvent(now: number): number {

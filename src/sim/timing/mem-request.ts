@@ -18,9 +18,12 @@ export const enum ReqSource {
   Rt = 1,
 }
 
-/** Something that is told when a response arrives: an SM warp slot or an RT-unit chunk. */
+/**
+ * Something that is told when a response arrives: an SM warp slot or an RT-unit chunk. It gets
+ * its own waiter object back, so a client can make the waiter carry its state (no lookup table).
+ */
 export interface MemClient {
-  onResponse(tag: number, now: number): void;
+  onResponse(waiter: Waiter, now: number): void;
 }
 
 export interface Waiter {

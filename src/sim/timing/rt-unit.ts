@@ -23,7 +23,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
 import { EventHeap } from './event-heap.js';
 import type { L1DataCache } from './l1-cache.js';
-import { type MemClient, ReqKind, ReqSource } from './mem-request.js';
+import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 
 const READY = 0;
 const WAIT_MEM = 1;
@@ -46,14 +46,15 @@ interface RtWarp {
   enteredAt: number;
   rays: Ray[];
   active: number;
-  ready: number;
+  /** Rays in READY status, in the order they became ready. */
+  readyRays: Ray[];
 }
 
-interface ChunkReq {
-  id: number;
+/** A unique chunk request; it is its own cache waiter (client = the RT unit). */
+interface ChunkReq extends Waiter {
   key: number;
   addr: number;
-  waiters: Ray[];
+  rays: Ray[];
 }
 
 /** Operation-unit latency index per node kind (gpgpu_rt_intersection_latency order); -1: memory only. */
@@ -111,11 +112,12 @@ export class RtUnit implements MemClient {
   private ageCounter = 0;
   private greedy: RtWarp | null = null;
   private readonly pending = new Map<number, ChunkReq>();
-  private readonly byId = new Map<number, ChunkReq>();
   private nextChunkId = 0;
   private mshrUsed = 0;
+  /** Set when a ray could not get MSHR / queue space; cleared when either frees up. */
+  private blocked = false;
   private readonly memQueue: ChunkReq[] = [];
-  private readonly responses: number[] = [];
+  private readonly responses: ChunkReq[] = [];
   private responseHead = 0;
   private readonly ops = new EventHeap<Ray>();
   private lastAccount = 0;
@@ -150,7 +152,7 @@ export class RtUnit implements MemClient {
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
-    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, ready: 0 };
+    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [] };
     for (const lw of work) {
       this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
       const ray: Ray = { warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now };
@@ -160,7 +162,7 @@ export class RtUnit implements MemClient {
         this.stats.raysCompleted++;
       } else {
         w.active++;
-        w.ready++;
+        w.readyRays.push(ray);
       }
     }
     this.activeRays += w.active;
@@ -170,8 +172,8 @@ export class RtUnit implements MemClient {
     return true;
   }
 
-  onResponse(tag: number, _now: number): void {
-    this.responses.push(tag);
+  onResponse(w: Waiter, _now: number): void {
+    this.responses.push(w as ChunkReq);
   }
 
   cycle(now: number): void {
@@ -180,36 +182,40 @@ export class RtUnit implements MemClient {
     while (this.ops.size > 0 && this.ops.peekTime() <= now) this.advance(this.ops.pop(), now);
     // 2. Response FIFO: one chunk per cycle to the operation scheduler.
     if (this.responseHead < this.responses.length) {
-      const c = this.byId.get(this.responses[this.responseHead++]!)!;
+      const c = this.responses[this.responseHead++]!;
       if (this.responseHead === this.responses.length) {
         this.responses.length = 0;
         this.responseHead = 0;
       }
-      this.byId.delete(c.id);
       this.pending.delete(c.key);
       this.mshrUsed--;
-      for (const ray of c.waiters) {
+      this.blocked = false;
+      for (const ray of c.rays) {
         if (--ray.pendingChunks === 0) this.startOp(ray, now);
       }
     }
     // 3. Warp + memory scheduler.
-    const w = this.selectWarp();
-    if (w) this.scheduleMemory(w);
+    if (!this.blocked) {
+      const w = this.selectWarp();
+      if (w) this.scheduleMemory(w);
+    }
     // 4. Head of the memory access queue goes to the cache.
     const head = this.memQueue[0];
     if (head !== undefined) {
       const line = head.addr;
-      if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, { client: this, tag: head.id }, now)) {
+      if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now)) {
         this.memQueue.shift();
+        this.blocked = false;
         this.stats.chunkRequests++;
       }
     }
   }
 
   private selectWarp(): RtWarp | null {
-    if (this.greedy && this.greedy.ready > 0 && this.buffer[this.greedy.entry] === this.greedy) return this.greedy;
+    const g = this.greedy;
+    if (g && g.readyRays.length > 0 && this.buffer[g.entry] === g) return g;
     let best: RtWarp | null = null;
-    for (const w of this.buffer) if (w && w.ready > 0 && (!best || w.age < best.age)) best = w;
+    for (const w of this.buffer) if (w && w.readyRays.length > 0 && (!best || w.age < best.age)) best = w;
     this.greedy = best;
     return best;
   }
@@ -218,38 +224,44 @@ export class RtUnit implements MemClient {
     const coalesce = this.cfg.rt.coalesceWarps;
     const maxWarps = this.cfg.rt.maxWarps;
     const cb = this.chunkBytes;
-    for (const ray of w.rays) {
-      if (ray.status !== READY) continue;
+    const ready = w.readyRays;
+    let taken = 0;
+    for (; taken < ready.length; taken++) {
+      const ray = ready[taken]!;
       const t = ray.tx[ray.idx]!;
       const first = t.address - (t.address % cb);
       const last = t.address + Math.max(1, t.size) - 1;
       // Count the new requests this ray needs before committing any (all-or-nothing per ray).
       let fresh = 0;
-      for (let a = first; a <= last; a += cb) if (!this.pending.has(coalesce ? a : a * maxWarps + w.entry)) fresh++;
-      if (fresh > 0 && (this.mshrUsed + fresh > this.cfg.rt.maxMshr || this.memQueue.length + fresh > this.cfg.rt.memQueueSize)) return;
+      for (let a = first; a <= last; a += cb) if (!this.pending.has(coalesce ? a / cb : (a / cb) * maxWarps + w.entry)) fresh++;
+      const idle = this.mshrUsed === 0 && this.memQueue.length === 0; // a node larger than the MSHRs still goes
+      if (fresh > 0 && !idle && (this.mshrUsed + fresh > this.cfg.rt.maxMshr || this.memQueue.length + fresh > this.cfg.rt.memQueueSize)) {
+        this.blocked = true;
+        break;
+      }
       let chunks = 0;
       for (let a = first; a <= last; a += cb) {
-        const key = coalesce ? a : a * maxWarps + w.entry;
+        const key = coalesce ? a / cb : (a / cb) * maxWarps + w.entry;
         let c = this.pending.get(key);
         if (c) {
-          if (c.waiters.length === 0 || c.waiters[0]!.warp === w) this.stats.mergedInWarp++;
+          if (c.rays.length === 0 || c.rays[0]!.warp === w) this.stats.mergedInWarp++;
           else this.stats.mergedAcrossWarps++;
         } else {
-          c = { id: this.nextChunkId++, key, addr: a, waiters: [] };
+          c = { client: this, tag: this.nextChunkId++, key, addr: a, rays: [] };
           this.pending.set(key, c);
-          this.byId.set(c.id, c);
           this.memQueue.push(c);
           this.mshrUsed++;
         }
-        c.waiters.push(ray);
+        c.rays.push(ray);
         chunks++;
       }
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
-      w.ready--;
       if (t.kind === 'stackSpill') this.stats.stackSpills++;
       else this.stats.nodes++;
     }
+    if (taken === ready.length) ready.length = 0;
+    else if (taken > 0) ready.splice(0, taken);
   }
 
   private startOp(ray: Ray, now: number): void {
@@ -270,7 +282,7 @@ export class RtUnit implements MemClient {
     ray.idx++;
     if (ray.idx < ray.tx.length) {
       ray.status = READY;
-      w.ready++;
+      w.readyRays.push(ray);
       return;
     }
     ray.status = DONE;
@@ -310,7 +322,7 @@ export class RtUnit implements MemClient {
 
   nextEvent(now: number): number {
     if (this.responseHead < this.responses.length || this.memQueue.length > 0) return now + 1;
-    for (const w of this.buffer) if (w && w.ready > 0) return now + 1;
+    if (!this.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
     return t <= now ? now + 1 : t;
   }

@@ -20,7 +20,7 @@ import { Cache } from './cache.js';
 import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
 import { L1DataCache } from './l1-cache.js';
-import { type MemClient, type MemRequest, ReqKind, ReqSource } from './mem-request.js';
+import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { RtUnit } from './rt-unit.js';
 
 /** What the timing model needs from the functional core. */
@@ -98,7 +98,15 @@ export class Sm implements MemClient {
   private resident = 0;
   private registersUsed = 0;
   private lastAccount = 0;
+  /**
+   * The issue stage sleeps until this cycle after a cycle in which no scheduler could issue;
+   * responses, RT completions, CTA arrivals and LD/ST progress reset it to 0 (wake now).
+   */
+  private wakeAt = 0;
+  private slotsChanged = false;
   private readonly scratch: LineRequest[] = [];
+  /** One immutable waiter per slot, so loads allocate nothing. */
+  private readonly slotWaiter: Waiter[];
 
   constructor(
     private readonly cfg: GpuConfig,
@@ -125,8 +133,10 @@ export class Sm implements MemClient {
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map);
     this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
       this.inRt[slot] = 0;
+      this.wakeAt = 0;
     });
     this.icache = new Cache(cfg.il1);
+    this.slotWaiter = Array.from({ length: n }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
   get residentWarps(): number {
@@ -148,6 +158,7 @@ export class Sm implements MemClient {
 
   assignCta(cta: number, warps: readonly TimingWarp[], now: number): void {
     this.account(now);
+    this.wakeAt = 0;
     this.ctaLeft.set(cta, warps.length);
     this.ctaSizes.set(cta, warps.length);
     this.registersUsed += this.ctaRegisters(warps.length);
@@ -170,8 +181,9 @@ export class Sm implements MemClient {
   }
 
   /** Load / atomic response for a warp slot (from the L1 hit path or a reply). */
-  onResponse(slot: number, _now: number): void {
-    this.pendingMem[slot]--;
+  onResponse(w: Waiter, _now: number): void {
+    this.pendingMem[w.tag]--;
+    this.wakeAt = 0;
   }
 
   /** A reply packet from the interconnect. */
@@ -185,18 +197,23 @@ export class Sm implements MemClient {
     this.l1.cycle(now, reqNet);
     if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
     this.ldstCycle(now);
+    if (now < this.wakeAt) return false;
+    this.slotsChanged = false;
     let issued = false;
     for (let s = 0; s < this.sched.length; s++) if (this.issueFrom(s, now)) issued = true;
     if (issued) this.stats.issueCycles++;
+    // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
+    else this.wakeAt = this.slotsChanged ? now + 1 : this.issueWake(now);
     return issued;
   }
 
   private ldstCycle(now: number): void {
     for (let k = 0; k < this.cfg.units.mem && this.ldstHead < this.ldst.length; k++) {
       const e = this.ldst[this.ldstHead]!;
-      const waiter = e.kind === ReqKind.Store ? null : { client: this as MemClient, tag: e.slot };
+      const waiter = e.kind === ReqKind.Store ? null : this.slotWaiter[e.slot]!;
       if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now)) break;
       this.ldstHead++;
+      this.wakeAt = 0;
     }
     if (this.ldstHead === this.ldst.length) {
       this.ldst.length = 0;
@@ -268,8 +285,15 @@ export class Sm implements MemClient {
   }
 
   private tryIssue(slot: number, now: number): boolean {
-    if (!this.ensureStep(slot, now)) return false;
-    const step = this.steps[slot]!;
+    let step = this.steps[slot];
+    // Fast rejects first: this runs for every candidate warp of every scheduler each cycle.
+    if (step !== null && this.instIdx[slot]! < step.insts) {
+      if (this.nextIssueAt[slot]! > now) return false;
+    } else {
+      if (this.pendingMem[slot]! > 0 || this.inRt[slot] === 1) return false;
+      if (!this.ensureStep(slot, now)) return false;
+      step = this.steps[slot]!;
+    }
     const i = this.instIdx[slot]!;
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
@@ -339,6 +363,7 @@ export class Sm implements MemClient {
     this.steps[slot] = null;
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
+    this.slotsChanged = true;
     this.resident--;
     this.stats.warpsFinished++;
     const cta = this.ctaOf[slot]!;
@@ -365,19 +390,39 @@ export class Sm implements MemClient {
     this.rt.finish(now);
   }
 
+  /**
+   * After a cycle without issue: the earliest cycle a warp could issue or fetch without any
+   * outside event (a unit freeing up, an issue interval or a block latency elapsing).
+   */
+  private issueWake(now: number): number {
+    let t = Infinity;
+    for (let slot = 0; slot < this.n; slot++) {
+      if (this.warps[slot] === null) continue;
+      const step = this.steps[slot];
+      if (step !== null && this.instIdx[slot]! < step.insts) {
+        const g = UNIT_GROUP[step.opClasses[this.instIdx[slot]!]!]!;
+        let at = this.nextIssueAt[slot]!;
+        if (g >= 0) {
+          let free = Infinity;
+          for (const u of this.unitFree[g]!) free = Math.min(free, u);
+          at = Math.max(at, free);
+        }
+        // Every warp was tried this cycle. One that was past its issue interval with a free unit
+        // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
+        if (at > now) t = Math.min(t, at);
+      } else if (step !== null && step.rt !== undefined && this.rtSent[slot] === 0) {
+        // Waiting for RT warp-buffer room: woken by the RT unit's completion callback.
+      } else if (this.pendingMem[slot] === 0 && this.inRt[slot] === 0) t = Math.min(t, Math.max(now + 1, this.readyAt[slot]!));
+      if (t === now + 1) return t;
+    }
+    return t;
+  }
+
   nextEvent(now: number): number {
     let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
     if (this.ldstHead < this.ldst.length) return now + 1;
-    for (let slot = 0; slot < this.n; slot++) {
-      if (this.warps[slot] === null) continue;
-      const step = this.steps[slot];
-      if (step !== null && this.instIdx[slot]! < step.insts) t = Math.min(t, Math.max(now + 1, this.nextIssueAt[slot]!));
-      else if (step !== null && step.rt !== undefined && this.rtSent[slot] === 0) return now + 1;
-      else if (this.pendingMem[slot] === 0 && this.inRt[slot] === 0) t = Math.min(t, Math.max(now + 1, this.readyAt[slot]!));
-      if (t === now + 1) return t;
-    }
-    return t;
+    return Math.min(t, Math.max(now + 1, this.wakeAt));
   }
 
   idle(): boolean {

@@ -4,7 +4,7 @@
  * and not only its shape. Not the simulator: one function, one warp at a time, SIMT stack with
  * reconvergence at immediate post-dominators, lanes in lane order for atomics.
  *
- * Supported: load (builtin uvec3 inputs), extract, binary add/mul/sub, compare, atomic add,
+ * Supported: load (builtin uvec3 inputs; other globals read 0), extract, binary add/mul/sub/rem, compare, atomic add,
  * arrayLength/accessChain/store on the instrumentation buffer, subgroup elect/ballot/broadcastFirst,
  * phi, branch, condBranch, return, traceRay (a no-op that counts), call (not supported).
  */
@@ -124,8 +124,9 @@ export class WarpInterpreter {
         return;
       case 'load': {
         const g = this.m.globals.find((x) => x.id === inst.ptr);
-        if (!g?.builtin) throw new Error(`load from %${inst.ptr}: only builtin inputs are supported`);
-        for (const l of active) set(l, g.builtin === 'LaunchId' ? [...warp.launchIds[l]!] : [...warp.launchSize]);
+        if (!g) throw new Error(`load from %${inst.ptr}: only loads of globals are supported`);
+        // Non-builtin globals (the acceleration structure handle) read as 0.
+        for (const l of active) set(l, g.builtin === 'LaunchId' ? [...warp.launchIds[l]!] : g.builtin === 'LaunchSize' ? [...warp.launchSize] : 0);
         return;
       }
       case 'extract':
@@ -134,7 +135,7 @@ export class WarpInterpreter {
       case 'binary':
         for (const l of active) {
           const a = num(l, inst.a), b = num(l, inst.b);
-          const r = inst.kind === 'add' ? a + b : inst.kind === 'mul' ? Math.imul(a, b) : inst.kind === 'sub' ? a - b : NaN;
+          const r = inst.kind === 'add' ? a + b : inst.kind === 'mul' ? Math.imul(a, b) : inst.kind === 'sub' ? a - b : inst.kind === 'rem' ? a % b : NaN;
           set(l, r >>> 0);
         }
         return;

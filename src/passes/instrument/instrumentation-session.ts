@@ -59,7 +59,7 @@ export interface Probe {
 
 export class InstrumentationSession {
   readonly shaders: InstrumentedShader[] = [];
-  readonly buffer: ValueId;
+  private bufferId: ValueId | undefined;
   private readonly original = new Map<number, OriginalFunction>();
   private readonly threadWorkIds = new Map<number, ValueId>();
 
@@ -85,7 +85,11 @@ export class InstrumentationSession {
         this.original.set(fn.id, { blocks, anchors, blockOfInst, shader: sh });
       });
     }
-    this.buffer = ensureInstrumentationBuffer(m);
+  }
+
+  /** The instrumentation buffer global, added on the first probe (a module without probes stays untouched). */
+  get buffer(): ValueId {
+    return (this.bufferId ??= ensureInstrumentationBuffer(this.m));
   }
 
   /** Ids of the original blocks of `fn`, in their original layout order. */
@@ -141,6 +145,7 @@ export class InstrumentationSession {
   /** Emits one probe and records its site; returns the inst id. */
   emit(p: Probe): number {
     const o = this.orig(p.fn);
+    const buffer = this.buffer;
     const threadWorkId = this.threadWorkId(p.fn);
     const b = new Builder(this.m, p.fn);
     const loc = this.position(b, p.fn, p.point);
@@ -158,7 +163,7 @@ export class InstrumentationSession {
       loc: this.sourceLocation(loc),
       ...(p.traceRay !== undefined ? { traceRay: p.traceRay } : {}),
     });
-    const target: PrimitiveTarget = { buffer: this.buffer, threadWorkId, loc: { ...loc } };
+    const target: PrimitiveTarget = { buffer, threadWorkId, loc: { ...loc } };
     b.loc = { ...loc };
     if (p.primitive === 'ThreadUpdate') emitThreadUpdate(b, target, site, []);
     else if (p.primitive === 'CreateWarpId') emitCreateWarpId(b, target, site);

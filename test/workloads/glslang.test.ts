@@ -1,6 +1,9 @@
 // Every stage file of every built-in workload is checked by glslangValidator (the reference
 // compiler) with the include dirs and defines its manifest gives it, and every deliberately
 // invalid shader under invalid/ must be rejected at the line its `// expect-error-line: N` names.
+// From the SPIR-V, every descriptor binding, push constant block and spec constant a shader
+// declares must be described by its manifest with a matching kind — what a Vulkan pipeline
+// layout would fail on.
 // When the front end's compileGlsl exists, it must agree with glslang on all of them.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
@@ -18,6 +21,7 @@ const EXTENSION_STAGE: Record<string, ShaderStage> = {
 const here = dirname(fileURLToPath(import.meta.url));
 const invalidDir = join(here, 'invalid');
 const hasGlslang = spawnSync('glslangValidator', ['--version']).status === 0;
+const hasSpirvDis = spawnSync('spirv-dis', ['--version']).status === 0;
 const tmp = mkdtempSync(join(tmpdir(), 'vv-glslang-'));
 
 function stageFilesUnder(dir: string): string[] {
@@ -40,19 +44,30 @@ function manifestShaders(): ShaderSource[] {
 interface GlslangResult {
   ok: boolean;
   output: string;
+  /** The SPIR-V file written when `ok`. */
+  spv: string;
   /** Line of the first error in the file itself (not in an include). */
   firstErrorLine?: number;
 }
 
+const compiled = new Map<string, GlslangResult>();
+let spvCount = 0;
+
+/** glslang on one file with these include dirs and defines; memoized, since several tests need the SPIR-V. */
 function glslang(file: string, includeDirs: string[], defines: Record<string, string>): GlslangResult {
+  const key = JSON.stringify([file, includeDirs, defines]);
+  const known = compiled.get(key);
+  if (known) return known;
+  const spv = join(tmp, `${spvCount++}-${basename(file)}.spv`);
   const args = ['--target-env', 'vulkan1.2', '-V', '-g', ...includeDirs.map((d) => `-I${d}`)];
   for (const [k, v] of Object.entries(defines)) args.push(`-D${k}=${v}`);
-  args.push(file, '-o', join(tmp, basename(file) + '.spv'));
+  args.push(file, '-o', spv);
   const r = spawnSync('glslangValidator', args, { encoding: 'utf8' });
   const output = `${r.stdout}${r.stderr}`;
   const m = new RegExp(`ERROR: ${escapeRegExp(file)}:(\\d+):`).exec(output) ?? /ERROR: [^:\n]*:(\d+):/.exec(output);
-  const result: GlslangResult = { ok: r.status === 0, output };
+  const result: GlslangResult = { ok: r.status === 0, output, spv };
   if (m) result.firstErrorLine = Number(m[1]);
+  compiled.set(key, result);
   return result;
 }
 
@@ -107,6 +122,82 @@ if (!hasGlslang) {
     }
   });
 }
+
+interface ShaderInterface {
+  bindings: { set: number; binding: number; kind: string; format?: string; name: string }[];
+  pushConstant: boolean;
+  specIds: number[];
+}
+
+/** What a pipeline layout needs from one shader, read back from glslang's SPIR-V with spirv-dis. */
+function shaderInterface(s: ShaderSource): ShaderInterface {
+  const r = glslang(s.file, s.includeDirs, s.defines);
+  if (!r.ok) throw new Error(`glslang failed on ${s.file}:\n${r.output}`);
+  const dis = spawnSync('spirv-dis', [r.spv], { encoding: 'utf8' }).stdout;
+  const defs = new Map<string, string[]>();
+  const sets = new Map<string, number>();
+  const bindings = new Map<string, number>();
+  const specIds: number[] = [];
+  for (const line of dis.split('\n')) {
+    const toks = line.trim().split(/\s+/);
+    if (toks[1] === '=') defs.set(toks[0]!, toks.slice(2));
+    if (toks[0] === 'OpDecorate' && toks[2] === 'DescriptorSet') sets.set(toks[1]!, Number(toks[3]));
+    if (toks[0] === 'OpDecorate' && toks[2] === 'Binding') bindings.set(toks[1]!, Number(toks[3]));
+    if (toks[0] === 'OpDecorate' && toks[2] === 'SpecId') specIds.push(Number(toks[3]));
+  }
+  const kindOf = (typeId: string, storage: string): { kind: string; format?: string } => {
+    const d = defs.get(typeId) ?? [];
+    if (d[0] === 'OpTypeRuntimeArray' || d[0] === 'OpTypeArray') return kindOf(d[1]!, storage);
+    if (d[0] === 'OpTypeAccelerationStructureKHR') return { kind: 'accelerationStructure' };
+    if (d[0] === 'OpTypeSampledImage') return { kind: 'sampledImages' };
+    if (d[0] === 'OpTypeImage') return d[6] === '2' ? { kind: 'storageImage', format: d[7]!.toLowerCase() } : { kind: 'sampledImages' };
+    if (storage === 'Uniform') return { kind: 'uniformBuffer' };
+    if (storage === 'StorageBuffer') return { kind: 'storageBuffer' };
+    return { kind: `unknown ${d.join(' ')}` };
+  };
+  const out: ShaderInterface = { bindings: [], pushConstant: false, specIds };
+  for (const [id, def] of defs) {
+    if (def[0] !== 'OpVariable') continue;
+    const storage = def[2]!;
+    if (storage === 'PushConstant') out.pushConstant = true;
+    if (!bindings.has(id)) continue;
+    const pointer = defs.get(def[1]!)!;
+    out.bindings.push({ set: sets.get(id) ?? 0, binding: bindings.get(id)!, name: id, ...kindOf(pointer[2]!, storage) });
+  }
+  return out;
+}
+
+(hasGlslang && hasSpirvDis ? test : test.skip)('(with spirv-dis) every binding, push constant block and spec constant the shaders declare is described by the manifest', (t) => {
+  for (const w of listBuiltinWorkloads()) {
+    const m = loadManifest(w.manifest);
+    const used = new Set<string>();
+    let pushConstant = false;
+    const specIds = new Set<number>();
+    for (const s of SHADER_STAGES.flatMap((stage) => m.shaders[stage])) {
+      const iface = shaderInterface(s);
+      const where = `${w.name}/${basename(s.file)}`;
+      pushConstant ||= iface.pushConstant;
+      iface.specIds.forEach((id) => specIds.add(id));
+      for (const b of iface.bindings) {
+        used.add(`${b.set}.${b.binding}`);
+        const d = m.descriptors.find((x) => x.set === b.set && x.binding === b.binding);
+        if (!d) {
+          t.fail(`${where}: ${b.name} (set ${b.set}, binding ${b.binding}) has no descriptor in the manifest`);
+          continue;
+        }
+        t.is(d.kind, b.kind as typeof d.kind, `${where}: ${b.name} (set ${b.set}, binding ${b.binding})`);
+        if (d.kind === 'storageImage') t.is(d.format, b.format as typeof d.format, `${where}: ${b.name} format`);
+      }
+    }
+    t.is(m.pushConstants !== undefined, pushConstant, `${w.name}: pushConstants present iff a shader declares a push_constant block`);
+    for (const id of Object.keys(m.specConstants)) t.true(specIds.has(Number(id)), `${w.name}: specConstants.${id} names a constant_id a shader declares`);
+    for (const d of m.descriptors) {
+      if (used.has(`${d.set}.${d.binding}`)) continue;
+      // Only scene buffers reached through buffer_reference addresses may go unbound.
+      t.true(d.kind === 'storageBuffer' && d.from === 'scene', `${w.name}: descriptor set ${d.set} binding ${d.binding} is used by no shader`);
+    }
+  }
+});
 
 // The front end lands in parallel; once it exists it must agree with glslang.
 const compilePath = resolve(here, '../../src/frontend/glsl/compile.ts');

@@ -1,0 +1,10 @@
+// alpha: the shadow ray passed every alpha test on its way to the light.
+#version 460
+#extension GL_EXT_ray_tracing : require
+
+layout(location = 1) rayPayloadInEXT bool isShadowed;
+
+void main()
+{
+  isShadowed = false;
+}

@@ -1,6 +1,6 @@
 /**
  * Wide BVH layout (Vulkan-Sim Fig. 7): collapses a binary BVH into a 6-wide (Mesa / Vulkan-Sim) or
- * 4-wide tree whose children are stored consecutively, so an internal node needs only its
+ * 4-wide tree (SAH-optimal collapse, see `collapseToWide`) whose children are stored consecutively, so an internal node needs only its
  * first-child pointer, and defines the node sizes and the child-box quantization the simulated
  * memory image uses.
  *
@@ -53,9 +53,17 @@ function halfAreaAt(b: Float32Array, node: number): number {
   return dx * dy + dy * dz + dz * dx;
 }
 
+/** SAH weights of the collapse: one node fetch + box tests vs one leaf fetch + primitive test. */
+const COST_NODE = 1;
+const COST_LEAF = 1;
+
 /**
- * Collapse: a wide node starts with its binary node's two children and repeatedly opens the
- * inner child with the largest surface area until it has `width` children or only leaves.
+ * Collapse with the optimal-SAH dynamic programme of Ylitie, Karras and Laine (HPG 2017),
+ * restricted to one-primitive leaves: `cost[n][j]` is the cheapest way to represent binary
+ * subtree n with at most j child slots, either as one slot (a leaf, or a wide node whose own
+ * `width` slots are split between n's two children) or by splitting the j slots between n's
+ * children. The greedy "open the largest child" collapse leaves many half-empty nodes near the
+ * leaves; the programme packs them (bunny 6-wide: about a third fewer internal nodes).
  */
 export function collapseToWide(bin: BinaryBvh, width: number): WideBvh {
   const n = bin.order.length;
@@ -70,45 +78,83 @@ export function collapseToWide(bin: BinaryBvh, width: number): WideBvh {
   if (n === 0) {
     return { nodeCount: 0, isLeaf, parent, childFirst, childCount, prim, bounds, depth, maxDepth: 0 };
   }
-  // Binary node id of each wide node still to expand, in BFS order.
+  const W = width;
+  const left = bin.left, right = bin.right;
+  // cost[b * W + (j - 1)]; children have larger ids than their parent (pre-order numbering).
+  const cost = new Float32Array(bin.nodeCount * W);
+  for (let b = bin.nodeCount - 1; b >= 0; b--) {
+    const area = halfAreaAt(bin.bounds, b);
+    const o = b * W;
+    if (left[b]! < 0) {
+      const c = area * COST_LEAF;
+      for (let j = 0; j < W; j++) cost[o + j] = c;
+      continue;
+    }
+    const l = left[b]! * W, r = right[b]! * W;
+    let best = Infinity;
+    for (let k = 1; k < W; k++) {
+      const c = cost[l + k - 1]! + cost[r + W - k - 1]!;
+      if (c < best) best = c;
+    }
+    const asNode = area * COST_NODE + best;
+    cost[o] = asNode;
+    for (let j = 2; j <= W; j++) {
+      let m = asNode;
+      for (let k = 1; k < j; k++) {
+        const c = cost[l + k - 1]! + cost[r + j - k - 1]!;
+        if (c < m) m = c;
+      }
+      cost[o + j - 1] = m;
+    }
+  }
+
+  // Slots of binary subtree b given j slots, replaying the programme's choices.
+  const slots: number[] = [];
+  const distribute = (b: number, j: number): void => {
+    if (j === 1 || left[b]! < 0) { slots.push(b); return; }
+    const l = left[b]! * W, r = right[b]! * W;
+    let m = cost[b * W]!, split = 0;
+    for (let k = 1; k < j; k++) {
+      const c = cost[l + k - 1]! + cost[r + j - k - 1]!;
+      if (c < m) { m = c; split = k; }
+    }
+    if (split === 0) { slots.push(b); return; }
+    distribute(left[b]!, split);
+    distribute(right[b]!, j - split);
+  };
+
+  // Binary node id of each wide node, in BFS order.
   const source = new Int32Array(cap);
   source[0] = 0;
   bounds.set(bin.bounds.subarray(0, 6), 0);
   let nodeCount = 1;
   let maxDepth = 0;
-  const kids: number[] = [];
   for (let w = 0; w < nodeCount; w++) {
     if (isLeaf[w]) continue;
     const b = source[w]!;
-    kids.length = 0;
-    if (bin.left[b]! < 0) {
-      kids.push(b); // one-primitive tree: the root wraps the single leaf
+    slots.length = 0;
+    if (left[b]! < 0) {
+      slots.push(b); // one-primitive tree: the root wraps the single leaf
     } else {
-      kids.push(bin.left[b]!, bin.right[b]!);
-      while (kids.length < width) {
-        let best = -1, bestArea = -1;
-        for (let k = 0; k < kids.length; k++) {
-          const c = kids[k]!;
-          if (bin.left[c]! < 0) continue;
-          const a = halfAreaAt(bin.bounds, c);
-          if (a > bestArea) { bestArea = a; best = k; }
-        }
-        if (best < 0) break;
-        const c = kids[best]!;
-        kids[best] = bin.left[c]!;
-        kids.push(bin.right[c]!);
+      const l = left[b]! * W, r = right[b]! * W;
+      let m = Infinity, split = 1;
+      for (let k = 1; k < W; k++) {
+        const c = cost[l + k - 1]! + cost[r + W - k - 1]!;
+        if (c < m) { m = c; split = k; }
       }
+      distribute(left[b]!, split);
+      distribute(right[b]!, W - split);
     }
     childFirst[w] = nodeCount;
-    childCount[w] = kids.length;
-    for (const c of kids) {
+    childCount[w] = slots.length;
+    for (const c of slots) {
       const id = nodeCount++;
       parent[id] = w;
       depth[id] = depth[w]! + 1;
       if (depth[id]! > maxDepth) maxDepth = depth[id]!;
       source[id] = c;
       bounds.set(bin.bounds.subarray(6 * c, 6 * c + 6), 6 * id);
-      if (bin.left[c]! < 0) {
+      if (left[c]! < 0) {
         isLeaf[id] = 1;
         prim[id] = bin.order[bin.primStart[c]!]!;
       }

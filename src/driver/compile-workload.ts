@@ -1,0 +1,63 @@
+/**
+ * Compiles every shader a workload manifest lists (each file once per set of defines) and arranges
+ * the modules as the pipeline's stages and shader binding table. Compile errors of all shaders
+ * are collected and reported together, each `file:line:col: error: ...`.
+ */
+import { compileGlsl } from '../frontend/glsl/compile.js';
+import { formatDiagnostic, type Diagnostic } from '../frontend/glsl/diagnostics.js';
+import type { Module } from '../ir/module.js';
+import type { PipelineStages } from '../passes/lower/rt-pipeline.js';
+import type { ShaderSource, WorkloadManifest } from '../sim/workload/manifest.js';
+
+export class ShaderCompileError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'ShaderCompileError';
+  }
+}
+
+export interface CompiledWorkload {
+  stages: PipelineStages;
+  /** Every distinct stage module, raygen first (the order instrumentation numbers shaders in). */
+  modules: Module[];
+}
+
+export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {
+  const sources = new Map<string, ShaderSource>();
+  for (const list of Object.values(manifest.shaders)) for (const s of list) sources.set(s.file, s);
+  const compiled = new Map<string, Module>();
+  const diagnostics: Diagnostic[] = [];
+  const moduleOf = (file: string): Module | undefined => {
+    const done = compiled.get(file);
+    if (done) return done;
+    const src = sources.get(file);
+    if (!src) throw new Error(`${manifest.path}: shader ${file} is not listed under shaders`);
+    const r = compileGlsl(src.file, undefined, { includeDirs: src.includeDirs, defines: src.defines, stage: src.stage });
+    diagnostics.push(...r.diagnostics.filter((d) => d.severity === 'error'));
+    if (r.module) compiled.set(file, r.module);
+    return r.module;
+  };
+  const raygen = moduleOf(manifest.raygen);
+  const miss = manifest.miss.map((e) => moduleOf(e.shader));
+  const hitGroups = manifest.hitGroups.map((hg) => ({
+    closestHit: hg.closestHit ? moduleOf(hg.closestHit) : undefined,
+    anyHit: hg.anyHit ? moduleOf(hg.anyHit) : undefined,
+    intersection: hg.intersection ? moduleOf(hg.intersection) : undefined,
+  }));
+  const callables = manifest.callables.map((e) => moduleOf(e.shader));
+  if (diagnostics.length > 0 || !raygen) throw new ShaderCompileError(diagnostics);
+  const stages: PipelineStages = {
+    raygen,
+    miss: miss.map((m) => m!),
+    hitGroups: hitGroups.map((g) => {
+      const out: PipelineStages['hitGroups'][number] = {};
+      if (g.closestHit) out.closestHit = g.closestHit;
+      if (g.anyHit) out.anyHit = g.anyHit;
+      if (g.intersection) out.intersection = g.intersection;
+      return out;
+    }),
+    callables: callables.map((m) => m!),
+  };
+  const modules = [raygen, ...[...compiled.values()].filter((m) => m !== raygen)];
+  return { stages, modules };
+}

@@ -1,0 +1,123 @@
+/**
+ * One run of a workload, front to back: manifest -> compile every shader -> (instrument) -> link
+ * and lower the ray tracing pipeline -> host setup (scene, acceleration structure, descriptors)
+ * -> functional simulation -> image, counters, instrumentation dump. Each arrow is a plain call
+ * into its stage; the driver only wires them (the CLI is a thin shell over it).
+ */
+import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import {
+  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
+} from '../primitives/buffer-layout.js';
+import { instrumentModule } from '../passes/instrument/instrument-module.js';
+import { linkPipeline, type LinkedPipeline } from '../passes/lower/rt-pipeline.js';
+import type { Counters } from '../sim/functional/counters.js';
+import { compileProgram, type Program } from '../sim/functional/program.js';
+import { runFunctional } from '../sim/functional/launch.js';
+import type { SimImage } from '../sim/functional/images.js';
+import { buildHostSetup, runParameters, type HostSetup, type RunParameters } from '../sim/host/build-resources.js';
+import { loadScene } from '../sim/host/load-scene.js';
+import { RtRuntime, type RtCounters } from '../sim/pipeline/rt-runtime.js';
+import type { Scene } from '../sim/rt/scene.js';
+import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
+import type { WorkloadManifest } from '../sim/workload/manifest.js';
+import { compileWorkload } from './compile-workload.js';
+
+export interface RunOptions extends Partial<RunParameters> {
+  /** Instrument the shaders with these V-Vision utilities before lowering. */
+  instrument?: InstrumentationMode[];
+  /** Instrumentation buffer size in 32-bit words. */
+  bufferWords?: number;
+  mapping?: 'rows' | 'tiles4x8';
+}
+
+/** Everything a run produced; plain data, handed on to analytics and reports. */
+export interface RunResult {
+  manifest: WorkloadManifest;
+  params: RunParameters;
+  linked: LinkedPipeline;
+  scene: Scene;
+  image: SimImage | undefined;
+  counters: Counters;
+  rt: RtCounters;
+  /** Present when instrumented: the raw buffer (Fig. 6 layout) and its static metadata. */
+  dump?: Uint8Array;
+  metadata?: InstrumentationMetadata;
+  /** Milliseconds per phase. */
+  timings: Record<'compile' | 'instrument' | 'link' | 'scene' | 'simulate', number>;
+}
+
+/** A workload prepared for simulation: what both the functional and the timing runs start from. */
+export interface PreparedRun {
+  manifest: WorkloadManifest;
+  params: RunParameters;
+  linked: LinkedPipeline;
+  scene: Scene;
+  host: HostSetup;
+  program: Program;
+  rt: RtRuntime;
+  dumpBuffer?: Uint8Array;
+  metadata?: InstrumentationMetadata;
+  timings: RunResult['timings'];
+}
+
+export async function prepareRun(workload: string, opts: RunOptions = {}, record = false): Promise<PreparedRun> {
+  const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
+  let t = performance.now();
+  const lap = (k: keyof RunResult['timings']) => {
+    const now = performance.now();
+    timings[k] += now - t;
+    t = now;
+  };
+  const manifest = loadManifest(resolveWorkload(workload));
+  const params = runParameters(manifest, opts);
+  const compiled = compileWorkload(manifest);
+  lap('compile');
+  let metadata: InstrumentationMetadata | undefined;
+  if (opts.instrument && opts.instrument.length > 0) {
+    metadata = emptyMetadata();
+    for (const mode of opts.instrument) for (const m of compiled.modules) instrumentModule(m, mode, { metadata });
+  }
+  lap('instrument');
+  const linked = linkPipeline(compiled.stages);
+  lap('link');
+  const scene = await loadScene(manifest.scene, manifest.path);
+  const host = buildHostSetup(manifest, linked.module, scene, params);
+  let dumpBuffer: Uint8Array | undefined;
+  if (metadata) {
+    dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);
+    host.resources.buffers!.push({ set: INSTRUMENTATION_SET, binding: INSTRUMENTATION_BINDING, data: dumpBuffer });
+  }
+  lap('scene');
+  const program = compileProgram(linked.module);
+  const rt = new RtRuntime({ accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record });
+  lap('simulate');
+  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings };
+  if (dumpBuffer) out.dumpBuffer = dumpBuffer;
+  if (metadata) out.metadata = metadata;
+  return out;
+}
+
+/** The entry function and launch options shared by functional and timing runs. */
+export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) {
+  return {
+    entry: p.linked.module.entryPoints[0]!.function,
+    size: p.host.launch,
+    mapping: mapping ?? 'rows',
+    rt: p.rt,
+    specConstants: p.host.specConstants,
+  };
+}
+
+export async function runWorkload(workload: string, opts: RunOptions = {}): Promise<RunResult> {
+  const p = await prepareRun(workload, opts);
+  const t0 = performance.now();
+  const counters = runFunctional(p.program, p.host.resources, launchOptionsOf(p, opts.mapping));
+  p.timings.simulate += performance.now() - t0;
+  const result: RunResult = {
+    manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, image: p.host.output,
+    counters, rt: p.rt.counters, timings: p.timings,
+  };
+  if (p.dumpBuffer) result.dump = p.dumpBuffer;
+  if (p.metadata) result.metadata = p.metadata;
+  return result;
+}

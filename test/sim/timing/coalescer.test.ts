@@ -1,0 +1,24 @@
+import test from 'ava';
+import { coalesce } from '../../../src/sim/timing/coalescer.js';
+import type { MemAccess } from '../../../src/sim/warp-step.js';
+
+function access(addrOf: (lane: number) => number, size: number, laneMask = 0xffffffff | 0): MemAccess {
+  const addresses = new Float64Array(32);
+  for (let l = 0; l < 32; l++) addresses[l] = addrOf(l);
+  return { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask };
+}
+
+test('32 consecutive words form one 128 B line with 4 sectors', (t) => {
+  t.deepEqual(coalesce(access((l) => 0x1000 + 4 * l, 4)), [{ line: 0x1000, bytes: 128 }]);
+});
+
+test('16 B per lane spans four lines; misaligned words touch an extra sector', (t) => {
+  t.is(coalesce(access((l) => 0x1000 + 16 * l, 16)).length, 4);
+  t.deepEqual(coalesce(access((l) => 0x1000 + 30 + 0 * l, 4, 1)), [{ line: 0x1000, bytes: 64 }]);
+});
+
+test('scattered lanes give one request per line; inactive lanes are ignored', (t) => {
+  const r = coalesce(access((l) => l * 4096, 4, 0b1011));
+  t.deepEqual(r.map((x) => x.line), [0, 4096, 3 * 4096]);
+  t.true(r.every((x) => x.bytes === 32));
+});

@@ -1,0 +1,44 @@
+import test from 'ava';
+import { loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../src/sim/timing/gpu.js';
+import { STAT_META, formatStats } from '../../../src/sim/timing/stats.js';
+import { traversalWorkload } from './synthetic-warp.js';
+
+const run = () => simulate(traversalWorkload(8, 2, 8, 1 << 18), loadConfig('mobile', ['gpgpu_n_clusters=1']));
+
+test('every printed scalar has a unit and description, and the Vulkan-Sim names are there', (t) => {
+  const s = run();
+  for (const k of Object.keys(s.values)) t.truthy(STAT_META[k], `no metadata for ${k}`);
+  for (const k of [
+    'gpu_sim_cycle', 'gpu_sim_insn', 'gpu_ipc', 'gpu_occupancy', 'L1D_total_cache_miss_rate', 'L2_total_cache_miss_rate',
+    'dram_eff', 'bwutil', 'rt_avg_efficiency', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'rt_avg_thread_latency',
+    'rt_avg_nodes_per_ray', 'rt_op_intensity', 'rt_avg_performance', 'gpu_total_sim_rate',
+  ]) t.true(k in s.values, k);
+});
+
+test('derived ratios agree with their counters', (t) => {
+  const v = run().values;
+  t.is(v.gpu_ipc, v.gpu_sim_insn! / v.gpu_sim_cycle!);
+  t.is(v.L1D_total_cache_miss_rate, v.L1D_total_cache_misses! / v.L1D_total_cache_accesses!);
+  t.is(v.rt_avg_nodes_per_ray, 8);
+  t.true(v.dram_eff! > 0 && v.dram_eff! <= 1);
+  t.true(v.bwutil! > 0 && v.bwutil! <= v.dram_eff!);
+  t.true(v.rt_avg_efficiency! > 0 && v.rt_avg_efficiency! <= 1);
+});
+
+test('the text dump is `name = value` lines that round-trip the scalars', (t) => {
+  const s = run();
+  const text = formatStats(s);
+  const parsed = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^(\S+) = (\S+)$/.exec(line);
+    t.truthy(m, `not name = value: ${line}`);
+    parsed.set(m![1]!, m![2]!);
+  }
+  t.is(Number(parsed.get('gpu_sim_cycle')), s.values.gpu_sim_cycle);
+  t.is(Number(parsed.get('rt_total_rays')), 8 * 2 * 32);
+  t.is(parsed.get('rt_warp_latency_histogram')!.split(',').length, 40);
+  t.is(parsed.get('simt_histogram')!.split(',').length, 33);
+  t.true(parsed.has('L1D_rt_miss_compulsory') && parsed.has('L2_shader_hit'));
+});

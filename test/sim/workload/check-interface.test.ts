@@ -1,0 +1,109 @@
+// checkManifestInterfaces against modules compiled by the vvision front end: the built-in
+// workloads must be clean, and each kind of manifest/shader mismatch must be reported with the
+// manifest key path and the shader that disagrees.
+import test from 'ava';
+import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import type { Module } from '../../../src/ir/module.js';
+import { checkManifestInterfaces } from '../../../src/sim/workload/check-interface.js';
+import { listBuiltinWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
+import { SHADER_STAGES, type WorkloadManifest } from '../../../src/sim/workload/manifest.js';
+
+const modules = new Map<string, Module | undefined>();
+
+function modulesOf(m: WorkloadManifest): (file: string) => Module | undefined {
+  for (const s of SHADER_STAGES.flatMap((stage) => m.shaders[stage])) {
+    const key = `${s.file}|${JSON.stringify(s.defines)}`;
+    if (!modules.has(key)) {
+      const r = compileGlsl(s.file, undefined, { includeDirs: s.includeDirs, defines: s.defines, stage: s.stage });
+      modules.set(key, r.module);
+    }
+  }
+  return (file) => {
+    const s = SHADER_STAGES.flatMap((stage) => m.shaders[stage]).find((x) => x.file === file);
+    return s ? modules.get(`${s.file}|${JSON.stringify(s.defines)}`) : undefined;
+  };
+}
+
+function builtin(name: string): WorkloadManifest {
+  return structuredClone(loadManifest(resolveWorkload(name)));
+}
+
+function expectProblem(t: import('ava').ExecutionContext, problems: string[], pattern: RegExp): void {
+  t.true(problems.some((p) => pattern.test(p)), `expected ${pattern} among:\n${problems.join('\n')}`);
+}
+
+test('every built-in workload agrees with its compiled shaders', (t) => {
+  for (const w of listBuiltinWorkloads()) {
+    const m = loadManifest(w.manifest);
+    t.deepEqual(checkManifestInterfaces(m, modulesOf(m)), [], w.name);
+  }
+});
+
+test('a binding a shader uses with no descriptor is reported with the shader and variable', (t) => {
+  const m = builtin('tri');
+  m.descriptors = m.descriptors.filter((d) => d.binding !== 1);
+  expectProblem(t, checkManifestInterfaces(m, modulesOf(m)), /tri\/workload\.json: descriptors: missing: .*tri\/raygen\.rgen declares image \(set 0, binding 1, storageImage\)$/);
+});
+
+test('a descriptor of the wrong kind or image format is reported at its key', (t) => {
+  const m = builtin('tri');
+  const image = m.descriptors.findIndex((d) => d.binding === 1);
+  m.descriptors[image] = { set: 0, binding: 1, kind: 'storageImage', format: 'rgba32f', role: 'output' };
+  const tlas = m.descriptors.findIndex((d) => d.binding === 0);
+  m.descriptors[tlas] = { set: 0, binding: 0, kind: 'storageBuffer', layout: 'std430', elements: 4 };
+  const problems = checkManifestInterfaces(m, modulesOf(m));
+  expectProblem(t, problems, new RegExp(`descriptors\\[${image}\\]\\.format: "rgba32f" but .*raygen\\.rgen declares image with layout\\(rgba8\\)`));
+  expectProblem(t, problems, new RegExp(`descriptors\\[${tlas}\\]\\.kind: "storageBuffer" but .*declares topLevelAS \\(set 0, binding 0\\) as accelerationStructure`));
+});
+
+test('a uniform value that does not match the block layout names the JSON path and the block', (t) => {
+  const m = builtin('rtv6');
+  const i = m.descriptors.findIndex((d) => d.binding === 10);
+  const d = m.descriptors[i]!;
+  if (d.kind !== 'uniformBuffer' || !d.value) return t.fail('rtv6 binding 10 is a uniform value');
+  d.value = { ...d.value, lightDirection: [0, 1, 0] };
+  const problems = checkManifestInterfaces(m, modulesOf(m));
+  expectProblem(t, problems, new RegExp(`descriptors\\[${i}\\]\\.value\\.lightDirection: expected an array of 4 for vec4<f32>, found an array of 3 \\(block %SceneSettings in .*\\)`));
+});
+
+test('push constant mistakes: an unknown member, and a block with no pushConstants', (t) => {
+  const m = builtin('ref');
+  m.pushConstants = { ...m.pushConstants!, lightDir: [0, 1, 0, 0] };
+  expectProblem(t, checkManifestInterfaces(m, modulesOf(m)), /pushConstants\.lightDir: struct RefLighting has no member "lightDir"/);
+  delete m.pushConstants;
+  expectProblem(t, checkManifestInterfaces(m, modulesOf(m)), /pushConstants: missing: .*declares push_constant block %RefLighting/);
+});
+
+test('shader records: missing for a shader that reads one, mistyped, or given where none is read', (t) => {
+  const m = builtin('rtv6');
+  delete m.hitGroups[0]!.shaderRecord;
+  m.hitGroups[2]!.shaderRecord = { albedo: [1, 1, 0, 1], edgeColor: 'dark' };
+  m.hitGroups[1]!.shaderRecord = { albedo: [1, 1, 1, 1] };
+  const problems = checkManifestInterfaces(m, modulesOf(m));
+  expectProblem(t, problems, /hitGroups\[0\]\.shaderRecord: missing: .*sphere\.rchit reads shaderRecordEXT block %SphereRecord/);
+  expectProblem(t, problems, /hitGroups\[2\]\.shaderRecord\.edgeColor: expected an array of 4 for vec4<f32>, found "dark"/);
+  expectProblem(t, problems, /hitGroups\[1\]\.shaderRecord: no shader of this SBT entry declares a shaderRecordEXT block/);
+});
+
+test('scene buffers must provide every member of the element struct (or map it with fields)', (t) => {
+  const m = builtin('pt');
+  const i = m.descriptors.findIndex((d) => d.kind === 'storageBuffer' && d.what === 'spheres');
+  const d = m.descriptors[i]!;
+  if (d.kind !== 'storageBuffer') return t.fail();
+  d.what = 'aabbs';
+  expectProblem(t, checkManifestInterfaces(m, modulesOf(m)), new RegExp(`descriptors\\[${i}\\]\\.what: .*Sphere member "center" has no scene field "center" in aabbs`));
+  d.what = 'spheres';
+  d.fields = { radius: 'size' };
+  expectProblem(t, checkManifestInterfaces(m, modulesOf(m)), new RegExp(`descriptors\\[${i}\\]\\.fields\\.radius: .*member "radius" has no scene field "size" in spheres`));
+});
+
+test('spec constants, push constants and descriptors no shader declares are reported', (t) => {
+  const m = builtin('tri');
+  m.specConstants = { 7: 1 };
+  m.pushConstants = { frame: 0 };
+  m.descriptors.push({ set: 1, binding: 3, kind: 'accelerationStructure' });
+  const problems = checkManifestInterfaces(m, modulesOf(m));
+  expectProblem(t, problems, /specConstants\.7: no shader declares layout\(constant_id = 7\)/);
+  expectProblem(t, problems, /pushConstants: no shader declares a push_constant block/);
+  expectProblem(t, problems, /descriptors\[3\]: no shader declares set 1, binding 3/);
+});

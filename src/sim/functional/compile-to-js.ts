@@ -35,6 +35,7 @@ import { emitSubgroup } from './subgroup.js';
 import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
+import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
 
 export type PieceFn = (W: unknown, F: unknown, mask: number) => void;
 
@@ -166,6 +167,10 @@ export class FunctionCompiler {
   private readonly regSlot = new Map<ValueId, number>();
   private readonly varOffset = new Map<ValueId, number>();
   private readonly blockPos = new Map<BlockId, number>();
+  /** Register-promoted variables and the access chains derived from them. */
+  private readonly promoted = new Map<ValueId, PromotedPtr>();
+  private promotedVars = new Set<ValueId>();
+  private cache: SegmentCache | undefined;
   private nextSlot = 0;
 
   constructor(
@@ -207,12 +212,18 @@ export class FunctionCompiler {
     const lastSeg = new Map<BlockId, number>();
     let segId = 0;
     let frameBytes = 0;
+    this.promotedVars = promotableVariables(fn);
     for (const b of fn.blocks) {
       const pieces = splitBlock(b);
       plans.set(b.id, pieces);
       for (const inst of b.insts) {
         this.types.set(inst.id, inst.type);
-        if (inst.op === 'variable') {
+        if (inst.op === 'variable' && this.promotedVars.has(inst.id)) {
+          const pt = typeOf(tt, inst.type);
+          if (pt.kind !== 'pointer') throw new SimError('internal', 'variable of non-pointer type');
+          const n = this.layout.leavesOf(pt.pointee).length;
+          this.promoted.set(inst.id, { slot: this.allocSlots(inst.id, n), size: n, constLeaf: 0, pointee: pt.pointee });
+        } else if (inst.op === 'variable') {
           const pt = typeOf(tt, inst.type);
           if (pt.kind !== 'pointer') throw new SimError('internal', 'variable of non-pointer type');
           const align = Math.max(4, this.layout.alignOf(pt.pointee));
@@ -373,6 +384,7 @@ export class FunctionCompiler {
           if (g.need) needs.set(g.need[0], g.need[1]);
           return g.expr;
         }
+        if (self.promotedVars.has(v)) return '0';
         const off = self.varOffset.get(v);
         if (off !== undefined) {
           needs.set('FB', `${PRIVATE_BASE} + F.pbase`);
@@ -446,10 +458,14 @@ export class FunctionCompiler {
       }
       lines.push(loopOpen);
       if (si === 0 && countLine) lines.push(countLine);
+      this.cache = new SegmentCache(lines);
       for (const inst of seg.insts) {
         if (!countsAsInstruction(inst)) {
           if (inst.op === 'variable' && inst.init !== undefined) {
-            storeThrough(ctx, inst, inst.id, this.leavesOfValue(inst.init).map((_, k) => ctx.read(inst.init!, k)));
+            const init = this.leavesOfValue(inst.init).map((_, k) => ctx.read(inst.init!, k));
+            const pp = this.promoted.get(inst.id);
+            if (pp) promotedStore(ctx, this.cache, pp, inst.id, init);
+            else storeThrough(ctx, inst, inst.id, init);
           }
           continue;
         }
@@ -464,6 +480,8 @@ export class FunctionCompiler {
         }
         opClasses[instIndex++] = currentClass;
       }
+      this.cache.flush();
+      this.cache = undefined;
       lines.push('}');
     });
     if (p.segments[0]!.kind === 'warp' && countLine) lines.unshift(`${loopOpen}\n${countLine}\n}`);
@@ -490,6 +508,33 @@ export class FunctionCompiler {
       subgroupOps,
       source,
     };
+  }
+
+  /** Loads, stores and access chains through register-promoted variables. */
+  private emitPromoted(ctx: EmitContext, inst: Inst): boolean {
+    const cache = this.cache!;
+    switch (inst.op) {
+      case 'load': {
+        const p = this.promoted.get(inst.ptr);
+        if (!p) return false;
+        ctx.def(inst.id, promotedLoad(ctx, cache, p, inst.ptr, this.layout.leavesOf(inst.type).length));
+        return true;
+      }
+      case 'store': {
+        const p = this.promoted.get(inst.ptr);
+        if (!p) return false;
+        promotedStore(ctx, cache, p, inst.ptr, this.leavesOfValue(inst.value).map((_, k) => ctx.read(inst.value, k)));
+        return true;
+      }
+      case 'accessChain': {
+        const p = this.promoted.get(inst.base);
+        if (!p) return false;
+        this.promoted.set(inst.id, promotedAccessChain(ctx, inst, p));
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
   private phiCopies(ctx: EmitContext, from: BlockId, to: number): string {
@@ -523,7 +568,7 @@ export class FunctionCompiler {
       const i = succIndex(target);
       return `${this.phiCopies(ctx, b.id, this.blockPos.get(target)!)} ${succVars[i]} |= 1 << l;`;
     };
-    if (emitArith(ctx, inst) || emitMemory(ctx, inst)) return {};
+    if (this.emitPromoted(ctx, inst) || emitArith(ctx, inst) || emitMemory(ctx, inst)) return {};
     switch (inst.op) {
       case 'ext':
         emitExt(ctx, inst, (c, ptr, exprs, i) => storeThrough(c, i, ptr, exprs));

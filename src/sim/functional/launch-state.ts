@@ -14,6 +14,30 @@ import type { StepObserver } from '../warp-step.js';
 import type { FunctionInfo } from './compile-to-js.js';
 import { LayoutTable, type LeafKind } from './layout.js';
 import { shaderMath } from './shader-math.js';
+import { PrivateMemory } from './memory.js';
+
+/** rpc of a frame's bottom SIMT entry: never reached. */
+export const NO_RPC = -2;
+
+export interface SimtEntry {
+  /** Block position in the frame's function, or EXIT. */
+  pc: number;
+  /** Next piece of the block to run. */
+  piece: number;
+  /** Reconvergence block position, EXIT, or NO_RPC for a frame's bottom entry. */
+  rpc: number;
+  /** Active lanes (int32 bit mask). */
+  mask: number;
+}
+
+export interface Frame {
+  fn: FunctionInfo;
+  regs: Float64Array;
+  ret: Float64Array;
+  stack: SimtEntry[];
+  /** Byte offset of this frame's variables in each lane's private memory. */
+  pbase: number;
+}
 
 export interface LaunchConfig {
   maxRecursionDepth: number;
@@ -30,7 +54,7 @@ export class LaunchState {
   readonly spec: Float64Array;
   /** Initial contents (32-bit words) of one lane's private-global area. */
   readonly privateTemplate: Uint32Array;
-  private readonly pools = new Map<FunctionInfo, Float64Array[]>();
+  private readonly pools = new Map<FunctionInfo, Frame[]>();
   readonly maxArgLeaves: number;
   readonly maxMemSites: number;
 
@@ -71,16 +95,46 @@ export class LaunchState {
     return this.config.clock ? this.config.clock() : this.issued;
   }
 
-  takeRegs(fn: FunctionInfo): Float64Array {
+  /** A frame for `fn` (register file and return slots reused from finished frames). */
+  takeFrame(fn: FunctionInfo, mask: number, pbase: number): Frame {
     const pool = this.pools.get(fn);
-    const r = pool?.pop();
-    return r ?? new Float64Array(Math.max(1, fn.regSlots) * 32);
+    const f = pool?.pop();
+    if (f) {
+      f.pbase = pbase;
+      f.stack.length = 0;
+      f.stack.push({ pc: 0, piece: 0, rpc: NO_RPC, mask });
+      return f;
+    }
+    return {
+      fn,
+      regs: new Float64Array(Math.max(1, fn.regSlots) * 32),
+      ret: new Float64Array(Math.max(1, fn.retLeaves) * 32),
+      stack: [{ pc: 0, piece: 0, rpc: NO_RPC, mask }],
+      pbase,
+    };
   }
 
-  releaseRegs(fn: FunctionInfo, regs: Float64Array): void {
-    let pool = this.pools.get(fn);
-    if (!pool) this.pools.set(fn, (pool = []));
-    if (pool.length < 64) pool.push(regs);
+  releaseFrame(f: Frame): void {
+    let pool = this.pools.get(f.fn);
+    if (!pool) this.pools.set(f.fn, (pool = []));
+    if (pool.length < 64) pool.push(f);
+  }
+
+  /** Private memory of a finished warp, reused by the next one (runFunctional runs warps one by one). */
+  private spare: PrivateMemory | undefined;
+
+  takePrivate(bytes: number): PrivateMemory {
+    const p = this.spare;
+    this.spare = undefined;
+    if (p) {
+      p.ensure(bytes);
+      return p;
+    }
+    return new PrivateMemory(bytes);
+  }
+
+  releasePrivate(p: PrivateMemory): void {
+    this.spare = p;
   }
 }
 

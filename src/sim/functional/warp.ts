@@ -22,8 +22,8 @@ import type { RtRuntimeFn } from '../../ir/inst.js';
 import type { MemAccess, RtLaneWork, WarpStep } from '../warp-step.js';
 import { EXIT, type BlockInfo, type FunctionInfo, type PieceInfo } from './compile-to-js.js';
 import { SimError, formatSite } from './errors.js';
-import type { LaunchState } from './launch-state.js';
-import { PrivateMemory, type Region } from './memory.js';
+import type { LaunchState, SimtEntry, Frame } from './launch-state.js';
+import type { PrivateMemory, Region } from './memory.js';
 import { PRIVATE_BASE } from './layout.js';
 import type { BoundResources } from './resources.js';
 import { DEFAULT_SAMPLER, levelSize, readTexel, sampleImage, texelAddress, writeTexel } from './images.js';
@@ -31,29 +31,10 @@ import { formatPrintf } from './debug-printf.js';
 import { SPACE_INDEX } from './counters.js';
 import type { ShaderMath } from './shader-math.js';
 
-const NO_RPC = -2;
 /** Base of the synthetic addresses reported for private (local) memory accesses. */
 const LOCAL_BASE = 2 ** 44;
 
-export interface SimtEntry {
-  /** Block position in the frame's function, or EXIT. */
-  pc: number;
-  /** Next piece of the block to run. */
-  piece: number;
-  /** Reconvergence block position, EXIT, or NO_RPC for a frame's bottom entry. */
-  rpc: number;
-  /** Active lanes (int32 bit mask). */
-  mask: number;
-}
-
-export interface Frame {
-  fn: FunctionInfo;
-  regs: Float64Array;
-  ret: Float64Array;
-  stack: SimtEntry[];
-  /** Byte offset of this frame's variables in each lane's private memory. */
-  pbase: number;
-}
+export type { SimtEntry, Frame };
 
 export interface WarpLanes {
   /** Lanes that exist (partial warps at the right edge are masked off). */
@@ -135,23 +116,14 @@ export class Warp {
   private start(): void {
     this.started = true;
     const st = this.launch.program.statics;
-    this.priv = new PrivateMemory(st.privateGlobalBytes + this.entry.frameBytes);
+    this.priv = this.launch.takePrivate(st.privateGlobalBytes + this.entry.frameBytes);
     const tpl = this.launch.privateTemplate;
     for (let l = 0; l < 32; l++) this.priv.u32.set(tpl, l * this.priv.laneWords);
-    this.frames.push(this.newFrame(this.entry, this.lanes.mask, st.privateGlobalBytes));
+    this.frames.push(this.launch.takeFrame(this.entry, this.lanes.mask, st.privateGlobalBytes));
     this.launch.counters.warps++;
     this.launch.counters.threads += popcount(this.lanes.mask);
   }
 
-  private newFrame(fn: FunctionInfo, mask: number, pbase: number): Frame {
-    return {
-      fn,
-      regs: this.launch.takeRegs(fn),
-      ret: new Float64Array(Math.max(1, fn.retLeaves) * 32),
-      stack: [{ pc: 0, piece: 0, rpc: NO_RPC, mask }],
-      pbase,
-    };
-  }
 
   /** The launch-wide counters this warp adds to. */
   launchCounters() {
@@ -181,9 +153,11 @@ export class Warp {
       if (E.pc !== EXIT) return true;
       if (F.stack.length > 1) throw new SimError('internal', `split reached the exit of @${F.fn.name} before its reconvergence point`);
       this.frames.pop();
-      this.launch.releaseRegs(F.fn, F.regs);
       const caller = this.frames[this.frames.length - 1];
-      if (!caller) break;
+      if (!caller) {
+        this.launch.releaseFrame(F);
+        break;
+      }
       const CE = caller.stack[caller.stack.length - 1]!;
       const callPiece = caller.fn.blocks[CE.pc]!.pieces[CE.piece - 1]!;
       if (callPiece.callResultSlot >= 0) {
@@ -195,9 +169,10 @@ export class Warp {
           }
         }
       }
+      this.launch.releaseFrame(F);
     }
     this.done = true;
-    this.priv = new PrivateMemory(0);
+    this.launch.releasePrivate(this.priv);
     return false;
   }
 
@@ -285,7 +260,7 @@ export class Warp {
         }
         const pbase = F.pbase + F.fn.frameBytes;
         this.priv.ensure(pbase + callee.frameBytes);
-        const nf = this.newFrame(callee, E.mask, pbase);
+        const nf = this.launch.takeFrame(callee, E.mask, pbase);
         let leaf = 0;
         for (const p of callee.params) {
           nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);

@@ -434,22 +434,17 @@ export class AstBuilder extends BaseVisitor {
   binaryExpression(c: Children): Expr {
     const operands = nodes(c, 'unaryExpression');
     const ops = tokens(c, 'BinaryOperatorToken');
+    if (ops.length === 0) return this.expr(operands[0]);
     const values: Expr[] = [this.expr(operands[0])];
     const pending: IToken[] = [];
-    const reduce = (): void => {
-      const op = pending.pop()!;
-      const right = values.pop()!;
-      const left = values.pop()!;
-      values.push({ kind: 'binary', op: op.image as BinaryOperator, left, right, loc: locOf(op) });
-    };
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
       const prec = PRECEDENCE[op.image]!;
-      while (pending.length > 0 && PRECEDENCE[pending[pending.length - 1]!.image]! >= prec) reduce();
+      while (pending.length > 0 && PRECEDENCE[pending[pending.length - 1]!.image]! >= prec) reduceBinary(values, pending);
       pending.push(op);
       values.push(this.expr(operands[i + 1]));
     }
-    while (pending.length > 0) reduce();
+    while (pending.length > 0) reduceBinary(values, pending);
     return values[0]!;
   }
 
@@ -514,6 +509,13 @@ export class AstBuilder extends BaseVisitor {
   callArguments(c: Children): Expr[] {
     return nodes(c, 'assignmentExpression').map((a) => this.expr(a));
   }
+}
+
+function reduceBinary(values: Expr[], pending: IToken[]): void {
+  const op = pending.pop()!;
+  const right = values.pop()!;
+  const left = values.pop()!;
+  values.push({ kind: 'binary', op: op.image as BinaryOperator, left, right, loc: locOf(op) });
 }
 
 function emptyQualifiers(loc: Loc): Qualifiers {

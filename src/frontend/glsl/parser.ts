@@ -11,7 +11,9 @@
  *   identifier — decided by the `startsDeclaration` gate; otherwise it is an expression statement.
  * Invariant: one instance is reused (`glslParser`); set `input` before each parse.
  */
-import { CstParser, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import {
+  CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type OrMethodOpts, type TokenType,
+} from 'chevrotain';
 import {
   allTokenTypes, Assign, AssignOperator, AuxiliaryQualifier, BinaryOperatorToken, Break, BuiltinType, Case, Colon,
   Comma, Continue, Default, Discard, Do, Dot, Else, False, FloatLiteral, For, Identifier, If, IgnoreIntersection,
@@ -103,6 +105,12 @@ export class GlslParser extends CstParser {
     return this.LA(i).tokenType === Identifier;
   }
 
+  /**
+   * Alternatives of each OR, built on first use: a fresh array of closures per call is measurable
+   * garbage (and, under tsx, a `__name` call per closure) on a 10k-token shader.
+   */
+  private readonly alternatives: (IOrAlt<unknown>[] | OrMethodOpts<unknown>)[] = [];
+
   /** Closing brackets with no opener at file scope, collected so parsing can go on after them. */
   strayTokens: IToken[] = [];
 
@@ -115,28 +123,28 @@ export class GlslParser extends CstParser {
 
   translationUnit = this.RULE('translationUnit', () => {
     this.MANY(() => {
-      this.OR([
+      this.OR((this.alternatives[0] ??= [
         { ALT: () => this.SUBRULE(this.externalDeclaration) },
         {
           ALT: () => {
-            const t = this.OR2([
+            const t = this.OR2((this.alternatives[20] ??= [
               { ALT: () => this.CONSUME(RCurly, { LABEL: 'stray' }) },
               { ALT: () => this.CONSUME(RParen, { LABEL: 'stray' }) },
               { ALT: () => this.CONSUME(RBracket, { LABEL: 'stray' }) },
-            ]);
+            ])) as IToken;
             this.ACTION(() => this.strayTokens.push(t));
           },
         },
-      ]);
+      ]));
     });
   });
 
   externalDeclaration = this.RULE('externalDeclaration', () => {
     // A lone ';' is a `declaration` with no qualifiers.
-    this.OR([
+    this.OR((this.alternatives[1] ??= [
       { ALT: () => this.SUBRULE(this.precisionDeclaration) },
       { ALT: () => this.SUBRULE(this.declaration) },
-    ]);
+    ]));
   });
 
   precisionDeclaration = this.RULE('precisionDeclaration', () => {
@@ -149,7 +157,7 @@ export class GlslParser extends CstParser {
   /** Any file-scope declaration: variables, blocks, structs, functions, bare qualifiers. */
   declaration = this.RULE('declaration', () => {
     this.OPTION(() => this.SUBRULE(this.typeQualifiers));
-    this.OR([
+    this.OR((this.alternatives[2] ??= [
       { ALT: () => this.SUBRULE(this.blockDeclaration) },
       { ALT: () => this.CONSUME(Semicolon) },
       {
@@ -166,7 +174,7 @@ export class GlslParser extends CstParser {
       {
         ALT: () => {
           this.SUBRULE(this.typeSpecifier);
-          this.OR2([
+          this.OR2((this.alternatives[21] ??= [
             { ALT: () => this.CONSUME3(Semicolon) },
             { ALT: () => this.SUBRULE(this.functionDefinition) },
             {
@@ -175,15 +183,15 @@ export class GlslParser extends CstParser {
                 this.CONSUME4(Semicolon);
               },
             },
-          ]);
+          ]));
         },
       },
-    ]);
+    ]));
   });
 
   typeQualifiers = this.RULE('typeQualifiers', () => {
     this.AT_LEAST_ONE(() => {
-      this.OR([
+      this.OR((this.alternatives[3] ??= [
         { ALT: () => this.SUBRULE(this.layoutQualifier) },
         { ALT: () => this.CONSUME(StorageQualifier) },
         { ALT: () => this.CONSUME(MemoryQualifier) },
@@ -193,7 +201,7 @@ export class GlslParser extends CstParser {
         { ALT: () => this.CONSUME(Invariant) },
         { ALT: () => this.CONSUME(Precise) },
         { ALT: () => this.CONSUME(NonUniform) },
-      ]);
+      ]));
     });
   });
 
@@ -209,10 +217,10 @@ export class GlslParser extends CstParser {
   });
 
   layoutEntry = this.RULE('layoutEntry', () => {
-    this.OR([
+    this.OR((this.alternatives[4] ??= [
       { ALT: () => this.CONSUME(Identifier, { LABEL: 'name' }) },
       { ALT: () => this.CONSUME(StorageQualifier, { LABEL: 'name' }) }, // layout(shared)
-    ]);
+    ]));
     this.OPTION(() => {
       this.CONSUME(Assign);
       this.SUBRULE(this.conditionalExpression);
@@ -220,22 +228,22 @@ export class GlslParser extends CstParser {
   });
 
   typeSpecifier = this.RULE('typeSpecifier', () => {
-    this.OR([
+    this.OR((this.alternatives[5] ??= [
       { ALT: () => this.CONSUME(BuiltinType, { LABEL: 'name' }) },
       { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'name' }) },
       { ALT: () => this.CONSUME(Void, { LABEL: 'name' }) },
       { ALT: () => this.SUBRULE(this.structSpecifier) },
-    ]);
+    ]));
     this.MANY(() => this.SUBRULE(this.arraySpecifier));
   });
 
   structSpecifier = this.RULE('structSpecifier', () => {
     this.CONSUME(Struct);
     this.OPTION(() => {
-      this.OR([
+      this.OR((this.alternatives[6] ??= [
         { ALT: () => this.CONSUME(Identifier, { LABEL: 'name' }) },
         { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'name' }) },
-      ]);
+      ]));
     });
     this.CONSUME(LCurly);
     this.AT_LEAST_ONE(() => this.SUBRULE(this.structMember));
@@ -265,10 +273,10 @@ export class GlslParser extends CstParser {
   });
 
   blockDeclaration = this.RULE('blockDeclaration', () => {
-    this.OR([
+    this.OR((this.alternatives[7] ??= [
       { ALT: () => this.CONSUME(Identifier, { LABEL: 'blockName' }) },
       { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'blockName' }) },
-    ]);
+    ]));
     this.CONSUME(LCurly);
     this.AT_LEAST_ONE(() => this.SUBRULE(this.structMember));
     this.CONSUME(RCurly);
@@ -290,10 +298,10 @@ export class GlslParser extends CstParser {
       });
     });
     this.CONSUME(RParen);
-    this.OR([
+    this.OR((this.alternatives[8] ??= [
       { ALT: () => this.SUBRULE(this.compoundStatement) },
       { ALT: () => this.CONSUME(Semicolon) },
-    ]);
+    ]));
   });
 
   parameterDeclaration = this.RULE('parameterDeclaration', () => {
@@ -323,10 +331,10 @@ export class GlslParser extends CstParser {
   });
 
   initializer = this.RULE('initializer', () => {
-    this.OR([
+    this.OR((this.alternatives[9] ??= [
       { ALT: () => this.SUBRULE(this.assignmentExpression) },
       { ALT: () => this.SUBRULE(this.initializerList) },
-    ]);
+    ]));
   });
 
   initializerList = this.RULE('initializerList', () => {
@@ -343,7 +351,7 @@ export class GlslParser extends CstParser {
   // ------------------------------------------------------------ statements
 
   statement = this.RULE('statement', () => {
-    this.OR({
+    this.OR((this.alternatives[10] ??= {
       // Declarations and constructor-call expressions both start with a type name; the gate decides.
       IGNORE_AMBIGUITIES: true,
       DEF: [
@@ -355,7 +363,7 @@ export class GlslParser extends CstParser {
         { ALT: () => this.CONSUME(Semicolon, { LABEL: 'empty' }) },
         { ALT: () => this.SUBRULE(this.expressionStatement) },
       ],
-    });
+    }));
   });
 
   compoundStatement = this.RULE('compoundStatement', () => {
@@ -373,13 +381,13 @@ export class GlslParser extends CstParser {
 
   controlStatement = this.RULE('controlStatement', () => {
     this.MANY(() => this.SUBRULE(this.attribute));
-    this.OR([
+    this.OR((this.alternatives[11] ??= [
       { ALT: () => this.SUBRULE(this.ifStatement) },
       { ALT: () => this.SUBRULE(this.switchStatement) },
       { ALT: () => this.SUBRULE(this.forStatement) },
       { ALT: () => this.SUBRULE(this.whileStatement) },
       { ALT: () => this.SUBRULE(this.doWhileStatement) },
-    ]);
+    ]));
   });
 
   /** `[[unroll, dependency_length(4)]]` (GL_EXT_control_flow_attributes). */
@@ -432,14 +440,14 @@ export class GlslParser extends CstParser {
 
   /** One rule for labels and statements so the CST keeps their order. */
   switchItem = this.RULE('switchItem', () => {
-    this.OR([
+    this.OR((this.alternatives[12] ??= [
       { ALT: () => this.SUBRULE(this.caseLabel) },
       { ALT: () => this.SUBRULE(this.statement) },
-    ]);
+    ]));
   });
 
   caseLabel = this.RULE('caseLabel', () => {
-    this.OR([
+    this.OR((this.alternatives[13] ??= [
       {
         ALT: () => {
           this.CONSUME(Case);
@@ -447,7 +455,7 @@ export class GlslParser extends CstParser {
         },
       },
       { ALT: () => this.CONSUME(Default) },
-    ]);
+    ]));
     this.CONSUME(Colon);
   });
 
@@ -463,14 +471,14 @@ export class GlslParser extends CstParser {
   });
 
   forInit = this.RULE('forInit', () => {
-    this.OR({
+    this.OR((this.alternatives[14] ??= {
       IGNORE_AMBIGUITIES: true,
       DEF: [
         { GATE: () => this.startsDeclaration(), ALT: () => this.SUBRULE(this.declarationStatement) },
         { ALT: () => this.CONSUME(Semicolon, { LABEL: 'empty' }) },
         { ALT: () => this.SUBRULE(this.expressionStatement) },
       ],
-    });
+    }));
   });
 
   whileStatement = this.RULE('whileStatement', () => {
@@ -492,7 +500,7 @@ export class GlslParser extends CstParser {
   });
 
   jumpStatement = this.RULE('jumpStatement', () => {
-    this.OR([
+    this.OR((this.alternatives[15] ??= [
       { ALT: () => this.CONSUME(Break, { LABEL: 'keyword' }) },
       { ALT: () => this.CONSUME(Continue, { LABEL: 'keyword' }) },
       { ALT: () => this.CONSUME(Discard, { LABEL: 'keyword' }) },
@@ -504,7 +512,7 @@ export class GlslParser extends CstParser {
           this.OPTION(() => this.SUBRULE(this.expression));
         },
       },
-    ]);
+    ]));
     this.CONSUME(Semicolon);
   });
 
@@ -551,7 +559,7 @@ export class GlslParser extends CstParser {
   });
 
   unaryExpression = this.RULE('unaryExpression', () => {
-    this.OR([
+    this.OR((this.alternatives[16] ??= [
       {
         ALT: () => {
           this.CONSUME(PrefixOperator);
@@ -559,7 +567,7 @@ export class GlslParser extends CstParser {
         },
       },
       { ALT: () => this.SUBRULE(this.postfixExpression) },
-    ]);
+    ]));
   });
 
   postfixExpression = this.RULE('postfixExpression', () => {
@@ -568,7 +576,7 @@ export class GlslParser extends CstParser {
   });
 
   postfixSuffix = this.RULE('postfixSuffix', () => {
-    this.OR([
+    this.OR((this.alternatives[17] ??= [
       {
         ALT: () => {
           this.CONSUME(LBracket);
@@ -588,11 +596,11 @@ export class GlslParser extends CstParser {
       },
       { ALT: () => this.CONSUME(PlusPlus) },
       { ALT: () => this.CONSUME(MinusMinus) },
-    ]);
+    ]));
   });
 
   primaryExpression = this.RULE('primaryExpression', () => {
-    this.OR([
+    this.OR((this.alternatives[18] ??= [
       { ALT: () => this.CONSUME(IntLiteral) },
       { ALT: () => this.CONSUME(FloatLiteral) },
       { ALT: () => this.CONSUME(True) },
@@ -635,12 +643,12 @@ export class GlslParser extends CstParser {
           this.CONSUME4(RParen);
         },
       },
-    ]);
+    ]));
   });
 
   callArguments = this.RULE('callArguments', () => {
     this.OPTION(() => {
-      this.OR([
+      this.OR((this.alternatives[19] ??= [
         { ALT: () => this.CONSUME(Void) },
         {
           ALT: () => {
@@ -651,7 +659,7 @@ export class GlslParser extends CstParser {
             });
           },
         },
-      ]);
+      ]));
     });
   });
 }

@@ -8,7 +8,7 @@
  * - `frameOf` maps exactly the valid lines to their frame; a line is in at most one frame.
  * - Each set's frames form one recency list; the tail is the next victim.
  * - Lines are allocated at fill time (the MSHR holds the miss until then).
- * - A line counts as a compulsory miss the first time this cache ever misses on it.
+ * - A miss is compulsory until the line has been filled into this cache once.
  */
 import type { CacheGeometry } from '../config/cache-config.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
@@ -128,14 +128,12 @@ export class Cache {
     return true;
   }
 
-  /** Classifies an access that missed in the tags (before any MSHR check). */
+  /**
+   * Classifies an access that missed in the tags: compulsory if the line was never filled into
+   * this cache, else capacity/conflict (it was here and got evicted).
+   */
   missKind(line: number): AccessOutcome {
-    const k = this.key(line);
-    if (!this.seen.has(k)) {
-      this.seen.add(k);
-      return AccessOutcome.MissCompulsory;
-    }
-    return AccessOutcome.MissCapacityConflict;
+    return this.seen.has(this.key(line)) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
   }
 
   markDirty(line: number): void {

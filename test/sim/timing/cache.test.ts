@@ -34,9 +34,10 @@ test('dirty lines report a dirty eviction; sets are independent', (t) => {
   t.true(c.probe(128));
 });
 
-test('the first miss on a line is compulsory, later misses capacity/conflict', (t) => {
+test('misses are compulsory until the line was filled once, then capacity/conflict', (t) => {
   const c = new Cache(geo('N:1:128:1,L:B:m:N:L,A:8:4,4'));
   t.is(c.missKind(0), AccessOutcome.MissCompulsory);
+  t.is(c.missKind(0), AccessOutcome.MissCompulsory, 'a no-allocate store miss does not make the line seen');
   c.fill(0, false);
   c.fill(128, false);
   t.is(c.missKind(0), AccessOutcome.MissCapacityConflict);

@@ -1,0 +1,22 @@
+/**
+ * The timing model driven by the real functional core (execution-driven): a built-in workload is
+ * prepared by the driver, its warps come from `createWarps`, and `simulate` steps them.
+ */
+import test from 'ava';
+import { launchOptionsOf, prepareRun } from '../../../src/driver/run-workload.js';
+import { countersOf, createWarps } from '../../../src/sim/functional/launch.js';
+import { loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../src/sim/timing/gpu.js';
+
+test('tri runs on the mobile preset: every instruction the functional core executed is issued once', async (t) => {
+  const p = await prepareRun('tri', { width: 64, height: 16 }, true);
+  const warps = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
+  const s = simulate(warps, loadConfig('mobile'));
+  const c = countersOf(warps, p.program)!;
+  t.is(s.values.gpu_sim_truncated, 0);
+  t.is(s.values.gpu_warp_insn, c.warpInsts);
+  t.is(s.values.gpu_sim_insn, c.threadInsts);
+  t.is(s.values.rt_total_rays, 64 * 16, 'one primary ray per pixel');
+  t.true(s.values.gpu_sim_cycle! > 0);
+  t.true(s.values.L1D_total_cache_accesses! > 0);
+});

@@ -242,6 +242,9 @@ export function isSimpleExpr(e: Expr, depth = 0): boolean {
       return isSimpleExpr(e.object, depth + 1) && (e.index.kind === 'intLit' || e.index.kind === 'ident');
     case 'unary':
       return (e.op === '-' || e.op === '!' || e.op === '+' || e.op === '~') && isSimpleExpr(e.operand, depth + 1);
+    case 'binary':
+      // Like glslang's isTrivial: comparisons and arithmetic of trivial operands (no division: it may trap on ints).
+      return e.op !== '/' && e.op !== '%' && e.op !== '&&' && e.op !== '||' && isSimpleExpr(e.left, depth + 2) && isSimpleExpr(e.right, depth + 2);
     default:
       return false;
   }

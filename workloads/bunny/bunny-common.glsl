@@ -13,8 +13,12 @@ layout(set = 0, binding = BINDING_LIGHTS, std140) uniform BunnySettings
   vec4  groundColor;
   float groundHeight;    // y of the infinite ground plane the miss shader intersects
   float aoRadius;
-  uint  seed;
 } settings;
+
+layout(push_constant) uniform BunnyFrame
+{
+  uint seed;  // varies the AO sample pattern
+} frame;
 
 struct ShadePayload
 {

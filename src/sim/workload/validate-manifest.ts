@@ -69,6 +69,8 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');
   const seed = root.seed === undefined ? 0 : nonNegativeInteger(c, root.seed, 'seed');
 
+  checkPlaceholders(c, root);
+
   if (c.problems.length > 0) return { problems: c.problems };
   const manifest: WorkloadManifest = {
     path: manifestPath,
@@ -287,4 +289,27 @@ function readLaunch(c: JsonChecks, v: unknown): LaunchSize | undefined {
   const depth = obj.depth === undefined ? 1 : nonNegativeInteger(c, obj.depth, 'launch.depth', 1);
   if (width === undefined || height === undefined || depth === undefined) return undefined;
   return { width, height, depth };
+}
+
+const RUN_PARAMETERS = ['width', 'height', 'depth', 'spp', 'bounces', 'seed'];
+
+/**
+ * "${name}" strings are run parameters the host substitutes in push constants (so `--spp` reaches
+ * the shader); anywhere else they would reach a buffer as text, so they are reported.
+ */
+function checkPlaceholders(c: JsonChecks, root: Record<string, unknown>): void {
+  const visit = (v: unknown, path: string, allowed: boolean): void => {
+    if (typeof v === 'string') {
+      const m = /^\$\{(.*)\}$/.exec(v);
+      if (!m) return;
+      if (!allowed) report(c, path, `run parameter ${v} is only substituted in pushConstants`);
+      else if (!RUN_PARAMETERS.includes(m[1]!)) report(c, path, `unknown run parameter ${v} (known: ${RUN_PARAMETERS.map((n) => '${' + n + '}').join(', ')})`);
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => visit(x, key(path, i), allowed));
+    } else if (isObject(v)) {
+      for (const [k, x] of Object.entries(v)) visit(x, key(path, k), allowed);
+    }
+  };
+  visit(root.pushConstants, 'pushConstants', true);
+  for (const k of ['descriptors', 'hitGroups', 'miss', 'callables', 'raygenShaderRecord']) visit(root[k], k, false);
 }

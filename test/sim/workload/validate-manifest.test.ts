@@ -234,6 +234,16 @@ test('several raygen shaders need the launched one named', (t) => {
   t.deepEqual(problemsOf(m), []);
 });
 
+test('run-parameter placeholders: unknown names, and placeholders outside pushConstants', (t) => {
+  const m = base();
+  m.pushConstants = { frame: '${frame}', spp: '${spp}' };
+  (m.descriptors as Record<string, unknown>[])[6]!.value = { exposure: '${seed}' };
+  const problems = problemsOf(m);
+  hasProblem(t, problems, /pushConstants\.frame: unknown run parameter \$\{frame\} \(known: \$\{width\}/);
+  hasProblem(t, problems, /descriptors\[6\]\.value\.exposure: run parameter \$\{seed\} is only substituted in pushConstants/);
+  t.false(problems.some((p) => p.includes('pushConstants.spp')));
+});
+
 test('a file that is not JSON or does not exist is a ManifestError with the file name', (t) => {
   const p = write('broken.json', '{ "name": "x", ');
   const e1 = t.throws(() => loadManifest(p), { instanceOf: ManifestError });

@@ -1,0 +1,216 @@
+/**
+ * A manifest against the compiled shaders it names: what `vkCreateRayTracingPipelinesKHR` and
+ * `vkUpdateDescriptorSets` would reject, reported before anything runs. Every binding a shader
+ * declares needs a descriptor of the matching kind (and image format); every JSON value the
+ * manifest gives a block (uniform values, the camera, storage-buffer values, push constants,
+ * shader records) must pack into that block's layout; scene buffers must provide every member
+ * the shader's element struct declares; spec constant ids must exist.
+ * Invariant: pure — reads the manifest and the modules, returns messages naming the manifest
+ * key path and the shader; never throws for a mismatch.
+ */
+import type { Global, Module } from '../../ir/module.js';
+import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
+import { cameraMatrices } from './camera.js';
+import {
+  SCENE_BUFFER_FIELDS, SHADER_STAGES, type DescriptorBinding, type JsonValue, type ShaderRecordData, type WorkloadManifest,
+} from './manifest.js';
+import { LayoutPackError, layoutSize, packValue } from './pack-layout.js';
+
+/** A compiled shader module by absolute file path, as the manifest names shaders. */
+export type ModuleOf = (file: string) => Module | undefined;
+
+type DescriptorKind = DescriptorBinding['kind'];
+
+/** Run-parameter placeholders ("${spp}"): the host substitutes them in push constants only. */
+const RUN_PARAMETER = /^\$\{(width|height|depth|spp|bounces|seed)\}$/;
+
+export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: ModuleOf): string[] {
+  const problems: string[] = [];
+  const at = (path: string, message: string) => problems.push(`${manifest.path}: ${path}: ${message}`);
+  const files = SHADER_STAGES.flatMap((s) => manifest.shaders[s].map((x) => x.file));
+  const usedBindings = new Set<string>();
+  const specIds = new Set<number>();
+  let pushConstantSeen = false;
+
+  for (const file of files) {
+    const m = moduleOf(file);
+    if (!m) continue; // not compiled (compile errors are reported by the compiler)
+    m.constants.forEach((c) => c.specId !== undefined && specIds.add(c.specId));
+    for (const g of m.globals) {
+      if (g.storage === 'pushConstant') {
+        pushConstantSeen = true;
+        if (!manifest.pushConstants) at('pushConstants', `missing: ${file} declares push_constant block ${blockName(m, g)}`);
+        else tryPack(at, 'pushConstants', m.types, pointee(m.types, g), substitutePlaceholders(manifest.pushConstants), file);
+        continue;
+      }
+      if (g.set === undefined || g.binding === undefined) continue;
+      const kind = descriptorKind(m.types, g);
+      if (!kind) continue;
+      usedBindings.add(`${g.set}.${g.binding}`);
+      const index = manifest.descriptors.findIndex((d) => d.set === g.set && d.binding === g.binding);
+      if (index < 0) {
+        at('descriptors', `missing: ${file} declares ${g.name} (set ${g.set}, binding ${g.binding}, ${kind.kind})`);
+        continue;
+      }
+      checkDescriptor(manifest, manifest.descriptors[index]!, `descriptors[${index}]`, m, g, kind, file, at);
+    }
+  }
+
+  checkShaderRecords(manifest, moduleOf, at);
+  for (const id of Object.keys(manifest.specConstants)) {
+    if (!specIds.has(Number(id))) at(`specConstants.${id}`, 'no shader declares layout(constant_id = ' + id + ')');
+  }
+  if (manifest.pushConstants && !pushConstantSeen) at('pushConstants', 'no shader declares a push_constant block');
+  manifest.descriptors.forEach((d, i) => {
+    const usedThroughAddress = d.kind === 'storageBuffer' && d.from === 'scene';
+    if (!usedBindings.has(`${d.set}.${d.binding}`) && !usedThroughAddress) {
+      at(`descriptors[${i}]`, `no shader declares set ${d.set}, binding ${d.binding}`);
+    }
+  });
+  return problems;
+}
+
+function checkDescriptor(
+  manifest: WorkloadManifest, d: DescriptorBinding, path: string, m: Module, g: Global,
+  kind: { kind: DescriptorKind; format?: string }, file: string, at: (path: string, message: string) => void,
+): void {
+  if (d.kind !== kind.kind) {
+    at(`${path}.kind`, `"${d.kind}" but ${file} declares ${g.name} (set ${g.set}, binding ${g.binding}) as ${kind.kind}`);
+    return;
+  }
+  const block = pointee(m.types, g);
+  switch (d.kind) {
+    case 'storageImage':
+      if (kind.format && kind.format !== 'unknown' && kind.format !== d.format) {
+        at(`${path}.format`, `"${d.format}" but ${file} declares ${g.name} with layout(${kind.format})`);
+      }
+      return;
+    case 'uniformBuffer': {
+      const aspect = manifest.launch.width / manifest.launch.height;
+      const value = d.camera ? (cameraMatrices(d.camera, aspect) as unknown as JsonValue) : d.value;
+      tryPack(at, `${path}.${d.camera ? 'camera' : 'value'}`, m.types, block, fitToBlock(m.types, block, value), file);
+      return;
+    }
+    case 'storageBuffer':
+      if (d.value !== undefined) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
+      if (d.from === 'scene' && d.what) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Each member of the runtime array's element struct must be a scene field (after renaming). */
+function checkSceneFields(
+  types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, string>, path: string,
+  file: string, at: (path: string, message: string) => void,
+): void {
+  const t = typeOf(types, block);
+  if (t.kind !== 'struct') return;
+  const last = t.members[t.members.length - 1];
+  const lt = last ? typeOf(types, last.type) : undefined;
+  if (!lt || lt.kind !== 'runtimeArray') {
+    at(path, `${file} declares ${t.name} without a runtime array to hold the scene's ${what}`);
+    return;
+  }
+  const elem = typeOf(types, lt.elem);
+  const known = SCENE_BUFFER_FIELDS[what];
+  if (elem.kind !== 'struct') return; // scalars / vectors take the record's single value
+  for (const mem of elem.members) {
+    const field = fields[mem.name] ?? mem.name;
+    if (!(field in known)) {
+      at(
+        fields[mem.name] ? `${path}.fields.${mem.name}` : `${path}.what`,
+        `${file}'s ${elem.name} member "${mem.name}" has no scene field "${field}" in ${what} (fields: ${Object.keys(known).join(', ')}; map it with "fields")`,
+      );
+    }
+  }
+}
+
+function checkShaderRecords(manifest: WorkloadManifest, moduleOf: ModuleOf, at: (path: string, message: string) => void): void {
+  const entries: { path: string; files: string[]; record?: ShaderRecordData }[] = [
+    { path: 'raygenShaderRecord', files: [manifest.raygen], ...(manifest.raygenShaderRecord ? { record: manifest.raygenShaderRecord } : {}) },
+    ...manifest.hitGroups.map((g, i) => ({
+      path: `hitGroups[${i}].shaderRecord`,
+      files: [g.closestHit, g.anyHit, g.intersection].filter((f): f is string => f !== undefined),
+      ...(g.shaderRecord ? { record: g.shaderRecord } : {}),
+    })),
+    ...manifest.miss.map((e, i) => ({ path: `miss[${i}].shaderRecord`, files: [e.shader], ...(e.shaderRecord ? { record: e.shaderRecord } : {}) })),
+    ...manifest.callables.map((e, i) => ({ path: `callables[${i}].shaderRecord`, files: [e.shader], ...(e.shaderRecord ? { record: e.shaderRecord } : {}) })),
+  ];
+  for (const e of entries) {
+    let declared = false;
+    for (const file of e.files) {
+      const m = moduleOf(file);
+      const g = m?.globals.find((x) => x.storage === 'shaderRecordBuffer');
+      if (!m || !g) continue;
+      declared = true;
+      if (!e.record) at(e.path, `missing: ${file} reads shaderRecordEXT block ${blockName(m, g)}`);
+      else tryPack(at, e.path, m.types, pointee(m.types, g), e.record, file);
+    }
+    if (e.record && !declared) at(e.path, `no shader of this SBT entry declares a shaderRecordEXT block`);
+  }
+}
+
+function tryPack(
+  at: (path: string, message: string) => void, path: string, types: TypeTable, block: TypeId, value: unknown, file: string,
+): void {
+  try {
+    const size = layoutSize(types, block, runtimeLength(types, block, value));
+    packValue(new DataView(new ArrayBuffer(Math.max(size, 4))), 0, block, types, value, path);
+  } catch (e) {
+    if (!(e instanceof LayoutPackError)) throw e;
+    at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+  }
+}
+
+/** Length of the block's trailing runtime array in `value`, so the scratch buffer is big enough. */
+function runtimeLength(types: TypeTable, block: TypeId, value: unknown): number {
+  const t = typeOf(types, block);
+  if (t.kind !== 'struct' || typeof value !== 'object' || value === null) return 0;
+  const last = t.members[t.members.length - 1];
+  if (!last || typeOf(types, last.type).kind !== 'runtimeArray') return 0;
+  const v = (value as Record<string, unknown>)[last.name];
+  return Array.isArray(v) ? v.length : 0;
+}
+
+/**
+ * A block whose only member is a struct takes that struct's value directly: `uniform
+ * _CameraMatrices { CameraMatrices cam; }` is filled from `{viewInverse, projInverse}`.
+ */
+export function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
+  const t = typeOf(types, block);
+  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const only = t.members[0]!;
+  if (only.name in (value as object)) return value;
+  return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
+}
+
+function substitutePlaceholders(v: JsonValue): JsonValue {
+  if (typeof v === 'string') return RUN_PARAMETER.test(v) ? 1 : v;
+  if (Array.isArray(v)) return v.map(substitutePlaceholders);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitutePlaceholders(x)]));
+  return v;
+}
+
+function pointee(types: TypeTable, g: Global): TypeId {
+  const t = typeOf(types, g.type);
+  return t.kind === 'pointer' ? t.pointee : g.type;
+}
+
+function blockName(m: Module, g: Global): string {
+  return typeName(m.types, pointee(m.types, g));
+}
+
+/** The descriptor kind a bound global needs, from its storage class and type. */
+function descriptorKind(types: TypeTable, g: Global): { kind: DescriptorKind; format?: string } | undefined {
+  if (g.storage === 'uniform') return { kind: 'uniformBuffer' };
+  if (g.storage === 'storageBuffer') return { kind: 'storageBuffer' };
+  if (g.storage !== 'uniformConstant') return undefined;
+  let t = typeOf(types, pointee(types, g));
+  while (t.kind === 'array' || t.kind === 'runtimeArray') t = typeOf(types, t.elem);
+  if (t.kind === 'accelerationStructure') return { kind: 'accelerationStructure' };
+  if (t.kind === 'sampledImage' || t.kind === 'sampler') return { kind: 'sampledImages' };
+  if (t.kind === 'image') return t.sampled ? { kind: 'sampledImages' } : { kind: 'storageImage', format: t.format };
+  return undefined;
+}

@@ -96,7 +96,7 @@ export interface SiteMetadata {
   function: string;
   /** Original block id (as in `ShaderMetadata.cfg`) the site sits in. */
   block: number;
-  /** Instruction count of that original block, before instrumentation. */
+  /** Issued instructions (all but phi / variable) of that original block, before instrumentation. */
   blockInstCount: number;
   /** Distinct source lines of the original block's instructions, ascending (0 = unknown omitted). */
   blockLines: number[];
@@ -109,7 +109,7 @@ export interface BlockMetadata {
   id: number;
   name?: string;
   successors: number[];
-  /** Opcode of each original instruction (`opcodeName`), in order. */
+  /** Opcode of each original issued instruction (phis and variables are not issued), in order. */
   opcodes: string[];
   /** Source line of each original instruction, parallel to `opcodes` (0 = unknown). */
   lines: number[];

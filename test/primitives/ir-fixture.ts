@@ -105,14 +105,15 @@ export function emitTraceRay(f: ShaderFixture, line: number): ValueId {
 }
 
 /**
- * Fig. 9's bounce loop: lane with launch x bounces `x % 4` times.
+ * Fig. 9's bounce loop: lane with launch x bounces `x % 4` times (without `withTrace`, the body
+ * does an add instead of the traceRay, for runs without an RT runtime).
  *   entry:  n = x % 4; branch header                            (line 2)
  *   header: i = phi(0, i+1); if (i < n) body else exit          (line 3; loop merge exit, continue latch)
  *   body:   traceRay; branch latch                              (line 4)
  *   latch:  i + 1; branch header                                (line 5)
  *   exit:   return                                              (line 7)
  */
-export function bounceLoopShader(): ShaderFixture & { blocks: Record<'entry' | 'header' | 'body' | 'latch' | 'exit', BlockId>; traceRay: ValueId } {
+export function bounceLoopShader(withTrace = true): ShaderFixture & { blocks: Record<'entry' | 'header' | 'body' | 'latch' | 'exit', BlockId>; traceRay: ValueId } {
   const text = 'void main() {\n  uint n = gl_LaunchIDEXT.x % 4;\n  for (uint i = 0; i < n; i++) {\n    traceRayEXT(tlas, 0, 0xff, 0, 0, 0, o, 0.001, d, 1000, 0);\n  }\n  // done\n}\n';
   const f = shaderModule('raygen', 'bounce.rgen', text);
   const { b, fn, m } = f;
@@ -137,7 +138,7 @@ export function bounceLoopShader(): ShaderFixture & { blocks: Record<'entry' | '
   b.emitVoid('condBranch', { cond, ifTrue: body, ifFalse: exit });
   findBlock(fn, header).merge = { kind: 'loop', merge: exit, continue: latch };
   b.setInsertPoint(body);
-  const traceRay = emitTraceRay(f, 4);
+  const traceRay = withTrace ? emitTraceRay(f, 4) : b.emit('binary', { kind: 'add', a: phiId, b: b.constU32(7) }, u32);
   b.emitVoid('branch', { target: latch });
   b.setInsertPoint(latch);
   b.loc = { file: 0, line: 3, column: 30 };

@@ -42,13 +42,23 @@ export function opcodeName(inst: Inst): string {
   }
 }
 
+/**
+ * Whether an instruction is issued when its block runs: phis and variable declarations are not
+ * (the same rule as the functional core's `countsAsInstruction`, so instruction-weighted SIMT
+ * efficiency from a dump equals the simulator's active-lane counters).
+ */
+export function isIssuedInstruction(inst: Inst): boolean {
+  return inst.op !== 'phi' && inst.op !== 'variable';
+}
+
 export function blockMetadata(block: Block): BlockMetadata {
   const last = block.insts[block.insts.length - 1];
+  const issued = block.insts.filter(isIssuedInstruction);
   const meta: BlockMetadata = {
     id: block.id,
     successors: last && isTerminator(last) ? [...new Set(successors(last))] : [],
-    opcodes: block.insts.map(opcodeName),
-    lines: block.insts.map((i) => i.loc.line),
+    opcodes: issued.map(opcodeName),
+    lines: issued.map((i) => i.loc.line),
   };
   if (block.name !== undefined) meta.name = block.name;
   return meta;

@@ -296,7 +296,7 @@ function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, r
   b.setInsertPoint(procBlock);
   const isectCases: { value: number; target: BlockId }[] = [];
   ctx.hitGroups.forEach((g, k) => {
-    if (!g.intersection) return;
+    if (!g.intersection || !accepts(b, g.anyHit, inst.payload)) return;
     const target = b.createBlock(`trace.isect${k}`);
     isectCases.push({ value: k, target });
   });
@@ -319,7 +319,7 @@ function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, r
   const commit = b.createBlock('trace.commit');
   const anyHitCases: { value: number; target: BlockId }[] = [];
   ctx.hitGroups.forEach((g, k) => {
-    if (g.anyHit) anyHitCases.push({ value: k, target: b.createBlock(`trace.anyhit${k}`) });
+    if (g.anyHit && accepts(b, g.anyHit, inst.payload)) anyHitCases.push({ value: k, target: b.createBlock(`trace.anyhit${k}`) });
   });
   emitSwitch(b, hg, anyHitCases, commit);
   for (const c of anyHitCases) {
@@ -355,7 +355,7 @@ function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, r
   const committed = rtCall(b, 'committedHitGroup', [], i32);
   const chitCases: { value: number; target: BlockId }[] = [];
   ctx.hitGroups.forEach((g, k) => {
-    if (g.closestHit) chitCases.push({ value: k, target: b.createBlock(`trace.chit${k}`) });
+    if (g.closestHit && accepts(b, g.closestHit, inst.payload)) chitCases.push({ value: k, target: b.createBlock(`trace.chit${k}`) });
   });
   const missBlock = b.createBlock('trace.miss');
   emitSwitch(b, committed, [...chitCases, { value: -1, target: missBlock }], end);
@@ -369,7 +369,7 @@ function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, r
   const missIndex = rtCall(b, 'missIndex', [], u32);
   const missCases: { value: number; target: BlockId }[] = [];
   ctx.miss.forEach((s, k) => {
-    if (s) missCases.push({ value: k, target: b.createBlock(`trace.miss${k}`) });
+    if (s && accepts(b, s, inst.payload)) missCases.push({ value: k, target: b.createBlock(`trace.miss${k}`) });
   });
   emitSwitch(b, missIndex, missCases, end);
   for (const c of missCases) {
@@ -384,7 +384,8 @@ function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, r
 
 function lowerExecuteCallable(ctx: SiteContext, b: Builder, inst: InstOp<'executeCallable'>, rest: BlockId): void {
   const voidT = T.void(ctx.m.types);
-  const cases = ctx.callables.map((_, k) => ({ value: k, target: b.createBlock(`callable${k}`) }));
+  const cases = ctx.callables.flatMap((s, k) =>
+    accepts(b, s, inst.callableData) ? [{ value: k, target: b.createBlock(`callable${k}`) }] : []);
   emitSwitch(b, inst.sbtIndex, cases, rest);
   for (const c of cases) {
     b.setInsertPoint(c.target);
@@ -416,6 +417,28 @@ function callShader(b: Builder, callee: ShaderEntry, alsoFor: ShaderEntry | unde
   }
   for (const { g, old } of saved) b.emitVoid('store', { ptr: g.id, value: old });
   return result;
+}
+
+/**
+ * Whether a shader can be called with this payload: its incoming payload has the same shape. A
+ * call site dispatches only to the shaders it could legally reach; the SBT indices an application
+ * computes select among those (selecting another is undefined behaviour in Vulkan, and here the
+ * switch's default: no shader runs).
+ */
+function accepts(b: Builder, shader: ShaderEntry | undefined, payload: ValueId): boolean {
+  if (!shader?.incoming) return true;
+  return sameShape(b.module, pointeeOf(b.module, valueType(b, payload)), pointeeOf(b.module, shader.incoming.type));
+}
+
+function sameShape(m: Module, a: TypeId, b: TypeId): boolean {
+  if (a === b) return true;
+  const ta = typeOf(m.types, a);
+  const tb = typeOf(m.types, b);
+  if (ta.kind === 'struct' && tb.kind === 'struct') {
+    return ta.members.length === tb.members.length && ta.members.every((x, i) => sameShape(m, x.type, tb.members[i]!.type));
+  }
+  if (ta.kind === 'array' && tb.kind === 'array') return ta.length === tb.length && sameShape(m, ta.elem, tb.elem);
+  return false;
 }
 
 /** Converts a value between structurally identical types (nominal structs declared in two shaders). */

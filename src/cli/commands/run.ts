@@ -1,0 +1,38 @@
+/**
+ * `vvision run <workload|manifest.json>`: functional simulation of a workload; writes the rendered
+ * `image.png` and `stats.json` (functional counters, RT counters, BVH figures, timings).
+ */
+import type { Command } from 'commander';
+import { runWorkload } from '../../driver/run-workload.js';
+import { imageToPng } from '../../sim/host/image-png.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { OutputDir } from '../output-dir.js';
+import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { functionalStats } from '../../driver/functional-stats.js';
+
+export function registerRunCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('run')
+      .description('simulate a workload functionally: image.png + stats.json')
+      .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
+  ).action(async (workload: string, raw: RawRunOptions) => {
+    const opts = parseRunOptions(raw);
+    const result = await runWorkload(workload, opts);
+    const out = new OutputDir(raw.out ?? `vvision-out/${result.manifest.name}-run`);
+    try {
+      if (result.image) out.write('image.png', imageToPng(result.image));
+      out.write('stats.json', `${JSON.stringify(functionalStats(result), null, 2)}\n`);
+      const dir = out.commit();
+      const s = functionalStats(result);
+      process.stdout.write(
+        `${result.manifest.name} ${result.params.width}x${result.params.height} spp=${result.params.spp}: ` +
+          `${s.gpu_sim_insn} thread instructions, SIMT efficiency ${(s.simt_efficiency * 100).toFixed(1)}%, ${s.rays} rays\n` +
+          `wrote ${dir}\n`,
+      );
+    } catch (e) {
+      out.abandon();
+      throw e;
+    }
+  });
+}

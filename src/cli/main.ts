@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * The `vvision` command. Each subcommand lives in src/cli/commands and only wires options to the
+ * driver / stages; errors a user can cause end in one clear message and a non-zero exit.
+ */
+import { Command } from 'commander';
+import { registerCompileCommand } from './commands/compile.js';
+import { registerRunCommand } from './commands/run.js';
+import { registerWorkloadsCommand } from './commands/workloads.js';
+import { reportError } from './user-errors.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('vvision')
+    .description('Instrumentation and profiling SDK for Vulkan ray tracing shaders, with an embedded GPU + RT-unit simulator')
+    .showHelpAfterError()
+    .exitOverride();
+  registerCompileCommand(program);
+  registerWorkloadsCommand(program);
+  registerRunCommand(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
+    if (typeof code === 'string' && code.startsWith('commander.')) return (e as { exitCode?: number }).exitCode ?? 1;
+    return reportError(e);
+  }
+}
+
+process.exitCode = await main(process.argv);

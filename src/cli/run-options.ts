@@ -1,0 +1,54 @@
+/**
+ * The run options shared by `vvision run`, `instrument` and `sim`: which workload and how big a
+ * frame. Parsing and range checks live here so every command reports bad values the same way.
+ */
+import type { Command } from 'commander';
+import type { RunOptions } from '../driver/run-workload.js';
+import { CliUsageError } from './user-errors.js';
+
+export interface RawRunOptions {
+  width?: string;
+  height?: string;
+  spp?: string;
+  seed?: string;
+  bounces?: string;
+  mapping?: string;
+  out?: string;
+}
+
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--width <n>', 'launch width in pixels (default: the manifest\'s)')
+    .option('--height <n>', 'launch height in pixels (default: the manifest\'s)')
+    .option('--spp <n>', 'samples per pixel')
+    .option('--bounces <n>', 'maximum path length')
+    .option('--seed <n>', 'random seed')
+    .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
+    .option('--out <dir>', 'output directory');
+}
+
+function intOption(name: string, v: string | undefined, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new CliUsageError(`--${name}: expected an integer in [${min}, ${max}], got '${v}'`);
+  return n;
+}
+
+export function parseRunOptions(raw: RawRunOptions): RunOptions {
+  const out: RunOptions = {};
+  const width = intOption('width', raw.width, 1, 16384);
+  const height = intOption('height', raw.height, 1, 16384);
+  const spp = intOption('spp', raw.spp, 1, 1 << 16);
+  const bounces = intOption('bounces', raw.bounces, 0, 1024);
+  const seed = intOption('seed', raw.seed, 0, 2 ** 32 - 1);
+  if (width !== undefined) out.width = width;
+  if (height !== undefined) out.height = height;
+  if (spp !== undefined) out.spp = spp;
+  if (bounces !== undefined) out.bounces = bounces;
+  if (seed !== undefined) out.seed = seed;
+  if (raw.mapping !== undefined) {
+    if (raw.mapping !== 'rows' && raw.mapping !== 'tiles4x8') throw new CliUsageError(`--mapping: expected rows or tiles4x8, got '${raw.mapping}'`);
+    out.mapping = raw.mapping;
+  }
+  return out;
+}

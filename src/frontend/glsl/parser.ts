@@ -89,6 +89,7 @@ export class GlslParser extends CstParser {
     const t = this.LA(1).tokenType;
     if (QUALIFIER_TOKENS.has(t) || t === Struct) return true;
     if (t === NonUniform) return this.LA(2).tokenType !== LParen;
+    if (t === Identifier) return this.LA(2).tokenType === Identifier; // an undeclared type name
     if (t !== BuiltinType && t !== UserTypeName) return false;
     let i = 2;
     while (this.LA(i).tokenType === LBracket) {
@@ -161,7 +162,9 @@ export class GlslParser extends CstParser {
       { ALT: () => this.SUBRULE(this.blockDeclaration) },
       { ALT: () => this.CONSUME(Semicolon) },
       {
-        // `invariant gl_Position;` — a qualifier applied to names declared elsewhere.
+        // `invariant gl_Position;` — a qualifier applied to names declared elsewhere. Chosen before the
+        // type alternative, whose `Foo;` reading (undeclared type, no declarator) is never meant.
+        IGNORE_AMBIGUITIES: true,
         ALT: () => {
           this.CONSUME(Identifier, { LABEL: 'names' });
           this.MANY(() => {
@@ -233,6 +236,11 @@ export class GlslParser extends CstParser {
       { ALT: () => this.CONSUME(UserTypeName, { LABEL: 'name' }) },
       { ALT: () => this.CONSUME(Void, { LABEL: 'name' }) },
       { ALT: () => this.SUBRULE(this.structSpecifier) },
+      {
+        // `Foo x` with an undeclared Foo: parse it as a type so semantic analysis can say "unknown type 'Foo'".
+        GATE: () => this.LA(2).tokenType === Identifier,
+        ALT: () => this.CONSUME(Identifier, { LABEL: 'name' }),
+      },
     ]));
     this.MANY(() => this.SUBRULE(this.arraySpecifier));
   });

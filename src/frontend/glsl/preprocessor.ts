@@ -112,7 +112,8 @@ class Preprocessor implements ExpansionContext {
   sourceIndex(path: string, text: string): number {
     const i = this.sources.findIndex((s) => s.path === path);
     if (i >= 0) return i;
-    this.sources.push({ path, text });
+    // A UTF-8 byte-order mark is not part of the shader (editors do not count it as a column).
+    this.sources.push({ path, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
     return this.sources.length - 1;
   }
 
@@ -152,9 +153,11 @@ class Preprocessor implements ExpansionContext {
       type: t.tokenType, image: t.image, file: reportFile, line: (t.startLine ?? 0) + lineDelta, column: t.startColumn ?? 0,
     });
 
+    let linesBefore = 0; // non-blank lines seen, for "#version must come first"
     for (const line of lexed.lines) {
       const raw = line.tokens;
       if (raw.length === 0) continue;
+      linesBefore++;
       if (raw[0]!.tokenType !== Hash) {
         if (active()) for (const t of raw) pending.push(toPp(t));
         continue;
@@ -228,6 +231,8 @@ class Preprocessor implements ExpansionContext {
           break;
         case 'version': {
           const v = args[0];
+          if (fileIndex !== 0 || this.depth > 0) this.report(hash, '#version is only allowed in the main shader file');
+          else if (linesBefore > 1) this.report(hash, '#version must come before anything else in the shader (only comments and blank lines may precede it)');
           if (v?.type !== IntLiteral) this.report(hash, '#version expects a number');
           else this.currentVersion = parseInt(v.image, 10);
           break;

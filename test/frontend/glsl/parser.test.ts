@@ -232,3 +232,12 @@ test('locations point into the source: declarations at their start, binary expre
   t.deepEqual(init.loc, { file: 0, line: 3, column: 13 });
   t.like(init, { kind: 'binary', right: { loc: { line: 4, column: 6 } } });
 });
+
+test('an undeclared type name followed by a name still parses as a declaration (semantic analysis names the type)', (t) => {
+  const ds = decls('Foo g;\nstruct S { Bar m; };\nvoid f(Baz p) { Qux q = 1; q = 2; }');
+  t.like(ds[0] as VarDecl, { kind: 'var', type: { name: 'Foo' }, declarators: [{ name: 'g' }] });
+  t.like(ds[1] as StructDecl, { members: [{ type: { name: 'Bar' }, name: 'm' }] });
+  const f = ds[2] as FunctionDecl;
+  t.is(f.params[0]!.type.name, 'Baz');
+  t.deepEqual(f.body!.body.map(stmtText), ['decl Qux q=1', '(= q 2)']);
+});

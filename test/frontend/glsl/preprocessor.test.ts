@@ -175,3 +175,25 @@ test('keywords and type names are classified after expansion, so macros can prod
   const r = run({ 'm.glsl': '#define REAL float\nREAL x; struct' });
   t.deepEqual(r.tokens.map((x) => x.tokenType.name), ['BuiltinType', 'Identifier', 'Semicolon', 'Struct']);
 });
+
+test('#version must come first and only in the main file', (t) => {
+  const ok = run({ 'm.glsl': '// header comment\n\n/* block */\n#version 460\nx' });
+  t.deepEqual(ok.errors, []);
+  const late = run({ 'm.glsl': 'int x;\n#version 460\n', 'i.glsl': '#version 450\n' });
+  t.deepEqual(late.errors, ['m.glsl:2:1: error: #version must come before anything else in the shader (only comments and blank lines may precede it)']);
+  const inc = run({ 'm.glsl': '#version 460\n#include "i.glsl"\n', 'i.glsl': '#version 450\n' });
+  t.deepEqual(inc.errors, ['i.glsl:1:1: error: #version is only allowed in the main shader file']);
+});
+
+test('pasting two tokens that do not form one token is reported', (t) => {
+  const r = run({ 'm.glsl': '#define CAT(a, b) a ## b\nCAT(+, /)' });
+  t.deepEqual(r.errors, ['m.glsl:2:1: error: pasting "+" and "/" does not give a valid token']);
+  t.is(r.text, '+ /');
+});
+
+test('CRLF line endings and a byte-order mark do not disturb lines, columns or directives', (t) => {
+  const r = run({ 'm.glsl': '\uFEFF#define A 1\r\nint a = A;\r\n#if A\r\n  b \\\r\n c\r\n#endif\r\n' });
+  t.deepEqual(r.errors, []);
+  t.deepEqual(r.locs, ['int@m.glsl:2:1', 'a@m.glsl:2:5', '=@m.glsl:2:7', '1@m.glsl:2:9', ';@m.glsl:2:10', 'b@m.glsl:4:3', 'c@m.glsl:5:2']);
+  t.is(r.sources[0]!.text.charCodeAt(0), '#'.charCodeAt(0));
+});

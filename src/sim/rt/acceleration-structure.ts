@@ -16,7 +16,7 @@
  *   empty are left out of the TLAS but keep their instance index.
  */
 import { buildBinaryBvh } from './bvh-build.js';
-import { collapseToWide, NODE_KIND, NODE_SIZE, quantizeChildBoxes, type WideBvh } from './bvh-layout.js';
+import { collapseToWide, dequantizeChild, NODE_KIND, NODE_SIZE, quantizeChildren, type WideBvh } from './bvh-layout.js';
 import type { Scene } from './scene.js';
 
 /** VkGeometryFlagBitsKHR. */
@@ -119,6 +119,12 @@ export interface AccelerationStructure {
   childCount: Uint8Array;
   /** Box per node, see invariants. */
   nodeBounds: Float32Array;
+  /** Internal nodes: float32 quantization origin (3 per node). */
+  quantOrigin: Float32Array;
+  /** Internal nodes: power-of-two exponent per axis (3 per node). */
+  quantExponent: Int8Array;
+  /** Non-root nodes: their 8-bit planes in the parent (qlo xyz, qhi xyz; 6 per node). */
+  quantPlanes: Uint8Array;
   /** Leaf -> triangle record, procedural record or instance index; -1 for internal nodes. */
   leafRef: Int32Array;
   triVertices: Float32Array;
@@ -363,6 +369,9 @@ export function buildAccelerationStructureFromDescriptions(
     childFirst: new Int32Array(nodeCount).fill(-1),
     childCount: new Uint8Array(nodeCount),
     nodeBounds: new Float32Array(6 * nodeCount),
+    quantOrigin: new Float32Array(3 * nodeCount),
+    quantExponent: new Int8Array(3 * nodeCount),
+    quantPlanes: new Uint8Array(6 * nodeCount),
     leafRef: new Int32Array(nodeCount).fill(-1),
     triVertices: new Float32Array(9 * triCount),
     triGeometry: new Uint32Array(triCount),
@@ -408,7 +417,12 @@ export function buildAccelerationStructureFromDescriptions(
       } else {
         as.childFirst[id] = first + wide.childFirst[w]!;
         as.childCount[id] = wide.childCount[w]!;
-        quantizeChildBoxes(wide.bounds, wide.childFirst[w]!, wide.childCount[w]!, as.nodeBounds, 6 * (first + wide.childFirst[w]!));
+        const q = quantizeChildren(wide.bounds, wide.childFirst[w]!, wide.childCount[w]!);
+        as.quantOrigin.set(q.origin, 3 * id);
+        as.quantExponent.set(q.exponent, 3 * id);
+        const c0 = first + wide.childFirst[w]!;
+        as.quantPlanes.set(q.planes, 6 * c0);
+        for (let c = 0; c < wide.childCount[w]!; c++) dequantizeChild(q, c, as.nodeBounds, 6 * (c0 + c));
       }
     }
     if (wide.nodeCount > 0) as.nodeBounds.set(wide.bounds.subarray(0, 6), 6 * first);

@@ -4,10 +4,10 @@
  * first-child pointer, and defines the node sizes and the child-box quantization the simulated
  * memory image uses.
  *
- * Node encoding (bytes):
- * - internal node, 64 B: first-child pointer (8), child-bounds origin (3 x f32 = 12), per-axis
- *   power-of-two exponents (3 x i8), child count / node type (1), per-child type (6),
- *   per-child quantized min/max as 8-bit offsets (6 x 6 = 36) - the Intel ANV layout Mesa and
+ * Node contents (byte offsets in bvh-encoding.ts):
+ * - internal node, 64 B: first-child pointer, child-bounds origin (3 x f32), per-axis
+ *   power-of-two exponents (3 x i8), child count, per-child type (6), per-child quantized
+ *   min/max as 8-bit offsets (6 x 6 = 36), after the Intel ANV layout Mesa and
  *   Vulkan-Sim use. Child boxes are QUANTIZED: each plane is rounded outward to the node's 8-bit
  *   grid, so the dequantized boxes traversal tests always contain the exact ones.
  * - top-level (instance) leaf, 128 B: BLAS root pointer, object-to-world and world-to-object 3x4
@@ -190,46 +190,70 @@ function nextF32(f: number, dir: 1 | -1): number {
   return f32Scratch[0]!;
 }
 
+/** Quantization frame of one internal node plus its children's 8-bit planes. */
+export interface QuantizedChildren {
+  /** float32 origin per axis. */
+  origin: [number, number, number];
+  /** Power-of-two exponent per axis (the node stores it as int8). */
+  exponent: [number, number, number];
+  /** 6 per child: qlo x, y, z, qhi x, y, z in 0..255. */
+  planes: Uint8Array;
+}
+
 /**
- * Writes into `out` (6 floats per child, starting at `outOffset`) the dequantized child boxes of
- * one internal node as the RT unit reads them: origin = float32 floor of the children's union
- * minimum, per-axis scale 2^e with e the smallest exponent making the union fit in 255 steps,
- * each min plane floored and each max plane ceiled to the grid. Dequantized values are rounded
- * outward to float32 so the stored box never shrinks.
+ * Quantize the children `firstChild .. firstChild+count-1` of `exact` (6 floats per node):
+ * origin = float32 floor of the children's union minimum, per-axis scale 2^e with e the smallest
+ * exponent that fits the union in 255 steps, each min plane floored and each max plane ceiled
+ * to the grid. `origin + q * 2^e` is exact in double precision (the span is at most ~32 bits).
  */
-export function quantizeChildBoxes(exact: Float32Array, firstChild: number, count: number, out: Float32Array, outOffset: number): void {
+export function quantizeChildren(exact: Float32Array, firstChild: number, count: number): QuantizedChildren {
   let ux0 = Infinity, uy0 = Infinity, uz0 = Infinity, ux1 = -Infinity, uy1 = -Infinity, uz1 = -Infinity;
   for (let c = 0; c < count; c++) {
     const o = 6 * (firstChild + c);
     ux0 = Math.min(ux0, exact[o]!); uy0 = Math.min(uy0, exact[o + 1]!); uz0 = Math.min(uz0, exact[o + 2]!);
     ux1 = Math.max(ux1, exact[o + 3]!); uy1 = Math.max(uy1, exact[o + 4]!); uz1 = Math.max(uz1, exact[o + 5]!);
   }
-  const origin = [f32Down(ux0), f32Down(uy0), f32Down(uz0)];
+  const origin: [number, number, number] = [f32Down(ux0), f32Down(uy0), f32Down(uz0)];
   const upper = [ux1, uy1, uz1];
-  const scale = [0, 0, 0];
+  const exponent: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
     const extent = upper[a]! - origin[a]!;
     let e = extent > 0 ? Math.ceil(Math.log2(extent / QUANT_STEPS)) : -126;
     if (e < -126) e = -126;
     while (origin[a]! + QUANT_STEPS * 2 ** e < upper[a]!) e++;
-    scale[a] = 2 ** e;
+    exponent[a] = e;
   }
+  const planes = new Uint8Array(6 * count);
   for (let c = 0; c < count; c++) {
     const o = 6 * (firstChild + c);
-    const d = outOffset + 6 * c;
     for (let a = 0; a < 3; a++) {
-      const s = scale[a]!, org = origin[a]!;
-      let qlo = Math.floor((exact[o + a]! - org) / s);
-      let qhi = Math.ceil((exact[o + 3 + a]! - org) / s);
-      if (qlo < 0) qlo = 0;
-      if (qhi > QUANT_STEPS) qhi = QUANT_STEPS;
-      let lo = f32Down(org + qlo * s);
-      let hi = f32Up(org + qhi * s);
-      // Guard against rounding in the division: never let the stored box shrink.
-      if (lo > exact[o + a]!) lo = f32Down(exact[o + a]!);
-      if (hi < exact[o + 3 + a]!) hi = f32Up(exact[o + 3 + a]!);
-      out[d + a] = lo;
-      out[d + 3 + a] = hi;
+      const s = 2 ** exponent[a]!, org = origin[a]!;
+      let qlo = Math.max(0, Math.floor((exact[o + a]! - org) / s));
+      let qhi = Math.min(QUANT_STEPS, Math.ceil((exact[o + 3 + a]! - org) / s));
+      // The divisions may round; step until the grid planes enclose the exact ones.
+      while (qlo > 0 && org + qlo * s > exact[o + a]!) qlo--;
+      while (qhi < QUANT_STEPS && org + qhi * s < exact[o + 3 + a]!) qhi++;
+      planes[6 * c + a] = qlo;
+      planes[6 * c + 3 + a] = qhi;
     }
   }
+  return { origin, exponent, planes };
+}
+
+/**
+ * The box the RT unit reads for child `c`: `origin + q * 2^e`, rounded outward to float32.
+ * Always contains the exact child box.
+ */
+export function dequantizeChild(q: QuantizedChildren, c: number, out: Float32Array, outOffset: number): void {
+  for (let a = 0; a < 3; a++) {
+    const s = 2 ** q.exponent[a]!;
+    out[outOffset + a] = f32Down(q.origin[a]! + q.planes[6 * c + a]! * s);
+    out[outOffset + 3 + a] = f32Up(q.origin[a]! + q.planes[6 * c + 3 + a]! * s);
+  }
+}
+
+/** Quantize and dequantize the children of one internal node into `out` (6 floats per child). */
+export function quantizeChildBoxes(exact: Float32Array, firstChild: number, count: number, out: Float32Array, outOffset: number): void {
+  const q = quantizeChildren(exact, firstChild, count);
+  for (let c = 0; c < count; c++) dequantizeChild(q, c, out, outOffset + 6 * c);
 }

@@ -1,0 +1,79 @@
+/**
+ * `vvision compile` (src/cli/commands/compile.ts): options, output forms, diagnostics on stderr,
+ * exit status 0 / 2, through both `runCompile` and the registered commander command.
+ */
+import test from 'ava';
+import { Command } from 'commander';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDefines, registerCompileCommand, runCompile } from '../../../src/cli/commands/compile.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vv-cli-'));
+const good = join(dir, 'good.rmiss');
+writeFileSync(good, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadInEXT vec3 p;\nvoid main() { p = vec3(SKY); }\n');
+const bad = join(dir, 'bad.rgen');
+writeFileSync(bad, '#version 460\n#extension GL_EXT_ray_tracing : require\nvoid main() { float x = y; }\n');
+const neutral = join(dir, 'shader.glsl');
+writeFileSync(neutral, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadInEXT vec3 p;\nvoid main() { p = vec3(1.0); }\n');
+
+function run(files: string[], opts: Partial<Parameters<typeof runCompile>[1]> = {}) {
+  let out = '';
+  let err = '';
+  const status = runCompile(files, { include: [], define: [], ...opts }, (s) => (out += s), (s) => (err += s));
+  return { status, out, err };
+}
+
+test('defines: NAME=VALUE and bare NAME', (t) => {
+  t.deepEqual(parseDefines(['A=1', 'B', 'C=x=y']), { A: '1', B: '1', C: 'x=y' });
+});
+
+test('success prints the IR with --print-ir and exits 0', (t) => {
+  const r = run([good], { define: ['SKY=0.5'], printIr: true });
+  t.is(r.status, 0, r.err);
+  t.regex(r.out, /entry miss %\d+ "main"/);
+  t.is(r.err, '');
+});
+
+test('--json prints a parseable module', (t) => {
+  const r = run([good], { define: ['SKY=0.5'], json: true });
+  t.is(r.status, 0);
+  const m = JSON.parse(r.out) as { entryPoints: { stage: string }[]; types: { index?: unknown } };
+  t.is(m.entryPoints[0]!.stage, 'miss');
+  t.is(m.types.index, undefined);
+});
+
+test('errors go to stderr as file:line:col and exit 2; other files still compile', (t) => {
+  const r = run([bad, good], { define: ['SKY=1.0'], printIr: true });
+  t.is(r.status, 2);
+  t.regex(r.err, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:25: error: undeclared identifier 'y'`, 'm'));
+  t.regex(r.out, /entry miss/);
+  t.is(run([good]).status, 2, 'SKY undefined without -D');
+});
+
+test('--stage selects the stage for files without an RT extension; bad stage and missing file are errors', (t) => {
+  t.is(run([neutral]).status, 2);
+  const r = run([neutral], { stage: 'rchit', printIr: true });
+  t.is(r.status, 0, r.err);
+  t.regex(r.out, /entry closestHit/);
+  t.regex(run([neutral], { stage: 'vert' }).err, /unknown stage 'vert'/);
+  t.regex(run([join(dir, 'nope.rgen')]).err, /nope\.rgen: error: cannot open file/);
+});
+
+test('registered commander command parses -I / -D / --stage / --print-ir', async (t) => {
+  const program = new Command();
+  program.exitOverride();
+  registerCompileCommand(program);
+  const writes: string[] = [];
+  const orig = process.stdout.write.bind(process.stdout);
+  const prevExit = process.exitCode;
+  process.stdout.write = ((s: string) => (writes.push(String(s)), true)) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(['compile', '-I', dir, '-D', 'SKY=2.0', '--print-ir', good], { from: 'user' });
+  } finally {
+    process.stdout.write = orig;
+  }
+  t.is(process.exitCode ?? 0, 0);
+  process.exitCode = prevExit;
+  t.regex(writes.join(''), /entry miss/);
+});

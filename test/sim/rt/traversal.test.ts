@@ -259,6 +259,18 @@ test('transactions: node addresses and sizes in traversal order, stack spills pa
   for (let n = 0; n < as.nodeCount; n++) byAddress.set(as.nodeAddress[n]!, n);
   const visited = Array.from(rec.addresses.subarray(0, rec.count)).filter((_, i) => rec.kinds[i] !== TRANSACTION_KIND.stackSpill).map((a) => byAddress.get(a));
   t.false(visited.includes(undefined));
+  // Replay: every fetched node's parent was fetched earlier (a BLAS root follows its instance leaf),
+  // and no node is fetched twice.
+  const fetched = new Set<number>();
+  visited.forEach((n, i) => {
+    const node = n!;
+    t.false(fetched.has(node));
+    const parent = as.nodeParent[node]!;
+    if (i === 0) t.is(node, as.tlasRoot);
+    else if (parent >= 0) t.true(fetched.has(parent), `node ${node} fetched before its parent`);
+    else t.true(as.blases.some((b) => b.rootNode === node) && fetched.size > 0);
+    fetched.add(node);
+  });
   t.is(rec.toRtTransactions().length, rec.count);
   t.is(rec.toLaneWork(3).lane, 3);
   // Recording must not change the functional result.

@@ -155,6 +155,15 @@ export class DramChannel {
     this.accountPending(now);
   }
 
+  /** No request waits at the scheduler (returns may still be in flight). */
+  quiet(): boolean {
+    return this.queue.length === 0;
+  }
+
+  nextReturn(): number {
+    return this.done.length > 0 ? this.done[0]!.at : Infinity;
+  }
+
   nextEvent(now: number): number {
     let t = Infinity;
     if (this.done.length > 0) t = this.done[0]!.at;

@@ -48,12 +48,25 @@ export class Gpu {
     this.reqNet = new Interconnect(cfg.numSms, subs, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.replyNet = new Interconnect(subs, cfg.numSms, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
-    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, () => {}));
+    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map));
+    this.partitionWake = new Float64Array(this.partitions.length);
   }
+
+  /** Per partition: no tick needed before this cycle unless a request arrives. */
+  private readonly partitionWake: Float64Array;
 
   /** One core cycle; returns true if any SM issued an instruction. */
   cycle(now: number): boolean {
-    for (const p of this.partitions) p.cycle(now, this.reqNet, this.replyNet);
+    for (let i = 0; i < this.partitions.length; i++) {
+      const p = this.partitions[i]!;
+      if (now < this.partitionWake[i]!) {
+        let arrived = false;
+        for (const b of p.banks) if (this.reqNet.nextArrival(b.id) <= now) arrived = true;
+        if (!arrived) continue;
+      }
+      p.cycle(now, this.reqNet, this.replyNet);
+      this.partitionWake[i] = p.wakeAfter(now);
+    }
     let issued = false;
     for (const sm of this.sms) {
       const reply = this.replyNet.receive(sm.id, now);

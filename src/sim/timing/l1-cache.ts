@@ -88,6 +88,7 @@ export class L1DataCache {
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
   cycle(now: number, icnt: Interconnect): void {
+    if (this.hitQueue.length === 0 && this.missQueue.length === 0) return;
     for (let w = this.hitQueue.peek(now); w !== undefined; w = this.hitQueue.peek(now)) {
       this.hitQueue.pop();
       w.client.onResponse(w, now);

@@ -120,6 +120,16 @@ export class L2Bank {
     for (const r of waiting) this.replies.push(r);
   }
 
+  /** Cycle the ROP queue head becomes ready (Infinity when empty). */
+  ropReady(): number {
+    return this.rop.nextReady();
+  }
+
+  /** True when nothing waits in the bank except ROP-latency entries and DRAM fills. */
+  quiet(): boolean {
+    return this.replyCount() === 0 && this.toDram.length === 0;
+  }
+
   nextEvent(now: number): number {
     if (this.replyCount() > 0 || this.toDram.length > 0) return now + 1;
     const t = this.rop.nextReady();
@@ -152,6 +162,21 @@ export class MemoryPartition {
       while (b.toDram.length > 0 && this.dram.tryPush(b.toDram[0]!, now)) b.toDram.shift();
       b.cycle(now, reqNet, replyNet);
     }
+  }
+
+  /**
+   * A cheap lower bound on the next cycle this partition has work, for skipping its tick:
+   * ROP latency and DRAM returns are timed; anything queued means next cycle. Arrivals from the
+   * interconnect are checked by the caller.
+   */
+  wakeAfter(now: number): number {
+    if (!this.dram.quiet()) return now + 1;
+    let t = this.dram.nextReturn();
+    for (const b of this.banks) {
+      if (!b.quiet()) return now + 1;
+      t = Math.min(t, b.ropReady());
+    }
+    return Math.max(now + 1, t);
   }
 
   nextEvent(now: number): number {

@@ -177,6 +177,7 @@ export class RtUnit implements MemClient {
   }
 
   cycle(now: number): void {
+    if (this.resident === 0 && this.memQueue.length === 0 && this.responseHead === this.responses.length) return;
     this.account(now);
     // 1. Operations finishing this cycle advance their rays.
     while (this.ops.size > 0 && this.ops.peekTime() <= now) this.advance(this.ops.pop(), now);

@@ -112,7 +112,6 @@ export class Sm implements MemClient {
     private readonly cfg: GpuConfig,
     readonly id: number,
     map: AddressMap,
-    private readonly onCtaDone: (sm: number, cta: number, now: number) => void,
   ) {
     const n = (this.n = cfg.maxWarpsPerSm);
     this.warps = new Array<TimingWarp | null>(n).fill(null);
@@ -373,7 +372,6 @@ export class Sm implements MemClient {
       this.ctaLeft.delete(cta);
       this.registersUsed -= this.ctaRegisters(this.ctaSizes.get(cta)!);
       this.ctaSizes.delete(cta);
-      this.onCtaDone(this.id, cta, now);
     } else this.ctaLeft.set(cta, left);
   }
 

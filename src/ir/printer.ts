@@ -108,6 +108,8 @@ export const WORD_RE = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 /** Spells type ids: structural spelling, `$Name` for uniquely named structs, `!N` otherwise. */
 export class TypeSpeller {
   private readonly uniqueStructNames = new Set<string>();
+  /** Spellings outside declarations; valid because the speller lives for one print call. */
+  private readonly cache = new Map<TypeId, string>();
 
   constructor(private readonly table: TypeTable) {
     const counts = new Map<string, number>();
@@ -120,7 +122,13 @@ export class TypeSpeller {
    * are printed `!N` so the parser can read declarations in order.
    */
   spell(id: TypeId, declaring?: number): string {
-    if (declaring !== undefined && id >= declaring) return `!${id}`;
+    if (declaring !== undefined) return id >= declaring ? `!${id}` : this.spellUncached(id, declaring);
+    let s = this.cache.get(id);
+    if (s === undefined) this.cache.set(id, (s = this.spellUncached(id)));
+    return s;
+  }
+
+  private spellUncached(id: TypeId, declaring?: number): string {
     const t = this.table.types[id];
     if (!t) return `!${id}`;
     if (t.kind === 'struct') return this.uniqueStructNames.has(t.name) ? `$${t.name}` : `!${id}`;
@@ -129,7 +137,6 @@ export class TypeSpeller {
 
   /** The right-hand side of a non-struct declaration. */
   structural(t: Type, declaring?: number): string {
-    const s = (x: TypeId): string => this.spell(x, declaring);
     switch (t.kind) {
       case 'void':
       case 'bool':
@@ -142,23 +149,23 @@ export class TypeSpeller {
       case 'float':
         return `f${t.width}`;
       case 'vector':
-        return `vec${t.count}<${s(t.elem)}>`;
+        return `vec${t.count}<${this.spell(t.elem, declaring)}>`;
       case 'matrix':
-        return `mat${t.columns}<${s(t.column)}>`;
+        return `mat${t.columns}<${this.spell(t.column, declaring)}>`;
       case 'array':
-        return `array<${s(t.elem)}, ${t.length}${t.stride !== undefined ? `, stride=${t.stride}` : ''}>`;
+        return `array<${this.spell(t.elem, declaring)}, ${t.length}${t.stride !== undefined ? `, stride=${t.stride}` : ''}>`;
       case 'runtimeArray':
-        return `array<${s(t.elem)}${t.stride !== undefined ? `, stride=${t.stride}` : ''}>`;
+        return `array<${this.spell(t.elem, declaring)}${t.stride !== undefined ? `, stride=${t.stride}` : ''}>`;
       case 'pointer':
-        return `ptr<${t.storage}, ${s(t.pointee)}${t.align !== undefined ? `, align=${t.align}` : ''}>`;
+        return `ptr<${t.storage}, ${this.spell(t.pointee, declaring)}${t.align !== undefined ? `, align=${t.align}` : ''}>`;
       case 'image': {
         const flags = [t.arrayed && 'arrayed', t.multisampled && 'ms', t.sampled && 'sampled', t.depth && 'depth'].filter(Boolean);
-        return `image<${t.dim}, ${s(t.sampledType)}, ${JSON.stringify(t.format)}${flags.map((f) => `, ${f}`).join('')}>`;
+        return `image<${t.dim}, ${this.spell(t.sampledType, declaring)}, ${JSON.stringify(t.format)}${flags.map((f) => `, ${f}`).join('')}>`;
       }
       case 'sampledImage':
-        return `sampled<${s(t.image)}>`;
+        return `sampled<${this.spell(t.image, declaring)}>`;
       case 'function':
-        return `fn(${t.params.map(s).join(', ')}) -> ${s(t.returnType)}`;
+        return `fn(${t.params.map((x) => this.spell(x, declaring)).join(', ')}) -> ${this.spell(t.returnType, declaring)}`;
       case 'struct':
         return `!${this.table.types.indexOf(t)}`;
     }

@@ -31,23 +31,26 @@ export interface Line {
 
 const PUNCT = new Set(['(', ')', '{', '}', '[', ']', '<', '>', ',', ':', '=']);
 
+/** Index just past the closing quote of the string starting at `start`. */
+function stringEnd(src: string, start: number, no: number): number {
+  let j = start + 1;
+  while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
+  if (j >= src.length) throw new IrParseError('unterminated string', no, start + 1);
+  return j + 1;
+}
+
+function decodeString(raw: string, no: number, col: number): string {
+  try {
+    return JSON.parse(raw) as string;
+  } catch {
+    throw new IrParseError(`bad string literal ${raw}`, no, col);
+  }
+}
+
 export function lexLine(src: string, no: number): Line {
   const toks: Tok[] = [];
   let i = 0;
   const line: Line = { no, toks, trailerCol: 0 };
-  const readString = (start: number): number => {
-    let j = start + 1;
-    while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
-    if (j >= src.length) throw new IrParseError('unterminated string', no, start + 1);
-    return j + 1;
-  };
-  const decode = (raw: string, col: number): string => {
-    try {
-      return JSON.parse(raw) as string;
-    } catch {
-      throw new IrParseError(`bad string literal ${raw}`, no, col);
-    }
-  };
   while (i < src.length) {
     const c = src[i]!;
     if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
@@ -57,14 +60,14 @@ export function lexLine(src: string, no: number): Line {
       break;
     }
     if (c === '"') {
-      const end = readString(i);
-      toks.push({ kind: 'string', text: decode(src.slice(i, end), i + 1), col: i + 1 });
+      const end = stringEnd(src, i, no);
+      toks.push({ kind: 'string', text: decodeString(src.slice(i, end), no, i + 1), col: i + 1 });
       i = end;
       continue;
     }
     if (c === '@' && src[i + 1] === '"') {
-      const end = readString(i + 1);
-      toks.push({ kind: 'fnString', text: decode(src.slice(i + 1, end), i + 1), col: i + 1 });
+      const end = stringEnd(src, i + 1, no);
+      toks.push({ kind: 'fnString', text: decodeString(src.slice(i + 1, end), no, i + 1), col: i + 1 });
       i = end;
       continue;
     }

@@ -44,15 +44,17 @@ export class TypeResolver {
     return this.add(ty);
   }
 
+  /** `< body >` */
+  private angle<X>(r: LineReader, body: () => X): X {
+    r.punct('<');
+    const x = body();
+    r.punct('>');
+    return x;
+  }
+
   structural(r: LineReader): Type {
     const tok = r.atom('a type');
     const w = tok.text;
-    const angle = <X>(body: () => X): X => {
-      r.punct('<');
-      const x = body();
-      r.punct('>');
-      return x;
-    };
     if (w === 'void' || w === 'bool' || w === 'sampler') return { kind: w };
     if (w === 'accel') return { kind: 'accelerationStructure' };
     let mt = /^([iu])(8|16|32|64)$/.exec(w);
@@ -62,11 +64,11 @@ export class TypeResolver {
     mt = /^(vec|mat)([234])$/.exec(w);
     if (mt) {
       const n = Number(mt[2]) as 2 | 3 | 4;
-      const inner = angle(() => this.ref(r));
+      const inner = this.angle(r, () => this.ref(r));
       return mt[1] === 'vec' ? { kind: 'vector', elem: inner, count: n } : { kind: 'matrix', column: inner, columns: n };
     }
     if (w === 'array') {
-      return angle(() => {
+      return this.angle(r, () => {
         const elem = this.ref(r);
         let length: number | undefined;
         let stride: number | undefined;
@@ -84,7 +86,7 @@ export class TypeResolver {
       });
     }
     if (w === 'ptr') {
-      return angle(() => {
+      return this.angle(r, () => {
         const s = r.atom('a storage class');
         if (!STORAGE_CLASSES.includes(s.text as StorageClass)) r.fail(`unknown storage class '${s.text}'`, s);
         r.punct(',');
@@ -99,7 +101,7 @@ export class TypeResolver {
       });
     }
     if (w === 'image') {
-      return angle(() => {
+      return this.angle(r, () => {
         const d = r.atom('an image dimension');
         if (!(d.text in DIMS)) r.fail(`unknown image dimension '${d.text}'`, d);
         r.punct(',');
@@ -119,7 +121,7 @@ export class TypeResolver {
         return t;
       });
     }
-    if (w === 'sampled') return { kind: 'sampledImage', image: angle(() => this.ref(r)) };
+    if (w === 'sampled') return { kind: 'sampledImage', image: this.angle(r, () => this.ref(r)) };
     if (w === 'fn') {
       r.punct('(');
       const params: TypeId[] = [];

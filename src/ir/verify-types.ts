@@ -9,13 +9,14 @@
  */
 import type { Inst, ValueId } from './inst.js';
 import type { Function, Module } from './module.js';
-import { typeName, typeOf, type Type, type TypeId } from './types.js';
+import { typeName, typeOf, type Type, type TypeId, type TypeTable } from './types.js';
 
 export interface TypeEnv {
   m: Module;
   fn: Function;
   typeOf(v: ValueId): TypeId | undefined;
   fnById: Map<number, Function>;
+  constants: ReadonlyMap<number, Module['constants'][number]>;
 }
 
 const NO_RESULT: ReadonlySet<Inst['op']> = new Set<Inst['op']>([
@@ -25,398 +26,439 @@ const NO_RESULT: ReadonlySet<Inst['op']> = new Set<Inst['op']>([
 
 /** Operand and result type rules of one instruction; messages without the location prefix. */
 export function checkInstTypes(env: TypeEnv, inst: Inst): string[] {
-  const tt = env.m.types;
-  const errs: string[] = [];
-  const T = (t: TypeId): Type => typeOf(tt, t);
-  const name = (t: TypeId | undefined): string => (t === undefined ? '?' : typeName(tt, t));
-  const ty = (v: ValueId): TypeId | undefined => env.typeOf(v);
-  const res = inst.type;
-  const resT = T(res);
-  const isVoid = resT.kind === 'void';
-  const count = (t: TypeId): number => { const x = T(t); return x.kind === 'vector' ? x.count : 1; };
-  const scalar = (t: TypeId): Type => { const x = T(t); return x.kind === 'vector' ? T(x.elem) : x; };
-  const isBoolN = (t: TypeId, n: number): boolean => scalar(t).kind === 'bool' && count(t) === n && (n === 1 ? T(t).kind === 'bool' : T(t).kind === 'vector');
-  const isNumeric = (t: TypeId): boolean => { const s = scalar(t); return (s.kind === 'int' || s.kind === 'float') && T(t).kind !== 'matrix'; };
-  const isIntScalar = (t: TypeId | undefined): boolean => t !== undefined && T(t).kind === 'int';
-  /** `want(v, pred, what)`: the operand's type satisfies `pred`, else an error saying `what`. */
-  const want = (v: ValueId, ok: (t: TypeId) => boolean, what: string): TypeId | undefined => {
-    const t = ty(v);
+  return new InstTypeCheck(env, inst).run();
+}
+
+/**
+ * One instruction's check. A class rather than closures: the helpers exist once on the
+ * prototype instead of being re-created for every instruction.
+ */
+class InstTypeCheck {
+  readonly errs: string[] = [];
+  readonly tt: TypeTable;
+  readonly res: TypeId;
+  readonly resT: Type;
+  readonly isVoid: boolean;
+
+  constructor(readonly env: TypeEnv, readonly inst: Inst) {
+    this.tt = env.m.types;
+    this.res = inst.type;
+    this.resT = this.T(this.res);
+    this.isVoid = this.resT.kind === 'void';
+  }
+
+  T(t: TypeId): Type {
+    return typeOf(this.tt, t);
+  }
+  name(t: TypeId | undefined): string {
+    return t === undefined ? '?' : typeName(this.tt, t);
+  }
+  ty(v: ValueId): TypeId | undefined {
+    return this.env.typeOf(v);
+  }
+  count(t: TypeId): number {
+    const x = this.T(t);
+    return x.kind === 'vector' ? x.count : 1;
+  }
+  scalar(t: TypeId): Type {
+    const x = this.T(t);
+    return x.kind === 'vector' ? this.T(x.elem) : x;
+  }
+  isBoolN(t: TypeId, n: number): boolean {
+    return this.scalar(t).kind === 'bool' && this.count(t) === n && (n === 1 ? this.T(t).kind === 'bool' : this.T(t).kind === 'vector');
+  }
+  isNumeric(t: TypeId): boolean {
+    const s = this.scalar(t);
+    return (s.kind === 'int' || s.kind === 'float') && this.T(t).kind !== 'matrix';
+  }
+  isIntScalar(t: TypeId | undefined): boolean {
+    return t !== undefined && this.T(t).kind === 'int';
+  }
+  /** The operand's type satisfies `ok`, else an error saying `what` was expected. */
+  want(v: ValueId, ok: (t: TypeId) => boolean, what: string): TypeId | undefined {
+    const t = this.ty(v);
     if (t === undefined) return undefined;
-    if (!ok(t)) errs.push(`operand %${v} has type ${name(t)}, expected ${what}`);
+    if (!ok(t)) this.errs.push(`operand %${v} has type ${this.name(t)}, expected ${what}`);
     return t;
-  };
-  const same = (v: ValueId, t: TypeId | undefined, role: string): void => {
-    const vt = ty(v);
+  }
+  same(v: ValueId, t: TypeId | undefined, role: string): void {
+    const vt = this.ty(v);
     if (vt === undefined || t === undefined) return;
-    if (vt !== t) errs.push(`${role} %${v} has type ${name(vt)}, expected ${name(t)}`);
-  };
-  const resultIs = (t: TypeId | undefined, why: string): void => {
-    if (t !== undefined && t !== res) errs.push(`result type ${name(res)} does not match ${why} ${name(t)}`);
-  };
-  const pointee = (v: ValueId): { storage: string; pointee: TypeId } | undefined => {
-    const t = ty(v);
+    if (vt !== t) this.errs.push(`${role} %${v} has type ${this.name(vt)}, expected ${this.name(t)}`);
+  }
+  resultIs(t: TypeId | undefined, why: string): void {
+    if (t !== undefined && t !== this.res) this.errs.push(`result type ${this.name(this.res)} does not match ${why} ${this.name(t)}`);
+  }
+  pointee(v: ValueId): { storage: string; pointee: TypeId } | undefined {
+    const t = this.ty(v);
     if (t === undefined) return undefined;
-    const p = T(t);
+    const p = this.T(t);
     if (p.kind !== 'pointer') {
-      errs.push(`operand %${v} has type ${name(t)}, expected a pointer`);
+      this.errs.push(`operand %${v} has type ${this.name(t)}, expected a pointer`);
       return undefined;
     }
     return p;
-  };
-  const constInt = (v: ValueId): number | undefined => {
-    const c = env.m.constants.find((x) => x.id === v);
+  }
+  constInt(v: ValueId): number | undefined {
+    const c = this.env.constants.get(v);
     if (!c || c.specId !== undefined) return undefined;
     return typeof c.value === 'number' ? c.value : typeof c.value === 'bigint' ? Number(c.value) : undefined;
-  };
+  }
   /** One step into a composite type; undefined with an error pushed when not possible. */
-  const step = (t: TypeId, index: number | undefined, dynamic: boolean): TypeId | undefined => {
-    const x = T(t);
+  step(t: TypeId, index: number | undefined, dynamic: boolean): TypeId | undefined {
+    const x = this.T(t);
+    const errs = this.errs;
     switch (x.kind) {
       case 'struct':
         if (index === undefined) {
-          errs.push(`struct ${name(t)} indexed by a ${dynamic ? 'non-constant' : 'missing'} index`);
+          errs.push(`struct ${this.name(t)} indexed by a ${dynamic ? 'non-constant' : 'missing'} index`);
           return undefined;
         }
         if (index < 0 || index >= x.members.length) {
-          errs.push(`member index ${index} out of range for ${name(t)} (${x.members.length} members)`);
+          errs.push(`member index ${index} out of range for ${this.name(t)} (${x.members.length} members)`);
           return undefined;
         }
         return x.members[index]!.type;
       case 'vector':
-        if (index !== undefined && index >= x.count) { errs.push(`component ${index} out of range for ${name(t)}`); return undefined; }
+        if (index !== undefined && index >= x.count) { errs.push(`component ${index} out of range for ${this.name(t)}`); return undefined; }
         return x.elem;
       case 'matrix':
-        if (index !== undefined && index >= x.columns) { errs.push(`column ${index} out of range for ${name(t)}`); return undefined; }
+        if (index !== undefined && index >= x.columns) { errs.push(`column ${index} out of range for ${this.name(t)}`); return undefined; }
         return x.column;
       case 'array':
-        if (!dynamic && index !== undefined && index >= x.length) { errs.push(`element ${index} out of range for ${name(t)}`); return undefined; }
+        if (!dynamic && index !== undefined && index >= x.length) { errs.push(`element ${index} out of range for ${this.name(t)}`); return undefined; }
         return x.elem;
       case 'runtimeArray':
         return x.elem;
       default:
-        errs.push(`cannot index into ${name(t)}`);
+        errs.push(`cannot index into ${this.name(t)}`);
         return undefined;
     }
-  };
+  }
 
-  if (NO_RESULT.has(inst.op) && !isVoid) errs.push(`${inst.op} has no result but its type is ${name(res)}, expected void`);
+  run(): string[] {
+    if (NO_RESULT.has(this.inst.op) && !this.isVoid) this.errs.push(`${this.inst.op} has no result but its type is ${this.name(this.res)}, expected void`);
 
-  switch (inst.op) {
-    case 'variable': {
-      if (resT.kind !== 'pointer' || resT.storage !== 'function') errs.push(`variable type ${name(res)} is not a function-storage pointer`);
-      else if (inst.init !== undefined) same(inst.init, resT.pointee, 'initializer');
-      break;
-    }
-    case 'load': {
-      const p = pointee(inst.ptr);
-      if (p) resultIs(p.pointee, 'the pointee type');
-      break;
-    }
-    case 'store': {
-      const p = pointee(inst.ptr);
-      if (p) same(inst.value, p.pointee, 'stored value');
-      break;
-    }
-    case 'accessChain': {
-      const p = pointee(inst.base);
-      if (!p) break;
-      let cur: TypeId | undefined = p.pointee;
-      for (const idx of inst.indices) {
-        if (cur === undefined) break;
-        want(idx, isIntScalar, 'an integer index');
-        cur = step(cur, constInt(idx), constInt(idx) === undefined);
-      }
-      if (cur === undefined) break;
-      if (resT.kind !== 'pointer') errs.push(`access chain result ${name(res)} is not a pointer`);
-      else if (resT.pointee !== cur || resT.storage !== p.storage) {
-        errs.push(`access chain result ${name(res)} does not match the indexed type ptr<${p.storage}, ${name(cur)}>`);
-      }
-      break;
-    }
-    case 'arrayLength': {
-      const p = pointee(inst.ptr);
-      if (!p) break;
-      const s = T(p.pointee);
-      if (s.kind !== 'struct' || T(s.members[inst.member]?.type ?? p.pointee).kind !== 'runtimeArray') {
-        errs.push(`member ${inst.member} of ${name(p.pointee)} is not a runtime array`);
-      }
-      if (resT.kind !== 'int') errs.push(`array length result ${name(res)} is not an integer`);
-      break;
-    }
-    case 'convertUToPtr':
-      if (resT.kind !== 'pointer') errs.push(`result ${name(res)} is not a pointer`);
-      break;
-    case 'convertPtrToU':
-      pointee(inst.value);
-      if (resT.kind !== 'int') errs.push(`result ${name(res)} is not an integer`);
-      break;
-    case 'binary':
-      checkBinary();
-      break;
-    case 'unary': {
-      if (inst.kind === 'transpose') {
-        const a = T(ty(inst.a) ?? res);
-        if (a.kind !== 'matrix' || resT.kind !== 'matrix') errs.push(`transpose needs matrix operand and result`);
-        else if (count(a.column) !== resT.columns || a.columns !== count(resT.column)) errs.push(`transpose result ${name(res)} has the wrong shape`);
-      } else {
-        resultIs(ty(inst.a), 'the operand type');
-        if (inst.kind === 'neg') want(inst.a, isNumeric, 'a numeric scalar or vector');
-        else want(inst.a, (t) => scalar(t).kind === 'int' || scalar(t).kind === 'bool', 'an integer or bool');
-      }
-      break;
-    }
-    case 'compare': {
-      const a = ty(inst.a);
-      same(inst.b, a, 'right operand');
-      if (a !== undefined && !isBoolN(res, count(a))) errs.push(`compare result ${name(res)} must be ${count(a) === 1 ? 'bool' : `vec${count(a)}<bool>`}`);
-      break;
-    }
-    case 'test': {
-      const a = ty(inst.a);
-      if (a === undefined) break;
-      if (inst.kind === 'any' || inst.kind === 'all') {
-        want(inst.a, (t) => scalar(t).kind === 'bool' && T(t).kind === 'vector', 'a bool vector');
-        if (!isBoolN(res, 1)) errs.push(`${inst.kind} result ${name(res)} must be bool`);
-      } else {
-        want(inst.a, (t) => scalar(t).kind === 'float', 'a float scalar or vector');
-        if (!isBoolN(res, count(a))) errs.push(`${inst.kind} result ${name(res)} must be a bool of width ${count(a)}`);
-      }
-      break;
-    }
-    case 'convert': {
-      const v = ty(inst.value);
-      if (v !== undefined && count(v) !== count(res)) errs.push(`convert changes the component count (${name(v)} to ${name(res)})`);
-      break;
-    }
-    case 'select': {
-      same(inst.a, res, 'true operand');
-      same(inst.b, res, 'false operand');
-      const c = ty(inst.cond);
-      if (c !== undefined && !isBoolN(c, 1) && !isBoolN(c, count(res))) errs.push(`select condition %${inst.cond} has type ${name(c)}, expected bool`);
-      break;
-    }
-    case 'bits':
-      if (inst.fn !== 'bitCount' && inst.args[0] !== undefined) resultIs(ty(inst.args[0]), 'the operand type');
-      break;
-    case 'construct':
-      checkConstruct();
-      break;
-    case 'extract': {
-      let cur = ty(inst.value);
-      for (const i of inst.indices) if (cur !== undefined) cur = step(cur, i, false);
-      resultIs(cur, 'the extracted type');
-      break;
-    }
-    case 'insert': {
-      same(inst.composite, res, 'composite');
-      let cur: TypeId | undefined = res;
-      for (const i of inst.indices) if (cur !== undefined) cur = step(cur, i, false);
-      if (cur !== undefined) same(inst.object, cur, 'inserted object');
-      break;
-    }
-    case 'shuffle': {
-      const a = ty(inst.a);
-      const b = ty(inst.b);
-      if (a === undefined || b === undefined) break;
-      if (T(a).kind !== 'vector' || T(b).kind !== 'vector') { errs.push(`shuffle operands must be vectors`); break; }
-      if (scalar(a) !== scalar(b) || scalar(res) !== scalar(a)) errs.push(`shuffle operands and result must share the component type`);
-      if (count(res) !== inst.components.length) errs.push(`shuffle result ${name(res)} does not have ${inst.components.length} components`);
-      const total = count(a) + count(b);
-      for (const c of inst.components) if (c !== 0xffffffff && (c < 0 || c >= total)) errs.push(`shuffle component ${c} out of range (${total} available)`);
-      break;
-    }
-    case 'extractDynamic': {
-      const v = ty(inst.value);
-      if (v !== undefined && T(v).kind !== 'vector') errs.push(`extractDynamic operand must be a vector, got ${name(v)}`);
-      else if (v !== undefined) resultIs(step(v, undefined, true), 'the component type');
-      want(inst.index, isIntScalar, 'an integer index');
-      break;
-    }
-    case 'insertDynamic': {
-      same(inst.composite, res, 'composite');
-      if (resT.kind === 'vector') same(inst.value, resT.elem, 'inserted value');
-      else errs.push(`insertDynamic result must be a vector, got ${name(res)}`);
-      want(inst.index, isIntScalar, 'an integer index');
-      break;
-    }
-    case 'copyObject':
-      resultIs(ty(inst.value), 'the operand type');
-      break;
-    case 'call': {
-      const callee = env.fnById.get(inst.callee);
-      if (!callee) { errs.push(`callee %${inst.callee} is not a function of the module`); break; }
-      if (callee.params.length !== inst.args.length) errs.push(`@${callee.name} takes ${callee.params.length} arguments, got ${inst.args.length}`);
-      inst.args.forEach((a, i) => { if (callee.params[i]) same(a, callee.params[i]!.type, `argument ${i}`); });
-      resultIs(callee.returnType, `the return type of @${callee.name}`);
-      break;
-    }
-    case 'phi':
-      for (const inc of inst.incoming) same(inc.value, res, `incoming value from ^b${inc.block}`);
-      break;
-    case 'atomic': {
-      const p = pointee(inst.ptr);
-      if (!p) break;
-      if (inst.kind === 'store') {
-        if (inst.value === undefined) errs.push(`atomic store needs a value`);
-        else same(inst.value, p.pointee, 'stored value');
-        if (!isVoid) errs.push(`atomic store result must be void`);
+    switch (this.inst.op) {
+      case 'variable': {
+        if (this.resT.kind !== 'pointer' || this.resT.storage !== 'function') this.errs.push(`variable type ${this.name(this.res)} is not a function-storage pointer`);
+        else if (this.inst.init !== undefined) this.same(this.inst.init, this.resT.pointee, 'initializer');
         break;
       }
-      resultIs(p.pointee, 'the pointee type');
-      if (inst.kind !== 'load') {
-        if (inst.value === undefined) errs.push(`atomic ${inst.kind} needs a value`);
-        else same(inst.value, p.pointee, 'value');
+      case 'load': {
+        const p = this.pointee(this.inst.ptr);
+        if (p) this.resultIs(p.pointee, 'the pointee type');
+        break;
       }
-      if (inst.kind === 'compareExchange') {
-        if (inst.comparator === undefined) errs.push(`atomic compareExchange needs a comparator`);
-        else same(inst.comparator, p.pointee, 'comparator');
+      case 'store': {
+        const p = this.pointee(this.inst.ptr);
+        if (p) this.same(this.inst.value, p.pointee, 'stored value');
+        break;
       }
-      break;
-    }
-    case 'subgroup': {
-      if (inst.kind === 'elect' || inst.kind === 'all' || inst.kind === 'any' || inst.kind === 'allEqual' || inst.kind === 'inverseBallot' || inst.kind === 'ballotBitExtract') {
-        if (!isBoolN(res, 1)) errs.push(`subgroup ${inst.kind} result must be bool`);
-      } else if (inst.kind === 'ballot') {
-        if (!(resT.kind === 'vector' && resT.count === 4 && scalar(res).kind === 'int')) errs.push(`subgroup ballot result must be vec4<u32>`);
-        if (inst.args[0] !== undefined) want(inst.args[0], (t) => isBoolN(t, 1), 'bool');
-      } else if (['broadcast', 'broadcastFirst', 'add', 'mul', 'min', 'max', 'and', 'or', 'xor', 'shuffle', 'shuffleXor', 'shuffleUp', 'shuffleDown'].includes(inst.kind)) {
-        if (inst.args[0] !== undefined) resultIs(ty(inst.args[0]), 'the operand type');
+      case 'accessChain': {
+        const p = this.pointee(this.inst.base);
+        if (!p) break;
+        let cur: TypeId | undefined = p.pointee;
+        for (const idx of this.inst.indices) {
+          if (cur === undefined) break;
+          this.want(idx, (t) => this.isIntScalar(t), 'an integer index');
+          cur = this.step(cur, this.constInt(idx), this.constInt(idx) === undefined);
+        }
+        if (cur === undefined) break;
+        if (this.resT.kind !== 'pointer') this.errs.push(`access chain result ${this.name(this.res)} is not a pointer`);
+        else if (this.resT.pointee !== cur || this.resT.storage !== p.storage) {
+          this.errs.push(`access chain result ${this.name(this.res)} does not match the indexed type ptr<${p.storage}, ${this.name(cur)}>`);
+        }
+        break;
       }
-      break;
+      case 'arrayLength': {
+        const p = this.pointee(this.inst.ptr);
+        if (!p) break;
+        const s = this.T(p.pointee);
+        if (s.kind !== 'struct' || this.T(s.members[this.inst.member]?.type ?? p.pointee).kind !== 'runtimeArray') {
+          this.errs.push(`member ${this.inst.member} of ${this.name(p.pointee)} is not a runtime array`);
+        }
+        if (this.resT.kind !== 'int') this.errs.push(`array length result ${this.name(this.res)} is not an integer`);
+        break;
+      }
+      case 'convertUToPtr':
+        if (this.resT.kind !== 'pointer') this.errs.push(`result ${this.name(this.res)} is not a pointer`);
+        break;
+      case 'convertPtrToU':
+        this.pointee(this.inst.value);
+        if (this.resT.kind !== 'int') this.errs.push(`result ${this.name(this.res)} is not an integer`);
+        break;
+      case 'binary':
+        this.checkBinary();
+        break;
+      case 'unary': {
+        if (this.inst.kind === 'transpose') {
+          const a = this.T(this.ty(this.inst.a) ?? this.res);
+          if (a.kind !== 'matrix' || this.resT.kind !== 'matrix') this.errs.push(`transpose needs matrix operand and result`);
+          else if (this.count(a.column) !== this.resT.columns || a.columns !== this.count(this.resT.column)) this.errs.push(`transpose result ${this.name(this.res)} has the wrong shape`);
+        } else {
+          this.resultIs(this.ty(this.inst.a), 'the operand type');
+          if (this.inst.kind === 'neg') this.want(this.inst.a, (t) => this.isNumeric(t), 'a numeric scalar or vector');
+          else this.want(this.inst.a, (t) => this.scalar(t).kind === 'int' || this.scalar(t).kind === 'bool', 'an integer or bool');
+        }
+        break;
+      }
+      case 'compare': {
+        const a = this.ty(this.inst.a);
+        this.same(this.inst.b, a, 'right operand');
+        if (a !== undefined && !this.isBoolN(this.res, this.count(a))) this.errs.push(`compare result ${this.name(this.res)} must be ${this.count(a) === 1 ? 'bool' : `vec${this.count(a)}<bool>`}`);
+        break;
+      }
+      case 'test': {
+        const a = this.ty(this.inst.a);
+        if (a === undefined) break;
+        if (this.inst.kind === 'any' || this.inst.kind === 'all') {
+          this.want(this.inst.a, (t) => this.scalar(t).kind === 'bool' && this.T(t).kind === 'vector', 'a bool vector');
+          if (!this.isBoolN(this.res, 1)) this.errs.push(`${this.inst.kind} result ${this.name(this.res)} must be bool`);
+        } else {
+          this.want(this.inst.a, (t) => this.scalar(t).kind === 'float', 'a float scalar or vector');
+          if (!this.isBoolN(this.res, this.count(a))) this.errs.push(`${this.inst.kind} result ${this.name(this.res)} must be a bool of width ${this.count(a)}`);
+        }
+        break;
+      }
+      case 'convert': {
+        const v = this.ty(this.inst.value);
+        if (v !== undefined && this.count(v) !== this.count(this.res)) this.errs.push(`convert changes the component count (${this.name(v)} to ${this.name(this.res)})`);
+        break;
+      }
+      case 'select': {
+        this.same(this.inst.a, this.res, 'true operand');
+        this.same(this.inst.b, this.res, 'false operand');
+        const c = this.ty(this.inst.cond);
+        if (c !== undefined && !this.isBoolN(c, 1) && !this.isBoolN(c, this.count(this.res))) this.errs.push(`select condition %${this.inst.cond} has type ${this.name(c)}, expected bool`);
+        break;
+      }
+      case 'bits':
+        if (this.inst.fn !== 'bitCount' && this.inst.args[0] !== undefined) this.resultIs(this.ty(this.inst.args[0]), 'the operand type');
+        break;
+      case 'construct':
+        this.checkConstruct();
+        break;
+      case 'extract': {
+        let cur = this.ty(this.inst.value);
+        for (const i of this.inst.indices) if (cur !== undefined) cur = this.step(cur, i, false);
+        this.resultIs(cur, 'the extracted type');
+        break;
+      }
+      case 'insert': {
+        this.same(this.inst.composite, this.res, 'composite');
+        let cur: TypeId | undefined = this.res;
+        for (const i of this.inst.indices) if (cur !== undefined) cur = this.step(cur, i, false);
+        if (cur !== undefined) this.same(this.inst.object, cur, 'inserted object');
+        break;
+      }
+      case 'shuffle': {
+        const a = this.ty(this.inst.a);
+        const b = this.ty(this.inst.b);
+        if (a === undefined || b === undefined) break;
+        if (this.T(a).kind !== 'vector' || this.T(b).kind !== 'vector') { this.errs.push(`shuffle operands must be vectors`); break; }
+        if (this.scalar(a) !== this.scalar(b) || this.scalar(this.res) !== this.scalar(a)) this.errs.push(`shuffle operands and result must share the component type`);
+        if (this.count(this.res) !== this.inst.components.length) this.errs.push(`shuffle result ${this.name(this.res)} does not have ${this.inst.components.length} components`);
+        const total = this.count(a) + this.count(b);
+        for (const c of this.inst.components) if (c !== 0xffffffff && (c < 0 || c >= total)) this.errs.push(`shuffle component ${c} out of range (${total} available)`);
+        break;
+      }
+      case 'extractDynamic': {
+        const v = this.ty(this.inst.value);
+        if (v !== undefined && this.T(v).kind !== 'vector') this.errs.push(`extractDynamic operand must be a vector, got ${this.name(v)}`);
+        else if (v !== undefined) this.resultIs(this.step(v, undefined, true), 'the component type');
+        this.want(this.inst.index, (t) => this.isIntScalar(t), 'an integer index');
+        break;
+      }
+      case 'insertDynamic': {
+        this.same(this.inst.composite, this.res, 'composite');
+        if (this.resT.kind === 'vector') this.same(this.inst.value, this.resT.elem, 'inserted value');
+        else this.errs.push(`insertDynamic result must be a vector, got ${this.name(this.res)}`);
+        this.want(this.inst.index, (t) => this.isIntScalar(t), 'an integer index');
+        break;
+      }
+      case 'copyObject':
+        this.resultIs(this.ty(this.inst.value), 'the operand type');
+        break;
+      case 'call': {
+        const callee = this.env.fnById.get(this.inst.callee);
+        if (!callee) { this.errs.push(`callee %${this.inst.callee} is not a function of the module`); break; }
+        if (callee.params.length !== this.inst.args.length) this.errs.push(`@${callee.name} takes ${callee.params.length} arguments, got ${this.inst.args.length}`);
+        this.inst.args.forEach((a, i) => { if (callee.params[i]) this.same(a, callee.params[i]!.type, `argument ${i}`); });
+        this.resultIs(callee.returnType, `the return type of @${callee.name}`);
+        break;
+      }
+      case 'phi':
+        for (const inc of this.inst.incoming) this.same(inc.value, this.res, `incoming value from ^b${inc.block}`);
+        break;
+      case 'atomic': {
+        const p = this.pointee(this.inst.ptr);
+        if (!p) break;
+        if (this.inst.kind === 'store') {
+          if (this.inst.value === undefined) this.errs.push(`atomic store needs a value`);
+          else this.same(this.inst.value, p.pointee, 'stored value');
+          if (!this.isVoid) this.errs.push(`atomic store result must be void`);
+          break;
+        }
+        this.resultIs(p.pointee, 'the pointee type');
+        if (this.inst.kind !== 'load') {
+          if (this.inst.value === undefined) this.errs.push(`atomic ${this.inst.kind} needs a value`);
+          else this.same(this.inst.value, p.pointee, 'value');
+        }
+        if (this.inst.kind === 'compareExchange') {
+          if (this.inst.comparator === undefined) this.errs.push(`atomic compareExchange needs a comparator`);
+          else this.same(this.inst.comparator, p.pointee, 'comparator');
+        }
+        break;
+      }
+      case 'subgroup': {
+        if (this.inst.kind === 'elect' || this.inst.kind === 'all' || this.inst.kind === 'any' || this.inst.kind === 'allEqual' || this.inst.kind === 'inverseBallot' || this.inst.kind === 'ballotBitExtract') {
+          if (!this.isBoolN(this.res, 1)) this.errs.push(`subgroup ${this.inst.kind} result must be bool`);
+        } else if (this.inst.kind === 'ballot') {
+          if (!(this.resT.kind === 'vector' && this.resT.count === 4 && this.scalar(this.res).kind === 'int')) this.errs.push(`subgroup ballot result must be vec4<u32>`);
+          if (this.inst.args[0] !== undefined) this.want(this.inst.args[0], (t) => this.isBoolN(t, 1), 'bool');
+        } else if (['broadcast', 'broadcastFirst', 'add', 'mul', 'min', 'max', 'and', 'or', 'xor', 'shuffle', 'shuffleXor', 'shuffleUp', 'shuffleDown'].includes(this.inst.kind)) {
+          if (this.inst.args[0] !== undefined) this.resultIs(this.ty(this.inst.args[0]), 'the operand type');
+        }
+        break;
+      }
+      case 'clock':
+        if (!(this.resT.kind === 'int' && this.resT.width === 64) && !(this.resT.kind === 'vector' && this.resT.count === 2)) this.errs.push(`clock result must be u64 or vec2<u32>`);
+        break;
+      case 'sampledImage':
+        if (this.resT.kind !== 'sampledImage' || this.resT.image !== this.ty(this.inst.image)) this.errs.push(`sampledImage result ${this.name(this.res)} does not wrap the image type ${this.name(this.ty(this.inst.image))}`);
+        break;
+      case 'traceRay': {
+        this.want(this.inst.accel, (t) => this.T(t).kind === 'accelerationStructure', 'accel');
+        for (const v of [this.inst.rayFlags, this.inst.cullMask, this.inst.sbtOffset, this.inst.sbtStride, this.inst.missIndex]) this.want(v, (t) => this.isIntScalar(t), 'an integer');
+        for (const v of [this.inst.origin, this.inst.direction]) this.want(v, (t) => this.T(t).kind === 'vector' && this.count(t) === 3 && this.scalar(t).kind === 'float', 'vec3<f32>');
+        for (const v of [this.inst.tmin, this.inst.tmax]) this.want(v, (t) => this.T(t).kind === 'float', 'f32');
+        const p = this.pointee(this.inst.payload);
+        if (p && p.storage !== 'rayPayload' && p.storage !== 'incomingRayPayload') this.errs.push(`payload %${this.inst.payload} has storage ${p.storage}, expected rayPayload`);
+        break;
+      }
+      case 'reportIntersection':
+        if (!this.isBoolN(this.res, 1)) this.errs.push(`reportIntersection result must be bool`);
+        this.want(this.inst.hitT, (t) => this.T(t).kind === 'float', 'f32');
+        this.want(this.inst.hitKind, (t) => this.isIntScalar(t), 'an integer');
+        break;
+      case 'executeCallable': {
+        this.want(this.inst.sbtIndex, (t) => this.isIntScalar(t), 'an integer');
+        const p = this.pointee(this.inst.callableData);
+        if (p && p.storage !== 'callableData' && p.storage !== 'incomingCallableData') this.errs.push(`callable data %${this.inst.callableData} has storage ${p.storage}, expected callableData`);
+        break;
+      }
+      case 'convertUToAccel':
+        if (this.resT.kind !== 'accelerationStructure') this.errs.push(`result ${this.name(this.res)} is not accel`);
+        break;
+      case 'condBranch':
+        this.want(this.inst.cond, (t) => this.isBoolN(t, 1), 'bool');
+        break;
+      case 'switch':
+        this.want(this.inst.selector, (t) => this.isIntScalar(t), 'an integer scalar');
+        break;
+      case 'return': {
+        const rt = this.env.fn.returnType;
+        const voidFn = this.T(rt).kind === 'void';
+        if (this.inst.value === undefined) { if (!voidFn) this.errs.push(`return without a value from a function returning ${this.name(rt)}`); }
+        else if (voidFn) this.errs.push(`return with a value from a void function`);
+        else this.same(this.inst.value, rt, 'returned value');
+        break;
+      }
+      default:
+        break;
     }
-    case 'clock':
-      if (!(resT.kind === 'int' && resT.width === 64) && !(resT.kind === 'vector' && resT.count === 2)) errs.push(`clock result must be u64 or vec2<u32>`);
-      break;
-    case 'sampledImage':
-      if (resT.kind !== 'sampledImage' || resT.image !== ty(inst.image)) errs.push(`sampledImage result ${name(res)} does not wrap the image type ${name(ty(inst.image))}`);
-      break;
-    case 'traceRay': {
-      want(inst.accel, (t) => T(t).kind === 'accelerationStructure', 'accel');
-      for (const v of [inst.rayFlags, inst.cullMask, inst.sbtOffset, inst.sbtStride, inst.missIndex]) want(v, isIntScalar, 'an integer');
-      for (const v of [inst.origin, inst.direction]) want(v, (t) => T(t).kind === 'vector' && count(t) === 3 && scalar(t).kind === 'float', 'vec3<f32>');
-      for (const v of [inst.tmin, inst.tmax]) want(v, (t) => T(t).kind === 'float', 'f32');
-      const p = pointee(inst.payload);
-      if (p && p.storage !== 'rayPayload' && p.storage !== 'incomingRayPayload') errs.push(`payload %${inst.payload} has storage ${p.storage}, expected rayPayload`);
-      break;
-    }
-    case 'reportIntersection':
-      if (!isBoolN(res, 1)) errs.push(`reportIntersection result must be bool`);
-      want(inst.hitT, (t) => T(t).kind === 'float', 'f32');
-      want(inst.hitKind, isIntScalar, 'an integer');
-      break;
-    case 'executeCallable': {
-      want(inst.sbtIndex, isIntScalar, 'an integer');
-      const p = pointee(inst.callableData);
-      if (p && p.storage !== 'callableData' && p.storage !== 'incomingCallableData') errs.push(`callable data %${inst.callableData} has storage ${p.storage}, expected callableData`);
-      break;
-    }
-    case 'convertUToAccel':
-      if (resT.kind !== 'accelerationStructure') errs.push(`result ${name(res)} is not accel`);
-      break;
-    case 'condBranch':
-      want(inst.cond, (t) => isBoolN(t, 1), 'bool');
-      break;
-    case 'switch':
-      want(inst.selector, isIntScalar, 'an integer scalar');
-      break;
-    case 'return': {
-      const rt = env.fn.returnType;
-      const voidFn = T(rt).kind === 'void';
-      if (inst.value === undefined) { if (!voidFn) errs.push(`return without a value from a function returning ${name(rt)}`); }
-      else if (voidFn) errs.push(`return with a value from a void function`);
-      else same(inst.value, rt, 'returned value');
-      break;
-    }
-    default:
-      break;
+    return this.errs;
   }
-  return errs;
 
-  function checkBinary(): void {
-    if (inst.op !== 'binary') return;
-    const a = ty(inst.a);
-    const b = ty(inst.b);
+
+  private checkBinary(): void {
+    if (this.inst.op !== 'binary') return;
+    const a = this.ty(this.inst.a);
+    const b = this.ty(this.inst.b);
     if (a === undefined || b === undefined) return;
-    const A = T(a);
-    const B = T(b);
-    switch (inst.kind) {
+    const A = this.T(a);
+    const B = this.T(b);
+    switch (this.inst.kind) {
       case 'shl':
       case 'shr':
-        if (scalar(a).kind !== 'int' || scalar(b).kind !== 'int' || count(a) !== count(b)) errs.push(`shift operands ${name(a)} and ${name(b)} must be integers of the same width`);
-        resultIs(a, 'the left operand type');
+        if (this.scalar(a).kind !== 'int' || this.scalar(b).kind !== 'int' || this.count(a) !== this.count(b)) this.errs.push(`shift operands ${this.name(a)} and ${this.name(b)} must be integers of the same width`);
+        this.resultIs(a, 'the left operand type');
         return;
       case 'vectorTimesScalar':
-        if (A.kind !== 'vector' || A.elem !== b) errs.push(`vectorTimesScalar needs a vector and its component type, got ${name(a)} and ${name(b)}`);
-        resultIs(a, 'the vector type');
+        if (A.kind !== 'vector' || A.elem !== b) this.errs.push(`vectorTimesScalar needs a vector and its component type, got ${this.name(a)} and ${this.name(b)}`);
+        this.resultIs(a, 'the vector type');
         return;
       case 'matrixTimesScalar':
-        if (A.kind !== 'matrix' || scalarOfId(a) !== b) errs.push(`matrixTimesScalar needs a matrix and its component type, got ${name(a)} and ${name(b)}`);
-        resultIs(a, 'the matrix type');
+        if (A.kind !== 'matrix' || this.scalarOfId(a) !== b) this.errs.push(`matrixTimesScalar needs a matrix and its component type, got ${this.name(a)} and ${this.name(b)}`);
+        this.resultIs(a, 'the matrix type');
         return;
       case 'vectorTimesMatrix':
-        if (A.kind !== 'vector' || B.kind !== 'matrix' || count(B.column) !== A.count) errs.push(`vectorTimesMatrix shapes do not fit: ${name(a)} * ${name(b)}`);
-        else if (!(resT.kind === 'vector' && resT.count === B.columns && resT.elem === A.elem)) errs.push(`vectorTimesMatrix result ${name(res)} should be vec${B.columns}`);
+        if (A.kind !== 'vector' || B.kind !== 'matrix' || this.count(B.column) !== A.count) this.errs.push(`vectorTimesMatrix shapes do not fit: ${this.name(a)} * ${this.name(b)}`);
+        else if (!(this.resT.kind === 'vector' && this.resT.count === B.columns && this.resT.elem === A.elem)) this.errs.push(`vectorTimesMatrix result ${this.name(this.res)} should be vec${B.columns}`);
         return;
       case 'matrixTimesVector':
-        if (A.kind !== 'matrix' || B.kind !== 'vector' || A.columns !== B.count) errs.push(`matrixTimesVector shapes do not fit: ${name(a)} * ${name(b)}`);
-        else resultIs(A.column, 'the matrix column type');
+        if (A.kind !== 'matrix' || B.kind !== 'vector' || A.columns !== B.count) this.errs.push(`matrixTimesVector shapes do not fit: ${this.name(a)} * ${this.name(b)}`);
+        else this.resultIs(A.column, 'the matrix column type');
         return;
       case 'matrixTimesMatrix':
-        if (A.kind !== 'matrix' || B.kind !== 'matrix' || A.columns !== count(B.column)) errs.push(`matrixTimesMatrix shapes do not fit: ${name(a)} * ${name(b)}`);
-        else if (!(resT.kind === 'matrix' && resT.column === A.column && resT.columns === B.columns)) errs.push(`matrixTimesMatrix result ${name(res)} has the wrong shape`);
+        if (A.kind !== 'matrix' || B.kind !== 'matrix' || A.columns !== this.count(B.column)) this.errs.push(`matrixTimesMatrix shapes do not fit: ${this.name(a)} * ${this.name(b)}`);
+        else if (!(this.resT.kind === 'matrix' && this.resT.column === A.column && this.resT.columns === B.columns)) this.errs.push(`matrixTimesMatrix result ${this.name(this.res)} has the wrong shape`);
         return;
       case 'dot':
-        if (a !== b || A.kind !== 'vector') errs.push(`dot needs two vectors of the same type, got ${name(a)} and ${name(b)}`);
-        else resultIs(A.elem, 'the component type');
+        if (a !== b || A.kind !== 'vector') this.errs.push(`dot needs two vectors of the same type, got ${this.name(a)} and ${this.name(b)}`);
+        else this.resultIs(A.elem, 'the component type');
         return;
       case 'outerProduct':
-        if (resT.kind !== 'matrix') errs.push(`outerProduct result must be a matrix`);
+        if (this.resT.kind !== 'matrix') this.errs.push(`outerProduct result must be a matrix`);
         return;
       default:
-        if (a !== b) errs.push(`operands of ${inst.kind} differ: ${name(a)} and ${name(b)}`);
-        resultIs(a, 'the operand type');
-        if (A.kind === 'matrix' && (inst.kind === 'add' || inst.kind === 'sub' || inst.kind === 'div')) return;
-        if (['and', 'or', 'xor'].includes(inst.kind)) want(inst.a, (t) => scalar(t).kind === 'int' || scalar(t).kind === 'bool', 'an integer or bool');
-        else want(inst.a, isNumeric, 'a numeric scalar or vector');
+        if (a !== b) this.errs.push(`operands of ${this.inst.kind} differ: ${this.name(a)} and ${this.name(b)}`);
+        this.resultIs(a, 'the operand type');
+        if (A.kind === 'matrix' && (this.inst.kind === 'add' || this.inst.kind === 'sub' || this.inst.kind === 'div')) return;
+        if (['and', 'or', 'xor'].includes(this.inst.kind)) this.want(this.inst.a, (t) => this.scalar(t).kind === 'int' || this.scalar(t).kind === 'bool', 'an integer or bool');
+        else this.want(this.inst.a, (t) => this.isNumeric(t), 'a numeric scalar or vector');
     }
   }
 
-  function scalarOfId(t: TypeId): TypeId {
-    const x = T(t);
+  private scalarOfId(t: TypeId): TypeId {
+    const x = this.T(t);
     if (x.kind === 'vector') return x.elem;
-    if (x.kind === 'matrix') return scalarOfId(x.column);
+    if (x.kind === 'matrix') return this.scalarOfId(x.column);
     return t;
   }
 
-  function checkConstruct(): void {
+  private checkConstruct(): void {
+    const inst = this.inst;
+    const resT = this.resT;
     if (inst.op !== 'construct') return;
-    const parts = inst.parts.map((p) => ty(p));
+    const parts = inst.parts.map((p) => this.ty(p));
     if (parts.some((p) => p === undefined)) return;
     const ps = parts as TypeId[];
     switch (resT.kind) {
       case 'vector': {
         let n = 0;
         ps.forEach((p, i) => {
-          if (scalarOfId(p) !== resT.elem || T(p).kind === 'matrix') errs.push(`part ${i} %${inst.parts[i]} has type ${name(p)}, expected components of ${name(resT.elem)}`);
-          n += count(p);
+          if (this.scalarOfId(p) !== resT.elem || this.T(p).kind === 'matrix') this.errs.push(`part ${i} %${inst.parts[i]} has type ${this.name(p)}, expected components of ${this.name(resT.elem)}`);
+          n += this.count(p);
         });
-        if (n !== resT.count) errs.push(`${n} components given for ${name(res)}`);
+        if (n !== resT.count) this.errs.push(`${n} components given for ${this.name(this.res)}`);
         return;
       }
       case 'matrix':
-        if (ps.length !== resT.columns) errs.push(`${ps.length} columns given for ${name(res)}`);
-        ps.forEach((p, i) => { if (p !== resT.column) errs.push(`column ${i} has type ${name(p)}, expected ${name(resT.column)}`); });
+        if (ps.length !== resT.columns) this.errs.push(`${ps.length} columns given for ${this.name(this.res)}`);
+        ps.forEach((p, i) => { if (p !== resT.column) this.errs.push(`column ${i} has type ${this.name(p)}, expected ${this.name(resT.column)}`); });
         return;
       case 'array':
-        if (ps.length !== resT.length) errs.push(`${ps.length} elements given for ${name(res)}`);
-        ps.forEach((p, i) => { if (p !== resT.elem) errs.push(`element ${i} has type ${name(p)}, expected ${name(resT.elem)}`); });
+        if (ps.length !== resT.length) this.errs.push(`${ps.length} elements given for ${this.name(this.res)}`);
+        ps.forEach((p, i) => { if (p !== resT.elem) this.errs.push(`element ${i} has type ${this.name(p)}, expected ${this.name(resT.elem)}`); });
         return;
       case 'struct':
-        if (ps.length !== resT.members.length) errs.push(`${ps.length} members given for ${name(res)}`);
-        ps.forEach((p, i) => { const mt = resT.members[i]?.type; if (mt !== undefined && p !== mt) errs.push(`member ${i} has type ${name(p)}, expected ${name(mt)}`); });
+        if (ps.length !== resT.members.length) this.errs.push(`${ps.length} members given for ${this.name(this.res)}`);
+        ps.forEach((p, i) => { const mt = resT.members[i]?.type; if (mt !== undefined && p !== mt) this.errs.push(`member ${i} has type ${this.name(p)}, expected ${this.name(mt)}`); });
         return;
       default:
-        errs.push(`construct result ${name(res)} is not a composite`);
+        this.errs.push(`construct result ${this.name(this.res)} is not a composite`);
     }
   }
 }

@@ -105,7 +105,7 @@ export function verifyModule(m: Module): string[] {
   }
   for (const s of m.sources) if (typeof s.path !== 'string') out.push(`source with non-string path`);
 
-  for (const f of m.functions) verifyFunction(m, f, globalTypes, fnById, validType, out);
+  for (const f of m.functions) verifyFunction(m, f, globalTypes, fnById, constIds, validType, out);
   return out;
 }
 
@@ -114,6 +114,7 @@ function verifyFunction(
   f: Function,
   globalTypes: Map<ValueId, TypeId>,
   fnById: Map<number, Function>,
+  constants: ReadonlyMap<number, Module['constants'][number]>,
   validType: (t: TypeId | undefined) => boolean,
   out: string[],
 ): void {
@@ -145,6 +146,7 @@ function verifyFunction(
       defs.set(inst.id, { block: b.id, index });
     });
   }
+  const paramIds = new Set(f.params.map((p) => p.id));
   const typeOfValue = (v: ValueId): TypeId | undefined => localTypes.get(v) ?? globalTypes.get(v);
 
   // ----- structure -----
@@ -227,7 +229,7 @@ function verifyFunction(
   }
   function checkUse(inst: Inst, b: Block, index: number, v: ValueId, phiPred: BlockId | undefined): void {
     if (globalTypes.has(v)) return;
-    if (f.params.some((p) => p.id === v)) return;
+    if (paramIds.has(v)) return;
     const d = defs.get(v);
     if (!d) {
       const elsewhere = [...fnById.values()].some((g) => g !== f && g.blocks.some((x) => x.insts.some((i) => i.id === v)));
@@ -250,7 +252,7 @@ function verifyFunction(
   }
 
   // ----- types -----
-  const env: TypeEnv = { m, fn: f, typeOf: typeOfValue, fnById };
+  const env: TypeEnv = { m, fn: f, typeOf: typeOfValue, fnById, constants };
   for (const b of f.blocks) {
     for (const inst of b.insts) {
       if (!validType(inst.type)) continue;

@@ -41,35 +41,42 @@ export function threadPathsOf(x: TraceRayExecutions, top = 3): ThreadPaths {
 
   const freq = new Map<string, number>();
   let threads = 0;
+  const keyOf = (e: number) => x.traceRay[e]! * x.rounds + x.round[e]!;
   for (let w = 0; w < x.warpCount; w++) {
     let lanes = x.lanes[w]!;
-    for (let i = start[w]!; i < start[w + 1]!; i++) lanes |= x.mask[order[i]!]!;
+    let execs = order.subarray(start[w]!, start[w + 1]!);
+    let sorted = true;
+    for (let i = 0; i < execs.length; i++) {
+      lanes |= x.mask[execs[i]!]!;
+      if (i > 0 && keyOf(execs[i]!) < keyOf(execs[i - 1]!)) sorted = false;
+    }
     lanes >>>= 0;
-    // Segments contiguous: stable sort by (traceRay, round) keeps iterations in order.
-    const keyOf = (e: number) => x.traceRay[e]! * x.rounds + x.round[e]!;
-    const execs = Array.from(order.subarray(start[w]!, start[w + 1]!)).sort((a, b) => keyOf(a) - keyOf(b));
+    // Segments must be contiguous: a stable sort by (traceRay, round) keeps iterations in order.
+    if (!sorted) execs = Uint32Array.from(Array.from(execs).sort((a, b) => keyOf(a) - keyOf(b)));
     for (let l = 0; l < 32; l++) {
       if (!((lanes >>> l) & 1)) continue;
       threads++;
       let path = '';
       let segment = '';
+      let keep = 0; // segment length up to its last '1' (trailing zeros trimmed)
       let segKey = -1;
       let label = '';
-      const flush = () => {
-        const trimmed = segment.replace(/0+$/, '');
-        if (trimmed !== '') path += (path === '' ? '' : ' ') + label + trimmed;
-      };
-      for (const e of execs) {
-        const key = keyOf(e);
+      for (let i = 0; i <= execs.length; i++) {
+        const e = execs[i];
+        const key = e === undefined ? -2 : keyOf(e);
         if (key !== segKey) {
-          flush();
+          if (keep > 0) path += (path === '' ? '' : ' ') + label + segment.slice(0, keep);
+          if (e === undefined) break;
           segKey = key;
           segment = '';
+          keep = 0;
           label = labelled ? `t${x.traceRay[e]}.r${x.round[e]}:` : '';
         }
-        segment += (x.mask[e]! >>> l) & 1 ? '1' : '0';
+        if ((x.mask[e!]! >>> l) & 1) {
+          segment += '1';
+          keep = segment.length;
+        } else segment += '0';
       }
-      flush();
       freq.set(path, (freq.get(path) ?? 0) + 1);
     }
   }

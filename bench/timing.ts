@@ -1,11 +1,14 @@
 /**
- * Timing-model throughput benchmark: a synthetic launch of ~1M warp instructions with coalesced
- * and scattered loads, stores and traceRays (random BVH walks) on the `mobile` preset (or the
- * preset / overrides given on the command line). Prints simulated cycles, wall time, simulated
- * cycles per second, warp instructions per second and peak memory.
+ * Timing-model throughput benchmark. By default a synthetic launch of ~1M warp instructions with
+ * coalesced and scattered loads, stores and traceRays (random BVH walks); with `--workload` a
+ * built-in workload driven through the real functional core. Prints simulated cycles, wall and CPU
+ * time, simulated cycles per second, warp instructions per second and peak memory.
  *
  *   npx tsx bench/timing.ts [preset] [key=value ...]
+ *   npx tsx bench/timing.ts --workload pt 128 128 2 [preset] [key=value ...]
  */
+import { launchOptionsOf, prepareRun } from '../src/driver/run-workload.js';
+import { createWarps } from '../src/sim/functional/launch.js';
 import { formatStats, loadConfig, simulate, type TimingWarp } from '../src/sim/timing/index.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../src/sim/warp-step.js';
 
@@ -83,11 +86,25 @@ class SyntheticWarp implements TimingWarp {
   }
 }
 
-const [preset = 'mobile', ...overrides] = process.argv.slice(2);
+const args = process.argv.slice(2);
+let list: TimingWarp[];
+let label: string;
+let setupSeconds = 0;
+if (args[0] === '--workload') {
+  const [, name = 'pt', w = '128', h = '128', spp = '2'] = args.splice(0, 5);
+  const s0 = performance.now();
+  const p = await prepareRun(name, { width: Number(w), height: Number(h), spp: Number(spp) }, true);
+  list = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
+  setupSeconds = (performance.now() - s0) / 1000;
+  label = `${name} ${w}x${h}, ${spp} spp (${list.length} warps; functional core runs inside the timing loop)`;
+} else {
+  const warps = Number(process.env.BENCH_WARPS ?? 2048);
+  const iterations = 2; // 4 steps of 60 + 1 + 128 + 40 = 229 insts per iteration
+  list = Array.from({ length: warps }, (_, i) => new SyntheticWarp(i, iterations));
+  label = `synthetic, ${warps} warps`;
+}
+const [preset = 'mobile', ...overrides] = args;
 const cfg = loadConfig(preset, overrides);
-const warps = Number(process.env.BENCH_WARPS ?? 2048);
-const iterations = 2; // 4 steps of 60 + 1 + 128 + 40 = 229 insts per iteration
-const list = Array.from({ length: warps }, (_, i) => new SyntheticWarp(i, iterations));
 let peakRss = process.memoryUsage().rss;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
@@ -103,12 +120,14 @@ const cpu = (cpuUsed.user + cpuUsed.system) / 1e6;
 const v = stats.values;
 if (process.env.BENCH_DUMP) process.stdout.write(formatStats(stats));
 console.log(`config                 ${stats.config}`);
-console.log(`warps                  ${warps}`);
+console.log(`workload               ${label}`);
+if (setupSeconds > 0) console.log(`setup (compile, scene) ${setupSeconds.toFixed(2)} s`);
 console.log(`warp instructions      ${v.gpu_warp_insn}`);
 console.log(`simulated cycles       ${v.gpu_sim_cycle}`);
 console.log(`wall time              ${wall.toFixed(2)} s (CPU ${cpu.toFixed(2)} s; the machine is shared, CPU time is the steadier figure)`);
 console.log(`simulated cycles / s   ${Math.round(v.gpu_sim_cycle! / wall)} wall, ${Math.round(v.gpu_sim_cycle! / cpu)} per CPU second`);
 console.log(`warp instructions / s  ${Math.round(v.gpu_warp_insn! / wall)} wall, ${Math.round(v.gpu_warp_insn! / cpu)} per CPU second`);
 console.log(`thread instructions / s ${Math.round(v.gpu_sim_insn! / wall)}`);
+peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
 console.log(`peak RSS               ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
 console.log(`IPC ${v.gpu_ipc!.toFixed(2)}, L1D miss ${v.L1D_total_cache_miss_rate!.toFixed(3)}, L2 miss ${v.L2_total_cache_miss_rate!.toFixed(3)}, dram_eff ${v.dram_eff!.toFixed(3)}, bwutil ${v.bwutil!.toFixed(3)}, rt_avg_efficiency ${v.rt_avg_efficiency!.toFixed(3)}`);

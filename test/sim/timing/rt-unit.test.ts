@@ -66,3 +66,14 @@ test('RT occupancy over time and the warp latency histogram cover the run', (t) 
   t.is(s.distributions.rtWarpLatency.counts.reduce((a, b) => a + b, 0), 16);
   t.true(s.distributions.roofline.opIntensity > 0);
 });
+
+test('with gpgpu_rt_use_l1=0 the RT unit has its own cache: shader loads do not hit BVH lines', async (t) => {
+  const { chaseStep } = await import('./synthetic-warp.js');
+  const steps = [rtStep([[ROOT]]), chaseStep(ROOT.address)];
+  const shared = simulate([new ScriptedWarp(steps)], cfgOf());
+  const split = simulate([new ScriptedWarp(steps)], cfgOf('gpgpu_rt_use_l1=0'));
+  t.is(shared.distributions.cacheBreakdown.L1D.shader.hit, 1, 'the node the RT unit fetched is in the L1D');
+  t.is(split.distributions.cacheBreakdown.L1D.shader.hit, 0);
+  t.is(split.distributions.cacheBreakdown.L1D.shader.miss_compulsory, 1);
+  t.is(split.distributions.cacheBreakdown.L1D.rt.miss_compulsory, 1);
+});

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { Interconnect } from '../../../src/sim/timing/interconnect.js';
+import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
+
+const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0 });
+
+test('a packet arrives latency + flits - 1 cycles after it is accepted', (t) => {
+  const net = new Interconnect(1, 1, 8, 40, 4);
+  t.true(net.tryPush(0, 0, req(0), 128, 10)); // 136 B = 4 flits
+  t.is(net.nextArrival(0), 10 + 4 - 1 + 8);
+  t.is(net.receive(0, 20), undefined);
+  t.is(net.receive(0, 21)!.addr, 0);
+});
+
+test('a source port is busy for the flits of its last packet (bandwidth)', (t) => {
+  const net = new Interconnect(1, 2, 1, 40, 4);
+  t.true(net.tryPush(0, 0, req(0), 128, 0));
+  t.false(net.tryPush(0, 1, req(128), 0, 3), 'still sending flits of the first packet');
+  t.true(net.tryPush(0, 1, req(128), 0, 4));
+  t.is(net.stalls, 1);
+});
+
+test('a full destination buffer refuses until a packet is received (back-pressure)', (t) => {
+  const net = new Interconnect(4, 1, 1, 40, 2);
+  t.true(net.tryPush(0, 0, req(0), 0, 0));
+  t.true(net.tryPush(1, 0, req(1), 0, 0));
+  t.false(net.tryPush(2, 0, req(2), 0, 0));
+  t.truthy(net.receive(0, 5));
+  t.true(net.tryPush(2, 0, req(2), 0, 5));
+  // Delivery order is acceptance order.
+  t.is(net.receive(0, 10)!.addr, 1);
+  t.is(net.receive(0, 10)!.addr, 2);
+  t.true(net.idle());
+});

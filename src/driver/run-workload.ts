@@ -81,7 +81,7 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
   const linked = linkPipeline(compiled.stages);
   lap('link');
   const scene = await loadScene(manifest.scene, manifest.path);
-  const host = buildHostSetup(manifest, linked.module, scene, params);
+  const host = buildHostSetup(manifest, linked, scene, params);
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);

@@ -52,6 +52,8 @@ export interface LinkedShader {
   function: FunctionId;
   /** Hit group (for closest-hit / any-hit / intersection), miss or callable index in the SBT. */
   sbtIndex: number;
+  /** The shader's module-scope variables in the linked module (its shader record block among them). */
+  globals: ValueId[];
 }
 
 export interface LinkedPipeline {
@@ -88,10 +90,11 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
     return im.entries[0]!;
   };
   const pathOf = (mod: Module) => mod.sources[0]?.path ?? '<memory>';
+  const globalsOf = (mod: Module, im: ImportedModule) => mod.globals.map((g) => im.value(g.id));
 
   const rg = importOnce(stages.raygen, 'rgen.');
   const raygenFn = entryOf(stages.raygen, rg, 'raygen', 'raygen');
-  shaders.push({ stage: 'raygen', path: pathOf(stages.raygen), function: raygenFn, sbtIndex: 0 });
+  shaders.push({ stage: 'raygen', path: pathOf(stages.raygen), function: raygenFn, sbtIndex: 0, globals: globalsOf(stages.raygen, rg) });
 
   const incomingOf = (im: ImportedModule, storage: 'incomingRayPayload' | 'incomingCallableData', mod: Module) => {
     const src = mod.globals.find((g) => g.storage === storage);
@@ -101,13 +104,13 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
   const miss: (ShaderEntry | undefined)[] = stages.miss.map((mod, i) => {
     const im = importOnce(mod, `miss${i}.`);
     const fn = entryOf(mod, im, 'miss', `miss[${i}]`);
-    shaders.push({ stage: 'miss', path: pathOf(mod), function: fn, sbtIndex: i });
+    shaders.push({ stage: 'miss', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im) });
     return { fn, incoming: incomingOf(im, 'incomingRayPayload', mod) };
   });
   const callables: ShaderEntry[] = stages.callables.map((mod, i) => {
     const im = importOnce(mod, `call${i}.`);
     const fn = entryOf(mod, im, 'callable', `callables[${i}]`);
-    shaders.push({ stage: 'callable', path: pathOf(mod), function: fn, sbtIndex: i });
+    shaders.push({ stage: 'callable', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im) });
     return { fn, incoming: incomingOf(im, 'incomingCallableData', mod) };
   });
 
@@ -118,13 +121,13 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
     if (hg.closestHit) {
       const im = importOnce(hg.closestHit, `chit${k}.`);
       const fn = entryOf(hg.closestHit, im, 'closestHit', `hitGroups[${k}].closestHit`);
-      shaders.push({ stage: 'closestHit', path: pathOf(hg.closestHit), function: fn, sbtIndex: k });
+      shaders.push({ stage: 'closestHit', path: pathOf(hg.closestHit), function: fn, sbtIndex: k, globals: globalsOf(hg.closestHit, im) });
       out.closestHit = { fn, incoming: incomingOf(im, 'incomingRayPayload', hg.closestHit) };
     }
     if (hg.anyHit) {
       const im = importOnce(hg.anyHit, `ahit${k}.`);
       const fn = entryOf(hg.anyHit, im, 'anyHit', `hitGroups[${k}].anyHit`);
-      shaders.push({ stage: 'anyHit', path: pathOf(hg.anyHit), function: fn, sbtIndex: k });
+      shaders.push({ stage: 'anyHit', path: pathOf(hg.anyHit), function: fn, sbtIndex: k, globals: globalsOf(hg.anyHit, im) });
       if (!anyHitDone.has(fn)) {
         rewriteAnyHitExits(m, fn);
         anyHitDone.add(fn);
@@ -135,7 +138,7 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
       // One copy per hit group: its reportIntersection calls this group's any-hit.
       const im = importModule(m, hg.intersection, `isect${k}.`);
       const fn = entryOf(hg.intersection, im, 'intersection', `hitGroups[${k}].intersection`);
-      shaders.push({ stage: 'intersection', path: pathOf(hg.intersection), function: fn, sbtIndex: k });
+      shaders.push({ stage: 'intersection', path: pathOf(hg.intersection), function: fn, sbtIndex: k, globals: globalsOf(hg.intersection, im) });
       const ownFns = new Set(hg.intersection.functions.map((f) => im.fn(f.id)));
       for (const f of m.functions) if (ownFns.has(f.id)) lowerReportIntersection(m, f, fn, out.anyHit);
       out.intersection = { fn };

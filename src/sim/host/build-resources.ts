@@ -24,6 +24,16 @@ import {
 import { LayoutPackError, layoutSize, packValue } from '../workload/pack-layout.js';
 import { sceneRecords, type SceneRecord } from './scene-records.js';
 
+/**
+ * What the host needs of a linked pipeline (src/passes/lower/rt-pipeline.ts `LinkedPipeline`,
+ * restated here because the simulator does not depend on the passes): the module, and which
+ * globals belong to which shader of the SBT.
+ */
+export interface LinkedPipeline {
+  module: Module;
+  shaders: { stage: string; path: string; sbtIndex: number; globals: readonly number[] }[];
+}
+
 export const SCENE_BASE = 2 ** 36;
 export const AS_BASE = 2 ** 40;
 
@@ -55,7 +65,8 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
   };
 }
 
-export function buildHostSetup(manifest: WorkloadManifest, m: Module, scene: Scene, params: RunParameters): HostSetup {
+export function buildHostSetup(manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, params: RunParameters): HostSetup {
+  const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
   const as = buildAccelerationStructure(scene, { baseAddress: AS_BASE });
@@ -156,6 +167,7 @@ export function buildHostSetup(manifest: WorkloadManifest, m: Module, scene: Sce
       }
     }
   }
+  resources.shaderRecords = shaderRecords(manifest, linked, problems);
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
@@ -164,6 +176,48 @@ export function buildHostSetup(manifest: WorkloadManifest, m: Module, scene: Sce
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
   };
+}
+
+/**
+ * The shader-record bytes of every shader that declares a shaderRecordEXT block, from its SBT
+ * entry's `shaderRecord`. The record is bound per shader: a shader file used by two SBT entries
+ * with different record data is reported (give each entry its own file).
+ */
+function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, problems: string[]): NonNullable<Resources['shaderRecords']> {
+  const m = linked.module;
+  const out = new Map<number, { data: Uint8Array; from: string; json: string }>();
+  for (const s of linked.shaders) {
+    const global = m.globals.find((g) => g.storage === 'shaderRecordBuffer' && s.globals.includes(g.id));
+    if (!global) continue;
+    const [from, record] =
+      s.stage === 'raygen' ? ['raygenShaderRecord', manifest.raygenShaderRecord]
+        : s.stage === 'miss' ? [`miss[${s.sbtIndex}].shaderRecord`, manifest.miss[s.sbtIndex]?.shaderRecord]
+          : s.stage === 'callable' ? [`callables[${s.sbtIndex}].shaderRecord`, manifest.callables[s.sbtIndex]?.shaderRecord]
+            : [`hitGroups[${s.sbtIndex}].shaderRecord`, manifest.hitGroups[s.sbtIndex]?.shaderRecord];
+    if (record === undefined) continue;
+    const json = JSON.stringify(record);
+    const seen = out.get(global.id);
+    if (seen) {
+      if (seen.json !== json) {
+        problems.push(`${manifest.path}: ${from}: ${s.path} is also bound by ${seen.from} with different shader record data; vvision binds one record per shader file, so give each SBT entry its own file`);
+      }
+      continue;
+    }
+    const block = pointee(m.types, global);
+    const data = new Uint8Array(alignUp(Math.max(layoutSize(m.types, block), 4), 16));
+    try {
+      packInto(data, m.types, block, fitToBlock(m.types, block, record), `${manifest.path}: ${from}`);
+    } catch (e) {
+      if (e instanceof LayoutPackError) problems.push(`${manifest.path}: ${from}: ${e.message}`);
+      else throw e;
+    }
+    out.set(global.id, { data, from, json });
+  }
+  for (const s of linked.shaders) {
+    const global = m.globals.find((g) => g.storage === 'shaderRecordBuffer' && s.globals.includes(g.id));
+    if (global && !out.has(global.id)) out.set(global.id, { data: new Uint8Array(16), from: '', json: '' });
+  }
+  return [...out].map(([global, r]) => ({ global, data: r.data }));
 }
 
 /** Scene buffers before the instance descriptions that point into them. */

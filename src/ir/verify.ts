@@ -147,7 +147,11 @@ function verifyFunction(
     });
   }
   const paramIds = new Set(f.params.map((p) => p.id));
-  const typeOfValue = (v: ValueId): TypeId | undefined => localTypes.get(v) ?? globalTypes.get(v);
+  // Values of unknown type were reported where they are defined; type rules skip them.
+  const typeOfValue = (v: ValueId): TypeId | undefined => {
+    const t = localTypes.get(v) ?? globalTypes.get(v);
+    return validType(t) ? t : undefined;
+  };
 
   // ----- structure -----
   let structureOk = true;

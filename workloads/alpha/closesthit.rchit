@@ -34,7 +34,11 @@ void main()
   if(gl_HitKindEXT == gl_HitKindBackFacingTriangleEXT)
     normal = -normal;
 
-  const vec4 texel    = surfaceTexel(gl_PrimitiveID, attribs);
+  // Ray-cone level of detail (Akenine-Moller et al. 2019, simplified to primary rays): the cone's
+  // width at the hit, in texels of a 64-texel texture repeated about once per world unit.
+  const float pixelSpread = 2.0 * tan(radians(25.0)) / float(gl_LaunchSizeEXT.y);
+  const float lod         = max(0.0, log2(gl_HitTEXT * pixelSpread * 64.0));
+  const vec4  texel       = surfaceTexel(gl_PrimitiveID, attribs, lod);
   const vec3 position = gl_WorldRayOriginEXT + gl_WorldRayDirectionEXT * gl_HitTEXT;
   const vec3 L        = normalize(lighting.lightDirection.xyz);
   float      nDotL    = dot(normal, L);

@@ -7,6 +7,7 @@
 
 #include "host-device.glsl"
 #include "ao-payload.glsl"
+#include "normal-encoding.glsl"
 
 layout(set = 0, binding = BINDING_VERTICES, scalar) readonly buffer VertexBuffer
 {
@@ -29,6 +30,6 @@ void main()
 
   primary.position = gl_WorldRayOriginEXT + gl_WorldRayDirectionEXT * gl_HitTEXT;
   primary.t        = gl_HitTEXT;
-  primary.normal   = faceforward(normal, gl_WorldRayDirectionEXT, normal);
+  primary.normal   = encodeNormal(faceforward(normal, gl_WorldRayDirectionEXT, normal));
   primary.instance = gl_InstanceID;
 }

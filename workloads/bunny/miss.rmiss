@@ -36,13 +36,17 @@ void main()
               0xFF, 0, 0, MISS_SHADOW, p, 0.0, L, 100.0, SHADOW_PAYLOAD_LOCATION);
   const float direct = isShadowed ? 0.0 : max(L.y, 0.0);
 
+  // Seed the ground's AO from its world position: the floor's noise stays put as the view moves.
+  uint  groundRng = hashPosition(p, frame.seed);
   float ao;
-  AO_LOOP(p, n, prd.rngState, ao)
+  AO_LOOP(p, n, groundRng, ao)
 
-  // A faint checker so the plane reads as ground: modf splits the cell index from the fraction.
+  // A faint checker so the plane reads as ground: modf splits the cell index from the fraction
+  // (both keep the sign, so cells left of x = 0 are counted with ceil, right of it with trunc).
   vec2       cell;
   const vec2 frac    = modf(p.xz * 20.0, cell);
-  const bool odd     = (int(floor(cell.x) + floor(cell.y)) & 1) != 0;
+  const vec2 index   = mix(trunc(cell), ceil(cell - 1.0), lessThan(p.xz, vec2(0.0)));
+  const bool odd     = (int(index.x + index.y) & 1) != 0;
   const vec3 ground  = settings.groundColor.rgb * (odd ? 0.9 : 1.0) * (0.9 + 0.1 * step(0.05, min(abs(frac.x), abs(frac.y))));
   prd.color = ground * (direct * settings.lightColor.rgb + ao * settings.skyColor.rgb * 0.6);
 }

@@ -27,11 +27,16 @@ struct Light
   int         type;
 };
 
-layout(set = 0, binding = BINDING_LIGHTS, std140) uniform LightSet
+struct LightList
 {
   Light lights[MAX_LIGHTS];
   int   lightCount;
-} lightSet;
+};
+
+layout(set = 0, binding = BINDING_LIGHTS, std140) uniform LightSet
+{
+  LightList lightSet;
+};
 
 // In: the shaded point and the light; out: direction and distance to the light, and the light's
 // radiance arriving there (before visibility).

@@ -7,7 +7,7 @@ struct PrimaryHit
 {
   vec3  position;
   float t;
-  vec3  normal;
+  uint  normal;    // octahedral, packHalf2x16 (normal-encoding.glsl)
   uint  instance;
 };
 

@@ -34,7 +34,7 @@ vec3 randomInUnitSphere(inout uint seed)
   vec3 p;
   do
   {
-    p = 2.0 * vec3(rnd(seed), rnd(seed), rnd(seed)) - 1.0;
+    p = 2.0 * vec3(rndFast(seed), rndFast(seed), rndFast(seed)) - 1.0;
   } while(dot(p, p) >= 1.0);
   return p;
 }

@@ -78,9 +78,17 @@ vec3 aabbNormal(const Aabb box, const vec3 p)
 uint aabbFace(vec3 normal)
 {
   bvec3 axis = notEqual(normal, vec3(0.0));
-  uint  base = axis.x ? 0u : (axis.y ? 2u : 4u);
+  // One-hot axis mask -> axis index.
+  uint  mask = (axis.x ? 1u : 0u) | (axis.y ? 2u : 0u) | (axis.z ? 4u : 0u);
+  uint  base = 2u * uint(findLSB(mask));
   bool  neg  = any(lessThan(normal, vec3(0.0)));
   return base + (neg ? 1u : 0u);
+}
+
+// Whether p lies inside the box or on its surface.
+bool insideAabb(const Aabb box, const vec3 p)
+{
+  return all(lessThanEqual(box.minimum, p)) && !any(not(lessThanEqual(p, box.maximum)));
 }
 
 // Spherical texture coordinates of a unit direction (RTIOW get_sphere_uv).

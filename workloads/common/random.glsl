@@ -45,6 +45,21 @@ float rnd(inout uint state)
   return float(pcgNext(state) >> 8) * (1.0 / 16777216.0);
 }
 
+// Float in [0, 1) straight from the bit pattern: 23 random mantissa bits under the exponent of
+// 1.0 give a float in [1, 2); subtracting 1 avoids the int-to-float conversion.
+float rndFast(inout uint state)
+{
+  const uint mantissa = bitfieldExtract(pcgNext(state), 9, 23);
+  return uintBitsToFloat(bitfieldInsert(0x3f800000u, mantissa, 0, 23)) - 1.0;
+}
+
+// A seed from a world-space position: the same point gets the same random stream whatever pixel
+// or ray reaches it (stable noise on surfaces shaded from several paths).
+uint hashPosition(vec3 p, uint seed)
+{
+  return tea(floatBitsToUint(p.x) ^ floatBitsToUint(p.z), floatBitsToUint(p.y) + seed);
+}
+
 vec2 rnd2(inout uint state)
 {
   float x = rnd(state);

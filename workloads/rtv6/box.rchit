@@ -37,7 +37,7 @@ mat3 normalMatrix()
 
 void main()
 {
-  const uint face      = min(gl_HitKindEXT, 5u);
+  const uint face      = min(bitfieldExtract(gl_HitKindEXT, 0, 3), 5u);
   const vec3 normal    = normalize(normalMatrix() * kFaceNormals[face]);
   const vec3 worldPos  = gl_WorldRayOriginEXT + gl_HitTEXT * gl_WorldRayDirectionEXT;
   const vec3 L         = normalize(settings.lightDirection.xyz);

@@ -20,3 +20,14 @@ test('tri runs on the mobile preset: every instruction the functional core execu
   t.true(s.values.gpu_sim_cycle! > 0);
   t.true(s.values.L1D_total_cache_accesses! > 0);
 });
+
+test('ao: raising gpgpu_rt_max_warps from 1 to 8 lowers cycles, with diminishing returns (Vulkan-Sim Fig. 16)', async (t) => {
+  const p = await prepareRun('ao', { width: 64, height: 16, spp: 1 }, true);
+  const cycles = [1, 2, 8].map((w) => {
+    const warps = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
+    return simulate(warps, loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_rt_max_warps=${w}`])).values.gpu_sim_cycle!;
+  });
+  t.true(cycles[0]! > cycles[1]! && cycles[1]! > cycles[2]!, `cycles for 1, 2, 8 warps: ${cycles.join(', ')}`);
+  // 2 -> 8 is two doublings; each gains less than the first doubling did.
+  t.true(cycles[0]! / cycles[1]! > Math.sqrt(cycles[1]! / cycles[2]!), `cycles for 1, 2, 8 warps: ${cycles.join(', ')}`);
+});

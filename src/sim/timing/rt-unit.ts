@@ -57,6 +57,9 @@ interface ChunkReq extends Waiter {
   rays: Ray[];
 }
 
+/** Operation unit kind per latency index: 0 ray-box, 1 ray-triangle / procedural, 2 transform. */
+const UNIT_OF_LATENCY = [0, 0, 2, 1, 1, 1, 1];
+
 /** Operation-unit latency index per node kind (gpgpu_rt_intersection_latency order); -1: memory only. */
 const LATENCY_INDEX: Record<RtNodeKind, number> = {
   structure: 0, internal: 1, instanceLeaf: 2, transform: 2, triangleLeaf: 4, proceduralLeaf: 6, stackSpill: -1,
@@ -121,6 +124,9 @@ export class RtUnit implements MemClient {
   private responseHead = 0;
   private readonly ops = new EventHeap<Ray>();
   private lastAccount = 0;
+  /** Operations started this cycle per unit kind: each of the `opUnits` pipelines takes one per cycle. */
+  private readonly opStarts = new Int32Array(3);
+  private opCycle = -1;
   readonly stats = new RtStats();
   private readonly latency: number[];
   private readonly chunkBytes: number;
@@ -273,9 +279,15 @@ export class RtUnit implements MemClient {
       return;
     }
     ray.status = IN_OP;
+    if (this.opCycle !== now) {
+      this.opCycle = now;
+      this.opStarts.fill(0);
+    }
+    // More simultaneous operations than pipelines of that kind start in later cycles.
+    const queued = Math.floor(this.opStarts[UNIT_OF_LATENCY[li]!]++ / this.cfg.rt.opUnits);
     const lat = this.latency[li]!;
     this.stats.opStageCycles += lat;
-    this.ops.push(now + lat, ray);
+    this.ops.push(now + queued + lat, ray);
   }
 
   private advance(ray: Ray, now: number): void {

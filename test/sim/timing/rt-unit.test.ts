@@ -77,3 +77,12 @@ test('with gpgpu_rt_use_l1=0 the RT unit has its own cache: shader loads do not 
   t.is(split.distributions.cacheBreakdown.L1D.shader.miss_compulsory, 1);
   t.is(split.distributions.cacheBreakdown.L1D.rt.miss_compulsory, 1);
 });
+
+test('operation units are pipelined: more rays than units start over several cycles', (t) => {
+  // 32 rays fetch the same node (one response), then all need a box test at once.
+  const lanes = Array.from({ length: 32 }, () => [ROOT]);
+  const latency = (units: number) =>
+    simulate([new ScriptedWarp([rtStep(lanes)])], cfgOf('gpgpu_rt_perfect_mem=1', `gpgpu_rt_op_units=${units}`)).values.rt_avg_warp_latency!;
+  t.is(latency(4) - latency(32), 32 / 4 - 1);
+  t.is(latency(1) - latency(32), 32 - 1);
+});

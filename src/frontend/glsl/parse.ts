@@ -7,14 +7,14 @@
  * problem in the shader.
  */
 import { readFileSync } from 'node:fs';
-import { EOF, type IRecognitionException, type IToken } from 'chevrotain';
+import { EOF, tokenMatcher, type IRecognitionException, type IToken } from 'chevrotain';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
-import { describeToken, glslParser } from './parser.js';
+import { describeToken, glslParser, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser.js';
 import { preprocess, type SourceHost } from './preprocessor.js';
-import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, UserTypeName, type GlslToken } from './tokens.js';
+import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, TypeName, UserTypeName, type GlslToken } from './tokens.js';
 
 export type { SourceHost } from './preprocessor.js';
 
@@ -78,11 +78,19 @@ function tokenLocation(t: IToken | undefined, tokens: readonly GlslToken[], afte
   return { file: g.file, line: g.startLine!, column: after ? g.startColumn! + g.image.length : g.startColumn! };
 }
 
-/** A syntax error as a diagnostic. A missing ';' is reported right after the token it should follow. */
+/**
+ * A syntax error as a diagnostic. A missing ';' is reported right after the token it should
+ * follow; a missing name at the token that stands where the name should be.
+ */
 function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[], sources: SourceFile[]): Diagnostic {
   const prev = (e as IRecognitionException & { previousToken?: IToken }).previousToken;
-  const missingSemicolon = e.name === 'MismatchedTokenException' && e.message.startsWith("expected ';'") && prev !== undefined && !Number.isNaN(prev.startLine);
-  const at = missingSemicolon ? tokenLocation(prev, tokens, true) : tokenLocation(e.token, tokens, false);
+  let at = tokenLocation(e.token, tokens, false);
+  if (e.name === 'MismatchedTokenException' && e.message.startsWith(MISSING_SEMICOLON_PREFIX) && prev !== undefined && !Number.isNaN(prev.startLine)) {
+    at = tokenLocation(prev, tokens, true);
+  } else if (e.message.startsWith(MISSING_NAME_PREFIX) && tokenMatcher(e.token, TypeName) && !Number.isNaN(e.token.startOffset)) {
+    // Raised at the type itself (statement level): the name belongs where the next token is.
+    at = tokenLocation(tokens[e.token.startOffset + 1], tokens, false);
+  }
   return { severity: 'error', file: sources[at.file]?.path ?? '', line: at.line, column: at.column, message: e.message };
 }
 
@@ -108,14 +116,18 @@ export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}):
     const at = tokenLocation(t, pp.tokens, false);
     diagnostics.push({ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: `unmatched ${describeToken(t)}` });
   }
-  const seen = new Set<string>();
+  // Error recovery often reports one mistake several times at or next to the same token; the first
+  // report says it best, the others are cascades.
+  const keptAt: number[] = [];
+  const keptLocations = new Set<string>();
   for (const e of glslParser.errors) {
+    const index = Number.isNaN(e.token.startOffset) ? pp.tokens.length : e.token.startOffset;
     const d = syntaxDiagnostic(e, pp.tokens, pp.sources);
-    const key = `${d.file}:${d.line}:${d.column}:${d.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      diagnostics.push(d);
-    }
+    const key = `${d.file}:${d.line}:${d.column}`;
+    if (keptLocations.has(key) || keptAt.some((k) => Math.abs(k - index) <= 2)) continue;
+    keptLocations.add(key);
+    keptAt.push(index);
+    diagnostics.push(d);
   }
   if (hasErrors(diagnostics)) return { unit: undefined, sources: pp.sources, diagnostics };
   const unit = astBuilder.build(cst, pp.tokens, pp.version, pp.extensions);

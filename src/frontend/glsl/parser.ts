@@ -57,17 +57,45 @@ function tokenLabel(t: TokenType): string {
   return t.LABEL ?? t.name;
 }
 
+/** Message prefixes parse.ts places specially: a missing ';' after the previous token, a missing name at the token after the type. */
+export const MISSING_SEMICOLON_PREFIX = "expected ';'";
+export const MISSING_NAME_PREFIX = 'expected a name after';
+
+function isTypeNameToken(t: IToken | undefined): boolean {
+  return t !== undefined && (t.tokenType === BuiltinType || t.tokenType === UserTypeName || t.tokenType === Void);
+}
+
 const errorMessages: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage({ expected, actual, ruleName }) {
-    if (expected === EOF) return `unexpected ${describeToken(actual)} where a declaration was expected`;
+  buildMismatchTokenMessage({ expected, actual, previous, ruleName }) {
+    const found = describeToken(actual);
+    if (expected === EOF) return `unexpected ${found} where a declaration was expected`;
+    // A block's statement list stopped at something that cannot start a statement.
+    if (expected === RCurly && ruleName === 'compoundStatement') {
+      if (actual.tokenType === Else) return "'else' without a matching 'if'";
+      if (actual.tokenType === Case || actual.tokenType === Default) return `'${actual.image}' label outside a switch`;
+      if (actual.tokenType === EOF) return "expected '}' before end of file (a block is not closed)";
+      return `expected a statement or '}' but found ${found}`;
+    }
+    if (expected === Semicolon && (ruleName === 'declarationStatement' || ruleName === 'declaration') && isTypeNameToken(previous)) {
+      return `${MISSING_NAME_PREFIX} '${previous.image}' but found ${found}`;
+    }
     const where = expected === Semicolon ? SEMICOLON_CONTEXT[ruleName] ?? '' : `in ${RULE_DESCRIPTIONS[ruleName] ?? ruleName}`;
-    return `expected ${tokenLabel(expected)} ${where} but found ${describeToken(actual)}`.replace(/  +/g, ' ');
+    return `expected ${tokenLabel(expected)} ${where} but found ${found}`.replace(/  +/g, ' ');
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
     return `unexpected ${describeToken(firstRedundant)} where a declaration was expected`;
   },
-  buildNoViableAltMessage({ actual, ruleName }) {
-    return `expected ${RULE_DESCRIPTIONS[ruleName] ?? ruleName} but found ${describeToken(actual[0]!)}`;
+  buildNoViableAltMessage({ actual, previous, ruleName }) {
+    const found = describeToken(actual[0]!);
+    if (ruleName === 'declaration' && isTypeNameToken(previous)) return `${MISSING_NAME_PREFIX} '${previous.image}' but found ${found}`;
+    if (ruleName === 'statement' && isTypeNameToken(actual[0]) && actual[1] !== undefined) {
+      if (actual[1].tokenType === Identifier && actual[2]?.tokenType === LParen) {
+        return "a function cannot be defined inside another function (is a '}' missing before it?)";
+      }
+      if (actual[1].tokenType !== Identifier) return `${MISSING_NAME_PREFIX} '${actual[0]!.image}' but found ${describeToken(actual[1])}`;
+    }
+    if (ruleName === 'statement' && actual[0]!.tokenType === Else) return "'else' without a matching 'if'";
+    return `expected ${RULE_DESCRIPTIONS[ruleName] ?? ruleName} but found ${found}`;
   },
   buildEarlyExitMessage({ actual, ruleName }) {
     return `expected ${RULE_DESCRIPTIONS[ruleName] ?? ruleName} but found ${describeToken(actual[0]!)}`;
@@ -103,7 +131,9 @@ export class GlslParser extends CstParser {
       }
       i++;
     }
-    return this.LA(i).tokenType === Identifier;
+    // Anything but a constructor call (`vec3(...)`, `float[2](...)`) after a type is a declaration, so
+    // `float = 1;` is reported as a missing name rather than as a puzzling expression.
+    return this.LA(i).tokenType !== LParen;
   }
 
   /**

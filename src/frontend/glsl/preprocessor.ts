@@ -259,6 +259,10 @@ class Preprocessor implements ExpansionContext {
   private emit(toks: PpToken[]): void {
     for (const t of toks) {
       if (t.type === Newline) continue;
+      if (t.type === Hash || t.type === HashHash) {
+        this.report(t, `'${t.image}' is only allowed at the start of a line (a preprocessor directive) or in a macro body`);
+        continue;
+      }
       const type = t.type === Identifier ? classifyWord(t.image) : t.type;
       const n = this.out.length;
       const tok: GlslToken = {

@@ -53,7 +53,7 @@ for (const file of files(join(FIXTURES, 'invalid'))) {
     const r = compileGlsl(file, undefined, { includeDirs: INCLUDES });
     t.is(r.module, undefined);
     const first = r.diagnostics.find((d) => d.severity === 'error')!;
-    t.is(first.line, g.firstErrorLine, `glslang: ${g.text}\nvvision: ${first.line}:${first.column} ${first.message}`);
+    t.is(first.line as number | undefined, g.firstErrorLine, `glslang: ${g.text}\nvvision: ${first.line}:${first.column} ${first.message}`);
   });
 }
 

@@ -129,3 +129,21 @@ test('type errors name both operand types', (t) => {
   t.regex(compileErrors(P + 'void main() { if (p.x) {} }')[0]!, /condition of 'if' must be a scalar boolean expression, found 'float'/);
   t.regex(compileErrors(P + 'void main() { int i = 1 % 2.0; }')[0]!, /cannot apply '%' to 'int' and 'float'/);
 });
+
+test('const arrays live in a read-only private global; a user overload of a built-in name keeps the built-in', (t) => {
+  const m = compileOk(P + 'const float W[3] = float[3](0.25, 0.5, 0.25);\nfloat arr[W.length()];\nvec3 max(vec3 a, vec3 b, vec3 c) { return max(max(a, b), c); }\nvoid main() { int i = int(p.x); p.x = W[i] + max(p.x, 1.0) + max(p.xyz, p.xyz, p.xyz).x + float(arr.length()); }');
+  const g = m.globals.find((x) => x.name === 'W')!;
+  t.is(g.storage, 'private');
+  t.truthy(g.init);
+  t.regex(compileErrors(P + 'const float W[2] = float[2](1.0, 2.0);\nvoid main() { W[0] = 3.0; }')[0]!, /const variable 'W\[\]'/);
+  t.true(instsOf(fn(m, 'max'), 'ext').every((e) => e.fn === 'max'));
+  t.is(instsOf(fn(m), 'call').length, 1);
+});
+
+test('switch labels take the selector signedness; gl_WorkGroupSize is the declared local size', (t) => {
+  const m = compileOk(P + 'void main() { uint u = uint(p.x); switch (u) { case 1u: p.y = 1.0; break; default: break; } }');
+  t.deepEqual(instsOf(fn(m), 'switch')[0]!.cases.map((c) => c.value), [1]);
+  const c = compileOk('#version 460\nlayout(local_size_x = 8, local_size_y = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint n[]; } b;\nvoid main() { b.n[0] = gl_WorkGroupSize.x * gl_WorkGroupSize.y; }', 'comp');
+  t.deepEqual(c.entryPoints[0]!.localSize, [8, 4, 1]);
+  t.truthy(c.constants.find((k) => k.value === 32), 'folded 8 * 4');
+});

@@ -130,3 +130,23 @@ test('the fixtures are valid for glslangValidator too (reference compiler)', (t)
     t.is(r.status, 0, `${name}: ${r.stdout}`);
   }
 });
+
+test('messages for common slips: unclosed block, stray else, nested function, missing name, stray #', (t) => {
+  t.deepEqual(errors('void main() {\n  int a = 1;\n'), ["bad.rgen:2:13: error: expected '}' before end of file (a block is not closed)"]);
+  t.deepEqual(errors('void main() {\n  x = 1;;\n  else x = 2;\n}'), ["bad.rgen:3:3: error: 'else' without a matching 'if'"]);
+  t.deepEqual(errors('void main() {\n  case 1: x = 2;\n}'), ["bad.rgen:2:3: error: 'case' label outside a switch"]);
+  t.deepEqual(errors('void main() { if (a) { b = 1; }\nvoid g() {}'), [
+    "bad.rgen:2:1: error: a function cannot be defined inside another function (is a '}' missing before it?)",
+  ]);
+  t.deepEqual(errors('void main() { int x = 3 +* 4; float = 2; }'), [
+    "bad.rgen:1:26: error: expected an expression but found '*'",
+    "bad.rgen:1:37: error: expected a name after 'float' but found '='",
+  ]);
+  t.deepEqual(errors('vec3 = vec3(1);'), ["bad.rgen:1:6: error: expected a name after 'vec3' but found '='"]);
+  t.deepEqual(errors('void main() {\n  int a = 1 # 2;\n}'), [
+    "bad.rgen:2:13: error: '#' is only allowed at the start of a line (a preprocessor directive) or in a macro body",
+    "bad.rgen:2:12: error: expected ';' after declaration but found '2'",
+  ]);
+  t.deepEqual(errors('layout(set = 0 binding = 1) uniform U { float x; } u;'), ["bad.rgen:1:16: error: expected ')' in a layout qualifier but found 'binding'"]);
+  t.deepEqual(errors('uniform Block { float x; }\nvoid main() {}'), ["bad.rgen:1:27: error: expected ';' after block declaration but found 'void'"]);
+});

@@ -54,7 +54,7 @@ test('named constants, constructors, swizzles and indexing fold', (t) => {
   consts.N = bin('+', int('3'), int('1'));
   t.like(evalConst(env, bin('*', { kind: 'ident', name: 'N', loc }, int('2'))), { scalar: 8 });
   const v = evalConst(env, call('vec3', flt('1.0'), call('vec2', int('2'), int('3'))))!;
-  t.is(v.type, types.resolveName('vec3'));
+  t.is(v.type, types.resolveName('vec3')!);
   t.deepEqual(constComponents(v).map((c) => c.scalar), [1, 2, 3]);
   const sw = evalConst(env, { kind: 'member', object: call('vec4', flt('1.0'), flt('2.0'), flt('3.0'), flt('4.0')), member: 'wx', loc })!;
   t.deepEqual(constComponents(sw).map((c) => c.scalar), [4, 1]);

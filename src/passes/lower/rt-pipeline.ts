@@ -54,6 +54,8 @@ export interface LinkedShader {
   sbtIndex: number;
   /** The shader's module-scope variables in the linked module (its shader record block among them). */
   globals: ValueId[];
+  /** Where a block of the shader's own module (by its id there) is in the linked module. */
+  block(stageBlock: BlockId): BlockId;
 }
 
 export interface LinkedPipeline {
@@ -91,10 +93,11 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
   };
   const pathOf = (mod: Module) => mod.sources[0]?.path ?? '<memory>';
   const globalsOf = (mod: Module, im: ImportedModule) => mod.globals.map((g) => im.value(g.id));
+  const blockOf = (im: ImportedModule) => (b: BlockId) => im.value(b as unknown as ValueId) as unknown as BlockId;
 
   const rg = importOnce(stages.raygen, 'rgen.');
   const raygenFn = entryOf(stages.raygen, rg, 'raygen', 'raygen');
-  shaders.push({ stage: 'raygen', path: pathOf(stages.raygen), function: raygenFn, sbtIndex: 0, globals: globalsOf(stages.raygen, rg) });
+  shaders.push({ stage: 'raygen', path: pathOf(stages.raygen), function: raygenFn, sbtIndex: 0, globals: globalsOf(stages.raygen, rg), block: blockOf(rg) });
 
   const incomingOf = (im: ImportedModule, storage: 'incomingRayPayload' | 'incomingCallableData', mod: Module) => {
     const src = mod.globals.find((g) => g.storage === storage);
@@ -104,13 +107,13 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
   const miss: (ShaderEntry | undefined)[] = stages.miss.map((mod, i) => {
     const im = importOnce(mod, `miss${i}.`);
     const fn = entryOf(mod, im, 'miss', `miss[${i}]`);
-    shaders.push({ stage: 'miss', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im) });
+    shaders.push({ stage: 'miss', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im), block: blockOf(im) });
     return { fn, incoming: incomingOf(im, 'incomingRayPayload', mod) };
   });
   const callables: ShaderEntry[] = stages.callables.map((mod, i) => {
     const im = importOnce(mod, `call${i}.`);
     const fn = entryOf(mod, im, 'callable', `callables[${i}]`);
-    shaders.push({ stage: 'callable', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im) });
+    shaders.push({ stage: 'callable', path: pathOf(mod), function: fn, sbtIndex: i, globals: globalsOf(mod, im), block: blockOf(im) });
     return { fn, incoming: incomingOf(im, 'incomingCallableData', mod) };
   });
 
@@ -121,13 +124,13 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
     if (hg.closestHit) {
       const im = importOnce(hg.closestHit, `chit${k}.`);
       const fn = entryOf(hg.closestHit, im, 'closestHit', `hitGroups[${k}].closestHit`);
-      shaders.push({ stage: 'closestHit', path: pathOf(hg.closestHit), function: fn, sbtIndex: k, globals: globalsOf(hg.closestHit, im) });
+      shaders.push({ stage: 'closestHit', path: pathOf(hg.closestHit), function: fn, sbtIndex: k, globals: globalsOf(hg.closestHit, im), block: blockOf(im) });
       out.closestHit = { fn, incoming: incomingOf(im, 'incomingRayPayload', hg.closestHit) };
     }
     if (hg.anyHit) {
       const im = importOnce(hg.anyHit, `ahit${k}.`);
       const fn = entryOf(hg.anyHit, im, 'anyHit', `hitGroups[${k}].anyHit`);
-      shaders.push({ stage: 'anyHit', path: pathOf(hg.anyHit), function: fn, sbtIndex: k, globals: globalsOf(hg.anyHit, im) });
+      shaders.push({ stage: 'anyHit', path: pathOf(hg.anyHit), function: fn, sbtIndex: k, globals: globalsOf(hg.anyHit, im), block: blockOf(im) });
       if (!anyHitDone.has(fn)) {
         rewriteAnyHitExits(m, fn);
         anyHitDone.add(fn);
@@ -138,7 +141,7 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
       // One copy per hit group: its reportIntersection calls this group's any-hit.
       const im = importModule(m, hg.intersection, `isect${k}.`);
       const fn = entryOf(hg.intersection, im, 'intersection', `hitGroups[${k}].intersection`);
-      shaders.push({ stage: 'intersection', path: pathOf(hg.intersection), function: fn, sbtIndex: k, globals: globalsOf(hg.intersection, im) });
+      shaders.push({ stage: 'intersection', path: pathOf(hg.intersection), function: fn, sbtIndex: k, globals: globalsOf(hg.intersection, im), block: blockOf(im) });
       const ownFns = new Set(hg.intersection.functions.map((f) => im.fn(f.id)));
       for (const f of m.functions) if (ownFns.has(f.id)) lowerReportIntersection(m, f, fn, out.anyHit);
       out.intersection = { fn };

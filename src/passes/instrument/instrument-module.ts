@@ -39,17 +39,50 @@ export interface InstrumentOptions {
   metadata?: InstrumentationMetadata;
 }
 
-export function instrumentModule(m: Module, mode: InstrumentationMode, opts: InstrumentOptions = {}): InstrumentationMetadata {
-  if (!isInstrumentationMode(mode)) throw new UnknownInstrumentationModeError(mode);
-  const meta = opts.metadata ?? emptyMetadata();
-  if (!meta.modes.includes(mode)) meta.modes.push(mode);
-  INSTRUMENTATION_UTILITIES[mode](new InstrumentationSession(m, meta));
+/**
+ * Applied in this order whatever order the caller gives, so that when modes share a module the
+ * divergence utility's `shaderEntry` ballots exist before simt asks for the same block ballots.
+ */
+const CANONICAL_ORDER: readonly InstrumentationMode[] = ['divergence', 'paths', 'its', 'simt', 'trace'];
+
+/**
+ * A module instrumented again (another mode of `--mode all`) continues its first session: the
+ * snapshot of the ORIGINAL program, its shader indices and the probes already placed.
+ */
+const sessions = new WeakMap<Module, InstrumentationSession>();
+
+export class AlreadyInstrumentedError extends Error {
+  constructor() {
+    super('this module was already instrumented with a different metadata object; instrument all stage modules of a run with one metadata');
+    this.name = 'AlreadyInstrumentedError';
+  }
+}
+
+export function instrumentModule(
+  m: Module,
+  modes: InstrumentationMode | readonly InstrumentationMode[],
+  opts: InstrumentOptions = {},
+): InstrumentationMetadata {
+  const list = typeof modes === 'string' ? [modes] : modes;
+  for (const mode of list) if (!isInstrumentationMode(mode)) throw new UnknownInstrumentationModeError(mode);
+  let session = sessions.get(m);
+  if (session && opts.metadata && session.meta !== opts.metadata) throw new AlreadyInstrumentedError();
+  const meta = session?.meta ?? opts.metadata ?? emptyMetadata();
+  if (!session) sessions.set(m, (session = new InstrumentationSession(m, meta)));
+  for (const mode of CANONICAL_ORDER) {
+    if (!list.includes(mode)) continue;
+    if (!meta.modes.includes(mode)) meta.modes.push(mode);
+    INSTRUMENTATION_UTILITIES[mode](session);
+  }
   return meta;
 }
 
 /** Instruments every stage module of a pipeline with one shared metadata. */
-export function instrumentPipeline(modules: readonly Module[], mode: InstrumentationMode): InstrumentationMetadata {
+export function instrumentPipeline(
+  modules: readonly Module[],
+  modes: InstrumentationMode | readonly InstrumentationMode[],
+): InstrumentationMetadata {
   const meta = emptyMetadata();
-  for (const m of modules) instrumentModule(m, mode, { metadata: meta });
+  for (const m of modules) instrumentModule(m, modes, { metadata: meta });
   return meta;
 }

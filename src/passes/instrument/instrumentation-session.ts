@@ -10,8 +10,12 @@
  *   that function, so it dominates every use.
  * - Every function reachable from an entry point belongs to exactly one shader (the first entry
  *   point that reaches it); functions reachable from none are not instrumented.
+ * - Several utilities can share one session (`--mode all`): a probe point gets at most one site
+ *   per class (one block ballot per block, one CreateWarpId, one pipeline entry...), so no
+ *   execution is counted twice; a block ballot asked for again as `shaderEntry` is relabelled.
  */
 import { Builder, firstNonPhiIndex } from '../../ir/builder.js';
+import { buildCfg, type Cfg } from '../../ir/cfg.js';
 import type { BlockId, Loc, ValueId } from '../../ir/inst.js';
 import type { EntryPoint, Function, Module } from '../../ir/module.js';
 import type {
@@ -41,6 +45,7 @@ export interface InstrumentedShader {
 }
 
 interface OriginalFunction {
+  cfg: Cfg;
   blocks: Map<BlockId, BlockMetadata>;
   anchors: Map<BlockId, ValueId>;
   blockOfInst: Map<ValueId, BlockId>;
@@ -62,6 +67,8 @@ export class InstrumentationSession {
   private bufferId: ValueId | undefined;
   private readonly original = new Map<number, OriginalFunction>();
   private readonly threadWorkIds = new Map<number, ValueId>();
+  /** Emitted sites by (function, point, class): see the dedup invariant above. */
+  private readonly emitted = new Map<string, number>();
 
   constructor(readonly m: Module, readonly meta: InstrumentationMetadata) {
     const byId = new Map(m.functions.map((f) => [f.id as number, f]));
@@ -82,7 +89,7 @@ export class InstrumentationSession {
           if (anchor) anchors.set(b.id, anchor.id);
           for (const inst of b.insts) blockOfInst.set(inst.id, b.id);
         });
-        this.original.set(fn.id, { blocks, anchors, blockOfInst, shader: sh });
+        this.original.set(fn.id, { cfg: buildCfg(fn), blocks, anchors, blockOfInst, shader: sh });
       });
     }
   }
@@ -95,6 +102,11 @@ export class InstrumentationSession {
   /** Ids of the original blocks of `fn`, in their original layout order. */
   originalBlocks(fn: Function): BlockId[] {
     return [...this.orig(fn).blocks.keys()];
+  }
+
+  /** The CFG of `fn` before instrumentation (probes split blocks; analyses that place probes use this). */
+  originalCfg(fn: Function): Cfg {
+    return this.orig(fn).cfg;
   }
 
   originalBlockOf(fn: Function, inst: ValueId): BlockId {
@@ -142,8 +154,22 @@ export class InstrumentationSession {
     return id;
   }
 
-  /** Emits one probe and records its site; returns the inst id. */
+  /** Emits one probe and records its site (or reuses the equivalent one); returns the inst id. */
   emit(p: Probe): number {
+    const point = p.point.at === 'blockEntry' ? `b${p.point.block}` : `${p.point.at}${p.point.inst}`;
+    const cls = p.kind === 'block' || p.kind === 'shaderEntry' ? 'blockBallot' : `${p.kind}${p.traceRay ?? ''}`;
+    const key = `${p.fn.id}|${point}|${cls}`;
+    const existing = this.emitted.get(key);
+    if (existing !== undefined) {
+      if (p.kind === 'shaderEntry') this.meta.sites[existing]!.kind = 'shaderEntry';
+      return existing;
+    }
+    const id = this.emitNew(p);
+    this.emitted.set(key, id);
+    return id;
+  }
+
+  private emitNew(p: Probe): number {
     const o = this.orig(p.fn);
     const buffer = this.buffer;
     const threadWorkId = this.threadWorkId(p.fn);

@@ -37,6 +37,6 @@ export function instrumentIts(s: InstrumentationSession): void {
         block.insts[block.insts.length - 1] = { op: 'branch', target: exit, id: r.inst.id, type: r.inst.type, loc: r.inst.loc };
       }
     }
-    s.emit({ fn, point: { at: 'before', inst: exitReturn }, kind: 'pipelineExit', primitive: 'WarpUpdate', block: final.block });
+    s.emit({ fn, point: { at: 'before', inst: exitReturn }, kind: 'pipelineExit', primitive: 'WarpUpdate', block: s.originalBlockOf(fn, final.inst.id) });
   }
 }

@@ -9,7 +9,7 @@
  *   when there is none before the function exit, before each return of the function.
  * Sync points are planned on the original CFG before any probe splits a block.
  */
-import { buildCfg, type Cfg } from '../../ir/cfg.js';
+import type { Cfg } from '../../ir/cfg.js';
 import { dominatorTree, immediatePostDominator, postDominatorTree, type DomTree } from '../../ir/dominators.js';
 import type { BlockId } from '../../ir/inst.js';
 import type { Function } from '../../ir/module.js';
@@ -24,7 +24,7 @@ export function instrumentPaths(s: InstrumentationSession): void {
     traces.forEach(({ fn, inst }, k) => {
       let a = analyses.get(fn.id);
       if (!a) {
-        const cfg = buildCfg(fn);
+        const cfg = s.originalCfg(fn);
         analyses.set(fn.id, (a = { pdt: postDominatorTree(cfg), loops: naturalLoops(cfg, dominatorTree(cfg)) }));
       }
       const sync = syncBlock(a.pdt, a.loops, s.originalBlockOf(fn, inst));

@@ -88,7 +88,9 @@ export function buildBinaryBvh(boxes: Float32Array, strategy: SplitStrategy = 's
     let mid = -1;
     const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
     if (ex > 0 || ey > 0 || ez > 0) {
-      if (strategy === 'median') {
+      if (count === 2) {
+        mid = start + 1;
+      } else if (strategy === 'median') {
         const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
         mid = (start + end) >> 1;
         selectNth(order, cent, axis, start, end, mid);
@@ -113,49 +115,71 @@ function halfArea(x0: number, y0: number, z0: number, x1: number, y1: number, z1
   return dx * dy + dy * dz + dz * dx;
 }
 
-/** Bin on all three axes, sweep, partition `order[start,end)` at the cheapest plane; returns mid. */
+/**
+ * Bin on all three axes, sweep, partition `order[start,end)` at the cheapest plane; returns mid.
+ * Small ranges use as many bins as primitives: the per-node cost of clearing and sweeping 16 bins
+ * dominated the build when most nodes hold a handful of primitives.
+ */
 function sahSplit(
   boxes: Float32Array, cent: Float32Array, order: Uint32Array, start: number, end: number,
   cx0: number, cy0: number, cz0: number, ex: number, ey: number, ez: number,
   binCount: Int32Array, binBox: Float64Array, rightArea: Float64Array, rightCount: Int32Array,
 ): number {
-  binCount.fill(0);
-  for (let i = 0; i < 3 * BIN_COUNT; i++) {
-    const o = 6 * i;
-    binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
-    binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
+  const count = end - start;
+  const nb = count < BIN_COUNT ? count : BIN_COUNT;
+  for (let a = 0; a < 3; a++) {
+    for (let j = 0; j < nb; j++) {
+      const bin = a * BIN_COUNT + j;
+      binCount[bin] = 0;
+      const o = 6 * bin;
+      binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
+      binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
+    }
   }
   // Scale maps a centroid to a bin; the 1 - 1e-6 keeps the maximum centroid inside the last bin.
-  const kx = ex > 0 ? (BIN_COUNT * (1 - 1e-6)) / ex : 0;
-  const ky = ey > 0 ? (BIN_COUNT * (1 - 1e-6)) / ey : 0;
-  const kz = ez > 0 ? (BIN_COUNT * (1 - 1e-6)) / ez : 0;
+  const kx = ex > 0 ? (nb * (1 - 1e-6)) / ex : 0;
+  const ky = ey > 0 ? (nb * (1 - 1e-6)) / ey : 0;
+  const kz = ez > 0 ? (nb * (1 - 1e-6)) / ez : 0;
   for (let i = start; i < end; i++) {
     const p = order[i]!;
     const b = 6 * p;
     const x0 = boxes[b]!, y0 = boxes[b + 1]!, z0 = boxes[b + 2]!, x1 = boxes[b + 3]!, y1 = boxes[b + 4]!, z1 = boxes[b + 5]!;
-    const bins0 = (kx * (cent[3 * p]! - cx0)) | 0;
-    const bins1 = BIN_COUNT + ((ky * (cent[3 * p + 1]! - cy0)) | 0);
-    const bins2 = 2 * BIN_COUNT + ((kz * (cent[3 * p + 2]! - cz0)) | 0);
-    for (let a = 0; a < 3; a++) {
-      const bin = a === 0 ? bins0 : a === 1 ? bins1 : bins2;
-      binCount[bin]!++;
-      const o = 6 * bin;
-      if (x0 < binBox[o]!) binBox[o] = x0;
-      if (y0 < binBox[o + 1]!) binBox[o + 1] = y0;
-      if (z0 < binBox[o + 2]!) binBox[o + 2] = z0;
-      if (x1 > binBox[o + 3]!) binBox[o + 3] = x1;
-      if (y1 > binBox[o + 4]!) binBox[o + 4] = y1;
-      if (z1 > binBox[o + 5]!) binBox[o + 5] = z1;
-    }
+    let bin = (kx * (cent[3 * p]! - cx0)) | 0;
+    binCount[bin]!++;
+    let o = 6 * bin;
+    if (x0 < binBox[o]!) binBox[o] = x0;
+    if (y0 < binBox[o + 1]!) binBox[o + 1] = y0;
+    if (z0 < binBox[o + 2]!) binBox[o + 2] = z0;
+    if (x1 > binBox[o + 3]!) binBox[o + 3] = x1;
+    if (y1 > binBox[o + 4]!) binBox[o + 4] = y1;
+    if (z1 > binBox[o + 5]!) binBox[o + 5] = z1;
+    bin = BIN_COUNT + ((ky * (cent[3 * p + 1]! - cy0)) | 0);
+    binCount[bin]!++;
+    o = 6 * bin;
+    if (x0 < binBox[o]!) binBox[o] = x0;
+    if (y0 < binBox[o + 1]!) binBox[o + 1] = y0;
+    if (z0 < binBox[o + 2]!) binBox[o + 2] = z0;
+    if (x1 > binBox[o + 3]!) binBox[o + 3] = x1;
+    if (y1 > binBox[o + 4]!) binBox[o + 4] = y1;
+    if (z1 > binBox[o + 5]!) binBox[o + 5] = z1;
+    bin = 2 * BIN_COUNT + ((kz * (cent[3 * p + 2]! - cz0)) | 0);
+    binCount[bin]!++;
+    o = 6 * bin;
+    if (x0 < binBox[o]!) binBox[o] = x0;
+    if (y0 < binBox[o + 1]!) binBox[o + 1] = y0;
+    if (z0 < binBox[o + 2]!) binBox[o + 2] = z0;
+    if (x1 > binBox[o + 3]!) binBox[o + 3] = x1;
+    if (y1 > binBox[o + 4]!) binBox[o + 4] = y1;
+    if (z1 > binBox[o + 5]!) binBox[o + 5] = z1;
   }
   let bestCost = Infinity, bestAxis = -1, bestBin = -1;
   for (let a = 0; a < 3; a++) {
     const extent = a === 0 ? ex : a === 1 ? ey : ez;
     if (!(extent > 0)) continue;
     const base = a * BIN_COUNT;
-    // Right-to-left sweep: area and count of bins [j, BIN_COUNT).
+    // Right-to-left sweep: area and count of bins [j, nb).
     let rx0 = Infinity, ry0 = Infinity, rz0 = Infinity, rx1 = -Infinity, ry1 = -Infinity, rz1 = -Infinity, rc = 0;
-    for (let j = BIN_COUNT - 1; j > 0; j--) {
+    for (let j = nb - 1; j > 0; j--) {
       const o = 6 * (base + j);
       const c = binCount[base + j]!;
       if (c > 0) {
@@ -167,7 +191,7 @@ function sahSplit(
       rightArea[j] = rc > 0 ? halfArea(rx0, ry0, rz0, rx1, ry1, rz1) : 0;
     }
     let lx0 = Infinity, ly0 = Infinity, lz0 = Infinity, lx1 = -Infinity, ly1 = -Infinity, lz1 = -Infinity, lc = 0;
-    for (let j = 0; j < BIN_COUNT - 1; j++) {
+    for (let j = 0; j < nb - 1; j++) {
       const o = 6 * (base + j);
       const c = binCount[base + j]!;
       if (c > 0) {

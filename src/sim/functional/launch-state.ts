@@ -56,6 +56,15 @@ export class LaunchState {
   readonly privateTemplate: Uint32Array;
   private readonly pools = new Map<FunctionInfo, Frame[]>();
   readonly maxArgLeaves: number;
+  /** Lane-serial engine scratch shared by the warps (they run one at a time). */
+  readonly traces: Int32Array[] = Array.from({ length: 32 }, () => new Int32Array(256));
+  readonly tlen = new Int32Array(32);
+  /** Scratch of the warp-synchronous engine, shared because steps of different warps never interleave. */
+  readonly succ = new Int32Array(64);
+  readonly addrBuf: Float64Array;
+  readonly args: Float64Array;
+  readonly lret: Float64Array;
+  readonly largs: Float64Array;
   readonly maxMemSites: number;
 
   constructor(
@@ -84,9 +93,13 @@ export class LaunchState {
       lay.kinds.forEach((k, i) => writeScalar(view, off + lay.offsets[i]!, k, vals[i]!));
     }
     this.maxArgLeaves = Math.max(1, ...program.functions.map((f) => f.maxArgLeaves), ...program.functions.map((f) => f.retLeaves));
+    this.lret = new Float64Array(Math.max(4, ...program.functions.map((f) => f.retLeaves)));
+    this.largs = new Float64Array(Math.max(4, this.maxArgLeaves));
     let sites = 1;
     for (const f of program.functions) for (const b of f.blocks) for (const p of b.pieces) sites = Math.max(sites, p.memSites.length);
     this.maxMemSites = sites;
+    this.addrBuf = new Float64Array(sites * 32);
+    this.args = new Float64Array(this.maxArgLeaves * 32);
   }
 
   readonly math = shaderMath;

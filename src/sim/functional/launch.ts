@@ -34,6 +34,13 @@ export interface LaunchOptions {
   watchdogInstructions?: number;
   onStep?: StepObserver;
   specConstants?: Map<number, number | boolean>;
+  /**
+   * 'warp': warp-synchronous pieces (what the timing model steps). 'laneSerial': each lane through
+   * the whole function, counters from replaying the lanes' block traces (much faster; only for
+   * programs without subgroup ops, clocks, printf and atomics). 'auto' (default): laneSerial when
+   * the program allows it and no onStep observer is given.
+   */
+  engine?: 'auto' | 'warp' | 'laneSerial';
   /** Source of `clock` values (the timing model's cycle); default: warp instructions issued so far. */
   clock?: () => number;
 }
@@ -172,13 +179,20 @@ export function createWarps(program: Program, resources: Resources, opts: Launch
 export function runFunctional(program: Program, resources: Resources, opts: LaunchOptions): Counters {
   const state = prepare(program, resources, opts, false);
   const entry = program.byId.get(opts.entry)!;
+  const engine = opts.engine ?? 'auto';
+  if (engine === 'laneSerial' && (!program.laneFns || opts.onStep)) {
+    throw new SimError('resource', 'the lane-serial engine needs a program without subgroup ops, clocks, debugPrintf and atomics, and no onStep observer');
+  }
+  const serial = program.laneFns !== undefined && !opts.onStep && engine !== 'warp';
   let i = 0;
   for (const lanes of warpLanes(program, opts)) {
     if (lanes.mask === 0) {
       i++;
       continue;
     }
-    new Warp(i++, state, entry, lanes, opts.onStep !== undefined).run();
+    const w = new Warp(i++, state, entry, lanes, opts.onStep !== undefined);
+    if (serial) w.runLaneSerial();
+    else w.run();
   }
   return state.counters.snapshot(
     program.functions.map((f) => f.name),

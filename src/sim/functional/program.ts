@@ -13,6 +13,7 @@ import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
 import { ModuleStatics } from './module-statics.js';
 import type { Site } from './errors.js';
+import { compileLaneSerial, laneSerialEligible, type LaneFn } from './compile-lane-serial.js';
 
 export interface Program {
   module: Module;
@@ -22,6 +23,8 @@ export interface Program {
   sites: Site[];
   blockCount: number;
   blockNames: string[];
+  /** Lane-serial functions by function position; absent when lanes could observe each other (subgroup ops, clocks, printf, atomics). */
+  laneFns?: LaneFn[];
 }
 
 export function compileProgram(m: Module): Program {
@@ -37,7 +40,9 @@ export function compileProgram(m: Module): Program {
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;
     blockCount += fn.blocks.length;
   }
-  return { module: m, statics, functions, byId: new Map(functions.map((f) => [f.id, f])), sites, blockCount, blockNames };
+  const p: Program = { module: m, statics, functions, byId: new Map(functions.map((f) => [f.id, f])), sites, blockCount, blockNames };
+  if (laneSerialEligible(m)) p.laneFns = compileLaneSerial(m, statics, sites, functions);
+  return p;
 }
 
 /** The generated JS of one function (for debugging and `vvision sim --dump-js`). */

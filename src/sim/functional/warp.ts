@@ -28,7 +28,8 @@ import { PRIVATE_BASE } from './layout.js';
 import type { BoundResources } from './resources.js';
 import { DEFAULT_SAMPLER, levelSize, readTexel, sampleImage, texelAddress, writeTexel } from './images.js';
 import { formatPrintf } from './debug-printf.js';
-import { SPACE_INDEX } from './counters.js';
+import { countPiece, popcount, simtBranch } from './simt-stack.js';
+import { replayTraces } from './trace-replay.js';
 import type { ShaderMath } from './shader-math.js';
 
 /** Base of the synthetic addresses reported for private (local) memory accesses. */
@@ -52,11 +53,6 @@ export interface WarpLanes {
   numSubgroups: number;
 }
 
-function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
 
 export class Warp {
   // ---- fields read by the generated code (names are part of the codegen contract) ----
@@ -68,7 +64,7 @@ export class Warp {
   readonly watchdogLimit: number;
   recording: boolean;
   readonly addrBuf: Float64Array;
-  readonly succ = new Int32Array(64);
+  readonly succ: Int32Array;
   readonly args: Float64Array;
   readonly spec: Float64Array;
   readonly LID: Uint32Array;
@@ -79,6 +75,12 @@ export class Warp {
   readonly LII: Uint32Array;
   readonly subgroupId: number;
   readonly numSubgroups: number;
+  /** Lane-serial engine: per-lane block traces, extra return leaves, call depth limit. */
+  traces: Int32Array[];
+  readonly tlen: Int32Array;
+  readonly lret: Float64Array;
+  readonly largs: Float64Array;
+  readonly maxDepth: number;
   // ---- warp state ----
   readonly frames: Frame[] = [];
   done = false;
@@ -100,8 +102,9 @@ export class Warp {
     this.thread = lanes.thread;
     this.watchdogLimit = launch.config.watchdogInstructions;
     this.recording = recordSteps;
-    this.addrBuf = new Float64Array(launch.maxMemSites * 32);
-    this.args = new Float64Array(launch.maxArgLeaves * 32);
+    this.addrBuf = launch.addrBuf;
+    this.args = launch.args;
+    this.succ = launch.succ;
     this.spec = launch.spec;
     this.LID = lanes.launchId;
     this.LOCID = lanes.localId;
@@ -111,14 +114,48 @@ export class Warp {
     this.LII = lanes.localIndex;
     this.subgroupId = lanes.subgroupId;
     this.numSubgroups = lanes.numSubgroups;
+    this.traces = launch.traces;
+    this.tlen = launch.tlen;
+    this.lret = launch.lret;
+    this.largs = launch.largs;
+    this.maxDepth = launch.config.maxRecursionDepth;
   }
 
-  private start(): void {
-    this.started = true;
+  private initPrivate(): void {
     const st = this.launch.program.statics;
     this.priv = this.launch.takePrivate(st.privateGlobalBytes + this.entry.frameBytes);
     const tpl = this.launch.privateTemplate;
     for (let l = 0; l < 32; l++) this.priv.u32.set(tpl, l * this.priv.laneWords);
+  }
+
+  /**
+   * Runs the warp with the lane-serial engine: each lane through the whole entry function, then
+   * the lanes' block traces replayed through the SIMT stack for the counters.
+   */
+  runLaneSerial(): void {
+    const fns = this.launch.program.laneFns;
+    if (!fns) throw new SimError('internal', 'program has no lane-serial code');
+    this.started = true;
+    this.initPrivate();
+    const st = this.launch.program.statics;
+    const mask = this.lanes.mask;
+    this.launch.counters.warps++;
+    this.launch.counters.threads += popcount(mask);
+    const f = fns[this.entry.index]!;
+    for (let m = mask; m !== 0; m &= m - 1) {
+      const l = 31 - Math.clz32(m & -m);
+      this.tlen[l] = 0;
+      f(this, l, 1, st.privateGlobalBytes);
+    }
+    replayTraces(this.launch.counters, this.launch.program.byId, this.entry, mask, this.traces, this.tlen);
+    this.done = true;
+    this.launch.releasePrivate(this.priv);
+  }
+
+  private start(): void {
+    this.started = true;
+    this.initPrivate();
+    const st = this.launch.program.statics;
     this.frames.push(this.launch.takeFrame(this.entry, this.lanes.mask, st.privateGlobalBytes));
     this.launch.counters.warps++;
     this.launch.counters.threads += popcount(this.lanes.mask);
@@ -204,24 +241,10 @@ export class Warp {
     const block = F.fn.blocks[E.pc]!;
     const piece = block.pieces[E.piece]!;
     const mask = E.mask;
-    const n = popcount(mask);
-    const c = this.launch.counters;
-    if (E.piece === 0) {
-      c.blockExec[block.globalIndex]!++;
-      c.blockHist[block.globalIndex * 33 + n]!++;
-    }
+    const first = E.piece === 0;
     piece.run(this, F, mask);
-    c.warpInsts += piece.insts;
-    c.threadInsts += piece.insts * n;
-    c.fnWarp[F.fn.index]! += piece.insts;
-    c.fnThread[F.fn.index]! += piece.insts * n;
+    countPiece(this.launch.counters, F.fn, block, piece, first, mask);
     this.launch.issued += piece.insts;
-    for (const op of piece.subgroupOps) c.subgroup.set(op, (c.subgroup.get(op) ?? 0) + 1);
-    for (const s of piece.memSites) {
-      const si = SPACE_INDEX[s.space];
-      c.memWarp[si]!++;
-      c.memLane[si]! += n;
-    }
     let rt: RtLaneWork[] | undefined;
     if (piece.end === 'traverse' && this.launch.rt?.takeLaneWork) {
       rt = [];
@@ -276,35 +299,9 @@ export class Warp {
         E.pc = EXIT;
         E.piece = 0;
         return;
-      case 'branch': {
-        const succs = block.succs;
-        let taken = -1;
-        let count = 0;
-        for (let i = 0; i < succs.length; i++) {
-          if (this.succ[i] !== 0) {
-            count++;
-            taken = i;
-          }
-        }
-        if (count <= 1) {
-          E.pc = taken < 0 ? EXIT : succs[taken]!;
-          E.piece = 0;
-          return;
-        }
-        const r = block.ipdom;
-        const stack = F.stack;
-        if (E.rpc === r) stack.pop();
-        else {
-          E.pc = r;
-          E.piece = 0;
-        }
-        for (let i = succs.length - 1; i >= 0; i--) {
-          const m = this.succ[i]!;
-          if (m === 0 || succs[i] === r) continue;
-          stack.push({ pc: succs[i]!, piece: 0, rpc: r, mask: m });
-        }
+      case 'branch':
+        simtBranch(F.stack, E, block, this.succ);
         return;
-      }
     }
   }
 
@@ -340,6 +337,20 @@ export class Warp {
 
   private siteError(kind: 'outOfBounds' | 'watchdog' | 'unsupported' | 'rtRuntime', msg: string, site: number, lane: number, suffix?: string): SimError {
     return new SimError(kind, msg, { site: this.launch.program.sites[site]!, lane, thread: this.thread[lane]!, ...(suffix ? { suffix } : {}) });
+  }
+
+  /** Doubles lane l's trace buffer (lane-serial engine). */
+  growTrace(l: number, used: number): Int32Array {
+    const t = new Int32Array(Math.max(256, this.traces[l]!.length * 2));
+    t.set(this.traces[l]!.subarray(0, used));
+    this.traces[l] = t;
+    return t;
+  }
+
+  recursionHit(site: number, lane: number, callee: string): never {
+    throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.maxDepth} calling @${callee}`, {
+      site: this.launch.program.sites[site]!, lane, thread: this.thread[lane]!,
+    });
   }
 
   watchdogHit(site: number, lane: number): never {

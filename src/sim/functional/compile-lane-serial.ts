@@ -1,0 +1,442 @@
+/**
+ * The lane-serial backend: every IR function compiled to ONE JavaScript function that runs one
+ * lane from entry to return (`for (;;) switch (pc)` over blocks, SSA values as JS locals that
+ * live across blocks, register-promoted variables as locals, calls as JS calls). The JIT then
+ * optimises shader code like ordinary code, which the per-block warp-synchronous pieces cannot
+ * get. Each lane records its decision at every branch with several distinct successors (the
+ * successor's index in BlockInfo.succs) in a per-lane trace; `trace-replay.ts` replays the traces
+ * through the same SIMT stack to produce counters identical to the warp-synchronous engine's.
+ *
+ * Only valid when lanes cannot observe each other or the issue order: the program has no subgroup
+ * ops, clocks, debugPrintf or atomics (`laneSerialEligible`). Memory written by one lane and read
+ * by another in the same launch is a data race in Vulkan too, so it is not a restriction.
+ */
+import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
+import type { Function, Module } from '../../ir/module.js';
+import { typeOf, type TypeId } from '../../ir/types.js';
+import { buildCfg } from '../../ir/cfg.js';
+import type { EmitContext, PtrInfo } from './emit-context.js';
+import { numLit } from './emit-context.js';
+import { emitArith } from './emit-arith.js';
+import { emitExt } from './emit-ext.js';
+import { emitMemory, storeThrough } from './emit-memory.js';
+import { emitImage, emitSampledImage } from './emit-image.js';
+import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
+import { SimError, siteOf, type Site } from './errors.js';
+import type { ModuleStatics } from './module-statics.js';
+import { promotableVariables, promotedAccessChain, type PromotedPtr } from './promoted-vars.js';
+import { countsAsInstruction, type FunctionInfo } from './compile-to-js.js';
+
+/** Arguments are passed in W.largs and results returned in W.lret (Float64Arrays: no boxing of doubles). */
+export type LaneFn = (W: unknown, l: number, depth: number, pbase: number) => void;
+
+/** Whether lanes can run one after the other without changing any result. */
+export function laneSerialEligible(m: Module): boolean {
+  for (const f of m.functions) {
+    for (const b of f.blocks) {
+      for (const i of b.insts) {
+        if (i.op === 'subgroup' || i.op === 'clock' || i.op === 'debugPrintf' || i.op === 'atomic') return false;
+      }
+    }
+  }
+  return true;
+}
+
+const PRIV_VIEWS = 'P = W.priv; PU = P.u32; PI = P.i32; PF = P.f32; PW = P.laneWords;';
+
+class LaneFunctionCompiler {
+  private readonly layout: LayoutTable;
+  private readonly types = new Map<ValueId, TypeId>();
+  private readonly ptrs = new Map<ValueId, PtrInfo>();
+  private readonly varOffset = new Map<ValueId, number>();
+  private readonly promoted = new Map<ValueId, PromotedPtr>();
+  /** Promoted variables backed by a Float64Array (they have dynamically indexed access chains). */
+  private readonly arrayBacked = new Set<ValueId>();
+  private readonly varOf = new Map<ValueId, ValueId>();
+  private readonly blockPos = new Map<BlockId, number>();
+  private readonly locals = new Map<string, string>();
+  private readonly needs = new Map<string, string>();
+  private tmp = 0;
+
+  constructor(
+    private readonly m: Module,
+    private readonly fn: Function,
+    private readonly info: FunctionInfo,
+    private readonly statics: ModuleStatics,
+    private readonly sites: Site[],
+    private readonly infos: FunctionInfo[],
+  ) {
+    this.layout = statics.layout;
+  }
+
+  private genericPtr(ptrType: TypeId): PtrInfo {
+    const t = typeOf(this.m.types, ptrType);
+    if (t.kind !== 'pointer') throw new SimError('internal', 'expected pointer type');
+    const s = t.storage;
+    if (s === 'storageBuffer' || s === 'physicalStorageBuffer' || s === 'shaderRecordBuffer') return { base: { kind: 'shared', space: 'global' }, pointee: t.pointee };
+    if (s === 'uniform' || s === 'pushConstant') return { base: { kind: 'shared', space: 'constant' }, pointee: t.pointee };
+    if (s === 'function') return { base: { kind: 'private', fnStorage: true }, pointee: t.pointee };
+    if (s === 'uniformConstant' || s === 'input' || s === 'image') return { base: { kind: 'generic' }, pointee: t.pointee };
+    return { base: { kind: 'private', fnStorage: false }, pointee: t.pointee };
+  }
+
+  private typeOfValue(v: ValueId): TypeId {
+    const t = this.types.get(v) ?? this.statics.valueType(v);
+    if (t === undefined) throw new SimError('internal', `unknown value %${v} in @${this.fn.name}`);
+    return t;
+  }
+
+  private leavesOfValue(v: ValueId): LeafKind[] {
+    return this.layout.leavesOf(this.typeOfValue(v));
+  }
+
+  private declare(name: string, kind: LeafKind): void {
+    if (!this.locals.has(name)) this.locals.set(name, kind === 'bool' ? 'false' : '0');
+  }
+
+  compile(): string {
+    const fn = this.fn;
+    const tt = this.m.types;
+    fn.blocks.forEach((b, i) => this.blockPos.set(b.id, i));
+    const promotable = promotableVariables(fn);
+    let frameBytes = 0;
+    for (const p of fn.params) {
+      this.types.set(p.id, p.type);
+      if (typeOf(tt, p.type).kind === 'pointer') this.ptrs.set(p.id, this.genericPtr(p.type));
+    }
+    for (const b of fn.blocks) {
+      for (const inst of b.insts) {
+        this.types.set(inst.id, inst.type);
+        const t = typeOf(tt, inst.type);
+        if (inst.op === 'variable') {
+          if (t.kind !== 'pointer') throw new SimError('internal', 'variable of non-pointer type');
+          if (promotable.has(inst.id)) {
+            const n = this.layout.leavesOf(t.pointee).length;
+            this.promoted.set(inst.id, { slot: 0, size: n, constLeaf: 0, pointee: t.pointee });
+            this.varOf.set(inst.id, inst.id);
+          } else {
+            frameBytes = alignUp(frameBytes, Math.max(4, this.layout.alignOf(t.pointee)));
+            this.varOffset.set(inst.id, frameBytes);
+            frameBytes += Math.max(4, this.layout.sizeOf(t.pointee));
+            this.ptrs.set(inst.id, { base: { kind: 'private', fnStorage: true }, pointee: t.pointee });
+          }
+        } else if ((inst.op === 'phi' || inst.op === 'call' || inst.op === 'load') && t.kind === 'pointer') {
+          this.ptrs.set(inst.id, this.genericPtr(inst.type));
+        }
+      }
+    }
+    if (frameBytes !== this.info.frameBytes) throw new SimError('internal', `frame layout of @${fn.name} differs between backends`);
+    // Which promoted variables have a dynamically indexed access chain (then they live in an array).
+    const cfg = buildCfg(fn);
+    const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
+    const cases: string[] = [];
+    for (const bid of order) cases.push(this.emitBlock(this.blockPos.get(bid)!));
+    const params: string[] = [];
+    fn.params.forEach((p) => this.leavesOfValue(p.id).forEach((_, k) => params.push(`v${p.id}_${k}`)));
+    for (const p of params) this.locals.delete(p);
+    const paramDecls = params.map((p, i) => `${p} = LA[${i}]`);
+    const decls = [...this.locals].map(([n, init]) => `${n} = ${init}`);
+    const arrays = [...this.arrayBacked].map((v) => `const A${v} = new Float64Array(${this.promoted.get(v)!.size});`);
+    const consts = [...this.needs].filter(([n]) => !['P', 'PU', 'PI', 'PF', 'PW'].includes(n)).map(([n, init]) => `const ${n} = ${init};`);
+    return [
+      `function L${this.info.index}(W, l, depth, pbase) {`,
+      'const IC = W.threadInsts, WD = W.watchdogLimit, X = W.math, REC = false, AD = W.addrBuf, LA = W.largs, LR = W.lret;',
+      paramDecls.length ? `let ${paramDecls.join(', ')};` : '',
+      'let T = W.traces[l], TN = W.tlen[l];',
+      `const FB = ${PRIVATE_BASE} + pbase;`,
+      `let P, PU, PI, PF, PW; ${PRIV_VIEWS}`,
+      ...consts,
+      ...arrays,
+      decls.length ? `let ${decls.join(', ')};` : '',
+      'let pc = 0;',
+      'for (;;) {',
+      'switch (pc) {',
+      ...cases,
+      `default: throw new Error('bad pc ' + pc);`,
+      '}',
+      '}',
+      '}',
+    ].join('\n');
+  }
+
+  private site(inst: Inst): number {
+    this.sites.push(siteOf(this.m, this.fn.name, inst.loc));
+    return this.sites.length - 1;
+  }
+
+  private context(lines: string[]): EmitContext {
+    const self = this;
+    return {
+      module: this.m,
+      layout: this.layout,
+      read(v: ValueId, k: number, lane = 'l'): string {
+        if (lane !== 'l') throw new SimError('internal', 'cross-lane read in the lane-serial backend');
+        const c = self.statics.constantLeaves(v);
+        if (c) {
+          if (c[k]!.startsWith('SC[')) self.needs.set('SC', 'W.spec');
+          return c[k]!;
+        }
+        const g = self.statics.globalPointer(v);
+        if (g) {
+          if (g.need) self.needs.set(g.need[0], g.need[1]);
+          return g.expr;
+        }
+        if (self.promoted.has(v) && self.varOf.get(v) === v) return '0';
+        const off = self.varOffset.get(v);
+        if (off !== undefined) return `(FB + ${off})`;
+        return `v${v}_${k}`;
+      },
+      leaves: (v) => this.leavesOfValue(v),
+      typeOfValue: (v) => this.typeOfValue(v),
+      constantValue: (v) => this.statics.constantValue(v),
+      ptrInfo(v: ValueId): PtrInfo {
+        const pi = self.ptrs.get(v) ?? self.statics.globalPtrInfo(v);
+        if (!pi) throw new SimError('internal', `no pointer info for %${v}`);
+        return pi;
+      },
+      setPtrInfo: (v, pi) => void this.ptrs.set(v, pi),
+      def(id: ValueId, exprs: string[]): void {
+        const kinds = self.layout.leavesOf(self.typeOfValue(id));
+        exprs.forEach((e, k) => {
+          self.declare(`v${id}_${k}`, kinds[k] ?? 'f32');
+          lines.push(`v${id}_${k} = ${e};`);
+        });
+      },
+      regWrite(): string {
+        throw new SimError('internal', 'register writes do not exist in the lane-serial backend');
+      },
+      line: (s) => void lines.push(s),
+      tmp: (prefix = 't') => `${prefix}${this.tmp++}`,
+      site: (inst) => this.site(inst),
+      need: (n, init) => void this.needs.set(n, init),
+      memSite: () => 0,
+      setClass: () => undefined,
+    };
+  }
+
+  private phiCopies(ctx: EmitContext, from: BlockId, to: number): string {
+    const target = this.fn.blocks[to]!;
+    const temps: string[] = [];
+    const writes: string[] = [];
+    for (const inst of target.insts) {
+      if (inst.op !== 'phi') break;
+      const inc = inst.incoming.find((i) => i.block === from);
+      if (!inc) throw new SimError('internal', `phi %${inst.id} has no incoming value from ^b${from}`);
+      const kinds = this.layout.leavesOf(inst.type);
+      kinds.forEach((kind, k) => {
+        const t = ctx.tmp('p');
+        this.declare(`v${inst.id}_${k}`, kind);
+        temps.push(`const ${t} = ${ctx.read(inc.value, k)};`);
+        writes.push(`v${inst.id}_${k} = ${t};`);
+      });
+    }
+    return [...temps, ...writes].join(' ');
+  }
+
+  private emitBlock(pos: number): string {
+    const b = this.fn.blocks[pos]!;
+    const bi = this.info.blocks[pos]!;
+    const lines: string[] = [];
+    const ctx = this.context(lines);
+    const n = b.insts.filter(countsAsInstruction).length;
+    lines.push(`case ${pos}: {`);
+    if (n > 0) lines.push(`if ((IC[l] += ${n}) > WD) W.watchdogHit(${this.site(b.insts[0]!)}, l);`);
+    // Only branches with several distinct successors leave a trace event: the successor's index in bi.succs.
+    const multi = bi.succs.length > 1;
+    const goTo = (target: BlockId): string => {
+      const tp = this.blockPos.get(target)!;
+      const ev = multi ? `if (TN === T.length) T = W.growTrace(l, TN); T[TN++] = ${bi.succs.indexOf(tp)}; ` : '';
+      return `${this.phiCopies(ctx, b.id, tp)} ${ev}pc = ${tp};`;
+    };
+    for (const inst of b.insts) {
+      if (inst.op === 'phi') continue;
+      if (inst.op === 'variable') {
+        if (inst.init !== undefined) {
+          const init = this.leavesOfValue(inst.init).map((_, k) => ctx.read(inst.init!, k));
+          if (this.promoted.has(inst.id)) this.promotedStore(ctx, lines, inst.id, init);
+          else storeThrough(ctx, inst, inst.id, init);
+        }
+        continue;
+      }
+      switch (inst.op) {
+        case 'load':
+          if (this.promoted.has(inst.ptr)) {
+            ctx.def(inst.id, this.promotedLoad(ctx, lines, inst.ptr, this.layout.leavesOf(inst.type).length));
+            continue;
+          }
+          break;
+        case 'store':
+          if (this.promoted.has(inst.ptr)) {
+            this.promotedStore(ctx, lines, inst.ptr, this.leavesOfValue(inst.value).map((_, k) => ctx.read(inst.value, k)));
+            continue;
+          }
+          break;
+        case 'accessChain': {
+          const p = this.promoted.get(inst.base);
+          if (p) {
+            const r = promotedAccessChain(ctx, inst, p);
+            this.promoted.set(inst.id, r);
+            const root = this.varOf.get(inst.base)!;
+            this.varOf.set(inst.id, root);
+            if (r.constLeaf === undefined) this.arrayBacked.add(root);
+            continue;
+          }
+          break;
+        }
+      }
+      if (emitArith(ctx, inst) || emitMemory(ctx, inst)) continue;
+      switch (inst.op) {
+        case 'ext':
+          emitExt(ctx, inst, (c, ptr, exprs, i) => {
+            if (this.promoted.has(ptr)) this.promotedStore(c, lines, ptr, exprs);
+            else storeThrough(c, i, ptr, exprs);
+          });
+          break;
+        case 'image':
+          emitImage(ctx, inst);
+          break;
+        case 'sampledImage':
+          emitSampledImage(ctx, inst);
+          break;
+        case 'call': {
+          const callee = this.infos.find((f) => f.id === inst.callee);
+          if (!callee) throw new SimError('internal', `call to unknown function %${inst.callee}`);
+          const args: string[] = [];
+          for (const a of inst.args) this.leavesOfValue(a).forEach((_, k) => args.push(ctx.read(a, k)));
+          const site = this.site(inst);
+          lines.push(`if (depth >= W.maxDepth) W.recursionHit(${site}, l, ${JSON.stringify(callee.name)});`);
+          if (callee.frameBytes > 0) lines.push(`W.priv.ensure(pbase + ${this.info.frameBytes + callee.frameBytes});`);
+          const vals = args.map((a) => {
+            const t = ctx.tmp('a');
+            lines.push(`const ${t} = ${a};`);
+            return t;
+          });
+          vals.forEach((t, k) => lines.push(`LA[${k}] = ${t};`));
+          lines.push('W.tlen[l] = TN;');
+          lines.push(`L${callee.index}(W, l, depth + 1, pbase + ${this.info.frameBytes});`);
+          lines.push(`TN = W.tlen[l]; T = W.traces[l]; ${PRIV_VIEWS}`);
+          const nres = this.layout.leavesOf(inst.type).length;
+          if (nres > 0) ctx.def(inst.id, Array.from({ length: nres }, (_, k) => `LR[${k}]`));
+          break;
+        }
+        case 'rtCall': {
+          const args: string[] = [];
+          for (const a of inst.args) this.leavesOfValue(a).forEach((_, k) => args.push(ctx.read(a, k)));
+          const r = ctx.tmp('rt');
+          lines.push(`const ${r} = W.rtCall(${JSON.stringify(inst.fn)}, ${this.site(inst)}, l, [${args.join(', ')}]);`);
+          const kinds = this.layout.leavesOf(inst.type);
+          if (kinds.length > 0) {
+            const k = kinds[0]!;
+            ctx.def(inst.id, [k === 'bool' ? `(${r} !== 0)` : k === 'i32' ? `(${r} | 0)` : k === 'u32' ? `(${r} >>> 0)` : r]);
+          }
+          break;
+        }
+        case 'traceRay':
+        case 'reportIntersection':
+        case 'executeCallable':
+          lines.push(`W.unlowered(${JSON.stringify(inst.op)}, ${this.site(inst)}, l);`);
+          break;
+        case 'branch':
+          lines.push(goTo(inst.target), 'continue;');
+          break;
+        case 'condBranch':
+          if (inst.ifTrue === inst.ifFalse) lines.push(goTo(inst.ifTrue), 'continue;');
+          else lines.push(`if (${ctx.read(inst.cond, 0)}) { ${goTo(inst.ifTrue)} } else { ${goTo(inst.ifFalse)} }`, 'continue;');
+          break;
+        case 'switch': {
+          const k = this.leavesOfValue(inst.selector)[0]!;
+          const norm = (x: number) => (k === 'u32' ? x >>> 0 : x | 0);
+          const byTarget = new Map<BlockId, number[]>();
+          for (const c of inst.cases) {
+            if (c.target === inst.default) continue;
+            const l = byTarget.get(c.target) ?? [];
+            l.push(norm(c.value));
+            byTarget.set(c.target, l);
+          }
+          const cs = [...byTarget].map(([t, vs]) => `${vs.map((v) => `case ${numLit(v)}:`).join(' ')} { ${goTo(t)} break; }`);
+          lines.push(`switch (${ctx.read(inst.selector, 0)}) { ${cs.join(' ')} default: { ${goTo(inst.default)} } }`, 'continue;');
+          break;
+        }
+        case 'return': {
+          lines.push('W.tlen[l] = TN;');
+          if (inst.value !== undefined) {
+            const v = inst.value;
+            const n = this.leavesOfValue(v).length;
+            for (let k = 0; k < n; k++) lines.push(`LR[${k}] = ${ctx.read(v, k)};`);
+          }
+          lines.push('return;');
+          break;
+        }
+        case 'unreachable':
+        case 'ignoreIntersection':
+        case 'terminateRay':
+          lines.push('W.tlen[l] = TN;', 'return;');
+          break;
+        default:
+          throw new SimError('unsupported', `IR op '${inst.op}' is not supported by the lane-serial backend`);
+      }
+    }
+    lines.push('}');
+    return lines.join('\n');
+  }
+
+  /** Locals of statically addressed leaves; array-backed variables read their array. */
+  private promotedLoad(ctx: EmitContext, lines: string[], ptr: ValueId, n: number): string[] {
+    const p = this.promoted.get(ptr)!;
+    const root = this.varOf.get(ptr)!;
+    const base = p.constLeaf !== undefined ? String(p.constLeaf) : ctx.read(ptr, 0);
+    const out: string[] = [];
+    for (let k = 0; k < n; k++) {
+      if (this.arrayBacked.has(root) || p.constLeaf === undefined) out.push(`A${root}[${base} + ${k}]`);
+      else {
+        const name = `x${root}_${p.constLeaf + k}`;
+        this.declare(name, 'f32');
+        out.push(name);
+      }
+    }
+    void lines;
+    return out;
+  }
+
+  private promotedStore(ctx: EmitContext, lines: string[], ptr: ValueId, exprs: string[]): void {
+    const p = this.promoted.get(ptr)!;
+    const root = this.varOf.get(ptr)!;
+    const base = p.constLeaf !== undefined ? String(p.constLeaf) : ctx.read(ptr, 0);
+    const vals = exprs.map((e) => {
+      const t = ctx.tmp('s');
+      lines.push(`const ${t} = ${e};`);
+      return t;
+    });
+    vals.forEach((v, k) => {
+      if (this.arrayBacked.has(root) || p.constLeaf === undefined) lines.push(`A${root}[${base} + ${k}] = ${v};`);
+      else {
+        const name = `x${root}_${p.constLeaf + k}`;
+        this.declare(name, 'f32');
+        lines.push(`${name} = ${v};`);
+      }
+    });
+  }
+}
+
+/**
+ * Compiles every function of an eligible module to lane-serial JS. `infos` are the warp backend's
+ * FunctionInfos (block global indices, frame sizes), shared so traces replay against them.
+ */
+export function compileLaneSerial(m: Module, statics: ModuleStatics, sites: Site[], infos: FunctionInfo[]): LaneFn[] {
+  // Array backing must be known before any access is emitted: find dynamic chains first.
+  const sources = m.functions.map((fn, i) => {
+    const c = new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos);
+    let src = c.compile();
+    // A variable found to be array-backed after some of its accesses were emitted as locals: recompile.
+    const again = new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos);
+    (again as unknown as { arrayBacked: Set<ValueId> }).arrayBacked = (c as unknown as { arrayBacked: Set<ValueId> }).arrayBacked;
+    src = again.compile();
+    return src;
+  });
+  const body = `"use strict";\n${sources.join('\n')}\nreturn [${m.functions.map((_, i) => `L${infos[i]!.index}`).join(', ')}];`;
+  try {
+    return (new Function(body) as () => LaneFn[])();
+  } catch (e) {
+    throw new SimError('internal', `generated lane-serial JS does not compile: ${(e as Error).message}`);
+  }
+}

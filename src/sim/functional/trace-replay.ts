@@ -1,0 +1,86 @@
+/**
+ * Replays the per-lane block traces of the lane-serial engine through the SIMT stack, producing
+ * exactly the counters the warp-synchronous engine produces for the same warp: the same stack
+ * transitions (simt-stack.ts) applied to the same pieces, with each lane's branch decision read
+ * from its trace instead of computed.
+ *
+ * Trace format (per lane, `traces[l][0 .. lengths[l])`): for every executed branch whose block has
+ * several distinct successors, the index of the successor taken (in BlockInfo.succs), in order.
+ * Calls, returns and single-successor branches need no event: the replay knows them statically.
+ */
+import { EXIT, type FunctionInfo } from './compile-to-js.js';
+import { NO_RPC, type SimtEntry } from './launch-state.js';
+import { countPiece, simtBranch } from './simt-stack.js';
+import type { CounterSet } from './counters.js';
+import { SimError } from './errors.js';
+
+interface ReplayFrame {
+  fn: FunctionInfo;
+  stack: SimtEntry[];
+}
+
+export function replayTraces(
+  counters: CounterSet,
+  byId: ReadonlyMap<number, FunctionInfo>,
+  entry: FunctionInfo,
+  mask: number,
+  traces: readonly Int32Array[],
+  lengths: Int32Array,
+): void {
+  const cursor = new Int32Array(32);
+  const succ = new Int32Array(64);
+  const bad = (msg: string): never => {
+    throw new SimError('internal', `trace replay: ${msg}`);
+  };
+  const frames: ReplayFrame[] = [{ fn: entry, stack: [{ pc: 0, piece: 0, rpc: NO_RPC, mask }] }];
+  while (frames.length > 0) {
+    const F = frames[frames.length - 1]!;
+    const E = F.stack[F.stack.length - 1]!;
+    if (E.pc === E.rpc) {
+      F.stack.pop();
+      continue;
+    }
+    if (E.pc === EXIT) {
+      if (F.stack.length > 1) bad(`split reached the exit of @${F.fn.name} early`);
+      frames.pop();
+      continue;
+    }
+    const block = F.fn.blocks[E.pc]!;
+    const piece = block.pieces[E.piece]!;
+    countPiece(counters, F.fn, block, piece, E.piece === 0, E.mask);
+    switch (piece.end) {
+      case 'call': {
+        E.piece++;
+        const callee = byId.get(piece.callee!)!;
+        frames.push({ fn: callee, stack: [{ pc: 0, piece: 0, rpc: NO_RPC, mask: E.mask }] });
+        break;
+      }
+      case 'traverse':
+        E.piece++;
+        break;
+      case 'return':
+        E.pc = EXIT;
+        E.piece = 0;
+        break;
+      case 'branch': {
+        const ns = block.succs.length;
+        if (ns <= 1) {
+          succ[0] = E.mask;
+        } else {
+          succ.fill(0, 0, ns);
+          for (let x = E.mask; x !== 0; x &= x - 1) {
+            const l = 31 - Math.clz32(x & -x);
+            const c = cursor[l]!;
+            if (c >= lengths[l]!) bad(`lane ${l} has no decision left for block ${block.name}`);
+            const ev = traces[l]![c]!;
+            cursor[l] = c + 1;
+            if (ev < 0 || ev >= ns) bad(`lane ${l} left block ${block.name} to successor ${ev}`);
+            succ[ev]! |= 1 << l;
+          }
+        }
+        simtBranch(F.stack, E, block, succ);
+        break;
+      }
+    }
+  }
+}

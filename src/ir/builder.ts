@@ -27,51 +27,50 @@ function constantKey(type: TypeId, value: ConstantValue, parts?: readonly ValueI
   return `${type}|${v}|${parts ? parts.join(',') : ''}`;
 }
 
-const constantIndexes = new WeakMap<Module['constants'], { indexed: number; byKey: Map<string, ValueId> }>();
-
-function sameParts(a: readonly ValueId[] | undefined, b: readonly ValueId[] | undefined): boolean {
-  if (!a || !b) return !a && !b;
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
+/**
+ * Interning side table per constants array: structural key -> position. `lastId` is the id of the
+ * last constant indexed, so an array edited in place (spliced, then pushed back to the same
+ * length) is noticed and re-indexed; a hit is re-checked against the array before it is used.
+ */
+const constantIndexes = new WeakMap<Module['constants'], { indexed: number; lastId: number | undefined; byKey: Map<string, number> }>();
 
 /**
  * Returns the id of the (non-specialization) constant of `type` with `value` (and `parts` for
  * composites), adding it to the module if it does not exist yet.
  */
 export function constant(m: Module, type: TypeId, value: ConstantValue, parts?: ValueId[]): ValueId {
-  let index = constantIndexes.get(m.constants);
-  if (!index) {
-    index = { indexed: 0, byKey: new Map() };
-    constantIndexes.set(m.constants, index);
-  }
-  if (index.indexed > m.constants.length) {
-    index.indexed = 0;
-    index.byKey.clear();
-  }
-  for (; index.indexed < m.constants.length; index.indexed++) {
-    const c = m.constants[index.indexed]!;
-    if (c.specId !== undefined) continue;
-    const k = constantKey(c.type, c.value, c.parts);
-    if (!index.byKey.has(k)) index.byKey.set(k, c.id);
-  }
   const key = constantKey(type, value, parts);
-  const hit = index.byKey.get(key);
-  if (hit !== undefined) {
-    const c = m.constants.find((x) => x.id === hit);
-    if (c && c.specId === undefined && c.type === type && constantKey(c.type, c.value, c.parts) === key) return hit;
-    // Someone edited or removed the constant: rebuild from scratch on the next call.
-    index.indexed = 0;
-    index.byKey.clear();
-    const again = m.constants.find(
-      (x) => x.specId === undefined && x.type === type && constantKey(x.type, x.value, x.parts) === key,
-    );
-    if (again) return again.id;
+  let pos = lookupConstant(m, key);
+  if (pos !== undefined) {
+    const c = m.constants[pos];
+    if (c && c.specId === undefined && constantKey(c.type, c.value, c.parts) === key) return c.id;
+    // The constant at that position was edited in place: re-index everything once.
+    constantIndexes.delete(m.constants);
+    pos = lookupConstant(m, key);
+    if (pos !== undefined) return m.constants[pos]!.id;
   }
   const id = freshId<ValueId>(m);
   const c: Module['constants'][number] = { id, type, value };
   if (parts) c.parts = [...parts];
   m.constants.push(c);
   return id;
+}
+
+/** Position in `m.constants` of the first plain constant with `key`, indexing new entries first. */
+function lookupConstant(m: Module, key: string): number | undefined {
+  let index = constantIndexes.get(m.constants);
+  if (!index || index.indexed > m.constants.length || (index.indexed > 0 && m.constants[index.indexed - 1]!.id !== index.lastId)) {
+    index = { indexed: 0, lastId: undefined, byKey: new Map() };
+    constantIndexes.set(m.constants, index);
+  }
+  for (; index.indexed < m.constants.length; index.indexed++) {
+    const c = m.constants[index.indexed]!;
+    index.lastId = c.id;
+    if (c.specId !== undefined) continue;
+    const k = constantKey(c.type, c.value, c.parts);
+    if (!index.byKey.has(k)) index.byKey.set(k, index.indexed);
+  }
+  return index.byKey.get(key);
 }
 
 /** Adds a module-scope variable and returns its id. */

@@ -34,6 +34,17 @@ test('constants are interned by type and value; spec constants and -0 are distin
   const again = b.constU32(7);
   t.not(again, a);
   t.true(m.constants.some((c) => c.id === again));
+  // Spliced and pushed back to the same length: the index notices and finds the moved constant.
+  const before = b.constU32(100);
+  const moved = m.constants.splice(0, 1)[0]!;
+  m.constants.push(moved);
+  t.is(constant(m, moved.type, moved.value), moved.id);
+  t.is(b.constU32(100), before);
+  // Edited in place: the old value is not returned for the stale key.
+  const edited = m.constants.find((c) => c.id === before)!;
+  edited.value = 101;
+  t.not(b.constU32(100), before);
+  t.is(b.constU32(101), before);
 });
 
 test('emit inserts at the cursor and advances it; ids come from module.nextId', (t) => {

@@ -132,6 +132,11 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
     }
     return { kind: 'lv', lv: { base: g.id, storage: 'input', indices: [], type, root: type, readonly: 'built-in', name } };
   }
+  if (name === 'gl_WorkGroupSize' && cx.stage === 'compute') {
+    const uvec3 = cx.types.vectorOf(cx.types.uint, 3);
+    const [x, y, z] = cx.localSize ?? [1, 1, 1];
+    return { kind: 'rv', val: cx.constVal({ type: uvec3, parts: [x, y, z].map((v) => ({ type: cx.types.uint, scalar: v })) }) };
+  }
   const bc = BUILTIN_CONSTANTS[name];
   if (bc !== undefined) return { kind: 'rv', val: cx.uintConst(bc) };
   return cx.fail(loc, `undeclared identifier '${name}'`);

@@ -32,15 +32,18 @@ export function voidVal(cx: IrGenContext): Val {
 
 const ATOMIC_STORAGE = new Set(['storageBuffer', 'workgroup', 'physicalStorageBuffer', 'shaderRecordBuffer']);
 
-export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[], loc: Loc): Val {
+/** `refs`: the arguments when the caller already generated them (user overloads of a built-in name). */
+export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[], loc: Loc, preRefs?: Ref[]): Val {
   const types = cx.types;
   if (name === 'debugPrintfEXT') return genDebugPrintf(cx, argExprs, loc);
-  if (isTextureFunction(name)) return genTextureCall(cx, name, argExprs.map((a) => genExpr(cx, a)), loc);
+  if (isTextureFunction(name)) {
+    return genTextureCall(cx, name, preRefs ? preRefs.map((r, i) => loadRef(cx, r, argExprs[i]!.loc)) : argExprs.map((a) => genExpr(cx, a)), loc);
+  }
   const f = BUILTIN_FUNCTIONS[name]!;
   if (f.stages && !f.stages.includes(cx.stage)) {
     cx.fail(loc, `'${name}' is not available in ${STAGE_NAMES[cx.stage]} shaders (only in ${stageList(f.stages)})`);
   }
-  const refs: Ref[] = argExprs.map((a) => genRef(cx, a));
+  const refs: Ref[] = preRefs ?? argExprs.map((a) => genRef(cx, a));
   // Laid-out buffer copies of a struct match parameters of the declared struct.
   const argTypes = refs.map((r) => declaredType(types, cx.layouts, refType(cx, r)));
   const sigs = builtinSignatures(name);

@@ -64,6 +64,8 @@ function genUserCall(cx: IrGenContext, name: string, fns: FunctionSymbol[], argE
     item: f,
   }));
   const res = resolveOverload(types, argTypes, candidates);
+  // A user function may overload a built-in name; the built-in overloads stay callable.
+  if (res.kind === 'none' && isBuiltinFunction(name)) return genBuiltinCall(cx, name, argExprs, loc, refs);
   if (res.kind !== 'ok') {
     const counts = new Set(fns.map((f) => f.params.length));
     if (!counts.has(argTypes.length)) {
@@ -103,3 +105,4 @@ function genUserCall(cx: IrGenContext, name: string, fns: FunctionSymbol[], argE
   }
   return { id, type: f.returnType };
 }
+

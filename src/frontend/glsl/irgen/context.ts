@@ -41,6 +41,8 @@ export class IrGenContext {
   readonly builtinGlobals = new Map<string, Global>();
   /** The function being generated. */
   fb: FunctionBuilder | undefined;
+  /** Compute local size from `layout(local_size_x = ...) in;` (gl_WorkGroupSize). */
+  localSize: [number, number, number] | undefined;
   /** Return type of the function being generated. */
   returnType: TypeId | undefined;
   /** Private globals whose initializer must run at the start of main (non-constant initializers). */

@@ -136,6 +136,12 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
       }
       if (cv) {
         const v = coerce(cx, cx.constVal(cv), t, decl.init.loc, ` in initializer of '${name}'`);
+        if (cx.types.isArray(t)) {
+          // Const arrays are indexed at run time: a read-only private global initialized with the constant.
+          const g = cx.addGlobal({ name, type: cx.types.pointer('private', t), storage: 'private', init: v.id, loc });
+          declare({ kind: 'variable', ptr: g.id, type: t, storage: 'private', readonly: 'const', ...(v.constValue ? { value: v.constValue } : {}), loc });
+          continue;
+        }
         declare({ kind: 'constant', id: v.id, type: t, ...(v.constValue ? { value: v.constValue } : {}), loc });
         continue;
       }

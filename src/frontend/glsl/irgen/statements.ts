@@ -213,7 +213,8 @@ function genSwitch(cx: IrGenContext, selectorE: Expr, cases: SwitchCase[], loc: 
         cx.error(l.loc, 'case label must be a constant integer expression');
         continue;
       }
-      const value = Number(cv.scalar);
+      // Case labels take the selector's signedness (a negative label on a uint selector wraps).
+      const value = types.isUnsignedInt(sel.type) ? Number(cv.scalar) >>> 0 : Number(cv.scalar) | 0;
       if (seen.has(value)) cx.error(l.loc, `duplicate case label ${value}`);
       seen.add(value);
       labels.push({ value, target: blocks[i]!.id });

@@ -47,6 +47,7 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
             return l?.value ? constInt(cx, l.value, n) ?? 1 : undefined;
           });
           if (sizes.some((s) => s !== undefined)) localSize = [sizes[0] ?? 1, sizes[1] ?? 1, sizes[2] ?? 1];
+          cx.localSize = localSize;
           break;
         }
       }

@@ -17,7 +17,11 @@ export type ReadonlyReason = 'const' | 'readonly' | 'built-in' | 'uniform' | 'in
 
 export type SymbolEntry =
   /** Memory: `ptr` is a pointer value (global, local `variable`, or out-parameter). `type` is the pointee. */
-  | { kind: 'variable'; ptr: ValueId; type: TypeId; storage: StorageClass; readonly?: ReadonlyReason; writeonly?: boolean; loc: Loc }
+  | {
+      kind: 'variable'; ptr: ValueId; type: TypeId; storage: StorageClass; readonly?: ReadonlyReason; writeonly?: boolean; loc: Loc;
+      /** Known value of a const array kept in memory (array sizes and case labels may still fold it). */
+      value?: ConstValue;
+    }
   /** A folded constant (`const` with a constant initializer, spec constants). */
   | { kind: 'constant'; id: ValueId; type: TypeId; value?: ConstValue; spec?: boolean; loc: Loc }
   /** A member of an interface block declared without an instance name. */

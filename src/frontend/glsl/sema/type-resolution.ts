@@ -25,7 +25,7 @@ export function constEnvOf(r: TypeResolver): ConstEnv {
     types: r.types,
     lookup: (name) => {
       const s = r.scope.lookup(name);
-      return s?.kind === 'constant' ? s.value : undefined;
+      return s?.kind === 'constant' || s?.kind === 'variable' ? s.value : undefined;
     },
     resolveType: (name) => r.scope.lookupType(name) ?? r.types.resolveName(name),
   };

@@ -98,7 +98,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_response_fifo_size', 'int', '64', 'chunks', 'RT response FIFO entries'),
   p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: 7 }),
   p('gpgpu_rt_op_units', 'int', '32', 'units', 'pipelined operation units of each kind per RT unit'),
-  p('gpgpu_rt_stack_entries', 'int', '8', 'entries', 'short traversal stack entries per ray (spills are in the transaction records)'),
+  p('gpgpu_rt_stack_entries', 'int', '8', 'entries', 'short traversal stack entries per ray; the functional traversal (shortStackSize) records deeper pushes/pops as stackSpill transactions'),
   p('gpgpu_rt_use_l1', 'bool', '1', '', 'RT unit accesses go through the L1D (0: a dedicated RT cache of the dl1 geometry)'),
   p('gpgpu_rt_perfect_mem', 'bool', '0', '', 'limit study: BVH node accesses complete in one cycle (Perfect BVH)'),
   p('gpgpu_rt_coalesce_warps', 'bool', '0', '', 'merge identical RT requests across warps, not only within a warp'),

@@ -225,12 +225,12 @@ export class Sm implements MemClient {
     if (slots.length === 0) return false;
     const last = this.lastIssued[s]!;
     if (this.cfg.scheduler === 'gto') {
-      if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return true;
+      if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return this.issueMore(last, now);
       for (let i = 0; i < slots.length; i++) {
         const slot = slots[i]!;
         if (slot !== last && this.tryIssue(slot, now)) {
           this.lastIssued[s] = slot;
-          return true;
+          return this.issueMore(slot, now);
         }
       }
       return false;
@@ -240,10 +240,22 @@ export class Sm implements MemClient {
       const slot = slots[(start + k) % slots.length]!;
       if (this.tryIssue(slot, now)) {
         this.lastIssued[s] = slot;
-        return true;
+        return this.issueMore(slot, now);
       }
     }
     return false;
+  }
+
+  /** Up to gpgpu_max_insn_issue_per_warp instructions of the chosen warp issue in one cycle. */
+  private issueMore(slot: number, now: number): true {
+    for (let k = 1; k < this.cfg.maxIssuePerWarp; k++) {
+      this.nextIssueAt[slot] = now;
+      if (!this.tryIssue(slot, now)) {
+        this.nextIssueAt[slot] = Math.max(this.nextIssueAt[slot]!, now + 1);
+        break;
+      }
+    }
+    return true;
   }
 
   /** Fetches the warp's next step when its scoreboard allows; false if it cannot have one now. */

@@ -75,3 +75,11 @@ test('CTA limits: more warps than slots run in waves; occupancy reflects residen
   t.true(s.values.gpu_occupancy! <= (4 / 32) * 100 + 1e-9);
   t.true(s.values.gpu_occupancy! > 5);
 });
+
+test('gpgpu_max_insn_issue_per_warp lets one warp dual-issue when units allow', (t) => {
+  const one = warpIpc(['gpgpu_num_sched_per_core=1'], 1);
+  const two = warpIpc(['gpgpu_num_sched_per_core=1', 'gpgpu_max_insn_issue_per_warp=2'], 1);
+  // A lone warp also pays cold instruction-cache misses and block-boundary latency, so compare.
+  t.true(one <= 1, `single issue: ${one}`);
+  t.true(two / one > 1.6 && two <= 2, `dual issue ${two} vs single ${one}`);
+});

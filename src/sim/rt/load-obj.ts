@@ -12,7 +12,7 @@
  * material get a default material of that name.
  * Malformed input throws `ObjParseError` naming file:line:column.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultInstances, defaultMaterial, type Material, type MaterialType, type Scene, type Texture, type Vec3 } from './scene.js';
 
@@ -184,7 +184,9 @@ export function loadObjScene(path: string): Scene {
       case 'mtllib':
         for (const t of toks.slice(1)) {
           const before = materials.length;
-          loadMtl(resolve(dir, t.text), materials, textures);
+          const mtlPath = resolve(dir, t.text);
+          if (!existsSync(mtlPath)) throw new ObjParseError(file, li + 1, t.column, `mtllib '${t.text}' not found (looked for ${mtlPath})`);
+          loadMtl(mtlPath, materials, textures);
           for (let m = before; m < materials.length; m++) {
             if (!materialByName.has(materials[m]!.name)) materialByName.set(materials[m]!.name, m);
           }

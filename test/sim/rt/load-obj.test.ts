@@ -114,4 +114,5 @@ test('malformed OBJ/MTL raise ObjParseError with file:line:column', (t) => {
   const bad = t.throws(() => loadObjScene(writeObj('mtllib m.mtl\n', 'newmtl a\nKd 1 x 0\n')), { instanceOf: ObjParseError });
   t.regex(bad!.message, /m\.mtl:2:6: expected a number/);
   t.throws(() => loadObjScene('/nonexistent/file.obj'), { instanceOf: ObjParseError, message: /cannot read file/ });
+  t.throws(() => loadObjScene(writeObj('v 0 0 0\nmtllib  missing.mtl\n')), { instanceOf: ObjParseError, message: /x\.obj:2:9: mtllib 'missing\.mtl' not found/ });
 });

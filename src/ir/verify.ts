@@ -105,7 +105,14 @@ export function verifyModule(m: Module): string[] {
   }
   for (const s of m.sources) if (typeof s.path !== 'string') out.push(`source with non-string path`);
 
-  for (const f of m.functions) verifyFunction(m, f, globalTypes, fnById, constIds, validType, out);
+  for (const f of m.functions) {
+    try {
+      verifyFunction(m, f, globalTypes, fnById, constIds, validType, out);
+    } catch (e) {
+      // Only structurally malformed objects (a missing operand array, a non-object inst) get here.
+      out.push(`@${f.name}: malformed function, verification stopped: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   return out;
 }
 

@@ -228,3 +228,11 @@ test('globals must be pointers of their storage class', (t) => {
     'global %5 "buf" [t.rgen:1:1]: storage uniform differs from its pointer type\'s storageBuffer',
   ]);
 });
+
+test('structurally malformed instructions are reported, not thrown', (t) => {
+  const m = parseModuleText(BASE);
+  delete (m.functions[1]!.blocks[0]!.insts[1] as { indices?: unknown }).indices;
+  const msgs = verifyModule(m);
+  t.is(msgs.length, 1);
+  t.regex(msgs[0]!, /^@main: malformed function, verification stopped: /);
+});

@@ -5,7 +5,8 @@
  * Invariants kept: `main` is `void main()` and becomes the module's one entry point; function
  * parameters declared `in` are copied into function-storage variables (so they can be assigned),
  * `out`/`inout` parameters are pointers; non-constant global initializers run at the start of main;
- * every function ends each block with one terminator (falling off a non-void function is an error).
+ * every function ends each block with one terminator (falling off a non-void function returns an
+ * undefined value, with a warning, as glslang does).
  */
 import type { TranslationUnit } from '../ast.js';
 import type { ValueId } from '../../../ir/inst.js';
@@ -121,13 +122,17 @@ function genFunctionBody(cx: IrGenContext, f: FunctionSymbol): void {
   }
   const endLoc = d.body!.loc;
   let missingReturn = false;
-  const fn = fb.finish(() => {
+  const fn = fb.finish((b) => {
     if (types.isVoid(f.returnType)) return { op: 'return' };
+    // glslang accepts falling off a non-void function (real shaders do it) and returns an undefined
+    // value; so do we, with a warning.
     missingReturn = true;
-    return { op: 'unreachable' };
+    const undef = freshId<ValueId>(cx.m);
+    b.insts.push({ op: 'undef', id: undef, type: f.returnType, loc: b.insts.at(-1)?.loc ?? endLoc });
+    return { op: 'return', value: undef };
   }, types.void);
   if (missingReturn) {
-    cx.error(endLoc, `missing return statement: function '${f.name}' must return a value of type '${types.name(f.returnType)}' on every path`);
+    cx.warn(endLoc, `missing return statement: function '${f.name}' does not return a value of type '${types.name(f.returnType)}' on every path (the result is undefined there)`);
   }
   cx.m.functions.push(fn);
   cx.fb = undefined;

@@ -69,3 +69,24 @@ export function blockHist(c: Counters, name: string): Record<number, number> {
   });
   return out;
 }
+
+import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import type { Stage } from '../../../src/ir/module.js';
+
+/** Compiles GLSL with the front end; throws with the diagnostics when it does not compile. */
+export function compileGlslProgram(src: string, path = 'test.comp', stage?: Stage): Program {
+  const r = compileGlsl(path, src, stage ? { stage } : {});
+  if (!r.module) throw new Error(r.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n'));
+  return compileProgram(r.module);
+}
+
+export function runGlsl(
+  src: string,
+  resources: Resources,
+  opts: Partial<LaunchOptions> & { size: [number, number, number] },
+  path = 'test.comp',
+): { program: Program; counters: Counters } {
+  const program = compileGlslProgram(src, path);
+  const counters = runFunctional(program, resources, { entry: entryOf(program), ...opts });
+  return { program, counters };
+}

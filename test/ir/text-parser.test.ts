@@ -123,3 +123,28 @@ test('struct names: duplicates print as !N and the parser rejects an ambiguous $
   const e = parseError('type !0 = u32\ntype !1 = struct "S" uid=1 {\n}\ntype !2 = struct "S" uid=2 {\n}\nconst %3: ptr<private, $S> = null\n');
   t.regex(e.message, /^6:24: struct name \$S is ambiguous/);
 });
+
+test('awkward names, extreme numbers and forward type references round-trip', (t) => {
+  const { m } = buildEveryOpModule();
+  const awkward = ['', 'with space', 'q"uote', 'back\\slash', 'uni\u2028code ✓', '@at', '%pct', 'semi;colon', '{brace}'];
+  m.functions.forEach((f, i) => { f.name = awkward[i % awkward.length]!; });
+  const blocks = m.functions.flatMap((f) => f.blocks);
+  blocks.forEach((b, i) => { b.name = awkward[i % awkward.length]!; });
+  m.globals.forEach((g, i) => { g.name = awkward[(i + 3) % awkward.length]!; });
+  m.entryPoints[0]!.name = 'semi;colon "x"';
+  for (const ty of m.types.types) if (ty.kind === 'struct') ty.members.forEach((mem, i) => { mem.name = awkward[i]!; });
+  const u32 = m.constants[0]!.type;
+  m.constants.push(
+    { id: m.nextId++ as never, type: u32, value: 4294967295 },
+    { id: m.nextId++ as never, type: u32, value: 1e-7, name: '' },
+    { id: m.nextId++ as never, type: u32, value: -9007199254740993n },
+    { id: m.nextId++ as never, type: u32, value: Infinity },
+  );
+  m.sources[1]!.text = 'a\r\nb\u2028c\td"e\\f\u0000g';
+  const text = printModule(m);
+  const back = parseModuleText(text);
+  t.is(printModule(back), text);
+  t.deepEqual(back.functions.map((f) => f.name), m.functions.map((f) => f.name));
+  t.deepEqual(back.sources, m.sources);
+  t.true(Object.is(back.constants.at(-2)!.value, -9007199254740993n));
+});

@@ -55,6 +55,8 @@ export class DramChannel {
   readonly stats = new DramStats();
   private readonly t: { CCD: number; RCD: number; RAS: number; RP: number; CL: number; WL: number };
   private readonly cyclesPerByte: number;
+  /** A burst of BL beats (two per DRAM clock) is the smallest transfer. */
+  private readonly minBurstBytes: number;
   private readonly returnLatency: number;
   private readonly capacity: number;
   private readonly frfcfs: boolean;
@@ -65,6 +67,7 @@ export class DramChannel {
     this.t = { CCD: d.CCD * r, RCD: d.RCD * r, RAS: d.RAS * r, RP: d.RP * r, CL: d.CL * r, WL: d.WL * r };
     // One beat of (chips x bus width) bytes per DRAM clock.
     this.cyclesPerByte = r / (d.busBytesPerChip * d.chipsPerChannel);
+    this.minBurstBytes = (d.burstLength / 2) * d.busBytesPerChip * d.chipsPerChannel;
     this.returnLatency = d.returnLatency;
     this.capacity = d.queueSize;
     this.frfcfs = d.frfcfs;
@@ -114,7 +117,7 @@ export class DramChannel {
     this.bankReadyAt[b] = colAt + this.t.CCD;
     const isWrite = q.req.kind === ReqKind.Store;
     const dataStart = Math.max(colAt + (isWrite ? this.t.WL : this.t.CL), this.busFreeAt);
-    const burst = q.req.bytes * this.cyclesPerByte;
+    const burst = Math.max(q.req.bytes, this.minBurstBytes) * this.cyclesPerByte;
     this.busFreeAt = dataStart + burst;
     this.stats.busBusy += burst;
     if (isWrite) {

@@ -45,8 +45,11 @@ export class Gpu {
   constructor(readonly cfg: GpuConfig) {
     this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
-    this.reqNet = new Interconnect(cfg.numSms, subs, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
-    this.replyNet = new Interconnect(subs, cfg.numSms, cfg.icnt.latency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
+    // domains are converted (identical clocks in every preset, so this is usually a no-op).
+    const icntLatency = Math.max(1, Math.round((cfg.icnt.latency * cfg.clocks.coreMhz) / cfg.clocks.icntMhz));
+    this.reqNet = new Interconnect(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    this.replyNet = new Interconnect(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map));
     this.partitionWake = new Float64Array(this.partitions.length);

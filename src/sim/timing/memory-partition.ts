@@ -1,7 +1,8 @@
 /**
  * A memory partition: one DRAM channel and its L2 banks (sub-partitions). Each bank takes
  * requests from the interconnect into a ROP queue that models `gpgpu_l2_rop_latency`, looks them
- * up in its write-back L2 slice (lazy fetch-on-read allocation for stores), merges misses to the
+ * up in its write-back L2 slice (store misses allocate without a fetch unless the write-allocate
+ * policy is N, then they go straight to DRAM), merges misses to the
  * same line, sends misses and dirty evictions to DRAM and replies to the SM over the reply
  * network.
  *
@@ -30,11 +31,14 @@ export class L2Bank {
   readonly toDram: MemRequest[] = [];
   private readonly dramLimit: number;
   private readonly fetchWholeLine: boolean;
+  /** Store misses allocate the line dirty without fetching it (GPGPU-Sim lazy fetch-on-read). */
+  private readonly writeAllocate: boolean;
 
   constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number) {
     this.cache = new Cache(cfg.l2);
     this.dramLimit = cfg.l2.missQueue;
     this.fetchWholeLine = !cfg.l2.sectored;
+    this.writeAllocate = cfg.l2.writeAlloc !== 'none';
   }
 
   cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
@@ -74,7 +78,8 @@ export class L2Bank {
       }
       if (this.toDram.length >= this.dramLimit) return this.fail(req);
       c.stats.count(req.source, c.missKind(line));
-      this.evict(c.fill(line, true));
+      if (this.writeAllocate) this.evict(c.fill(line, true));
+      else this.toDram.push({ ...req, addr: line, waiters: null, subPartition: this.id });
       return true;
     }
     if (this.replyCount() >= REPLY_LIMIT) return false;
@@ -148,7 +153,8 @@ export class MemoryPartition {
   constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap) {
     this.banks = [];
     for (let s = 0; s < cfg.subPartitionsPerChannel; s++) {
-      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, cfg.l2Latency));
+      const latency = Math.max(1, Math.round((cfg.l2Latency * cfg.clocks.coreMhz) / cfg.clocks.l2Mhz));
+      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency));
     }
     this.dram = new DramChannel(cfg, map);
   }

@@ -117,6 +117,8 @@ export class RtUnit implements MemClient {
   private readonly pending = new Map<number, ChunkReq>();
   private nextChunkId = 0;
   private mshrUsed = 0;
+  /** Chunk requests sent to the cache whose response has not been popped from the FIFO. */
+  private awaitingFifo = 0;
   /** Set when a ray could not get MSHR / queue space; cleared when either frees up. */
   private blocked = false;
   private readonly memQueue: ChunkReq[] = [];
@@ -196,6 +198,7 @@ export class RtUnit implements MemClient {
       }
       this.pending.delete(c.key);
       this.mshrUsed--;
+      this.awaitingFifo--;
       this.blocked = false;
       for (const ray of c.rays) {
         if (--ray.pendingChunks === 0) this.startOp(ray, now);
@@ -206,12 +209,14 @@ export class RtUnit implements MemClient {
       const w = this.selectWarp();
       if (w) this.scheduleMemory(w);
     }
-    // 4. Head of the memory access queue goes to the cache.
+    // 4. Head of the memory access queue goes to the cache, if its response will have a
+    //    Response FIFO entry (credit-based: sent and not yet popped < FIFO size).
     const head = this.memQueue[0];
-    if (head !== undefined) {
+    if (head !== undefined && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       const line = head.addr;
       if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now)) {
         this.memQueue.shift();
+        this.awaitingFifo++;
         this.blocked = false;
         this.stats.chunkRequests++;
       }

@@ -86,3 +86,18 @@ test('maxCycles stops early and marks the stats truncated', (t) => {
 test('a CTA that cannot fit an SM is a clear error', (t) => {
   t.throws(() => simulate([], loadConfig('mobile'), { ctaSize: 64 }), { message: /ctaSize 64 warps/ });
 });
+
+test('L2 write policy: write-allocate keeps stores in the L2, no-write-allocate sends them to DRAM', (t) => {
+  const steps = Array.from({ length: 8 }, (_, i) => loadStep(0x20000 + i * 128, 2, 'store'));
+  const alloc = simulate([new ScriptedWarp(steps)], loadConfig('mobile', ONE_SM));
+  const noAlloc = simulate([new ScriptedWarp(steps)], loadConfig('mobile', [...ONE_SM, 'gpgpu_cache:dl2=S:192:128:16,L:B:m:N:L,A:192:4,32:0,32']));
+  t.is(alloc.values.dram_writes, 0);
+  t.is(noAlloc.values.dram_writes, 8);
+});
+
+test('interconnect and L2 latencies given in slower clock domains cost more core cycles', (t) => {
+  const tinyL1 = 'gpgpu_cache:dl1=N:1:128:1,L:L:m:N:L,A:256:8,16:0,32';
+  const fast = hopLatency([tinyL1], (i) => 0x1000 + (i % 2) * 128);
+  const slowL2 = hopLatency([tinyL1, 'gpgpu_clock_domains=1365.0:1365.0:682.5:3500.0'], (i) => 0x1000 + (i % 2) * 128);
+  t.true(Math.abs(slowL2 - fast - 160) <= 2, `L2 at half clock: ${fast} -> ${slowL2}`);
+});

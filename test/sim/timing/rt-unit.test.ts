@@ -86,3 +86,8 @@ test('operation units are pipelined: more rays than units start over several cyc
   t.is(latency(4) - latency(32), 32 / 4 - 1);
   t.is(latency(1) - latency(32), 32 - 1);
 });
+
+test('a smaller response FIFO limits RT requests in flight', (t) => {
+  const run = (fifo: number) => simulate(traversalWorkload(8, 1, 8, 1 << 20, 9), cfgOf(`gpgpu_rt_response_fifo_size=${fifo}`)).values.gpu_sim_cycle!;
+  t.true(run(2) > run(64) * 1.5);
+});

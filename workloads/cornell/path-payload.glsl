@@ -1,5 +1,6 @@
-// cornell: payload of the path tracer. The closest-hit shader fills in what the surface emits,
-// how much of the incoming light it passes on (weight) and where the path continues.
+// cornell: payload of the path tracer. The closest-hit shader fills in the light reaching the eye
+// from this vertex (emission seen directly, or the light sampled directly), how much of the
+// incoming light it passes on (weight) and where the path continues.
 #ifndef CORNELL_PATH_PAYLOAD_GLSL
 #define CORNELL_PATH_PAYLOAD_GLSL
 

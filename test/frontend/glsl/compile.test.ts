@@ -6,7 +6,8 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import type { Expr, TranslationUnit } from '../../../src/frontend/glsl/ast.js';
+import { compileGlsl, compileUnit } from '../../../src/frontend/glsl/compile.js';
 import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
 import { verifyModule } from '../../../src/ir/verify.js';
 import { compileErrors, compileOk, compileSnippet } from './compile-fixtures/harness.js';
@@ -141,4 +142,23 @@ test('parse errors come back as diagnostics without a module', (t) => {
   t.is(r.module, undefined);
   t.true(r.diagnostics.length > 0);
   t.is(r.diagnostics[0]!.file, 'snippet.rgen');
+});
+
+test('an internal failure becomes an internal compiler error diagnostic at the statement, not a stack trace', (t) => {
+  const text = 'void main() { }\n';
+  const loc = { file: 0, line: 1, column: 15 };
+  const unit: TranslationUnit = {
+    version: 460,
+    extensions: [],
+    decls: [{
+      kind: 'function', name: 'main', params: [], loc: { file: 0, line: 1, column: 1 },
+      returnType: { name: 'void', arrayDims: [], loc }, returnQualifiers: { layout: [], memory: [], loc },
+      body: { kind: 'compound', loc, body: [{ kind: 'exprStmt', loc, expr: { kind: 'bogus', loc } as unknown as Expr }] },
+    }],
+  };
+  const r = compileUnit(unit, [{ path: 'x.rgen', text }], 'raygen');
+  t.is(r.module, undefined);
+  t.is(r.diagnostics.length, 1);
+  t.regex(formatDiagnostic(r.diagnostics[0]!), /^x\.rgen:1:15: error: internal compiler error: /);
+  t.false(/\n\s+at /.test(r.diagnostics[0]!.message));
 });

@@ -147,3 +147,11 @@ test('switch labels take the selector signedness; gl_WorkGroupSize is the declar
   t.deepEqual(c.entryPoints[0]!.localSize, [8, 4, 1]);
   t.truthy(c.constants.find((k) => k.value === 32), 'folded 8 * 4');
 });
+
+test('readonly buffer_reference blocks reject writes; their members carry nonWritable', (t) => {
+  const src = '#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_EXT_buffer_reference : require\n#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\nlayout(buffer_reference, std430) readonly buffer RO { float v[]; };\nlayout(push_constant) uniform PC { uint64_t a; } pc;\nlayout(location = 0) rayPayloadEXT vec4 p;\n';
+  t.regex(compileErrors(src + 'void main() { RO r = RO(pc.a); r.v[0] = 1.0; }')[0]!, /assignment to readonly variable/);
+  const m = compileOk(src + 'void main() { RO r = RO(pc.a); p.x = r.v[0]; }');
+  const ro = m.types.types.find((ty) => ty.kind === 'struct' && ty.name === 'RO');
+  t.true(ro?.kind === 'struct' && ro.members.every((mb) => mb.nonWritable === true));
+});

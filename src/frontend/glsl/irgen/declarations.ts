@@ -271,10 +271,12 @@ export function genBlockDecl(cx: IrGenContext, d: BlockDecl): void {
     const al = layoutValue(cx, m.qualifiers, 'align');
     if (al !== undefined) spec.align = al;
     if (has(m.qualifiers, 'row_major') || (blockRowMajor && !has(m.qualifiers, 'column_major'))) spec.rowMajor = true;
-    if (m.qualifiers.memory.includes('readonly')) spec.nonWritable = true;
-    if (m.qualifiers.memory.includes('writeonly')) spec.nonReadable = true;
+    // Block-level memory qualifiers apply to every member (glslang decorates each member).
+    const ro = m.qualifiers.memory.includes('readonly') || q.memory.includes('readonly');
+    if (ro) spec.nonWritable = true;
+    if (m.qualifiers.memory.includes('writeonly') || q.memory.includes('writeonly')) spec.nonReadable = true;
     specs.push(spec);
-    memberReadonly.push(m.qualifiers.memory.includes('readonly'));
+    memberReadonly.push(ro);
   }
   let blockType: TypeId;
   if (rtStorage) {

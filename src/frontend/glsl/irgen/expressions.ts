@@ -58,6 +58,8 @@ export function genExpr(cx: IrGenContext, e: Expr): Val {
       return genLength(cx, e.object, e.loc);
     case 'initList':
       return cx.fail(e.loc, 'an initializer list is only allowed as the initializer of a declaration');
+    default:
+      throw new Error(`unknown expression kind '${(e as { kind: string }).kind}'`);
   }
 }
 

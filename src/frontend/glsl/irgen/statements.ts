@@ -157,6 +157,8 @@ function genStmtInner(cx: IrGenContext, s: Stmt): void {
     case 'terminateRay':
       genAnyHitJump(cx, s.kind, s.loc);
       return;
+    default:
+      throw new Error(`unknown statement kind '${(s as { kind: string }).kind}'`);
   }
 }
 

@@ -354,9 +354,15 @@ class InstTypeCheck {
       case 'condBranch':
         this.want(this.inst.cond, (t) => this.isBoolN(t, 1), 'bool');
         break;
-      case 'switch':
+      case 'switch': {
         this.want(this.inst.selector, (t) => this.isIntScalar(t), 'an integer scalar');
+        const seen = new Set<number>();
+        for (const c of this.inst.cases) {
+          if (seen.has(c.value)) this.errs.push(`switch case ${c.value} appears twice`);
+          seen.add(c.value);
+        }
         break;
+      }
       case 'return': {
         const rt = this.env.fn.returnType;
         const voidFn = this.T(rt).kind === 'void';

@@ -211,6 +211,10 @@ function verifyFunction(
   });
 
   const cfg = buildCfg(f);
+  const entryPreds = cfg.preds.get(entry.id) ?? [];
+  if (entryPreds.length > 0) {
+    out.push(`${fnWhere} ^b${entry.id}: the entry block is a branch target (from ${entryPreds.map((p) => `^b${p}`).join(', ')})`);
+  }
   // Phi incoming sets are checked against the CFG even when some other structure rule failed.
   for (const b of f.blocks) {
     const preds = cfg.preds.get(b.id) ?? [];

@@ -236,3 +236,13 @@ test('structurally malformed instructions are reported, not thrown', (t) => {
   t.is(msgs.length, 1);
   t.regex(msgs[0]!, /^@main: malformed function, verification stopped: /);
 });
+
+test('the entry block is not a branch target', (t) => {
+  t.deepEqual(brokenText(t, '%36 = return', '%36 = branch ^b11'), ['@main ^b11: the entry block is a branch target (from ^b17)']);
+});
+
+test('switch case values are unique', (t) => {
+  t.deepEqual(brokenText(t, '[1: ^b16]', '[1: ^b16, 1: ^b17]'), [
+    '@main ^b15 %33 (switch) [t.rgen:11:3]: switch case 1 appears twice',
+  ]);
+});

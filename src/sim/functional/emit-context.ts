@@ -37,6 +37,8 @@ export interface PtrInfo {
   pointee: TypeId;
   /** Matrix decoration of the member the pointer points into (matrix pointees only). */
   mat?: MatrixDecoration;
+  /** Byte distance between the components of a vector pointee that is a column of a row-major matrix. */
+  vecStride?: number;
 }
 
 /** A memory access site of the current piece (reported to the timing model in WarpStep.memory). */

@@ -145,6 +145,11 @@ function writeLeaf(acc: Access, k: LeafKind, byteOff: number, v: string): string
 }
 
 function layoutFor(ctx: EmitContext, info: PtrInfo, pointee: TypeId): { offsets: number[]; kinds: LeafKind[]; size: number } {
+  if (info.vecStride !== undefined) {
+    const kinds = ctx.layout.leavesOf(pointee);
+    const offsets = kinds.map((_, k) => k * info.vecStride!);
+    return { offsets, kinds, size: offsets[offsets.length - 1]! + 4 };
+  }
   const lay = ctx.layout.layoutOf(pointee, info.mat);
   for (const o of lay.offsets) {
     if (o % 4 !== 0) throw new SimError('unsupported', `member at byte offset ${o} is not 4-byte aligned (8/16-bit storage is not supported)`);
@@ -254,6 +259,7 @@ function emitAccessChain(ctx: EmitContext, inst: InstOf<'accessChain'>): void {
   ctx.setClass(OpClass.Alu);
   let cur = base.pointee;
   let mat: MatrixDecoration | undefined = base.mat;
+  let vecStride: number | undefined = base.vecStride;
   let addr = ctx.read(inst.base, 0);
   let constOff = 0;
   const terms: string[] = [];
@@ -331,7 +337,8 @@ function emitAccessChain(ctx: EmitContext, inst: InstOf<'accessChain'>): void {
         break;
       }
       case 'vector': {
-        const eb = LayoutTable.leafBytes(ctx.layout.leavesOf(t.elem)[0]!);
+        const eb = vecStride ?? LayoutTable.leafBytes(ctx.layout.leavesOf(t.elem)[0]!);
+        vecStride = undefined;
         const { expr, c } = bindIdx(v);
         if (c === undefined || c < 0 || c >= t.count) checkIndex(ctx, inst, expr, t.count);
         if (c !== undefined) constOff += c * eb;
@@ -340,9 +347,10 @@ function emitAccessChain(ctx: EmitContext, inst: InstOf<'accessChain'>): void {
         break;
       }
       case 'matrix': {
-        if (mat?.rowMajor) throw new SimError('unsupported', 'pointer to a column of a row-major matrix');
         const rows = ctx.layout.leavesOf(t.column).length;
-        const stride = mat?.stride ?? rows * 4;
+        // Row-major: column c starts at c * 4 and its components are a matrix stride apart.
+        const stride = mat?.rowMajor ? 4 : (mat?.stride ?? rows * 4);
+        if (mat?.rowMajor) vecStride = mat.stride;
         const { expr, c } = bindIdx(v);
         if (c === undefined || c < 0 || c >= t.columns) checkIndex(ctx, inst, expr, t.columns);
         if (c !== undefined) constOff += c * stride;
@@ -360,6 +368,7 @@ function emitAccessChain(ctx: EmitContext, inst: InstOf<'accessChain'>): void {
   parts.push(...terms);
   const p: PtrInfo = { base: resultBase, pointee: resultPointee };
   if (mat) p.mat = mat;
+  if (vecStride !== undefined) p.vecStride = vecStride;
   ctx.setPtrInfo(inst.id, p);
   ctx.def(inst.id, [parts.length === 1 ? parts[0]! : `(${parts.join(' + ')})`]);
 }

@@ -417,21 +417,22 @@ export class AstBuilder extends BaseVisitor {
   }
 
   assignmentExpression(c: Children): Expr {
-    const target = this.expr(node(c, 'conditionalExpression'));
+    const left = this.conditionalExpression(c);
     const op = tok(c, 'AssignOperator');
-    if (op === undefined) return target;
-    return { kind: 'assign', op: op.image as AssignOp, target, value: this.expr(node(c, 'assignmentExpression')), loc: locOf(op) };
+    if (op === undefined) return left;
+    return { kind: 'assign', op: op.image as AssignOp, target: left, value: this.expr(node(c, 'value')), loc: locOf(op) };
   }
 
+  /** Also reads the conditional part of `assignmentExpression`, whose children have the same names. */
   conditionalExpression(c: Children): Expr {
-    const cond = this.expr(node(c, 'binaryExpression'));
+    const cond = this.binaryOperands(c);
     const q = tok(c, 'Question');
     if (q === undefined) return cond;
-    return { kind: 'ternary', cond, then: this.expr(node(c, 'expression')), else: this.expr(node(c, 'assignmentExpression')), loc: locOf(q) };
+    return { kind: 'ternary', cond, then: this.expr(node(c, 'expression')), else: this.expr(node(c, 'else')), loc: locOf(q) };
   }
 
   /** Operator-precedence (shunting-yard) over `unary (op unary)*`. */
-  binaryExpression(c: Children): Expr {
+  private binaryOperands(c: Children): Expr {
     const operands = nodes(c, 'unaryExpression');
     const ops = tokens(c, 'BinaryOperatorToken');
     if (ops.length === 0) return this.expr(operands[0]);
@@ -449,14 +450,6 @@ export class AstBuilder extends BaseVisitor {
   }
 
   unaryExpression(c: Children): Expr {
-    const op = tok(c, 'PrefixOperator');
-    if (op === undefined) return this.expr(node(c, 'postfixExpression'));
-    const operand = this.expr(node(c, 'unaryExpression'));
-    const name = op.image === '++' ? 'pre++' : op.image === '--' ? 'pre--' : op.image;
-    return { kind: 'unary', op: name as UnaryOperator, operand, loc: locOf(op) };
-  }
-
-  postfixExpression(c: Children): Expr {
     let e = this.expr(node(c, 'primaryExpression'));
     for (const s of nodes(c, 'postfixSuffix')) {
       const sc = s.children as Children;
@@ -476,6 +469,13 @@ export class AstBuilder extends BaseVisitor {
       }
       const inc = tok(sc, 'PlusPlus') ?? tok(sc, 'MinusMinus')!;
       e = { kind: 'unary', op: inc.image === '++' ? 'post++' : 'post--', operand: e, loc: locOf(inc) };
+    }
+    // Prefix operators bind looser than postfix ones: apply them innermost (rightmost) first.
+    const prefix = tokens(c, 'PrefixOperator');
+    for (let i = prefix.length - 1; i >= 0; i--) {
+      const op = prefix[i]!;
+      const name = op.image === '++' ? 'pre++' : op.image === '--' ? 'pre--' : op.image;
+      e = { kind: 'unary', op: name as UnaryOperator, operand: e, loc: locOf(op) };
     }
     return e;
   }

@@ -37,7 +37,7 @@ const RULE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   forStatement: 'a for loop', forInit: 'a for-loop initializer', whileStatement: 'a while loop',
   doWhileStatement: 'a do-while loop', jumpStatement: 'a statement', expressionStatement: 'an expression',
   expression: 'an expression', assignmentExpression: 'an expression', conditionalExpression: 'an expression',
-  binaryExpression: 'an expression', unaryExpression: 'an expression', postfixExpression: 'an expression',
+  unaryExpression: 'an expression',
   postfixSuffix: 'an expression', primaryExpression: 'an expression', callArguments: 'function arguments',
 };
 
@@ -569,48 +569,50 @@ export class GlslParser extends CstParser {
     });
   });
 
-  /** The target is parsed as a conditional expression; the builder checks it is assignable in form. */
+  /**
+   * Assignment, conditional and binary levels in one rule (fewer CST nodes per leaf, which is most
+   * of the parse time): `unary (op unary)* [? expression : assignment] [assignOp assignment]`.
+   * The target of an assignment is thus parsed as a conditional expression, as in the GLSL grammar
+   * after its usual relaxation; semantic analysis checks it is an l-value.
+   */
   assignmentExpression = this.RULE('assignmentExpression', () => {
-    this.SUBRULE(this.conditionalExpression);
-    this.OPTION(() => {
-      this.CONSUME(AssignOperator);
-      this.SUBRULE(this.assignmentExpression);
-    });
-  });
-
-  conditionalExpression = this.RULE('conditionalExpression', () => {
-    this.SUBRULE(this.binaryExpression);
-    this.OPTION(() => {
-      this.CONSUME(Question);
-      this.SUBRULE(this.expression);
-      this.CONSUME(Colon);
-      this.SUBRULE(this.assignmentExpression);
-    });
-  });
-
-  binaryExpression = this.RULE('binaryExpression', () => {
     this.SUBRULE(this.unaryExpression);
     this.MANY(() => {
       this.CONSUME(BinaryOperatorToken);
       this.SUBRULE2(this.unaryExpression);
     });
+    this.OPTION(() => {
+      this.CONSUME(Question);
+      this.SUBRULE(this.expression);
+      this.CONSUME(Colon);
+      this.SUBRULE(this.assignmentExpression, { LABEL: 'else' });
+    });
+    this.OPTION2(() => {
+      this.CONSUME(AssignOperator);
+      this.SUBRULE2(this.assignmentExpression, { LABEL: 'value' });
+    });
   });
 
+  /** Constant-expression contexts (array sizes, layout values): no assignment at the top. */
+  conditionalExpression = this.RULE('conditionalExpression', () => {
+    this.SUBRULE(this.unaryExpression);
+    this.MANY(() => {
+      this.CONSUME(BinaryOperatorToken);
+      this.SUBRULE2(this.unaryExpression);
+    });
+    this.OPTION(() => {
+      this.CONSUME(Question);
+      this.SUBRULE(this.expression);
+      this.CONSUME(Colon);
+      this.SUBRULE(this.assignmentExpression, { LABEL: 'else' });
+    });
+  });
+
+  /** Prefix operators apply to a postfix expression: `-a[i]` is `-(a[i])`, `++s.x` is `++(s.x)`. */
   unaryExpression = this.RULE('unaryExpression', () => {
-    this.OR((this.alternatives[16] ??= [
-      {
-        ALT: () => {
-          this.CONSUME(PrefixOperator);
-          this.SUBRULE(this.unaryExpression);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.postfixExpression) },
-    ]));
-  });
-
-  postfixExpression = this.RULE('postfixExpression', () => {
+    this.MANY(() => this.CONSUME(PrefixOperator));
     this.SUBRULE(this.primaryExpression);
-    this.MANY(() => this.SUBRULE(this.postfixSuffix));
+    this.MANY2(() => this.SUBRULE(this.postfixSuffix));
   });
 
   postfixSuffix = this.RULE('postfixSuffix', () => {

@@ -150,3 +150,35 @@ test('messages for common slips: unclosed block, stray else, nested function, mi
   t.deepEqual(errors('layout(set = 0 binding = 1) uniform U { float x; } u;'), ["bad.rgen:1:16: error: expected ')' in a layout qualifier but found 'binding'"]);
   t.deepEqual(errors('uniform Block { float x; }\nvoid main() {}'), ["bad.rgen:1:27: error: expected ';' after block declaration but found 'void'"]);
 });
+
+test('mangled shaders never throw: every problem is a diagnostic with a position', (t) => {
+  // Deterministic mutations of the fixtures: deletions, insertions of tricky tokens, duplicated spans.
+  let seed = 12345;
+  const rnd = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pieces = ['{', '}', '(', ')', ';', ',', 'float', 'struct', '#', '#define X(', '[[', ']]', '[', ']', '=', 'if', 'else',
+    'case', 'layout(', 'buffer', '\n#if 1\n', '\n#endif\n', '"', '/*', '\\\n', '.', 'x', '0x', '1e', '?', ':', '\n#include "', '##'];
+  const texts = SHADERS.map((s) => [s, fsHost.readFile(join(FIXTURES, s))!] as const);
+  for (let i = 0; i < 300; i++) {
+    const [name, original] = texts[rnd(texts.length)]!;
+    let text = original;
+    for (let k = 0; k < 1 + rnd(3); k++) {
+      const pos = rnd(text.length);
+      const op = rnd(3);
+      if (op === 0) text = text.slice(0, pos) + text.slice(pos + 1 + rnd(5));
+      else if (op === 1) text = text.slice(0, pos) + pieces[rnd(pieces.length)] + text.slice(pos);
+      else {
+        const from = rnd(text.length);
+        text = text.slice(0, pos) + text.slice(from, from + rnd(20)) + text.slice(pos);
+      }
+    }
+    const r = parseGlsl(join(FIXTURES, name), text);
+    t.is(r.unit === undefined, r.diagnostics.some((d) => d.severity === 'error'));
+    for (const d of r.diagnostics) {
+      t.true(Number.isInteger(d.line) && d.line >= 1 && Number.isInteger(d.column) && d.column >= 1, formatDiagnostic(d));
+      t.notRegex(d.message, /undefined|NaN|Exception|\n/);
+    }
+  }
+});

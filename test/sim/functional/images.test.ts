@@ -1,0 +1,115 @@
+import test from 'ava';
+import { runGlsl, words, f32s, u32s } from './run-ir.js';
+import { createImage, readTexel, sampleImage, writeTexel, floatToHalf, halfToFloat } from '../../../src/sim/functional/images.js';
+
+test('bilinear filtering blends the four nearest texels; repeat and clamp wrap', (t) => {
+  const img = createImage('r32f', 2, 2);
+  writeTexel(img, 0, 0, 0, 0, [0]);
+  writeTexel(img, 1, 0, 0, 0, [1]);
+  writeTexel(img, 0, 1, 0, 0, [2]);
+  writeTexel(img, 1, 1, 0, 0, [3]);
+  const out = new Float64Array(4);
+  const lin = { filter: 'linear', wrapU: 'clampToEdge', wrapV: 'clampToEdge', wrapW: 'clampToEdge' } as const;
+  sampleImage(img, lin, 0.5, 0.5, 0, 0, 0, 2, out); // centre: average of all four
+  t.is(out[0], 1.5);
+  sampleImage(img, lin, 0.25, 0.25, 0, 0, 0, 2, out); // texel (0,0) centre
+  t.is(out[0], 0);
+  sampleImage(img, lin, 0.5, 0.25, 0, 0, 0, 2, out); // halfway between (0,0) and (1,0)
+  t.is(out[0], 0.5);
+  sampleImage(img, lin, 0, 0.25, 0, 0, 0, 2, out); // left edge, clamped: texel 0 only
+  t.is(out[0], 0);
+  sampleImage(img, { ...lin, wrapU: 'repeat' }, 0, 0.25, 0, 0, 0, 2, out); // repeat: between texel 1 (wrapped) and 0
+  t.is(out[0], 0.5);
+  sampleImage(img, { ...lin, filter: 'nearest' }, 0.74, 0.76, 0, 0, 0, 2, out);
+  t.is(out[0], 3);
+  t.is(out[3], 1, 'missing alpha reads as 1');
+});
+
+test('rgba8 / rgba16f / r32ui texel conversions', (t) => {
+  const a = createImage('rgba8', 1, 1);
+  writeTexel(a, 0, 0, 0, 0, [1, 0.5, -1, 2]);
+  const o = new Float64Array(4);
+  readTexel(a, 0, 0, 0, 0, 0, o);
+  t.deepEqual(Array.from(o), [1, Math.fround(128 / 255), 0, 1]);
+  const h = createImage('rgba16f', 1, 1);
+  writeTexel(h, 0, 0, 0, 0, [0.1, 65504, -2, 1e-8]);
+  readTexel(h, 0, 0, 0, 0, 0, o);
+  t.is(o[0], halfToFloat(floatToHalf(0.1)));
+  t.is(o[1], 65504);
+  t.is(o[2], -2);
+  t.is(o[3], 0);
+  t.is(floatToHalf(1), 0x3c00);
+  const u = createImage('r32ui', 1, 1);
+  writeTexel(u, 0, 0, 0, 0, [4000000000]);
+  readTexel(u, 0, 0, 0, 0, 0, o);
+  t.deepEqual(Array.from(o), [4000000000, 0, 0, 1]);
+});
+
+const SHADER = `#version 460
+layout(local_size_x = 4, local_size_y = 2) in;
+layout(set = 0, binding = 0, rgba32f) uniform image2D dst;
+layout(set = 0, binding = 1, r32ui) uniform uimage2D counts;
+layout(set = 0, binding = 2) uniform sampler2D tex;
+layout(std430, set = 0, binding = 3) buffer Out { float v[]; } o;
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  ivec2 sz = imageSize(dst);
+  vec4 s = textureLod(tex, (vec2(p) + 0.5) / vec2(sz), 0.0);
+  imageStore(dst, p, vec4(s.rgb, float(p.x + p.y * 10)));
+  uint c = imageLoad(counts, p).x;
+  imageStore(counts, p, uvec4(c + 1u));
+  int i = p.x + p.y * 4;
+  o.v[i] = texelFetch(tex, ivec2(0, 1), 0).r;
+  o.v[8 + i] = float(textureSize(tex, 0).x);
+  o.v[16 + i] = texture(tex, vec2(0.5, 0.5)).g;
+}`;
+
+test('imageLoad/imageStore/imageSize, textureLod with bilinear filtering, texelFetch, textureSize', (t) => {
+  const dst = createImage('rgba32f', 4, 2);
+  const counts = createImage('r32ui', 4, 2);
+  (counts.levels[0]!.data as Uint32Array).fill(41);
+  const tex = createImage('rgba8', 2, 2, { sampler: { filter: 'linear', wrapU: 'clampToEdge', wrapV: 'clampToEdge', wrapW: 'clampToEdge' } });
+  writeTexel(tex, 0, 0, 0, 0, [0, 0, 0, 1]);
+  writeTexel(tex, 1, 0, 0, 0, [1, 1, 0, 1]);
+  writeTexel(tex, 0, 1, 0, 0, [0, 1, 0, 1]);
+  writeTexel(tex, 1, 1, 0, 0, [1, 0, 0, 1]);
+  const out = words(24);
+  runGlsl(SHADER, {
+    images: [
+      { set: 0, binding: 0, image: dst },
+      { set: 0, binding: 1, image: counts },
+      { set: 0, binding: 2, image: tex },
+    ],
+    buffers: [{ set: 0, binding: 3, data: out }],
+  }, { size: [1, 1, 1] });
+  const d = dst.levels[0]!.data as Float32Array;
+  // pixel (0,0): uv = (1/8, 1/4) -> texel coords (-0.25, 0) clamped: red = 0; pixel (3,1): uv (7/8, 3/4) -> (1.25, 1): red 1
+  t.is(d[0], 0);
+  t.is(d[3], 0);
+  t.is(d[(1 * 4 + 3) * 4], 1);
+  t.is(d[(1 * 4 + 3) * 4 + 3], 13);
+  // pixel (1,0): uv.x = 3/8 -> x = 0.25: red = 0.25 * 1 (row 0 only at v = 1/4 -> y = 0)
+  t.is(d[(0 * 4 + 1) * 4], 0.25);
+  t.deepEqual(Array.from(counts.levels[0]!.data), new Array(8).fill(42));
+  const v = f32s(out);
+  t.deepEqual(v.slice(0, 8), new Array(8).fill(0));
+  t.deepEqual(v.slice(8, 16), new Array(8).fill(2));
+  // texture() in a compute shader here samples LOD 0: the centre averages green (1+1+0+0)/4
+  t.deepEqual(v.slice(16, 24), new Array(8).fill(0.5));
+  void u32s;
+});
+
+test('imageStore outside the image is a located error', (t) => {
+  const dst = createImage('rgba32f', 2, 2);
+  const counts = createImage('r32ui', 2, 2);
+  const tex = createImage('rgba8', 2, 2);
+  const err = t.throws(() => runGlsl(SHADER, {
+    images: [
+      { set: 0, binding: 0, image: dst },
+      { set: 0, binding: 1, image: counts },
+      { set: 0, binding: 2, image: tex },
+    ],
+    buffers: [{ set: 0, binding: 3, data: words(24) }],
+  }, { size: [1, 1, 1] }, 'img.comp'));
+  t.regex(err!.message, /image (read|write) at \(2, 0, 0, layer 0.*outside a 2x2x1 image at img\.comp:\d+:\d+ lane 2 \(thread 2\)/);
+});

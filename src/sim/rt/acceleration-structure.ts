@@ -7,8 +7,9 @@
  * - Node ids are dense 0..nodeCount-1 and deterministic: BLAS 0's nodes, BLAS 1's, ..., then the
  *   TLAS. Within one BVH ids are breadth-first, so children of a node are consecutive ids and
  *   consecutive addresses (first-child pointer encoding).
- * - `nodeAddress[i] + nodeSize(i) <= nodeAddress[i + 1]` and every BVH starts 256-B aligned;
- *   `totalBytes` spans all of them from `baseAddress`.
+ * - Nodes never overlap and every BVH starts 256-B aligned; with the default breadth-first
+ *   layout `nodeAddress[i] + nodeSize(i) <= nodeAddress[i + 1]`; with the treelet layout each
+ *   treelet is contiguous. `totalBytes` spans all BVHs from `baseAddress`.
  * - `nodeBounds` of a non-root node is its dequantized box as stored in its parent (contains the
  *   exact subtree box); of a root, the exact box.
  * - Every active primitive appears in exactly one leaf of its BLAS; primitives with a NaN first
@@ -18,6 +19,7 @@
 import { buildBinaryBvh } from './bvh-build.js';
 import { collapseToWide, dequantizeChild, NODE_KIND, NODE_SIZE, quantizeChildren, type WideBvh } from './bvh-layout.js';
 import type { Scene } from './scene.js';
+import { formTreelets } from './treelets.js';
 
 /** VkGeometryFlagBitsKHR. */
 export const GEOMETRY_FLAG = {
@@ -90,6 +92,13 @@ export interface BuildOptions {
   width?: 4 | 6;
   /** Address of the first byte of the acceleration structure in the simulated address space. */
   baseAddress?: number;
+  /**
+   * Node placement inside each BVH: 'breadthFirst' (node id order, default) or 'treelet'
+   * (each treelet contiguous, as the treelet paper packs them). Node ids are the same either way.
+   */
+  layout?: 'breadthFirst' | 'treelet';
+  /** Treelet budget in bytes (default 8192: half the treelet paper's 16 KB L1). */
+  treeletBytes?: number;
 }
 
 export interface BlasInfo {
@@ -125,6 +134,11 @@ export interface AccelerationStructure {
   quantExponent: Int8Array;
   /** Non-root nodes: their 8-bit planes in the parent (qlo xyz, qhi xyz; 6 per node). */
   quantPlanes: Uint8Array;
+  /** Treelet id per node (treelets never span two BVHs; ids dense, BLAS 0's first). */
+  nodeTreelet: Int32Array;
+  /** Bytes per treelet. */
+  treeletBytes: number[];
+  layout: 'breadthFirst' | 'treelet';
   /** Leaf -> triangle record, procedural record or instance index; -1 for internal nodes. */
   leafRef: Int32Array;
   triVertices: Float32Array;
@@ -322,6 +336,9 @@ export function buildAccelerationStructureFromDescriptions(
   const width = opts.width ?? 6;
   if (width !== 4 && width !== 6) throw new AccelerationStructureError(`width: ${String(width)} is not 4 or 6`);
   const baseAddress = opts.baseAddress ?? 0;
+  const layout = opts.layout ?? 'breadthFirst';
+  const treeletBytes = opts.treeletBytes ?? 8192;
+  if (!(treeletBytes >= 128)) throw new AccelerationStructureError(`treeletBytes: ${treeletBytes} is smaller than one node`);
   const built = blasDescs.map((d, i) => buildBlas(d, i, width));
 
   // Instances.
@@ -372,6 +389,9 @@ export function buildAccelerationStructureFromDescriptions(
     quantOrigin: new Float32Array(3 * nodeCount),
     quantExponent: new Int8Array(3 * nodeCount),
     quantPlanes: new Uint8Array(6 * nodeCount),
+    nodeTreelet: new Int32Array(nodeCount),
+    treeletBytes: [],
+    layout,
     leafRef: new Int32Array(nodeCount).fill(-1),
     triVertices: new Float32Array(9 * triCount),
     triGeometry: new Uint32Array(triCount),
@@ -397,18 +417,31 @@ export function buildAccelerationStructureFromDescriptions(
   };
 
   let nextNode = 0;
+  let treeletBase = 0;
   let address = baseAddress;
   let triNext = 0, procNext = 0;
   const blasRootNode: number[] = [];
   const placeBvh = (wide: WideBvh, blasIndex: number, leafKind: number, leafRef: (prim: number) => number): { first: number; bytes: number } => {
     const first = nextNode;
     const start = address;
+    const sizeOf = (w: number): number => NODE_SIZE[wide.isLeaf[w] ? leafKind : NODE_KIND.internal]!;
+    const treelets = formTreelets(wide, sizeOf, treeletBytes);
+    if (layout === 'treelet') {
+      // Treelet by treelet, one child group after another: siblings stay consecutive.
+      for (const g of treelets.groupOrder) {
+        const c0 = g < 0 ? 0 : wide.childFirst[g]!;
+        const cn = g < 0 ? 1 : wide.childCount[g]!;
+        for (let c = c0; c < c0 + cn; c++) { as.nodeAddress[first + c] = address; address += sizeOf(c); }
+      }
+    } else {
+      for (let w = 0; w < wide.nodeCount; w++) { as.nodeAddress[first + w] = address; address += sizeOf(w); }
+    }
+    for (let t = 0; t < treelets.treeletCount; t++) as.treeletBytes.push(treelets.treeletBytes[t]!);
     for (let w = 0; w < wide.nodeCount; w++) {
       const id = first + w;
       const kind = wide.isLeaf[w] ? leafKind : NODE_KIND.internal;
       as.nodeKind[id] = kind;
-      as.nodeAddress[id] = address;
-      address += NODE_SIZE[kind]!;
+      as.nodeTreelet[id] = treeletBase + treelets.treeletOfNode[w]!;
       as.nodeParent[id] = wide.parent[w]! < 0 ? -1 : first + wide.parent[w]!;
       as.nodeDepth[id] = wide.depth[w]!;
       as.nodeBlas[id] = blasIndex;
@@ -427,6 +460,7 @@ export function buildAccelerationStructureFromDescriptions(
     }
     if (wide.nodeCount > 0) as.nodeBounds.set(wide.bounds.subarray(0, 6), 6 * first);
     nextNode += wide.nodeCount;
+    treeletBase += treelets.treeletCount;
     address = Math.ceil(address / ALIGN) * ALIGN;
     return { first, bytes: address - start };
   };

@@ -11,10 +11,14 @@ import { maxTreeDepth } from '../../../src/sim/rt/rt-stats.js';
 function checkStructure(t: import('ava').ExecutionContext, as: AccelerationStructure): void {
   const width = as.width;
   // Fig. 7 sizes; addresses increasing, non-overlapping, each BVH 256-B aligned.
-  for (let n = 0; n < as.nodeCount; n++) {
+  const byAddress = Array.from({ length: as.nodeCount }, (_, n) => n).sort((a, b) => as.nodeAddress[a]! - as.nodeAddress[b]!);
+  for (let k = 0; k < as.nodeCount; k++) {
+    const n = byAddress[k]!;
     const size = nodeSize(as, n);
     t.is(size, as.nodeKind[n] === NODE_KIND.instanceLeaf ? 128 : 64);
-    if (n + 1 < as.nodeCount && as.nodeAddress[n]! + size > as.nodeAddress[n + 1]!) { t.fail(`node ${n} overlaps ${n + 1}`); return; }
+    if (as.nodeAddress[n]! % 64 !== 0) { t.fail(`node ${n} is not 64-B aligned`); return; }
+    if (k + 1 < as.nodeCount && as.nodeAddress[n]! + size > as.nodeAddress[byAddress[k + 1]!]!) { t.fail(`node ${n} overlaps the next node`); return; }
+    if (as.layout === 'breadthFirst' && k !== n) { t.fail('breadth-first layout places nodes in id order'); return; }
   }
   for (const b of as.blases) if (b.nodeCount > 0) { t.is(b.rootAddress % 256, 0); t.is(as.nodeAddress[b.rootNode], b.rootAddress); }
   if (as.tlasRoot >= 0) t.is(as.nodeAddress[as.tlasRoot], as.rootAddress);
@@ -87,6 +91,7 @@ test('bunny BLAS (6- and 4-wide): Fig. 7 sizes, addresses, containment, every tr
     t.is(as.nodeAddress[0], 0x1000_0000);
     checkStructure(t, as);
     t.true(maxTreeDepth(as) > 5);
+    checkStructure(t, buildAccelerationStructure(scene, { width, layout: 'treelet' }));
   }
 });
 

@@ -213,11 +213,13 @@ export class Builder {
     this.setInsertPoint(block, firstNonPhiIndex(b, isEntry));
   }
 
-  createBlock(name?: string): BlockId {
+  /** A new empty block, appended to `fn.blocks`, or placed right after `after` in layout order. */
+  createBlock(name?: string, after?: BlockId): BlockId {
     const id = freshId<BlockId>(this.module);
     const b: Block = { id, insts: [] };
     if (name !== undefined) b.name = name;
-    this.fn.blocks.push(b);
+    if (after === undefined) this.fn.blocks.push(b);
+    else this.fn.blocks.splice(this.fn.blocks.indexOf(findBlock(this.fn, after)) + 1, 0, b);
     return id;
   }
 

@@ -155,6 +155,16 @@ fn %3 @f() -> void {
   t.regex(printFunction(m, fn), new RegExp(`phi \\{\\^b${tail}: %5, \\^b8: %2\\}`));
 });
 
+test('createBlock appends, or places the block after a given one', (t) => {
+  const m = parseModuleText(LOOP);
+  const fn = m.functions[0]!;
+  const b = new Builder(m, fn);
+  const last = b.createBlock('last');
+  const mid = b.createBlock('mid', 8 as BlockId);
+  t.deepEqual(fn.blocks.map((x) => x.id), [5, 8, mid, 10, 12, last]);
+  t.is(findBlock(fn, mid).name, 'mid');
+});
+
 test('addGlobal and addFunction allocate ids in the shared space', (t) => {
   const m = newModule();
   const tv = T.void(m.types);

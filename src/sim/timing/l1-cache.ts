@@ -23,6 +23,11 @@ export class L1DataCache {
   private readonly latency: number;
   private readonly perfectAll: boolean;
   private readonly perfectRt: boolean;
+  private readonly writeBack: boolean;
+  private readonly localWriteBack: boolean;
+  private readonly writeAllocate: boolean;
+  /** Dirty lines evicted from a write-back L1, waiting for the interconnect. */
+  private readonly writebacks: MemRequest[] = [];
 
   constructor(
     cfg: GpuConfig,
@@ -34,9 +39,13 @@ export class L1DataCache {
     this.latency = cfg.l1Latency;
     this.perfectAll = cfg.perfectMem;
     this.perfectRt = cfg.rt.perfectMem;
+    this.writeBack = cfg.l1d.write === 'writeBack';
+    this.localWriteBack = cfg.l1d.write === 'localWriteBack';
+    this.writeAllocate = cfg.l1d.writeAlloc !== 'none';
   }
 
-  access(addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number): boolean {
+  /** `local`: the access is to thread-local memory (the `L` write policy writes it back). */
+  access(addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local = false): boolean {
     const c = this.cache;
     if (this.perfectAll || (this.perfectRt && source === ReqSource.Rt)) {
       c.stats.count(source, AccessOutcome.Hit);
@@ -50,6 +59,20 @@ export class L1DataCache {
       return true;
     }
     if (kind === ReqKind.Store) {
+      if (this.writeBack || (this.localWriteBack && local)) {
+        // Write-back: a hit dirties the line; a miss allocates it dirty (no fetch) unless the
+        // write-allocate policy is N, in which case the store is written through.
+        if (c.probe(line)) {
+          c.stats.count(source, AccessOutcome.Hit);
+          c.markDirty(line);
+          return true;
+        }
+        if (this.writeAllocate) {
+          c.stats.count(source, c.missKind(line));
+          this.writeBackEviction(c.fill(line, true), source, now);
+          return true;
+        }
+      }
       // Write-through, no write-allocate: a hit refreshes the line, every store goes to the L2.
       if (this.missQueue.full) return this.fail(source);
       c.stats.count(source, c.probe(line) ? AccessOutcome.Hit : c.missKind(line));
@@ -77,6 +100,10 @@ export class L1DataCache {
     return true;
   }
 
+  private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
+    if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ReqKind.Store, source, null, now));
+  }
+
   private fail(source: ReqSource): false {
     this.cache.stats.count(source, AccessOutcome.ReservationFail);
     return false;
@@ -88,7 +115,7 @@ export class L1DataCache {
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
   cycle(now: number, icnt: Interconnect): void {
-    if (this.hitQueue.length === 0 && this.missQueue.length === 0) return;
+    if (this.hitQueue.length === 0 && this.missQueue.length === 0 && this.writebacks.length === 0) return;
     for (let w = this.hitQueue.peek(now); w !== undefined; w = this.hitQueue.peek(now)) {
       this.hitQueue.pop();
       w.client.onResponse(w, now);
@@ -100,23 +127,28 @@ export class L1DataCache {
         head.sentAt = now;
         this.missQueue.pop();
       }
+    } else if (this.writebacks.length > 0) {
+      // Dirty evictions use the port when no demand miss is ready.
+      const wb = this.writebacks[0]!;
+      if (icnt.tryPush(this.sm, wb.subPartition, wb, wb.bytes, now)) this.writebacks.shift();
     }
   }
 
   onReply(req: MemRequest, now: number): void {
     if (req.kind === ReqKind.Load) {
-      this.cache.fill(req.addr, false);
+      this.writeBackEviction(this.cache.fill(req.addr, false), req.source, now);
       this.cache.mshr.delete(req.addr);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
   }
 
   nextEvent(now: number): number {
+    if (this.writebacks.length > 0) return now + 1;
     const t = Math.min(this.hitQueue.nextReady(), this.missQueue.nextReady());
     return t <= now ? now + 1 : t;
   }
 
   idle(): boolean {
-    return this.hitQueue.length === 0 && this.missQueue.length === 0 && this.cache.mshr.size === 0;
+    return this.hitQueue.length === 0 && this.missQueue.length === 0 && this.writebacks.length === 0 && this.cache.mshr.size === 0;
   }
 }

@@ -62,6 +62,7 @@ interface LdstEntry {
   bytes: number;
   kind: ReqKind;
   slot: number;
+  local: boolean;
 }
 
 function popcount(x: number): number {
@@ -210,7 +211,7 @@ export class Sm implements MemClient {
     for (let k = 0; k < this.cfg.units.mem && this.ldstHead < this.ldst.length; k++) {
       const e = this.ldst[this.ldstHead]!;
       const waiter = e.kind === ReqKind.Store ? null : this.slotWaiter[e.slot]!;
-      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now)) break;
+      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now, e.local)) break;
       this.ldstHead++;
       this.wakeAt = 0;
     }
@@ -351,18 +352,22 @@ export class Sm implements MemClient {
     const out = this.scratch;
     out.length = 0;
     const kinds: ReqKind[] = [];
+    const locals: boolean[] = [];
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       const before = out.length;
       coalesce(a, out);
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      for (let j = before; j < out.length; j++) kinds.push(kind);
+      for (let j = before; j < out.length; j++) {
+        kinds.push(kind);
+        locals.push(a.space === 'local');
+      }
     }
     if (this.ldst.length - this.ldstHead + out.length > this.cfg.ldstQueueSize) return false;
     this.memIdx[slot] = k;
     for (let j = 0; j < out.length; j++) {
       const kind = kinds[j]!;
-      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, kind, slot });
+      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, kind, slot, local: locals[j]! });
       if (kind !== ReqKind.Store) this.pendingMem[slot]++;
     }
     return true;

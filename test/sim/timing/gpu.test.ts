@@ -101,3 +101,22 @@ test('interconnect and L2 latencies given in slower clock domains cost more core
   const slowL2 = hopLatency([tinyL1, 'gpgpu_clock_domains=1365.0:1365.0:682.5:3500.0'], (i) => 0x1000 + (i % 2) * 128);
   t.true(Math.abs(slowL2 - fast - 160) <= 2, `L2 at half clock: ${fast} -> ${slowL2}`);
 });
+
+test('L1 write policy: write-through by default, write-back keeps stores until a dirty eviction', (t) => {
+  const stores = (space: 'global' | 'local') =>
+    Array.from({ length: 8 }, (_, i) => {
+      const s = loadStep(0x20000 + (i % 2) * 128, 2, 'store');
+      s.memory[0]!.space = space;
+      return s;
+    });
+  const l2Writes = (dl1: string | null, space: 'global' | 'local') =>
+    simulate([new ScriptedWarp(stores(space))], loadConfig('mobile', [...ONE_SM, ...(dl1 ? [`gpgpu_cache:dl1=${dl1}`] : [])])).values.L2_total_cache_accesses;
+  t.is(l2Writes(null, 'global'), 8, 'default (L, no write-allocate): stores write through');
+  t.is(l2Writes(null, 'local'), 8, 'default: local store misses write through too (no write-allocate)');
+  const localWb = 'N:1:128:512,L:L:m:W:L,A:256:8,16:0,32';
+  t.is(l2Writes(localWb, 'global'), 8, 'L policy: global stores write through');
+  t.is(l2Writes(localWb, 'local'), 0, 'L policy with write-allocate: local stores stay in the L1');
+  t.is(l2Writes('N:1:128:512,L:B:m:W:L,A:256:8,16:0,32', 'global'), 0, 'B policy: nothing leaves the L1');
+  // A one-line write-back L1: alternating lines evict each other dirty (7 write-backs).
+  t.is(l2Writes('N:1:128:1,L:B:m:W:L,A:256:8,16:0,32', 'global'), 7);
+});

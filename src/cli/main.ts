@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { registerCompileCommand } from './commands/compile.js';
+import { registerInstrumentCommand } from './commands/instrument.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { reportError } from './user-errors.js';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerCompileCommand(program);
   registerWorkloadsCommand(program);
   registerRunCommand(program);
+  registerInstrumentCommand(program);
   return program;
 }
 

@@ -4,10 +4,8 @@
  * dump and runs every analysis the utility feeds. `--buffer-size auto` sizes the instrumentation
  * buffer: a run that overflowed is rerun once with the exact size the dump says it needed.
  */
-import {
-  divergenceCharacterization, hotspots, itsEvidence, lifetimes, opcodeCounts, readDump, simtEfficiency, threadCompaction,
-  threadPaths, workHeatmap, type Dump, type VVisionResults, type WorkHeatmap,
-} from '../analytics/index.js';
+import { readDump, type Dump, type VVisionResults, type WorkHeatmap } from '../analytics/index.js';
+import { analyseDumps } from './analyse-dumps.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
 import type { Counters } from '../sim/functional/counters.js';
@@ -60,36 +58,13 @@ export async function instrumentWorkload(workload: string, mode: InstrumentModeA
   }
   const t0 = performance.now();
   const first = runs[0]!;
-  const results: VVisionResults = { workload: first.prepared.manifest.name };
-  let heatmap: WorkHeatmap | undefined;
-  let fidelity: FidelityCheck | undefined;
-  for (const r of runs) {
-    switch (r.mode) {
-      case 'simt':
-        results.simt = simtEfficiency(r.dump, r.metadata);
-        results.hotspots = hotspots(r.dump, r.metadata);
-        results.opcodes = opcodeCounts(r.dump, r.metadata);
-        fidelity = fidelityCheck(results.simt, r.metadata, r.prepared.linked, r.prepared.program, r.counters);
-        break;
-      case 'divergence':
-        results.divergence = divergenceCharacterization(r.dump, r.metadata);
-        break;
-      case 'paths':
-        results.compaction = threadCompaction(r.dump, r.metadata);
-        results.paths = threadPaths(r.dump, r.metadata);
-        break;
-      case 'trace':
-        results.lifetimes = lifetimes(r.dump, r.metadata);
-        heatmap = workHeatmap(r.dump, r.metadata, { width: r.prepared.params.width, height: r.prepared.params.height, unit: 'instructions' });
-        break;
-      case 'its':
-        results.its = [{ invocation: r.prepared.manifest.name, evidence: itsEvidence(r.dump, r.metadata) }];
-        break;
-    }
-  }
-  const out: InstrumentResult = { workload: results.workload!, runs, results, analyticsMs: performance.now() - t0 };
+  const { results, heatmap } = analyseDumps(first.prepared.manifest.name, runs, first.prepared.params);
+  const simtRun = runs.find((r) => r.mode === 'simt');
+  const out: InstrumentResult = { workload: first.prepared.manifest.name, runs, results, analyticsMs: performance.now() - t0 };
   if (heatmap) out.heatmap = heatmap;
-  if (fidelity) out.fidelity = fidelity;
+  if (simtRun && results.simt) {
+    out.fidelity = fidelityCheck(results.simt, simtRun.metadata, simtRun.prepared.linked, simtRun.prepared.program, simtRun.counters);
+  }
   return out;
 }
 

@@ -1,0 +1,150 @@
+/**
+ * The on-disk form of an instrumented run, so `vvision report <run-dir>` can redo the analytics
+ * and the report from the saved dumps without simulating again:
+ *
+ *   run.json                      what ran (workload, parameters, modes) + simulator-side figures
+ *   runs/<mode>/dump.bin          the raw instrumentation buffer (Fig. 6 layout), words written only
+ *   runs/<mode>/metadata.json     its static metadata (written beside the dump, never into it)
+ *   image.png, heatmap.png        the rendered frame, the per-pixel work heatmap (trace)
+ *   *.csv, summary.json           V-Vision's data files
+ *   annotated/<shader>.glsl       the Fig. 7 inline-annotated source of every shader (simt)
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
+} from '../analytics/index.js';
+import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
+import { imageToPng } from '../sim/host/image-png.js';
+import { analyseDumps, type ModeDump } from './analyse-dumps.js';
+import type { FidelityCheck } from './fidelity-check.js';
+import type { InstrumentResult } from './instrument-workload.js';
+
+export interface FileWriter {
+  write(name: string, data: string | Uint8Array): void;
+}
+
+export class RunDirError extends Error {}
+
+export interface ModeRecord {
+  mode: InstrumentationMode;
+  bufferWords: number;
+  rerunFrom?: number;
+  simulateMs: number;
+  warpInsts: number;
+  threadInsts: number;
+  simtEfficiency: number;
+  rays: number;
+}
+
+/** run.json */
+export interface RunRecord {
+  format: 'vvision-run';
+  version: 1;
+  workload: string;
+  manifest: string;
+  params: { width: number; height: number; spp: number; bounces: number; seed: number };
+  modes: ModeRecord[];
+  fidelity?: FidelityCheck;
+  analyticsMs: number;
+}
+
+/** What reports are made from: the record, the analyses and the saved artefacts' names. */
+export interface RunData {
+  record: RunRecord;
+  results: VVisionResults;
+  heatmap?: WorkHeatmap;
+  metadata: Partial<Record<InstrumentationMode, InstrumentationMetadata>>;
+  /** Shader name -> annotated source text. */
+  annotated: Record<string, string>;
+  hasImage: boolean;
+}
+
+export function runRecord(r: InstrumentResult): RunRecord {
+  const first = r.runs[0]!;
+  const record: RunRecord = {
+    format: 'vvision-run',
+    version: 1,
+    workload: r.workload,
+    manifest: first.prepared.manifest.path,
+    params: first.prepared.params,
+    modes: r.runs.map((m) => {
+      const rec: ModeRecord = {
+        mode: m.mode,
+        bufferWords: m.dump.capacityWords,
+        simulateMs: Math.round(m.simulateMs),
+        warpInsts: m.counters.warpInsts,
+        threadInsts: m.counters.threadInsts,
+        simtEfficiency: m.counters.warpInsts === 0 ? 0 : m.counters.activeLanes / (32 * m.counters.warpInsts),
+        rays: m.rt.rays,
+      };
+      if (m.rerunFrom !== undefined) rec.rerunFrom = m.rerunFrom;
+      return rec;
+    }),
+    analyticsMs: Math.round(r.analyticsMs),
+  };
+  if (r.fidelity) record.fidelity = r.fidelity;
+  return record;
+}
+
+export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!results.simt || !meta) return out;
+  meta.shaders.forEach((s, i) => {
+    out[s.name] = annotateSource(s.sourceText, simtLineData(results.simt!, meta, i));
+  });
+  return out;
+}
+
+/** Writes everything but the HTML report; returns the data the report is made from. */
+export function saveInstrumentRun(w: FileWriter, r: InstrumentResult): RunData {
+  const record = runRecord(r);
+  w.write('run.json', `${JSON.stringify(record, null, 2)}\n`);
+  const metadata: RunData['metadata'] = {};
+  for (const m of r.runs) {
+    w.write(`runs/${m.mode}/dump.bin`, m.dumpBytes);
+    w.write(`runs/${m.mode}/metadata.json`, JSON.stringify(m.metadata));
+    metadata[m.mode] = m.metadata;
+  }
+  const image = r.runs[0]!.prepared.host.output;
+  if (image) w.write('image.png', imageToPng(image));
+  if (r.heatmap) w.write('heatmap.png', heatmapPng(r.heatmap));
+  for (const [name, text] of Object.entries(vvisionDataFiles(r.results))) w.write(name, text);
+  const annotated = annotatedSources(r.results, metadata.simt);
+  for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
+  const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined };
+  if (r.heatmap) data.heatmap = r.heatmap;
+  return data;
+}
+
+/** Reads a saved run back and redoes the analytics from its dumps. */
+export function loadRunDir(dir: string): RunData {
+  const recordPath = join(dir, 'run.json');
+  if (!existsSync(recordPath)) throw new RunDirError(`${dir}: not a vvision run directory (no run.json)`);
+  let record: RunRecord;
+  try {
+    record = JSON.parse(readFileSync(recordPath, 'utf8')) as RunRecord;
+  } catch (e) {
+    throw new RunDirError(`${recordPath}: not valid JSON: ${(e as Error).message}`);
+  }
+  if (record.format !== 'vvision-run' || !Array.isArray(record.modes)) throw new RunDirError(`${recordPath}: format: expected "vvision-run"`);
+  const dumps: ModeDump[] = [];
+  const metadata: RunData['metadata'] = {};
+  for (const m of record.modes) {
+    if (!INSTRUMENTATION_MODES.includes(m.mode)) throw new RunDirError(`${recordPath}: modes: unknown mode '${m.mode}'`);
+    const dumpPath = join(dir, 'runs', m.mode, 'dump.bin');
+    const metaPath = join(dir, 'runs', m.mode, 'metadata.json');
+    for (const p of [dumpPath, metaPath]) if (!existsSync(p)) throw new RunDirError(`${p}: missing`);
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as InstrumentationMetadata;
+    const bytes = new Uint8Array(readFileSync(dumpPath));
+    dumps.push({ mode: m.mode, dump: readDump(bytes, meta), metadata: meta });
+    metadata[m.mode] = meta;
+  }
+  const { results, heatmap } = analyseDumps(record.workload, dumps, record.params);
+  const data: RunData = {
+    record, results, metadata, annotated: annotatedSources(results, metadata.simt), hasImage: existsSync(join(dir, 'image.png')),
+  };
+  if (heatmap) data.heatmap = heatmap;
+  return data;
+}

@@ -1,0 +1,78 @@
+/**
+ * The annotated-source view of one shader (V-Vision Fig. 7, as a page): every source line with its
+ * block-entry execution count and active-lane histogram from the `simt` dump, the thread-level
+ * executions of the instructions on that line (from the hotspots analysis), and a heat colour
+ * proportional to those executions relative to the hottest line of the run.
+ */
+import { formatHistogram, simtLineData, type VVisionResults } from '../analytics/index.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
+
+export interface SourceLineView {
+  number: number;
+  text: string;
+  /** CSS background, '' for lines without executed code. */
+  heat: string;
+  executions?: number;
+  histogram?: string;
+  threadExecutions?: number;
+  /** Active lanes / (32 * executions) of the block entries on this line, in percent. */
+  simt?: string;
+  /** Hover text. */
+  title: string;
+}
+
+export interface SourceView {
+  name: string;
+  stage: string;
+  path: string;
+  lines: SourceLineView[];
+  hottestLine?: number;
+  /** The Fig. 7 text form, for copy / download. */
+  annotatedText: string;
+}
+
+export function sourceViews(results: VVisionResults, meta: InstrumentationMetadata, annotated: Record<string, string>): SourceView[] {
+  const perLineThreads = new Map<string, number>();
+  let hottest = 0;
+  for (const h of results.hotspots?.rows ?? []) {
+    const key = `${h.shader}:${h.line}`;
+    const v = (perLineThreads.get(key) ?? 0) + h.threadCount;
+    perLineThreads.set(key, v);
+    if (v > hottest) hottest = v;
+  }
+  return meta.shaders.map((shader, i) => {
+    const lineData = results.simt ? simtLineData(results.simt, meta, i) : new Map();
+    let hottestLine: number | undefined;
+    let hottestHere = 0;
+    const lines = shader.sourceText.split('\n').map((text, k): SourceLineView => {
+      const number = k + 1;
+      const d = lineData.get(number);
+      const threads = perLineThreads.get(`${i}:${number}`);
+      const view: SourceLineView = { number, text, heat: '', title: '' };
+      const notes: string[] = [];
+      if (d) {
+        view.executions = d.executionCount;
+        view.histogram = formatHistogram(d.histogram!);
+        let active = 0;
+        for (let n = 0; n < d.histogram!.length; n++) active += n * (d.histogram![n] ?? 0);
+        view.simt = d.executionCount === 0 ? '0' : ((100 * active) / (meta.warpSize * d.executionCount)).toFixed(1);
+        notes.push(`warp block entries: ${d.executionCount}`, `active lanes histogram: ${view.histogram}`, `SIMT efficiency: ${view.simt}%`);
+      }
+      if (threads !== undefined) {
+        view.threadExecutions = threads;
+        const t = hottest === 0 ? 0 : threads / hottest;
+        view.heat = `rgba(224, 80, 40, ${(0.08 + 0.62 * t).toFixed(3)})`;
+        notes.push(`thread-level instruction executions: ${threads} (${(100 * t).toFixed(1)}% of the hottest line)`);
+        if (threads > hottestHere) {
+          hottestHere = threads;
+          hottestLine = number;
+        }
+      }
+      view.title = notes.join('\n');
+      return view;
+    });
+    const view: SourceView = { name: shader.name, stage: shader.stage, path: shader.sourcePath, lines, annotatedText: annotated[shader.name] ?? shader.sourceText };
+    if (hottestLine !== undefined) view.hottestLine = hottestLine;
+    return view;
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * The HTML report of an instrumented run: an index page (workload, frame, headline numbers,
+ * fidelity check, runs), one page per analysis with its charts (live chart.js in the page and PNG
+ * files) and tables, and the annotated source of every shader. Pages are handlebars templates
+ * from reports/; assets (CSS, chart.js) are copied beside them, so the report opens from a
+ * file:// URL with no network.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import { allCharts, type ChartSpec } from './chart-specs.js';
+import { renderChartPng } from './render-chart-png.js';
+import type { ReportInput } from './report-input.js';
+import { sourceViews } from './source-view.js';
+
+export interface ReportWriter {
+  write(name: string, data: string | Uint8Array): void;
+}
+
+const TEMPLATE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'reports');
+
+interface Templates {
+  layout: HandlebarsTemplateDelegate;
+  index: HandlebarsTemplateDelegate;
+  analysis: HandlebarsTemplateDelegate;
+  source: HandlebarsTemplateDelegate;
+}
+
+let templates: Templates | undefined;
+
+function loadTemplates(): Templates {
+  if (templates) return templates;
+  const hb = Handlebars.create();
+  const compile = (name: string) => hb.compile(readFileSync(join(TEMPLATE_DIR, `${name}.hbs`), 'utf8'), { strict: false });
+  templates = { layout: compile('layout'), index: compile('index'), analysis: compile('analysis'), source: compile('source') };
+  return templates;
+}
+
+function chartJsBundle(): string {
+  const require = createRequire(import.meta.url);
+  return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+}
+
+interface Page {
+  file: string;
+  label: string;
+  description: string;
+  title: string;
+  intro: string;
+  charts: ChartSpec[];
+  tables: { title: string; caption?: string; header: string[]; rows: (string | number)[][] }[];
+}
+
+const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Promise<void> {
+  const t = loadTemplates();
+  const r = input.results;
+  const charts = allCharts(r);
+  const pages: Page[] = [];
+  if (r.simt) {
+    pages.push({
+      file: 'simt.html', label: 'SIMT efficiency', description: 'active lanes per issued slot, per shader and per block',
+      title: 'SIMT efficiency', charts: charts.simt!,
+      intro: 'From the <code>simt</code> utility: WarpUpdate(subgroupBallot(true)) at the entry of every basic block of every shader. Each entry is one warp entering one block with the ballot of its active lanes; weighting by the block\'s instruction count gives the instruction-level SIMT efficiency (active lanes / 32 per issued instruction).',
+      tables: [{
+        title: 'Per shader', header: ['shader', 'stage', 'warp block entries', 'warp instructions', 'thread instructions', 'SIMT efficiency'],
+        rows: r.simt.perShader.map((s) => [s.name, s.stage, int(s.warpExecutions), int(s.warpInstructions), int(s.threadInstructions), pct(s.instructionEfficiency)]),
+      }],
+    });
+  }
+  if (r.divergence) {
+    const d = r.divergence;
+    pages.push({
+      file: 'divergence.html', label: 'Divergence', description: 'why lanes idle: control flow, indirect calls, early returns',
+      title: 'Divergence characterization', charts: charts.divergence!,
+      intro: 'From the <code>divergence</code> utility (V-Vision Fig. 13): probes at shader entries, early returns and around every traceRay attribute each inactive lane slot to its cause.',
+      tables: [{
+        title: 'Lane slots', header: ['scope', 'total', 'active', 'control flow', 'indirect function call', 'early return'],
+        rows: [{ name: 'pipeline', ...d }, ...d.perShader].map((s) => [s.name, int(s.totalSlots), int(s.activeSlots), int(s.controlFlow), int(s.indirectFunctionCall), int(s.earlyReturn)]),
+      }],
+    });
+  }
+  if (r.compaction || r.paths) {
+    const tables: Page['tables'] = [];
+    if (r.paths) {
+      tables.push({
+        title: `Thread paths through traceRay (V-Vision Table III): ${r.paths.uniquePaths} unique path(s) over ${int(r.paths.threads)} threads`,
+        caption: 'A path lists, for each traceRay call site, how often a thread executed it; the most frequent paths first.',
+        header: ['rank', 'path', 'threads', 'share'],
+        rows: r.paths.top.map((p, i) => [i + 1, p.path, int(p.threads), pct(p.fraction)]),
+      });
+    }
+    if (r.compaction) {
+      tables.push({
+        title: 'Thread compaction', header: ['window', 'warp executions', 'after compaction', 'warps compacted'],
+        rows: r.compaction.map((c) => [String(c.window), int(c.warpExecutions), int(c.compactedExecutions), pct(c.warpsCompacted)]),
+      });
+    }
+    pages.push({
+      file: 'paths.html', label: 'Compaction & paths', description: 'how much repacking threads at traceRay would save; the paths threads take',
+      title: 'Thread compaction and thread paths', charts: charts.compaction!, tables,
+      intro: 'From the <code>paths</code> utility (V-Vision Fig. 9): a WarpUpdate before every traceRay and at the sync point after it.',
+    });
+  }
+  if (r.hotspots || r.opcodes) {
+    const top = [...(r.hotspots?.rows ?? [])].sort((a, b) => b.threadCount - a.threadCount).slice(0, 30);
+    pages.push({
+      file: 'hotspots.html', label: 'Hotspots', description: 'the most executed instructions and opcodes',
+      title: 'Hotspots', charts: charts.hotspots!,
+      intro: 'Dynamic instruction counts reconstructed from block executions of the <code>simt</code> dump (V-Vision Fig. 15): each block entry counts its instructions once per active lane. The source pages colour lines by the same counts.',
+      tables: [{
+        title: 'Top 30 instructions', header: ['shader', 'line', 'opcode', 'thread executions', 'warp executions', 'normalised'],
+        rows: top.map((h) => [h.shaderName, h.line, h.opcode, int(h.threadCount), int(h.warpCount), h.normalized.toFixed(3)]),
+      }],
+    });
+  }
+  if (r.lifetimes) {
+    pages.push({
+      file: 'lifetimes.html', label: 'Lifetimes', description: 'basic blocks executed per thread and per warp',
+      title: 'Thread and warp lifetimes', charts: charts.lifetimes!,
+      intro: 'From the <code>trace</code> utility: CreateWarpId at the raygen entry and a ThreadUpdate at every basic block give complete per-thread and per-warp execution traces (V-Vision Fig. 16).',
+      tables: [{
+        title: 'Summary', header: ['who', 'count', 'min', 'mean', 'max'],
+        rows: (['thread', 'warp'] as const).map((k) => [k, int(r.lifetimes![k].count), r.lifetimes![k].min, r.lifetimes![k].mean.toFixed(1), r.lifetimes![k].max]),
+      }],
+    });
+  }
+  if (r.its) {
+    pages.push({
+      file: 'its.html', label: 'ITS evidence', description: 'warp exits per warp entry of the pipeline',
+      title: 'Independent thread scheduling evidence', charts: charts.its!,
+      intro: 'From the <code>its</code> utility (V-Vision Fig. 10-11): WarpUpdate at the pipeline entry and at its unified exit. A ratio above 1 means warps leave the pipeline in pieces, which a SIMT stack never does.',
+      tables: [{
+        title: 'Entries and exits', header: ['invocation', 'entry executions', 'exit executions', 'exit / entry'],
+        rows: r.its.map((x) => [x.invocation, int(x.evidence.entryExecutions), int(x.evidence.exitExecutions), x.evidence.exitPerEntry.toFixed(4)]),
+      }],
+    });
+  }
+  const meta = input.metadata.simt;
+  const sources = meta ? sourceViews(r, meta, {}) : [];
+  const nav = [
+    { href: 'index.html', label: 'Overview' },
+    ...pages.map((p) => ({ href: p.file, label: p.label })),
+    ...(sources.length > 0 ? [{ href: `source/${fileName(sources[0]!.name)}.html`, label: 'Source' }] : []),
+  ];
+  const rec = input.record;
+  const layout = (title: string, file: string, body: string, pageCharts: ChartSpec[], root = '') =>
+    t.layout({
+      title, root, body, workload: rec.workload, width: rec.params.width, height: rec.params.height, spp: rec.params.spp,
+      nav: nav.map((n) => ({ ...n, current: n.href === file || (file.startsWith('source/') && n.label === 'Source') })),
+      charts: pageCharts, chartsJson: JSON.stringify(pageCharts).replace(/</g, '\\u003c'),
+    });
+
+  w.write('assets/report.css', readFileSync(join(TEMPLATE_DIR, 'report.css')));
+  w.write('assets/chart.umd.min.js', chartJsBundle());
+  for (const p of pages) {
+    for (const c of p.charts) w.write(`charts/${c.id}.png`, renderChartPng(c));
+    w.write(p.file, layout(p.title, p.file, t.analysis(p), p.charts));
+  }
+  for (const s of sources) {
+    const file = `source/${fileName(s.name)}.html`;
+    const annotatedFile = `../annotated/${s.name}.glsl`;
+    const others = sources.map((o) => `<a href="${fileName(o.name)}.html">${Handlebars.escapeExpression(o.name)}</a>`).join(' · ');
+    w.write(file, layout(s.name, file, `<p class="note">Shaders: ${others}</p>${t.source({ ...s, annotatedFile })}`, [], '../'));
+  }
+
+  const headline: { label: string; value: string; note: string }[] = [];
+  if (r.simt) {
+    headline.push({ label: 'SIMT efficiency', value: pct(r.simt.overall.instructionEfficiency), note: 'active lanes per issued instruction slot, all shaders' });
+    const worst = [...r.simt.perShader].filter((s) => s.warpInstructions > 0).sort((a, b) => a.instructionEfficiency - b.instructionEfficiency)[0];
+    if (worst) headline.push({ label: 'least efficient shader', value: `${worst.name} (${pct(worst.instructionEfficiency)})`, note: `${int(worst.warpInstructions)} warp instructions` });
+  }
+  if (r.hotspots && r.hotspots.rows.length > 0) {
+    const h = [...r.hotspots.rows].sort((a, b) => b.threadCount - a.threadCount)[0]!;
+    headline.push({ label: 'hottest instruction', value: `${h.shaderName}:${h.line} ${h.opcode}`, note: `${int(h.threadCount)} thread executions` });
+  }
+  if (r.divergence && r.divergence.totalSlots > 0) {
+    const d = r.divergence;
+    const idle = d.totalSlots - d.activeSlots;
+    headline.push({ label: 'idle lane slots', value: pct(idle / d.totalSlots), note: `control flow ${pct(d.controlFlow / Math.max(1, idle))}, indirect calls ${pct(d.indirectFunctionCall / Math.max(1, idle))}, early return ${pct(d.earlyReturn / Math.max(1, idle))} of the idle slots` });
+  }
+  if (r.compaction) {
+    const all = r.compaction.find((c) => c.window === 'all');
+    if (all) headline.push({ label: 'warps removable by compaction', value: pct(all.warpsCompacted), note: 'whole-frame window, at traceRay' });
+  }
+  if (r.paths) headline.push({ label: 'unique thread paths', value: int(r.paths.uniquePaths), note: r.paths.top[0] ? `most common: ${pct(r.paths.top[0].fraction)} of threads` : '' });
+  if (r.lifetimes) headline.push({ label: 'mean thread lifetime', value: `${r.lifetimes.thread.mean.toFixed(1)} blocks`, note: `max ${r.lifetimes.thread.max}` });
+  if (r.its) headline.push({ label: 'warp exits / entries', value: r.its[0]!.evidence.exitPerEntry.toFixed(3), note: '1.0 under a SIMT stack' });
+  const minInsts = Math.min(...rec.modes.map((m) => m.threadInsts));
+  const f = rec.fidelity;
+  const dataFiles = ['summary.json', 'simt_efficiency.csv', 'hotspots.csv', 'dyn_opcode_counts.csv', 'thread_compaction.csv',
+    'divergence_characterization.csv', 'warp_exits_vs_entries.csv'].filter((name) => name === 'summary.json' || hasData(name, r));
+  const body = t.index({
+    workload: rec.workload, manifest: rec.manifest, width: rec.params.width, height: rec.params.height, spp: rec.params.spp, seed: rec.params.seed,
+    modes: rec.modes.map((m) => m.mode).join(', '), hasImage: input.hasImage, hasHeatmap: input.heatmap !== undefined, headline,
+    fidelity: f && {
+      fromDump: pct(f.fromDump, 4), fromSimulator: pct(f.fromSimulator, 4), sitesCompared: f.sitesCompared,
+      verdict: f.holds ? 'equal: the instrumentation measures exactly what the simulator executed' : `${f.mismatches.length} site(s) differ`, holds: f.holds,
+    },
+    pages: [...pages.map((p) => ({ href: p.file, label: p.label, description: p.description })),
+      ...sources.map((s) => ({ href: `source/${fileName(s.name)}.html`, label: `Source: ${s.name}`, description: `${s.stage} shader with inline data${s.hottestLine ? `; hottest line ${s.hottestLine}` : ''}` }))],
+    runs: rec.modes.map((m) => ({
+      mode: m.mode, warpInsts: int(m.warpInsts), threadInsts: `${int(m.threadInsts)}${m.threadInsts > minInsts ? ` (+${pct(m.threadInsts / minInsts - 1)})` : ''}`,
+      simt: pct(m.simtEfficiency), rays: int(m.rays), buffer: `${int(m.bufferWords)}${m.rerunFrom ? ` (rerun; ${int(m.rerunFrom)} was too small)` : ''}`,
+      time: `${(m.simulateMs / 1000).toFixed(2)} s`,
+    })),
+    analyticsMs: rec.analyticsMs, dataFiles,
+  });
+  w.write('index.html', layout('Overview', 'index.html', body, []));
+}
+
+function hasData(file: string, r: ReportInput['results']): boolean {
+  switch (file) {
+    case 'simt_efficiency.csv': return r.simt !== undefined;
+    case 'hotspots.csv': return r.hotspots !== undefined;
+    case 'dyn_opcode_counts.csv': return r.opcodes !== undefined;
+    case 'thread_compaction.csv': return r.compaction !== undefined;
+    case 'divergence_characterization.csv': return r.divergence !== undefined;
+    case 'warp_exits_vs_entries.csv': return r.its !== undefined;
+    default: return false;
+  }
+}
+
+function fileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
+}

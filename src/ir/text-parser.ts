@@ -203,7 +203,7 @@ class ModuleParser {
       else if (f.text === 'layout') {
         r.punct('=');
         const l = r.atom('a layout rule');
-        if (!(l.text in LAYOUTS)) r.fail(`unknown layout '${l.text}'`, l);
+        if (!Object.hasOwn(LAYOUTS, l.text)) r.fail(`unknown layout '${l.text}'`, l);
         t.layout = l.text as LayoutRule;
       } else r.fail(`unknown struct attribute '${f.text}'`, f);
     }
@@ -303,7 +303,7 @@ class ModuleParser {
         case 'builtin': {
           r.punct('=');
           const b = r.atom('a builtin');
-          if (!(b.text in BUILTINS)) r.fail(`unknown builtin '${b.text}'`, b);
+          if (!Object.hasOwn(BUILTINS, b.text)) r.fail(`unknown builtin '${b.text}'`, b);
           g.builtin = b.text as Builtin;
           break;
         }
@@ -424,7 +424,7 @@ class ModuleParser {
     }
     r.punct('=');
     const opTok = r.atom('an op');
-    if (!Object.prototype.hasOwnProperty.call(INST_SYNTAX, opTok.text)) r.fail(`unknown op '${opTok.text}'`, opTok);
+    if (!Object.hasOwn(INST_SYNTAX, opTok.text)) r.fail(`unknown op '${opTok.text}'`, opTok);
     const op = opTok.text as Op;
     const rec: Record<string, unknown> = { id, type, loc: r.loc(), op };
     const fields = INST_SYNTAX[op];
@@ -469,7 +469,7 @@ class ModuleParser {
       case 'word': {
         const t = r.atom(`operand ${f.name}`);
         const allowed = WORDS[`${op}.${f.name}`];
-        if (allowed && !Object.prototype.hasOwnProperty.call(allowed, t.text)) r.fail(`unknown ${op} ${f.name} '${t.text}'`, t);
+        if (allowed && !Object.hasOwn(allowed, t.text)) r.fail(`unknown ${op} ${f.name} '${t.text}'`, t);
         return t.text;
       }
       case 'ints': {

@@ -103,7 +103,7 @@ export class TypeResolver {
     if (w === 'image') {
       return this.angle(r, () => {
         const d = r.atom('an image dimension');
-        if (!(d.text in DIMS)) r.fail(`unknown image dimension '${d.text}'`, d);
+        if (!Object.hasOwn(DIMS, d.text)) r.fail(`unknown image dimension '${d.text}'`, d);
         r.punct(',');
         const sampledType = this.ref(r);
         r.punct(',');

@@ -148,3 +148,10 @@ test('awkward names, extreme numbers and forward type references round-trip', (t
   t.deepEqual(back.sources, m.sources);
   t.true(Object.is(back.constants.at(-2)!.value, -9007199254740993n));
 });
+
+test('words are checked against closed sets, not object prototypes', (t) => {
+  t.regex(parseError('fn %1 @f() -> void {\n^b2:\n  %3: f32 = binary toString %4 %5\n}\n').message, /unknown binary kind 'toString'/);
+  t.regex(parseError('fn %1 @f() -> void {\n^b2:\n  %3 = constructor\n}\n').message, /unknown op 'constructor'/);
+  t.regex(parseError('type !0 = f32\ntype !1 = struct "S" uid=1 layout=toString {\n}\n').message, /unknown layout 'toString'/);
+  t.regex(parseError('global %1 "g": ptr<input, f32> input builtin=valueOf\n').message, /unknown builtin 'valueOf'/);
+});

@@ -2,12 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import type { FunctionDecl, Stmt } from '../../../src/frontend/glsl/ast.js';
+import type { FunctionDecl, Stmt, VarDecl } from '../../../src/frontend/glsl/ast.js';
 import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
 import { fsHost, parseGlsl } from '../../../src/frontend/glsl/parse.js';
 
-const FIXTURES = 'test/frontend/glsl/fixtures/pathtracer';
-const SHADERS = readdirSync(FIXTURES).filter((f) => /\.(rgen|rchit|rmiss|rahit|rint|rcall)$/.test(f)).sort();
+const FIXTURE_ROOT = 'test/frontend/glsl/fixtures';
+const FIXTURES = `${FIXTURE_ROOT}/pathtracer`;
+const STAGE_FILE = /\.(rgen|rchit|rmiss|rahit|rint|rcall)$/;
+const SHADERS = readdirSync(FIXTURES).filter((f) => STAGE_FILE.test(f)).sort();
+/** Every stage file of every fixture folder: path-tracer, shared C++/GLSL header style. */
+const ALL_SHADERS = ['pathtracer', 'shared-header'].flatMap((d) =>
+  readdirSync(join(FIXTURE_ROOT, d)).filter((f) => STAGE_FILE.test(f)).sort().map((f) => join(FIXTURE_ROOT, d, f)));
 
 function errors(src: string, files: Record<string, string> = {}, path = 'bad.rgen'): string[] {
   const r = parseGlsl(path, src, { host: { readFile: (p) => files[p] } });
@@ -87,9 +92,9 @@ test('fsHost reads real files and returns undefined for missing ones', (t) => {
   t.is(fsHost.readFile(join(FIXTURES, 'nope.glsl')), undefined);
 });
 
-for (const name of SHADERS) {
-  test(`path-tracer fixture ${name} parses without diagnostics`, (t) => {
-    const r = parseGlsl(join(FIXTURES, name));
+for (const path of ALL_SHADERS) {
+  test(`fixture ${path.slice(FIXTURE_ROOT.length + 1)} parses without diagnostics`, (t) => {
+    const r = parseGlsl(path);
     t.deepEqual(r.diagnostics.map(formatDiagnostic), []);
     t.truthy(r.unit);
     t.is(r.unit!.version, 460);
@@ -125,9 +130,9 @@ test('the fixtures are valid for glslangValidator too (reference compiler)', (t)
     t.pass();
     return;
   }
-  for (const name of SHADERS) {
-    const r = spawnSync('glslangValidator', ['--target-env', 'vulkan1.2', '-V', join(FIXTURES, name), '-o', '/dev/null'], { encoding: 'utf8' });
-    t.is(r.status, 0, `${name}: ${r.stdout}`);
+  for (const path of ALL_SHADERS) {
+    const r = spawnSync('glslangValidator', ['--target-env', 'vulkan1.2', '-V', path, '-o', '/dev/null'], { encoding: 'utf8' });
+    t.is(r.status, 0, `${path}: ${r.stdout}`);
   }
 });
 
@@ -181,4 +186,19 @@ test('mangled shaders never throw: every problem is a diagnostic with a position
       t.notRegex(d.message, /undefined|NaN|Exception|\n/);
     }
   }
+});
+
+test('a header shared with C++ expands its binding macros into GLSL constants', (t) => {
+  const r = parseGlsl(join(FIXTURE_ROOT, 'shared-header/raytrace.rchit'));
+  const consts = r.unit!.decls.filter((d): d is VarDecl => d.kind === 'var' && d.qualifiers.storage === 'const');
+  t.deepEqual(consts.map((d) => d.declarators.map((x) => `${x.name}=${x.init?.kind === 'intLit' ? x.init.text : '?'}`).join(',')), [
+    'eGlobals=0,eObjDescs=1,eTextures=2', 'eTlas=0,eOutImage=1',
+  ]);
+  // The constants come from the macro invocation lines of host_device.h.
+  t.is(r.sources[consts[0]!.loc.file]!.path, join(FIXTURE_ROOT, 'shared-header/host_device.h'));
+  t.is(consts[0]!.loc.line, 20);
+  const tlas = r.unit!.decls.find((d): d is VarDecl => d.kind === 'var' && d.declarators[0]?.name === 'topLevelAS')!;
+  t.like(tlas.qualifiers.layout[1], { name: 'binding', value: { kind: 'ident', name: 'eTlas' } });
+  const pc = r.unit!.decls.find((d) => d.kind === 'block' && d.blockName === '_PushConstantRay');
+  t.like(pc, { instanceName: undefined, members: [{ type: { name: 'PushConstantRay' }, name: 'pcRay' }] });
 });

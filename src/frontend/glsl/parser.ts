@@ -3,13 +3,16 @@
  * recognises; `ast-builder.ts` turns the CST into the AST.
  *
  * Decisions worth knowing:
- * - All binary operators are parsed flat (`unary (op unary)*`); the AST builder applies GLSL
- *   precedence. This keeps the rule count small and the parser fast.
+ * - Binary operators of all levels are parsed flat (`unary (op unary)*`) inside the assignment
+ *   rule; the AST builder applies GLSL precedence. Few rules per expression leaf = a fast parser.
  * - "identifier identifier starts a declaration": the driver retypes names of declared structs and
- *   buffer_reference blocks to `UserTypeName` before parsing, so a declaration statement is one
- *   starting with a qualifier, `struct`, or a type name followed (after optional `[...]`) by an
- *   identifier — decided by the `startsDeclaration` gate; otherwise it is an expression statement.
- * Invariant: one instance is reused (`glslParser`); set `input` before each parse.
+ *   buffer_reference blocks to `UserTypeName` before parsing. A statement is a declaration when it
+ *   starts with a qualifier, `struct`, a type name not followed by a constructor's `(` (after
+ *   optional `[...]`), or two identifiers (an undeclared type: semantic analysis names it) —
+ *   decided by the `startsDeclaration` gate; otherwise it is an expression statement.
+ * - Input tokens' `startOffset` is their index in the input vector (the preprocessor sets it),
+ *   so CST node offsets index the token vector.
+ * Invariant: one instance is reused (`glslParser`); parse with `parseTranslationUnit`.
  */
 import {
   CstParser, EOF, type CstNode, type IOrAlt, type IParserErrorMessageProvider, type IToken, type OrMethodOpts, type TokenType,

@@ -241,3 +241,8 @@ test('an undeclared type name followed by a name still parses as a declaration (
   t.is(f.params[0]!.type.name, 'Baz');
   t.deepEqual(f.body!.body.map(stmtText), ['decl Qux q=1', '(= q 2)']);
 });
+
+test('layout(shared) and other keyword-named layout entries', (t) => {
+  const [b] = decls('layout(shared, binding = 3) uniform U { float x; } u;') as BlockDecl[];
+  t.deepEqual(b!.qualifiers.layout.map((l) => l.name), ['shared', 'binding']);
+});

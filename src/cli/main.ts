@@ -5,7 +5,9 @@
  */
 import { Command } from 'commander';
 import { registerCompileCommand } from './commands/compile.js';
+import { registerAnnotateCommand } from './commands/annotate.js';
 import { registerInstrumentCommand } from './commands/instrument.js';
+import { registerReportCommand } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { reportError } from './user-errors.js';
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerWorkloadsCommand(program);
   registerRunCommand(program);
   registerInstrumentCommand(program);
+  registerAnnotateCommand(program);
+  registerReportCommand(program);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { ShaderCompileError } from '../driver/compile-workload.js';
 import { InstrumentationBufferTooSmallError, DumpFormatError } from '../analytics/dump-reader.js';
 import { AnalysisInputError } from '../analytics/site-table.js';
 import { PipelineLinkError } from '../passes/lower/rt-pipeline.js';
+import { RunDirError } from '../driver/run-dir.js';
 import { UnknownInstrumentationModeError } from '../passes/instrument/instrument-module.js';
 import { ConfigError } from '../sim/config/config-error.js';
 import { SimError } from '../sim/functional/errors.js';
@@ -31,7 +32,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof GltfLoadError || e instanceof ProceduralSceneError || e instanceof AccelerationStructureError ||
     e instanceof TraversalError || e instanceof UnknownInstrumentationModeError ||
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
-    e instanceof CliUsageError
+    e instanceof CliUsageError || e instanceof RunDirError
   );
 }
 

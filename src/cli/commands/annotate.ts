@@ -1,0 +1,41 @@
+/**
+ * `vvision annotate --mode simt [workload|manifest] [--shader NAME]`: prints each shader's source
+ * with the instrumentation data inline, as comments above the lines they belong to (V-Vision
+ * Fig. 7: `/* execution count = 22072 histo=32:22072 *\/`).
+ */
+import type { Command } from 'commander';
+import { instrumentWorkload } from '../../driver/instrument-workload.js';
+import { annotatedSources } from '../../driver/run-dir.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { CliUsageError } from '../user-errors.js';
+
+interface RawAnnotateOptions extends RawRunOptions {
+  mode: string;
+  shader?: string;
+}
+
+export function registerAnnotateCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('annotate')
+      .description('print the shaders\' source with per-line execution counts and active-lane histograms inline')
+      .option('--mode <mode>', 'instrumentation utility whose data is shown inline (simt)', 'simt')
+      .option('--shader <name>', 'only this shader (file name, e.g. closesthit.rchit)')
+      .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
+  ).action(async (workload: string, raw: RawAnnotateOptions) => {
+    if (raw.mode !== 'simt') throw new CliUsageError(`--mode: inline data comes from the simt utility; got '${raw.mode}'`);
+    const result = await instrumentWorkload(workload, 'simt', parseRunOptions(raw));
+    const meta = result.runs[0]!.metadata;
+    const sources = annotatedSources(result.results, meta);
+    const names = Object.keys(sources);
+    if (raw.shader !== undefined && !names.includes(raw.shader)) {
+      throw new CliUsageError(`--shader: no shader '${raw.shader}' in ${result.workload} (shaders: ${names.join(', ')})`);
+    }
+    for (const name of names) {
+      if (raw.shader !== undefined && name !== raw.shader) continue;
+      const shader = meta.shaders.find((s) => s.name === name)!;
+      process.stdout.write(`// ===== ${name} (${shader.stage}) ${shader.sourcePath}\n${sources[name]}\n`);
+    }
+  });
+}

@@ -26,7 +26,10 @@ export class LayoutPackError extends Error {
 export interface PackOptions {
   /** What a struct member missing from the JSON object means: an error (default) or zero bytes. */
   missingMembers?: 'error' | 'zero';
-  /** Turns a non-numeric 64-bit value (e.g. `{"addressOf": "scene.vertices"}`) into an address. */
+  /**
+   * Turns a 64-bit value that is not a number or numeric string into an address; a host that lets
+   * manifests name buffers symbolically (instead of giving device addresses) supplies this.
+   */
   resolveAddress?: (value: unknown, path: string) => bigint | undefined;
 }
 

@@ -4,9 +4,11 @@
  * each is attributed to one cause, from a `--mode divergence` dump:
  * - early return: the lane was active at an `earlyReturn` site of the ray generation shader (it
  *   finished the pipeline and idles while the warp continues);
- * - indirect function call: inside a shader invoked by traceRay, the lane was active at the
- *   matching `preTraceRay` but is not active at this shader invocation's `shaderEntry` (the rays
- *   of the warp went to different shaders);
+ * - indirect function call: inside a shader invoked by traceRay (or executeCallable), the lane
+ *   was active at the matching `preTraceRay` (`preExecuteCallable`) but is not active at this
+ *   shader invocation's `shaderEntry` (the rays of the warp went to different shaders), at this
+ *   call level or an enclosing one (a lane whose ray missed stays idle, for the same reason,
+ *   through the callables the closest-hit shader calls);
  * - control flow: any other inactive lane (branches, loops with per-lane trip counts).
  * Lanes that do not exist in a partially filled warp (absent at the raygen entry) are not slots.
  *
@@ -69,7 +71,7 @@ export function divergenceCharacterization(dump: Dump, meta: InstrumentationMeta
       retired[w] = (retired[w]! | mask) >>> 0;
       continue;
     }
-    if (kind === KindCode.PreTraceRay) {
+    if (kind === KindCode.PreTraceRay || kind === KindCode.PreExecuteCallable) {
       const d = depth[w]!;
       if (d < MAX_DEPTH) {
         callMask[w * MAX_DEPTH + d] = mask;
@@ -78,7 +80,7 @@ export function divergenceCharacterization(dump: Dump, meta: InstrumentationMeta
       depth[w] = d + 1;
       continue;
     }
-    if (kind === KindCode.PostTraceRay) {
+    if (kind === KindCode.PostTraceRay || kind === KindCode.PostExecuteCallable) {
       if (depth[w]! > 0) depth[w] = depth[w]! - 1;
       continue;
     }
@@ -88,11 +90,11 @@ export function divergenceCharacterization(dump: Dump, meta: InstrumentationMeta
     const lanes = lanesOf[w] || 0xffffffff;
     const inactive = (~mask & lanes) >>> 0;
     const er = (inactive & retired[w]!) >>> 0;
-    let ifc = 0;
-    if (!raygen && d > 0 && d <= MAX_DEPTH) {
-      const slot = w * MAX_DEPTH + d - 1;
-      ifc = (inactive & ~er & callMask[slot]! & ~entryMask[slot]!) >>> 0;
-    }
+    // A lane that did not enter the shader its call dispatched to, at this or any enclosing call
+    // level, idles because of that indirect call (a miss lane stays idle in the closest-hit's callables).
+    let diverted = 0;
+    if (!raygen) for (let j = Math.min(d, MAX_DEPTH) - 1; j >= 0; j--) diverted |= callMask[w * MAX_DEPTH + j]! & ~entryMask[w * MAX_DEPTH + j]!;
+    const ifc = (inactive & ~er & diverted) >>> 0;
     const n = table.blockInstCount[s]!;
     const base = table.shader[s]! * 5;
     const nInactive = popcount32(inactive);

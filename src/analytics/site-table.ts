@@ -18,6 +18,8 @@ export const enum KindCode {
   BlockTrace = 7,
   PipelineEntry = 8,
   PipelineExit = 9,
+  PreExecuteCallable = 10,
+  PostExecuteCallable = 11,
 }
 
 const KIND_CODES: Record<SiteKind, KindCode> = {
@@ -31,6 +33,8 @@ const KIND_CODES: Record<SiteKind, KindCode> = {
   blockTrace: KindCode.BlockTrace,
   pipelineEntry: KindCode.PipelineEntry,
   pipelineExit: KindCode.PipelineExit,
+  preExecuteCallable: KindCode.PreExecuteCallable,
+  postExecuteCallable: KindCode.PostExecuteCallable,
 };
 
 export interface SiteTable {

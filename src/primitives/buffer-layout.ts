@@ -66,6 +66,8 @@ export type PrimitiveKind = 'ThreadUpdate' | 'WarpUpdate' | 'CreateWarpId';
  * - shaderEntry: the same at the entry block of a stage's entry function (divergence, Fig. 13 l.3).
  * - earlyReturn: WarpUpdate(ballot) before a raygen `return` other than the final one (Fig. 13 l.9).
  * - preTraceRay / postTraceRay: WarpUpdate(ballot) just before / after a traceRay (Fig. 9 l.5, Fig. 13 l.13/16).
+ * - preExecuteCallable / postExecuteCallable: the same around an executeCallable, the other
+ *   indirect function call of the pipeline (divergence).
  * - syncPoint: WarpUpdate(ballot) where the warp reconverges after a traceRay (Fig. 9 l.11).
  * - warpId: CreateWarpId at the raygen entry; payload = warp id (Fig. 5).
  * - blockTrace: ThreadUpdate() at a basic block's entry (trace).
@@ -73,6 +75,7 @@ export type PrimitiveKind = 'ThreadUpdate' | 'WarpUpdate' | 'CreateWarpId';
  */
 export type SiteKind =
   | 'block' | 'shaderEntry' | 'earlyReturn' | 'preTraceRay' | 'postTraceRay' | 'syncPoint'
+  | 'preExecuteCallable' | 'postExecuteCallable'
   | 'warpId' | 'blockTrace' | 'pipelineEntry' | 'pipelineExit';
 
 export interface SourceLocation {

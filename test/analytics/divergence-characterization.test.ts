@@ -67,3 +67,55 @@ test('entries of a thread without a warp id are reported, not misattributed', (t
   const err = t.throws(() => divergenceCharacterization(readDump(w.bytes(), f.meta), f.meta), { instanceOf: AnalysisInputError });
   t.regex(err.message, /thread-work id 64 never ran CreateWarpId/);
 });
+
+test('executeCallable is an indirect function call too', (t) => {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const a = f.shader('callable', 'lightA');
+  const b = f.shader('callable', 'lightB');
+  const wid = f.site({ kind: 'warpId', shader: rg });
+  const entry = f.site({ kind: 'shaderEntry', shader: rg, insts: 1 });
+  const pre = f.site({ kind: 'preExecuteCallable', shader: rg });
+  const post = f.site({ kind: 'postExecuteCallable', shader: rg });
+  const aEntry = f.site({ kind: 'shaderEntry', shader: a, insts: 10 });
+  const bEntry = f.site({ kind: 'shaderEntry', shader: b, insts: 4 });
+  const w = new DumpWriter(f.meta);
+  w.createWarpId(0, FULL, wid);
+  w.warpBallot(0, FULL, entry);
+  w.warpBallot(0, FULL, pre);
+  w.warpBallot(0, lanes(0, 24), aEntry); // 8 lanes called B instead
+  w.warpBallot(0, lanes(24, 32), bEntry); // 24 lanes called A instead
+  w.warpBallot(0, FULL, post);
+  const d = divergenceCharacterization(readDump(w.bytes(), f.meta), f.meta);
+  t.is(d.indirectFunctionCall, 8 * 10 + 24 * 4);
+  t.is(d.controlFlow, 0);
+});
+
+test('a lane diverted at an outer call stays an indirect-call slot in nested calls', (t) => {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const ch = f.shader('closestHit', 'ch');
+  const light = f.shader('callable', 'light');
+  const wid = f.site({ kind: 'warpId', shader: rg });
+  const entry = f.site({ kind: 'shaderEntry', shader: rg, insts: 1 });
+  const pre = f.site({ kind: 'preTraceRay', shader: rg, traceRay: 0 });
+  const post = f.site({ kind: 'postTraceRay', shader: rg, traceRay: 0 });
+  const chEntry = f.site({ kind: 'shaderEntry', shader: ch, insts: 2 });
+  const chThen = f.site({ kind: 'block', shader: ch, insts: 1 });
+  const preCall = f.site({ kind: 'preExecuteCallable', shader: ch });
+  const postCall = f.site({ kind: 'postExecuteCallable', shader: ch });
+  const lightEntry = f.site({ kind: 'shaderEntry', shader: light, insts: 5 });
+  const w = new DumpWriter(f.meta);
+  w.createWarpId(0, FULL, wid);
+  w.warpBallot(0, FULL, entry);
+  w.warpBallot(0, FULL, pre);
+  w.warpBallot(0, lanes(0, 16), chEntry); // lanes 16-31 missed: 16 x 2 indirect call
+  w.warpBallot(0, lanes(0, 12), chThen); // lanes 12-15 branch away in ch: 4 control flow, 16 indirect call
+  w.warpBallot(0, lanes(0, 12), preCall);
+  w.warpBallot(0, lanes(0, 12), lightEntry); // same light for all callers: 4 control flow + 16 indirect call, x 5
+  w.warpBallot(0, lanes(0, 12), postCall);
+  w.warpBallot(0, FULL, post);
+  const d = divergenceCharacterization(readDump(w.bytes(), f.meta), f.meta);
+  t.is(d.indirectFunctionCall, 16 * 2 + 16 * 1 + 16 * 5);
+  t.is(d.controlFlow, 4 * 1 + 4 * 5);
+});

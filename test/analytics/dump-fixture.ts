@@ -31,7 +31,7 @@ export interface SiteSpec {
 const PRIMITIVE: Record<SiteKind, PrimitiveKind> = {
   block: 'WarpUpdate', shaderEntry: 'WarpUpdate', earlyReturn: 'WarpUpdate', preTraceRay: 'WarpUpdate',
   postTraceRay: 'WarpUpdate', syncPoint: 'WarpUpdate', pipelineEntry: 'WarpUpdate', pipelineExit: 'WarpUpdate',
-  warpId: 'CreateWarpId', blockTrace: 'ThreadUpdate',
+  warpId: 'CreateWarpId', blockTrace: 'ThreadUpdate', preExecuteCallable: 'WarpUpdate', postExecuteCallable: 'WarpUpdate',
 };
 
 export class FixtureMeta {

@@ -7,7 +7,9 @@
  *   every other block (the instruction slots themselves);
  * - `earlyReturn` ballots before every raygen `return` except the final one (lanes that finished
  *   the pipeline early);
- * - `preTraceRay` / `postTraceRay` ballots around every traceRay (the call's start and end).
+ * - `preTraceRay` / `postTraceRay` ballots around every traceRay (the call's start and end), and
+ *   `preExecuteCallable` / `postExecuteCallable` around every executeCallable (the pipeline's
+ *   other indirect function call: lanes calling different callables serialise the same way).
  *
  * The final return of the raygen entry function is the last one in source order (ties: layout
  * order): the one closing `main`.
@@ -31,6 +33,7 @@ export function instrumentDivergence(s: InstrumentationSession): void {
   for (const sh of s.shaders) {
     const raygen = sh.entry.stage === 'raygen';
     const traces = s.traceRays(sh);
+    const callables = s.instsOf(sh, 'executeCallable');
     const early = raygen ? earlyReturns(sh.root) : [];
     if (raygen) {
       s.emit({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', primitive: 'CreateWarpId' });
@@ -46,5 +49,9 @@ export function instrumentDivergence(s: InstrumentationSession): void {
       s.emit({ fn, point: { at: 'before', inst }, kind: 'preTraceRay', primitive: 'WarpUpdate', traceRay: k });
       s.emit({ fn, point: { at: 'after', inst }, kind: 'postTraceRay', primitive: 'WarpUpdate', traceRay: k });
     });
+    for (const { fn, inst } of callables) {
+      s.emit({ fn, point: { at: 'before', inst }, kind: 'preExecuteCallable', primitive: 'WarpUpdate' });
+      s.emit({ fn, point: { at: 'after', inst }, kind: 'postExecuteCallable', primitive: 'WarpUpdate' });
+    }
   }
 }

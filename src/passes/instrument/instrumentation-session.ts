@@ -16,7 +16,7 @@
  */
 import { Builder, firstNonPhiIndex } from '../../ir/builder.js';
 import { buildCfg, type Cfg } from '../../ir/cfg.js';
-import type { BlockId, Loc, ValueId } from '../../ir/inst.js';
+import type { BlockId, Inst, Loc, ValueId } from '../../ir/inst.js';
 import type { EntryPoint, Function, Module } from '../../ir/module.js';
 import type {
   BlockMetadata,
@@ -199,8 +199,16 @@ export class InstrumentationSession {
 
   /** The traceRay instructions of a shader in layout order (their index is the site's `traceRay`). */
   traceRays(sh: InstrumentedShader): { fn: Function; inst: ValueId }[] {
+    return this.instsOf(sh, 'traceRay');
+  }
+
+  /** The original instructions with `op` in a shader, in layout order. */
+  instsOf(sh: InstrumentedShader, op: Inst['op']): { fn: Function; inst: ValueId }[] {
     const out: { fn: Function; inst: ValueId }[] = [];
-    for (const fn of sh.functions) for (const b of fn.blocks) for (const i of b.insts) if (i.op === 'traceRay') out.push({ fn, inst: i.id });
+    for (const fn of sh.functions) {
+      const original = this.orig(fn).blockOfInst;
+      for (const b of fn.blocks) for (const i of b.insts) if (i.op === op && original.has(i.id)) out.push({ fn, inst: i.id });
+    }
     return out;
   }
 }

@@ -5,7 +5,9 @@ import { simtEfficiency } from '../../../src/analytics/simt-efficiency.js';
 import { verifyModule } from '../../../src/ir/verify.js';
 import { earlyReturns } from '../../../src/passes/instrument/divergence.js';
 import { instrumentModule } from '../../../src/passes/instrument/instrument-module.js';
-import { earlyReturnShader } from '../../primitives/ir-fixture.js';
+import { addGlobal } from '../../../src/ir/builder.js';
+import { T } from '../../../src/ir/types.js';
+import { earlyReturnShader, shaderModule, work } from '../../primitives/ir-fixture.js';
 import { bytesOf, runLaunch } from './run-instrumented.js';
 
 test('divergence: warp id, shader entry, blocks, early return and both sides of traceRay', (t) => {
@@ -42,4 +44,21 @@ test('divergence end to end: early-returned lanes idle through the rest of the r
   t.is(d.activeSlots, 2 * (32 * nEntry + 8 * nEarly + 24 * nTrace));
   // The same dump feeds SIMT efficiency.
   t.is(simtEfficiency(dump, meta).overall.warpExecutions, 6);
+});
+
+test('divergence: executeCallable is bracketed like traceRay', (t) => {
+  const f = shaderModule('raygen', 'calls.rgen');
+  const { b, m } = f;
+  const data = addGlobal(m, { name: 'light', type: T.ptr(m.types, 'callableData', T.f32(m.types)), storage: 'callableData', location: 0, loc: { file: 0, line: 1, column: 1 } });
+  work(f, 2, 1);
+  b.loc = { file: 0, line: 3, column: 3 };
+  const call = b.emitVoid('executeCallable', { sbtIndex: b.constU32(0), callableData: data });
+  b.emitVoid('return', {});
+  const meta = instrumentModule(m, 'divergence');
+  t.deepEqual(verifyModule(m), []);
+  t.deepEqual(meta.sites.map((s) => s.kind), ['warpId', 'shaderEntry', 'preExecuteCallable', 'postExecuteCallable']);
+  const insts = f.fn.blocks.flatMap((x) => x.insts);
+  const at = insts.findIndex((i) => i.id === call);
+  t.true(insts.slice(0, at).some((i) => i.op === 'subgroup' && i.kind === 'ballot'));
+  t.true(insts.slice(at + 1).some((i) => i.op === 'subgroup' && i.kind === 'ballot'));
 });

@@ -360,7 +360,7 @@ class Preprocessor implements ExpansionContext {
     if (args[0]?.type === StringLiteral && args.length === 1) target = args[0].image.slice(1, -1);
     else if (args[0]?.type === Less && args[args.length - 1]?.type === Greater && args.length >= 3) {
       // Rebuild <a/b-c.glsl> from the source text: its pieces were lexed as operators and words.
-      target = text.slice(raw[3]!.startOffset, raw[raw.length - 2]!.endOffset! + 1);
+      target = text.slice(raw[3]!.startOffset, raw[raw.length - 2]!.endOffset! + 1).trim();
       angled = true;
     } else { this.report(hash, '#include expects "file" or <file>'); return; }
     const beside = posix.dirname(includer);

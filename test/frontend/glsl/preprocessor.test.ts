@@ -197,3 +197,23 @@ test('CRLF line endings and a byte-order mark do not disturb lines, columns or d
   t.deepEqual(r.locs, ['int@m.glsl:2:1', 'a@m.glsl:2:5', '=@m.glsl:2:7', '1@m.glsl:2:9', ';@m.glsl:2:10', 'b@m.glsl:4:3', 'c@m.glsl:5:2']);
   t.is(r.sources[0]!.text.charCodeAt(0), '#'.charCodeAt(0));
 });
+
+test('<...> includes search the -I dirs first; names may contain path separators, dots and dashes', (t) => {
+  const r = run({
+    'src/main.rgen': '#include <sub-dir/x.y-z.glsl>\n#include "sub-dir/x.y-z.glsl"\n',
+    'src/sub-dir/x.y-z.glsl': 'beside',
+    'inc/sub-dir/x.y-z.glsl': 'from_include_dir',
+  }, { includeDirs: ['inc'] });
+  t.deepEqual(r.errors, []);
+  t.is(r.text, 'from_include_dir beside');
+});
+
+test('__FILE__ is the index of the file in sources, as glslang numbers source strings', (t) => {
+  const r = run({ 'm.glsl': '__FILE__\n#include "a.glsl"\n#include "b.glsl"\n#include "a.glsl"\n', 'a.glsl': '__FILE__', 'b.glsl': '__FILE__ __LINE__' });
+  t.is(r.text, '0 1 2 1 1');
+});
+
+test('#line inside an included file renumbers only that file', (t) => {
+  const r = run({ 'm.glsl': '#include "a.glsl"\nafter', 'a.glsl': '#line 50\ninside' });
+  t.deepEqual(r.locs, ['inside@a.glsl:50:1', 'after@m.glsl:2:1']);
+});

@@ -73,6 +73,8 @@ export interface HitRecord {
   worldToObject: Float32Array;
   /** Opacity after geometry, instance and ray flags were applied. */
   opaque: boolean;
+  /** Node id of the leaf that produced the hit (for predictors' Go Up Level via `nodeParent`). */
+  leafNode?: number;
 }
 
 export interface TraversalResult {
@@ -103,4 +105,10 @@ export interface TraverseOptions {
   shortStackSize?: number;
   /** Base address of this ray's spill area (8 B per entry); default 0. */
   stackSpillAddress?: number;
+  /**
+   * Traverse only these subtrees, in order, instead of starting at the TLAS root (intersection
+   * prediction): `instance` -1 for a TLAS node, else the instance whose BLAS holds `node`
+   * (the ray is transformed into its object space). Hits found are reported as usual.
+   */
+  startNodes?: readonly { node: number; instance: number }[];
 }

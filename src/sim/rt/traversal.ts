@@ -13,6 +13,8 @@
  *   committed here (it shrinks tmax); procedural AABB hits and non-opaque triangle hits become
  *   candidates in traversal order and do not shrink tmax.
  * - t is comparable across instances because the object-space direction is not renormalized.
+ * - `startNodes` (intersection prediction) runs the same loop once per given subtree instead of
+ *   from the TLAS root; hits report their `leafNode` so a predictor can go up levels via parents.
  * - Opacity: geometry flag, overridden by instance force-opaque / force-no-opaque, overridden by
  *   ray opaque / no-opaque flags; culling by facing is skipped for instances with
  *   triangle-facing-cull-disable.
@@ -44,6 +46,19 @@ const childT = new Float64Array(8);
 const childN = new Int32Array(8);
 const objectRay = createWatertightRay();
 
+const objectSpace = new Float64Array(6);
+
+/** World ray -> object space of instance `i` (origin xyz, direction xyz into `objectSpace`). */
+function toObjectSpace(as: AccelerationStructure, i: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): void {
+  const m = as.instanceWorldToObject, b = 12 * i;
+  objectSpace[0] = m[b]! * ox + m[b + 1]! * oy + m[b + 2]! * oz + m[b + 3]!;
+  objectSpace[1] = m[b + 4]! * ox + m[b + 5]! * oy + m[b + 6]! * oz + m[b + 7]!;
+  objectSpace[2] = m[b + 8]! * ox + m[b + 9]! * oy + m[b + 10]! * oz + m[b + 11]!;
+  objectSpace[3] = m[b]! * dx + m[b + 1]! * dy + m[b + 2]! * dz;
+  objectSpace[4] = m[b + 4]! * dx + m[b + 5]! * dy + m[b + 6]! * dz;
+  objectSpace[5] = m[b + 8]! * dx + m[b + 9]! * dy + m[b + 10]! * dz;
+}
+
 function growStack(): void {
   const n = new Int32Array(stackNode.length * 2); n.set(stackNode); stackNode = n;
   const t = new Float64Array(stackT.length * 2); t.set(stackT); stackT = t;
@@ -61,10 +76,10 @@ function effectiveOpaque(geometryFlags: number, instanceFlags: number, rayFlags:
 function makeHit(
   as: AccelerationStructure, ray: RayQuery, kind: 'triangle' | 'procedural',
   t: number, u: number, v: number, hitKind: number, inst: number, geom: number, prim: number,
-  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, opaque: boolean,
+  ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, opaque: boolean, leafNode: number,
 ): HitRecord {
   return {
-    kind, t, u, v, hitKind,
+    kind, t, u, v, hitKind, leafNode,
     instanceIndex: inst,
     instanceCustomIndex: as.instanceCustomIndex[inst]!,
     geometryIndex: geom,
@@ -93,7 +108,7 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
   let ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
   let tFar = ray.tmax;
   let hasCommitted = false;
-  let cT = 0, cU = 0, cV = 0, cKind = 0, cInst = 0, cGeom = 0, cPrim = 0;
+  let cT = 0, cU = 0, cV = 0, cKind = 0, cInst = 0, cGeom = 0, cPrim = 0, cNode = -1;
   let cox = 0, coy = 0, coz = 0, cdx = 0, cdy = 0, cdz = 0;
   const candidates: HitRecord[] = [];
   let terminatedEarly = false;
@@ -105,126 +120,157 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
   const cullMask = ray.cullMask & 0xff;
   const cullFacing = flags & (RAY_FLAG.cullBackFacingTriangles | RAY_FLAG.cullFrontFacingTriangles);
 
-  let node = as.tlasRoot;
-  if (!(ray.tmax >= tmin)) node = -1;
+  let node = -1;
   let sp = 0;
   let inBlas = false;
   let blasBase = 0;
   let inst = -1;
   let instFlags = 0;
   let blasGeometries: { flags: number }[] = [];
+  const starts = opts.startNodes;
+  const startCount = starts ? starts.length : 1;
 
-  for (;;) {
-    if (node >= 0) {
-      nodesVisited++;
-      const kind = nodeKind[node]!;
-      if (kind === NODE_KIND.internal) {
-        const first = childFirst[node]!, count = childCount[node]!;
-        if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.internal, count); rec.boxTests += count; }
-        let hits = 0;
-        for (let c = 0; c < count; c++) {
-          const te = intersectRayBox(nodeBounds, 6 * (first + c), ox, oy, oz, ix, iy, iz, tmin, tFar);
-          if (te < 0) continue;
-          // Insertion into the distance-sorted child list.
-          let k = hits++;
-          while (k > 0 && childT[k - 1]! > te) { childT[k] = childT[k - 1]!; childN[k] = childN[k - 1]!; k--; }
-          childT[k] = te; childN[k] = first + c;
-        }
-        if (hits > 0) {
-          for (let k = hits - 1; k >= 1; k--) {
-            if (sp >= stackNode.length) growStack();
-            if (rec && sp >= shortStack) rec.push(spillBase + SPILL_ENTRY_BYTES * (sp - shortStack), SPILL_ENTRY_BYTES, TRANSACTION_KIND.stackSpill, 0);
-            stackNode[sp] = childN[k]!; stackT[sp] = childT[k]!; sp++;
+  traversal: for (let s = 0; s < startCount && ray.tmax >= tmin; s++) {
+    sp = 0;
+    inBlas = false;
+    ox = wox; oy = woy; oz = woz; dx = wdx; dy = wdy; dz = wdz;
+    ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
+    if (!starts) {
+      node = as.tlasRoot;
+    } else {
+      const st = starts[s]!;
+      node = st.node;
+      const blasOfNode = node >= 0 && node < as.nodeCount ? as.nodeBlas[node]! : -2;
+      const expected = st.instance >= 0 && st.instance < as.instanceCount ? as.instanceBlas[st.instance]! : -1;
+      if (blasOfNode === -2 || blasOfNode !== expected) {
+        throw new TraversalError(`startNodes[${s}]: node ${st.node} does not belong to ${st.instance < 0 ? 'the TLAS' : `the BLAS of instance ${st.instance}`}`);
+      }
+      if (st.instance >= 0) {
+        if ((as.instanceMask[st.instance]! & cullMask) === 0) continue;
+        const blas = as.blases[expected]!;
+        if (blas.type === 'triangles' ? (flags & RAY_FLAG.skipTriangles) !== 0 : (flags & RAY_FLAG.skipAABBs) !== 0) continue;
+        toObjectSpace(as, st.instance, wox, woy, woz, wdx, wdy, wdz);
+        ox = objectSpace[0]!; oy = objectSpace[1]!; oz = objectSpace[2]!;
+        dx = objectSpace[3]!; dy = objectSpace[4]!; dz = objectSpace[5]!;
+        ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
+        if (blas.type === 'triangles') prepareWatertightRay(dx, dy, dz, objectRay);
+        inBlas = true;
+        blasBase = 0;
+        inst = st.instance;
+        instFlags = as.instanceFlags[inst]!;
+        blasGeometries = blas.geometries;
+        if (rec) rec.transforms++;
+      }
+    }
+    for (;;) {
+      if (node >= 0) {
+        nodesVisited++;
+        const kind = nodeKind[node]!;
+        if (kind === NODE_KIND.internal) {
+          const first = childFirst[node]!, count = childCount[node]!;
+          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.internal, count); rec.boxTests += count; }
+          let hits = 0;
+          for (let c = 0; c < count; c++) {
+            const te = intersectRayBox(nodeBounds, 6 * (first + c), ox, oy, oz, ix, iy, iz, tmin, tFar);
+            if (te < 0) continue;
+            // Insertion into the distance-sorted child list.
+            let k = hits++;
+            while (k > 0 && childT[k - 1]! > te) { childT[k] = childT[k - 1]!; childN[k] = childN[k - 1]!; k--; }
+            childT[k] = te; childN[k] = first + c;
           }
-          if (sp > maxStackDepth) maxStackDepth = sp;
-          node = childN[0]!;
-          continue;
-        }
-      } else if (kind === NODE_KIND.instanceLeaf) {
-        const i = leafRef[node]!;
-        if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.instanceLeaf, 1); rec.transforms++; }
-        const blas = as.blases[as.instanceBlas[i]!]!;
-        const skip = (as.instanceMask[i]! & cullMask) === 0
-          || (blas.type === 'triangles' ? (flags & RAY_FLAG.skipTriangles) !== 0 : (flags & RAY_FLAG.skipAABBs) !== 0);
-        if (!skip) {
-          const m = as.instanceWorldToObject, b = 12 * i;
-          ox = m[b]! * wox + m[b + 1]! * woy + m[b + 2]! * woz + m[b + 3]!;
-          oy = m[b + 4]! * wox + m[b + 5]! * woy + m[b + 6]! * woz + m[b + 7]!;
-          oz = m[b + 8]! * wox + m[b + 9]! * woy + m[b + 10]! * woz + m[b + 11]!;
-          dx = m[b]! * wdx + m[b + 1]! * wdy + m[b + 2]! * wdz;
-          dy = m[b + 4]! * wdx + m[b + 5]! * wdy + m[b + 6]! * wdz;
-          dz = m[b + 8]! * wdx + m[b + 9]! * wdy + m[b + 10]! * wdz;
-          ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
-          if (blas.type === 'triangles') prepareWatertightRay(dx, dy, dz, objectRay);
-          inBlas = true;
-          blasBase = sp;
-          inst = i;
-          instFlags = as.instanceFlags[i]!;
-          blasGeometries = blas.geometries;
-          node = blas.rootNode;
-          continue;
-        }
-      } else if (kind === NODE_KIND.triangleLeaf) {
-        const r = leafRef[node]!;
-        if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.triangleLeaf, 1); rec.triangleTests++; }
-        if (intersectTriangle(as.triVertices, 9 * r, ox, oy, oz, objectRay, tmin, tFar) && !(hasCommitted && triangleHit[0]! >= tFar)) {
-          const t = triangleHit[0]!;
-          let front = triangleHit[3]! > 0;
-          if (instFlags & INSTANCE_FLAG.triangleFlipFacing) front = !front;
-          const culledByFacing = cullFacing !== 0 && (instFlags & INSTANCE_FLAG.triangleFacingCullDisable) === 0
-            && (front ? (flags & RAY_FLAG.cullFrontFacingTriangles) !== 0 : (flags & RAY_FLAG.cullBackFacingTriangles) !== 0);
-          if (!culledByFacing) {
-            const geom = as.triGeometry[r]!;
-            const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
-            if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
-              const hitKind = front ? HIT_KIND.frontFacingTriangle : HIT_KIND.backFacingTriangle;
-              if (opaque) {
-                hasCommitted = true;
-                tFar = t;
-                cT = t; cU = triangleHit[1]!; cV = triangleHit[2]!; cKind = hitKind;
-                cInst = inst; cGeom = geom; cPrim = as.triPrimitive[r]!;
-                cox = ox; coy = oy; coz = oz; cdx = dx; cdy = dy; cdz = dz;
-                if (flags & RAY_FLAG.terminateOnFirstHit) { terminatedEarly = true; break; }
-              } else {
-                candidates.push(makeHit(as, ray, 'triangle', t, triangleHit[1]!, triangleHit[2]!, hitKind, inst, geom, as.triPrimitive[r]!, ox, oy, oz, dx, dy, dz, false));
+          if (hits > 0) {
+            for (let k = hits - 1; k >= 1; k--) {
+              if (sp >= stackNode.length) growStack();
+              if (rec && sp >= shortStack) rec.push(spillBase + SPILL_ENTRY_BYTES * (sp - shortStack), SPILL_ENTRY_BYTES, TRANSACTION_KIND.stackSpill, 0);
+              stackNode[sp] = childN[k]!; stackT[sp] = childT[k]!; sp++;
+            }
+            if (sp > maxStackDepth) maxStackDepth = sp;
+            node = childN[0]!;
+            continue;
+          }
+        } else if (kind === NODE_KIND.instanceLeaf) {
+          const i = leafRef[node]!;
+          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.instanceLeaf, 1); rec.transforms++; }
+          const blas = as.blases[as.instanceBlas[i]!]!;
+          const skip = (as.instanceMask[i]! & cullMask) === 0
+            || (blas.type === 'triangles' ? (flags & RAY_FLAG.skipTriangles) !== 0 : (flags & RAY_FLAG.skipAABBs) !== 0);
+          if (!skip) {
+            toObjectSpace(as, i, wox, woy, woz, wdx, wdy, wdz);
+            ox = objectSpace[0]!; oy = objectSpace[1]!; oz = objectSpace[2]!;
+            dx = objectSpace[3]!; dy = objectSpace[4]!; dz = objectSpace[5]!;
+            ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
+            if (blas.type === 'triangles') prepareWatertightRay(dx, dy, dz, objectRay);
+            inBlas = true;
+            blasBase = sp;
+            inst = i;
+            instFlags = as.instanceFlags[i]!;
+            blasGeometries = blas.geometries;
+            node = blas.rootNode;
+            continue;
+          }
+        } else if (kind === NODE_KIND.triangleLeaf) {
+          const r = leafRef[node]!;
+          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.triangleLeaf, 1); rec.triangleTests++; }
+          if (intersectTriangle(as.triVertices, 9 * r, ox, oy, oz, objectRay, tmin, tFar) && !(hasCommitted && triangleHit[0]! >= tFar)) {
+            const t = triangleHit[0]!;
+            let front = triangleHit[3]! > 0;
+            if (instFlags & INSTANCE_FLAG.triangleFlipFacing) front = !front;
+            const culledByFacing = cullFacing !== 0 && (instFlags & INSTANCE_FLAG.triangleFacingCullDisable) === 0
+              && (front ? (flags & RAY_FLAG.cullFrontFacingTriangles) !== 0 : (flags & RAY_FLAG.cullBackFacingTriangles) !== 0);
+            if (!culledByFacing) {
+              const geom = as.triGeometry[r]!;
+              const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
+              if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
+                const hitKind = front ? HIT_KIND.frontFacingTriangle : HIT_KIND.backFacingTriangle;
+                if (opaque) {
+                  hasCommitted = true;
+                  tFar = t;
+                  cT = t; cU = triangleHit[1]!; cV = triangleHit[2]!; cKind = hitKind;
+                  cInst = inst; cGeom = geom; cPrim = as.triPrimitive[r]!;
+                  cox = ox; coy = oy; coz = oz; cdx = dx; cdy = dy; cdz = dz;
+                  cNode = node;
+                  if (flags & RAY_FLAG.terminateOnFirstHit) { terminatedEarly = true; break traversal; }
+                } else {
+                  candidates.push(makeHit(as, ray, 'triangle', t, triangleHit[1]!, triangleHit[2]!, hitKind, inst, geom, as.triPrimitive[r]!, ox, oy, oz, dx, dy, dz, false, node));
+                }
               }
             }
           }
-        }
-      } else {
-        const r = leafRef[node]!;
-        if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.proceduralLeaf, 1); rec.boxTests++; }
-        const te = intersectRayBox(as.procBox, 6 * r, ox, oy, oz, ix, iy, iz, tmin, tFar);
-        if (te >= 0) {
-          const geom = as.procGeometry[r]!;
-          const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
-          if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
-            candidates.push(makeHit(as, ray, 'procedural', te, 0, 0, 0, inst, geom, as.procPrimitive[r]!, ox, oy, oz, dx, dy, dz, opaque));
+        } else {
+          const r = leafRef[node]!;
+          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.proceduralLeaf, 1); rec.boxTests++; }
+          const te = intersectRayBox(as.procBox, 6 * r, ox, oy, oz, ix, iy, iz, tmin, tFar);
+          if (te >= 0) {
+            const geom = as.procGeometry[r]!;
+            const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
+            if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
+              candidates.push(makeHit(as, ray, 'procedural', te, 0, 0, 0, inst, geom, as.procPrimitive[r]!, ox, oy, oz, dx, dy, dz, opaque, node));
+            }
           }
         }
       }
-    }
-    // Pop the next node worth visiting.
-    node = -1;
-    for (;;) {
-      if (inBlas && sp === blasBase) {
-        inBlas = false;
-        ox = wox; oy = woy; oz = woz; dx = wdx; dy = wdy; dz = wdz;
-        ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
+      // Pop the next node worth visiting.
+      node = -1;
+      for (;;) {
+        if (inBlas && sp === blasBase) {
+          inBlas = false;
+          ox = wox; oy = woy; oz = woz; dx = wdx; dy = wdy; dz = wdz;
+          ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
+        }
+        if (sp === 0) break;
+        sp--;
+        if (rec && sp >= shortStack) rec.push(spillBase + SPILL_ENTRY_BYTES * (sp - shortStack), SPILL_ENTRY_BYTES, TRANSACTION_KIND.stackSpill, 0);
+        const te = stackT[sp]!;
+        if (hasCommitted ? te >= tFar : te > tFar) continue;
+        node = stackNode[sp]!;
+        break;
       }
-      if (sp === 0) break;
-      sp--;
-      if (rec && sp >= shortStack) rec.push(spillBase + SPILL_ENTRY_BYTES * (sp - shortStack), SPILL_ENTRY_BYTES, TRANSACTION_KIND.stackSpill, 0);
-      const te = stackT[sp]!;
-      if (hasCommitted ? te >= tFar : te > tFar) continue;
-      node = stackNode[sp]!;
-      break;
+      if (node < 0) break;
     }
-    if (node < 0) break;
   }
 
   const committed = hasCommitted
-    ? makeHit(as, ray, 'triangle', cT, cU, cV, cKind, cInst, cGeom, cPrim, cox, coy, coz, cdx, cdy, cdz, true)
+    ? makeHit(as, ray, 'triangle', cT, cU, cV, cKind, cInst, cGeom, cPrim, cox, coy, coz, cdx, cdy, cdz, true, cNode)
     : undefined;
   let kept = candidates;
   if (committed && candidates.length > 0) {

@@ -6,6 +6,7 @@ import { INSTANCE_FLAG } from '../../../src/sim/rt/scene.js';
 import { loadObjScene } from '../../../src/sim/rt/load-obj.js';
 import { proceduralScene } from '../../../src/sim/rt/procedural-scenes.js';
 import { TRANSACTION_KIND } from '../../../src/sim/rt/transaction-record.js';
+import { NODE_KIND } from '../../../src/sim/rt/bvh-layout.js';
 import { bruteForceAabbHits, bruteForceClosestTriangle, randomDirections, raySphere } from './reference-tracer.js';
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
@@ -277,4 +278,35 @@ test('transactions: node addresses and sizes in traversal order, stack spills pa
   const plain = traverse(as, ray({ origin: [0, 1, 10], direction: [0, 0, -1], tmax: Infinity }));
   t.deepEqual(plain.committed, r.committed);
   t.is(plain.transactions, undefined);
+});
+
+test('startNodes: traversal from a predicted leaf or its ancestors finds the same hit with fewer fetches', (t) => {
+  const m = [0, 0, 2, 10, 0, 2, 0, 0, -2, 0, 0, 0];
+  const scene = loadObjScene('/work/shared/scenes/common-3d-test-models/teapot.obj');
+  const base = buildAccelerationStructure(scene);
+  const as = buildAccelerationStructureFromDescriptions([{
+    geometries: [{ type: 'triangles', vertexData: scene.meshes[0]!.positions, vertexFormat: 'R32G32B32_SFLOAT', vertexStride: 12, maxVertex: scene.meshes[0]!.positions.length / 3 - 1, indexType: 'uint32', indexData: scene.meshes[0]!.indices, flags: GEOMETRY_FLAG.opaque, primitiveCount: scene.meshes[0]!.indices.length / 3, primitiveOffset: 0, firstVertex: 0 }],
+  }], [instance(0), instance(0, { transform: m })]);
+  t.true(base.nodeCount > 0);
+  const q = ray({ origin: [30, 1, 0], direction: [-1, 0, 0], tmax: Infinity });
+  const full = traverse(as, q);
+  const h = full.committed!;
+  t.is(h.instanceIndex, 1);
+  const leaf = h.leafNode!;
+  t.is(as.nodeKind[leaf], NODE_KIND.triangleLeaf);
+  t.is(as.triPrimitive[as.leafRef[leaf]!], h.primitiveIndex);
+  let node = leaf;
+  for (let level = 0; level <= 3; level++) {
+    const r = traverse(as, q, { startNodes: [{ node, instance: 1 }] });
+    t.is(r.committed?.primitiveIndex, h.primitiveIndex, `go up level ${level}`);
+    t.is(r.committed?.t, h.t);
+    t.true(r.nodesVisited < full.nodesVisited);
+    node = as.nodeParent[node]!;
+  }
+  // A prediction in the wrong instance's space misses; a TLAS node is traversed in world space.
+  t.is(traverse(as, q, { startNodes: [{ node: leaf, instance: 0 }] }).committed?.instanceIndex, undefined);
+  t.is(traverse(as, q, { startNodes: [{ node: as.tlasRoot, instance: -1 }] }).committed?.primitiveIndex, h.primitiveIndex);
+  t.is(traverse(as, q, { startNodes: [] }).committed, undefined);
+  t.throws(() => traverse(as, q, { startNodes: [{ node: as.tlasRoot, instance: 1 }] }), { instanceOf: TraversalError, message: /startNodes\[0\]/ });
+  t.is(traverse(as, { ...q, cullMask: 0 }, { startNodes: [{ node: leaf, instance: 1 }] }).committed, undefined);
 });

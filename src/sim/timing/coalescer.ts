@@ -16,10 +16,18 @@ export interface LineRequest {
   bytes: number;
 }
 
+// Scratch for one access, grown when a lane's bytes span more than two lines.
+let scratchLines = new Float64Array(64);
+let scratchMasks = new Int32Array(64);
+
 export function coalesce(access: MemAccess, out: LineRequest[] = []): LineRequest[] {
-  const masks = new Map<number, number>();
-  const order: number[] = [];
+  let n = 0;
   const size = Math.max(1, access.size);
+  const maxLines = 32 * (Math.ceil(size / LINE_BYTES) + 1);
+  if (maxLines > scratchLines.length) {
+    scratchLines = new Float64Array(maxLines);
+    scratchMasks = new Int32Array(maxLines);
+  }
   for (let lane = 0; lane < 32; lane++) {
     if (((access.laneMask >>> lane) & 1) === 0) continue;
     const a0 = access.addresses[lane]!;
@@ -27,21 +35,29 @@ export function coalesce(access: MemAccess, out: LineRequest[] = []): LineReques
     for (let s = a0 - (a0 % SECTOR_BYTES); s <= a1; s += SECTOR_BYTES) {
       const line = s - (s % LINE_BYTES);
       const bit = 1 << ((s - line) / SECTOR_BYTES);
-      const m = masks.get(line);
-      if (m === undefined) {
-        masks.set(line, bit);
-        order.push(line);
-      } else masks.set(line, m | bit);
+      // Linear search: a warp touches few distinct lines, and it keeps first-touch order.
+      let k = 0;
+      while (k < n && scratchLines[k] !== line) k++;
+      if (k === n) {
+        scratchLines[n] = line;
+        scratchMasks[n] = 0;
+        n++;
+      }
+      scratchMasks[k]! |= bit;
     }
   }
-  for (const line of order) {
-    let m = masks.get(line)!;
-    let n = 0;
+  flush(n, out);
+  return out;
+}
+
+function flush(n: number, out: LineRequest[]): void {
+  for (let k = 0; k < n; k++) {
+    let m = scratchMasks[k]!;
+    let sectors = 0;
     while (m) {
-      n += m & 1;
+      sectors += m & 1;
       m >>>= 1;
     }
-    out.push({ line, bytes: n * SECTOR_BYTES });
+    out.push({ line: scratchLines[k]!, bytes: sectors * SECTOR_BYTES });
   }
-  return out;
 }

@@ -22,3 +22,9 @@ test('scattered lanes give one request per line; inactive lanes are ignored', (t
   t.deepEqual(r.map((x) => x.line), [0, 4096, 3 * 4096]);
   t.true(r.every((x) => x.bytes === 32));
 });
+
+test('wide per-lane accesses (256 B) still give unique lines', (t) => {
+  const r = coalesce(access((l) => l * 4096 + 64, 256));
+  t.is(r.length, 32 * 3);
+  t.is(new Set(r.map((x) => x.line)).size, r.length);
+});

@@ -7,7 +7,7 @@ import { earlyReturns } from '../../../src/passes/instrument/divergence.js';
 import { instrumentModule } from '../../../src/passes/instrument/instrument-module.js';
 import { addGlobal } from '../../../src/ir/builder.js';
 import { T } from '../../../src/ir/types.js';
-import { earlyReturnShader, shaderModule, work } from '../../primitives/ir-fixture.js';
+import { branchShader, earlyReturnShader, shaderModule, work } from '../../primitives/ir-fixture.js';
 import { bytesOf, runLaunch } from './run-instrumented.js';
 
 test('divergence: warp id, shader entry, blocks, early return and both sides of traceRay', (t) => {
@@ -61,4 +61,17 @@ test('divergence: executeCallable is bracketed like traceRay', (t) => {
   const at = insts.findIndex((i) => i.id === call);
   t.true(insts.slice(0, at).some((i) => i.op === 'subgroup' && i.kind === 'ballot'));
   t.true(insts.slice(at + 1).some((i) => i.op === 'subgroup' && i.kind === 'ballot'));
+});
+
+test('divergence end to end: 2-way branch with 12/20 lanes gives the hand-computed control-flow slots', (t) => {
+  const f = branchShader(12);
+  const size = (id: number) => f.fn.blocks.find((b) => b.id === id)!.insts.length;
+  const nThen = size(f.blocks.then);
+  const nElse = size(f.blocks.else);
+  const meta = instrumentModule(f.m, 'divergence');
+  const d = divergenceCharacterization(readDump(bytesOf(runLaunch(f.m, 64)), meta), meta);
+  t.is(d.controlFlow, 2 * (20 * nThen + 12 * nElse));
+  t.is(d.earlyReturn, 0);
+  t.is(d.indirectFunctionCall, 0);
+  t.is(d.totalSlots - d.activeSlots, d.controlFlow);
 });

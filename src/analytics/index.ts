@@ -8,6 +8,7 @@ export * from './traceray-executions.js';
 export * from './thread-compaction.js';
 export * from './thread-paths.js';
 export * from './hotspots.js';
+export * from './execution-traces.js';
 export * from './lifetimes.js';
 export * from './its-evidence.js';
 export * from './work-heatmap.js';

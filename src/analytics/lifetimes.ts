@@ -1,18 +1,13 @@
 /**
  * Thread and warp lifetimes (paper 003, Sec. V-D4, Fig. 16): the number of basic blocks a thread
- * or a warp executed, from a `--mode trace` dump (ThreadUpdate at every block entry).
- * - Thread lifetime: its blockTrace entries.
- * - Warp lifetime: warp-level block executions. The lanes of one warp execute a block's atomicAdd
- *   together, so one warp execution is a run of consecutive buffer entries of that warp at the
- *   same site with no thread repeated; a new run starts at a different site, a repeated thread
- *   (next loop iteration) or an entry of another warp in between.
+ * or a warp executed, from a `--mode trace` dump (ThreadUpdate at every block entry), i.e. the
+ * lengths of the execution traces (execution-traces.ts says how warp executions are rebuilt).
  * Distributions are histograms (lifetime -> count) with counts also normalised to the maximum
  * count, as Fig. 16 plots them.
  */
-import { ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
-import { AnalysisInputError, KindCode, requireSites, siteTable } from './site-table.js';
-import { warpIdentity } from './warp-identity.js';
+import { executionTraces } from './execution-traces.js';
 
 export interface LifetimeDistribution {
   count: number;
@@ -59,35 +54,12 @@ export function distribution(values: ArrayLike<number>, include: (i: number) => 
 }
 
 export function lifetimes(dump: Dump, meta: InstrumentationMetadata): Lifetimes {
-  requireSites(meta, 'lifetimes', ['blockTrace'], 'trace');
-  const table = siteTable(meta);
-  const ids = warpIdentity(dump, meta, table);
+  const t = executionTraces(dump, meta);
+  const ids = t.identity;
   const threadBlocks = new Uint32Array(ids.warpOf.length);
+  for (let i = 0; i < threadBlocks.length; i++) threadBlocks[i] = t.threadStart[i + 1]! - t.threadStart[i]!;
   const warpBlocks = new Uint32Array(ids.warpCount);
-  const runSite = new Int32Array(ids.warpCount).fill(-1);
-  const runLanes = new Uint32Array(ids.warpCount);
-  let prevWarp = -1;
-  const { words, entryOffsets, entrySite, entryCount } = dump;
-  for (let k = 0; k < entryCount; k++) {
-    const s = entrySite[k]!;
-    const kind = table.kind[s]!;
-    if (kind !== KindCode.BlockTrace) {
-      prevWarp = -1;
-      continue;
-    }
-    const twi = words[entryOffsets[k]! + ENTRY_THREAD_WORK_ID]!;
-    const w = twi < ids.warpOf.length ? ids.warpOf[twi]! : -1;
-    if (w < 0) throw new AnalysisInputError(`trace entry at word ${entryOffsets[k]}: thread-work id ${twi} never ran CreateWarpId`);
-    threadBlocks[twi]!++;
-    const bit = 1 << ids.slotOf[twi]!;
-    if (prevWarp !== w || runSite[w] !== s || (runLanes[w]! & bit) !== 0) {
-      warpBlocks[w]!++;
-      runSite[w] = s;
-      runLanes[w] = 0;
-    }
-    runLanes[w] = (runLanes[w]! | bit) >>> 0;
-    prevWarp = w;
-  }
+  for (let w = 0; w < warpBlocks.length; w++) warpBlocks[w] = t.warpStart[w + 1]! - t.warpStart[w]!;
   return {
     thread: distribution(threadBlocks, (i) => ids.warpOf[i]! >= 0),
     warp: distribution(warpBlocks, (i) => ids.threadsInWarp[i]! > 0),

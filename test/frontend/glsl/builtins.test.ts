@@ -81,7 +81,7 @@ test('matrix functions: transpose, determinant, inverse, outerProduct, matrixCom
 });
 
 test('subgroup built-ins lower to subgroup ops with their group operation', (t) => {
-  const m = compileOk('#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_arithmetic : require\n' + P + 'void main() { bool e = subgroupElect(); uvec4 b = subgroupBallot(p.x > 0.0); uint c = subgroupBallotBitCount(b) + subgroupBallotExclusiveBitCount(b) + subgroupBallotFindLSB(b); float f = subgroupBroadcastFirst(p.x) + subgroupBroadcast(p.y, 3u) + subgroupAdd(p.z) + subgroupInclusiveMul(p.w) + subgroupExclusiveMin(p.x); bool v = subgroupAll(e) && subgroupAny(e) && subgroupAllEqual(c) && subgroupInverseBallot(b) && subgroupBallotBitExtract(b, 0u); uint s = subgroupShuffle(c, 1u) + subgroupShuffleXor(c, 2u) + subgroupAnd(c) + subgroupOr(c) + subgroupXor(c); p = vec4(f + float(s), float(c), v ? 1.0 : 0.0, float(gl_SubgroupSize + gl_SubgroupInvocationID)); }');
+  const m = compileOk('#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_KHR_shader_subgroup_ballot : require\n#extension GL_KHR_shader_subgroup_arithmetic : require\n#extension GL_KHR_shader_subgroup_vote : require\n#extension GL_KHR_shader_subgroup_shuffle : require\n' + P + 'void main() { bool e = subgroupElect(); uvec4 b = subgroupBallot(p.x > 0.0); uint c = subgroupBallotBitCount(b) + subgroupBallotExclusiveBitCount(b) + subgroupBallotFindLSB(b); float f = subgroupBroadcastFirst(p.x) + subgroupBroadcast(p.y, 3u) + subgroupAdd(p.z) + subgroupInclusiveMul(p.w) + subgroupExclusiveMin(p.x); bool v = subgroupAll(e) && subgroupAny(e) && subgroupAllEqual(c) && subgroupInverseBallot(b) && subgroupBallotBitExtract(b, 0u); uint s = subgroupShuffle(c, 1u) + subgroupShuffleXor(c, 2u) + subgroupAnd(c) + subgroupOr(c) + subgroupXor(c); p = vec4(f + float(s), float(c), v ? 1.0 : 0.0, float(gl_SubgroupSize + gl_SubgroupInvocationID)); }');
   const sg = instsOf(fn(m), 'subgroup');
   const kinds = sg.map((s) => `${s.kind}${s.group ? ':' + s.group : ''}`);
   for (const k of ['elect', 'ballot', 'ballotBitCount:reduce', 'ballotBitCount:exclusiveScan', 'ballotFindLSB', 'broadcastFirst', 'broadcast', 'add:reduce', 'mul:inclusiveScan', 'min:exclusiveScan', 'all', 'any', 'allEqual', 'inverseBallot', 'ballotBitExtract', 'shuffle', 'shuffleXor', 'and:reduce', 'or:reduce', 'xor:reduce']) {
@@ -107,7 +107,8 @@ test('clocks and debugPrintfEXT', (t) => {
   const pr = instsOf(f, 'debugPrintf')[0]!;
   t.is(pr.format, 't=%lu %v2u\\n');
   t.is(pr.args.length, 2);
-  t.regex(compileErrors(P + 'void main() { debugPrintfEXT(1); }')[0]!, /must be a string literal/);
+  t.regex(compileErrors('#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_EXT_debug_printf : require\nvoid main() { debugPrintfEXT(1); }')[0]!, /must be a string literal/);
+  t.regex(compileErrors(P + 'void main() { debugPrintfEXT("x"); }')[0]!, /'debugPrintfEXT' requires #extension GL_EXT_debug_printf/);
 });
 
 test('texture and image functions: sampling, lod, grad, fetch, size, gather, load/store', (t) => {

@@ -51,14 +51,15 @@ test('callableDataInEXT in callable shaders; hit attributes are read-only outsid
 for (const [name, bv] of Object.entries(BUILTIN_VARIABLES)) {
   const stage = bv.stages[0]!;
   test(`built-in ${name} is an input global with builtin ${bv.builtin} in ${STAGE_NAMES[stage]} shaders`, (t) => {
-    const src = stage === 'compute' ? `#version 460\nlayout(local_size_x = 1) in;\nvoid main() { ${bv.type} x = ${name}; }` : `void main() { ${bv.type} x = ${name}; }`;
+    const ext = name.startsWith('gl_Subgroup') ? '#extension GL_KHR_shader_subgroup_basic : require\n' : '';
+    const src = stage === 'compute' ? `#version 460\n${ext}layout(local_size_x = 1) in;\nvoid main() { ${bv.type} x = ${name}; }` : `#version 460\n#extension GL_EXT_ray_tracing : require\n${ext}void main() { ${bv.type} x = ${name}; }`;
     const m = compileOk(src, EXT[stage]);
     const g = m.globals.find((x) => x.name === name)!;
     t.like(g, { storage: 'input', builtin: bv.builtin });
     t.is(instsOf(fn(m), 'load').filter((l) => l.ptr === g.id).length, 1);
     const wrong = (['raygen', 'closestHit', 'miss', 'anyHit', 'intersection', 'callable', 'compute'] as Stage[]).find((s) => !bv.stages.includes(s));
     if (wrong && wrong !== 'compute') {
-      const r = compileSnippet(`void main() { ${bv.type} x = ${name}; }`, EXT[wrong]);
+      const r = compileSnippet(`#version 460\n#extension GL_EXT_ray_tracing : require\n${ext}void main() { ${bv.type} x = ${name}; }`, EXT[wrong]);
       t.is(r.module, undefined);
       t.regex(r.diagnostics[0]!.message, new RegExp(`'${name}' is not available in ${STAGE_NAMES[wrong]} shaders`));
     }
@@ -69,6 +70,15 @@ test('object-to-world matrices have the GLSL shapes (mat4x3 and mat3x4)', (t) =>
   const m = compileOk('void main() { vec3 p = gl_ObjectToWorldEXT * vec4(1.0); vec4 q = gl_ObjectToWorld3x4EXT * vec3(1.0); }', 'rchit');
   t.is(m.types.types[(m.types.types[m.globals.find((g) => g.builtin === 'ObjectToWorld')!.type] as { pointee: number }).pointee]!.kind, 'matrix');
   t.true(instsOf(fn(m), 'binary').filter((b) => b.kind === 'matrixTimesVector').length === 2);
+});
+
+test('ray tracing and subgroup names need their extensions, as glslang requires', (t) => {
+  const r = compileSnippet('#version 460\nvoid main() { uint x = gl_SubgroupSize + gl_LaunchIDEXT.x + gl_RayFlagsOpaqueEXT; }', 'rgen');
+  t.deepEqual(r.diagnostics.map((d) => d.message), [
+    "'gl_SubgroupSize' requires #extension GL_KHR_shader_subgroup_basic (or GL_KHR_shader_subgroup_vote, GL_KHR_shader_subgroup_ballot)",
+    "'gl_LaunchIDEXT' requires #extension GL_EXT_ray_tracing",
+    "'gl_RayFlagsOpaqueEXT' requires #extension GL_EXT_ray_tracing",
+  ]);
 });
 
 test('ray flag and hit kind constants are uint constants', (t) => {

@@ -11,6 +11,7 @@
  */
 import type { AtomicOp, BinaryOp, BitOp, ClockScope, CompareOp, ExtFn, GroupOperation, SubgroupOp, TestOp } from '../../../ir/inst.js';
 import type { Stage } from '../../../ir/module.js';
+import type { Feature } from '../sema/extensions.js';
 
 export type Lowering =
   | { kind: 'ext'; fn: ExtFn }
@@ -294,4 +295,20 @@ export function builtinSignatures(name: string): ExpandedSignature[] {
     }
   }
   return expanded.get(name) ?? [];
+}
+
+/** The extension feature a built-in function needs (subgroup, clock, printf, RT, nonuniform). */
+export function builtinFunctionFeature(name: string): Feature | undefined {
+  if (/^subgroup(Elect|Barrier|MemoryBarrier\w*)$/.test(name)) return 'subgroupBasic';
+  if (/^subgroup(All|Any|AllEqual)$/.test(name)) return 'subgroupVote';
+  if (/^subgroup(Ballot\w*|InverseBallot|Broadcast\w*)$/.test(name)) return 'subgroupBallot';
+  if (/^subgroup(Inclusive|Exclusive)?(Add|Mul|Min|Max|And|Or|Xor)$/.test(name)) return 'subgroupArithmetic';
+  if (/^subgroupShuffle(Xor)?$/.test(name)) return 'subgroupShuffle';
+  if (/^subgroupShuffle(Up|Down)$/.test(name)) return 'subgroupShuffleRelative';
+  if (name === 'clockARB' || name === 'clock2x32ARB') return 'shaderClock';
+  if (name.startsWith('clockRealtime')) return 'realtimeClock';
+  if (name === 'nonuniformEXT') return 'nonuniform';
+  if (name === 'debugPrintfEXT') return 'debugPrintf';
+  if (name === 'traceRayEXT' || name === 'reportIntersectionEXT' || name === 'executeCallableEXT') return 'rayTracing';
+  return undefined;
 }

@@ -121,6 +121,8 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
   }
   const bv = BUILTIN_VARIABLES[name];
   if (bv) {
+    if (bv.builtin.startsWith('Subgroup') && bv.builtin !== 'SubgroupId') cx.requireFeature('subgroupBasic', loc, name);
+    else if (!bv.stages.includes('compute')) cx.requireFeature('rayTracing', loc, name);
     if (!bv.stages.includes(cx.stage)) {
       cx.fail(loc, `'${name}' is not available in ${STAGE_NAMES[cx.stage]} shaders (only in ${stageList(bv.stages)})`);
     }
@@ -138,6 +140,7 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
     return { kind: 'rv', val: cx.constVal({ type: uvec3, parts: [x, y, z].map((v) => ({ type: cx.types.uint, scalar: v })) }) };
   }
   const bc = BUILTIN_CONSTANTS[name];
+  if (bc !== undefined) cx.requireFeature('rayTracing', loc, name);
   if (bc !== undefined) return { kind: 'rv', val: cx.uintConst(bc) };
   return cx.fail(loc, `undeclared identifier '${name}'`);
 }

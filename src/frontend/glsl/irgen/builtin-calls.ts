@@ -10,7 +10,7 @@
 import type { Expr } from '../ast.js';
 import type { Loc, ValueId } from '../../../ir/inst.js';
 import type { TypeId } from '../../../ir/types.js';
-import { BUILTIN_FUNCTIONS, builtinSignatures, type ExpandedSignature } from '../builtins/functions.js';
+import { BUILTIN_FUNCTIONS, builtinFunctionFeature, builtinSignatures, type ExpandedSignature } from '../builtins/functions.js';
 import { STAGE_NAMES, stageList } from '../builtins/variables.js';
 import { resolveOverload, type Candidate } from '../sema/conversions.js';
 import { evalConst } from '../sema/const-eval.js';
@@ -35,6 +35,8 @@ const ATOMIC_STORAGE = new Set(['storageBuffer', 'workgroup', 'physicalStorageBu
 /** `refs`: the arguments when the caller already generated them (user overloads of a built-in name). */
 export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[], loc: Loc, preRefs?: Ref[]): Val {
   const types = cx.types;
+  const feature = builtinFunctionFeature(name);
+  if (feature) cx.requireFeature(feature, loc, name);
   if (name === 'debugPrintfEXT') return genDebugPrintf(cx, argExprs, loc);
   if (isTextureFunction(name)) {
     return genTextureCall(cx, name, preRefs ? preRefs.map((r, i) => loadRef(cx, r, argExprs[i]!.loc)) : argExprs.map((a) => genExpr(cx, a)), loc);
@@ -66,6 +68,8 @@ export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[],
   const sig = res.item;
   const ret = cx.typeByName(sig.ret);
   const lower = f.lower;
+  if (lower.kind === 'atomic' && types.is64Bit(ret)) cx.requireFeature('atomicInt64', loc, `${name} on ${types.name(ret)}`);
+  if (lower.kind === 'atomic' && types.isFloatKind(ret)) cx.requireFeature('atomicFloat', loc, `${name} on ${types.name(ret)}`);
   const args: Val[] = [];
   const copyOut: { tmp: ValueId; ref: Ref; type: TypeId }[] = [];
   sig.params.forEach((p, i) => {

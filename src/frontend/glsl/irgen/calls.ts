@@ -11,6 +11,7 @@ import type { Loc, ValueId } from '../../../ir/inst.js';
 import type { TypeId } from '../../../ir/types.js';
 import { resolveOverload, type Candidate } from '../sema/conversions.js';
 import type { FunctionSymbol } from '../sema/scope.js';
+import { typeNameFeature } from '../sema/extensions.js';
 import { applyArrayDims, resolveBaseType } from '../sema/type-resolution.js';
 import { checkWritable, genRef, loadRef, lvalueType, refType, storeLValue, type Ref } from './access.js';
 import { genBuiltinCall, isBuiltinFunction } from './builtin-calls.js';
@@ -32,6 +33,8 @@ export function genCall(cx: IrGenContext, e: Extract<Expr, { kind: 'call' }>): V
   const ctorType = userFns ? undefined : cx.scope.lookupType(e.callee) ?? types.resolveName(e.callee);
   if (ctorType !== undefined) {
     if (types.isVoid(ctorType)) return cx.fail(e.loc, "'void' cannot be constructed");
+    const feature = typeNameFeature(e.callee);
+    if (feature) cx.requireFeature(feature, e.loc, e.callee);
     return construct(cx, ctorType, e.args.map((a) => genExpr(cx, a)), e.loc);
   }
   if (userFns) return genUserCall(cx, e.callee, userFns, e.args, e.loc);

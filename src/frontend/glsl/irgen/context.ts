@@ -16,6 +16,7 @@ import { convertScalar } from '../sema/const-eval.js';
 import { GlslTypes } from '../sema/glsl-types.js';
 import { newLayoutCache, type LayoutCache } from '../sema/layout.js';
 import { Scope } from '../sema/scope.js';
+import { featureEnabled, missingExtensionMessage, type Feature } from '../sema/extensions.js';
 import type { FunctionBuilder } from './function-builder.js';
 
 /** A typed SSA value produced by an expression. `constValue` is set when it folded to a constant. */
@@ -41,6 +42,8 @@ export class IrGenContext {
   readonly builtinGlobals = new Map<string, Global>();
   /** The function being generated. */
   fb: FunctionBuilder | undefined;
+  /** Extensions the shader enabled (any behaviour but `disable`). */
+  enabledExtensions: ReadonlySet<string> = new Set();
   /** Compute local size from `layout(local_size_x = ...) in;` (gl_WorkGroupSize). */
   localSize: [number, number, number] | undefined;
   /** Return type of the function being generated. */
@@ -80,6 +83,11 @@ export class IrGenContext {
   fail(loc: Loc, message: string): never {
     this.error(loc, message);
     throw new SemanticError();
+  }
+
+  /** Reports (without abandoning the expression) a feature used without its #extension. */
+  requireFeature(feature: Feature, loc: Loc, what: string): void {
+    if (!featureEnabled(this.enabledExtensions, feature)) this.error(loc, missingExtensionMessage(feature, what));
   }
 
   warn(loc: Loc, message: string): void {

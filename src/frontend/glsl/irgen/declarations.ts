@@ -69,6 +69,7 @@ function memoryDecorations(q: Qualifiers): Partial<Global> {
 }
 
 function checkStage(cx: IrGenContext, qualifier: string, stages: readonly Stage[], loc: Loc): void {
+  if (RT_STORAGE[qualifier] || qualifier === 'shaderRecordEXT') cx.requireFeature('rayTracing', loc, qualifier);
   if (!stages.includes(cx.stage)) {
     cx.error(loc, `'${qualifier}' variables are not allowed in ${STAGE_NAMES[cx.stage]} shaders (only in ${stageList(stages)})`);
   }
@@ -216,6 +217,8 @@ export function genBlockDecl(cx: IrGenContext, d: BlockDecl): void {
   const q = d.qualifiers;
   const types = cx.types;
   const isRef = has(q, 'buffer_reference');
+  if (isRef) cx.requireFeature('bufferReference', q.loc, 'buffer_reference');
+  if (has(q, 'scalar')) cx.requireFeature('scalarLayout', q.loc, 'scalar');
   const isPush = has(q, 'push_constant');
   const isRecord = has(q, 'shaderRecordEXT') || q.storage === 'shaderRecordEXT';
   const rtStorage = q.storage ? RT_STORAGE[q.storage] : undefined;

@@ -23,11 +23,13 @@ export function genExpr(cx: IrGenContext, e: Expr): Val {
       const lit = parseIntLiteral(e.text);
       if (!lit) return cx.fail(e.loc, `invalid or too large integer literal '${e.text}'`);
       const type = cx.types.scalar(lit.kind);
+      if (lit.kind === 'int64' || lit.kind === 'uint64') cx.requireFeature('int64', e.loc, `64-bit integer literal ${e.text}`);
       return cx.constVal(scalarConst(cx.types, type, lit.value));
     }
     case 'floatLit': {
       const lit = parseFloatLiteral(e.text);
       if (!lit) return cx.fail(e.loc, `invalid floating-point literal '${e.text}'`);
+      if (lit.kind === 'float16') cx.requireFeature('float16', e.loc, `float16_t literal ${e.text}`);
       return cx.constVal(scalarConst(cx.types, cx.types.scalar(lit.kind), lit.value));
     }
     case 'boolLit':

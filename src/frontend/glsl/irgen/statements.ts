@@ -145,10 +145,17 @@ function genStmtInner(cx: IrGenContext, s: Stmt): void {
         fb.terminate({ op: 'return' }, v, s.loc);
         return;
       }
-      const val = genExpr(cx, s.value);
-      if (cx.types.isVoid(rt)) cx.fail(s.value.loc, "a void function cannot return a value");
-      const r = coerce(cx, val, rt, s.value.loc, ' in return statement');
-      fb.terminate({ op: 'return', value: r.id }, v, s.loc);
+      if (cx.types.isVoid(rt)) {
+        fb.terminate({ op: 'return' }, v, s.loc);
+        cx.fail(s.value.loc, 'a void function cannot return a value');
+      }
+      try {
+        const r = coerce(cx, genExpr(cx, s.value), rt, s.value.loc, ' in return statement');
+        fb.terminate({ op: 'return', value: r.id }, v, s.loc);
+      } finally {
+        // A bad return value still ends the path (no follow-up "missing return" warning).
+        if (fb.isOpen) fb.terminate({ op: 'return', value: fb.emit({ op: 'undef' }, rt, s.loc) }, v, s.loc);
+      }
       return;
     }
     case 'discard':
@@ -164,6 +171,7 @@ function genStmtInner(cx: IrGenContext, s: Stmt): void {
 
 function genAnyHitJump(cx: IrGenContext, kind: 'ignoreIntersection' | 'terminateRay', loc: Loc): void {
   const name = kind === 'ignoreIntersection' ? 'ignoreIntersectionEXT' : 'terminateRayEXT';
+  cx.requireFeature('rayTracing', loc, name);
   if (cx.stage !== 'anyHit') cx.fail(loc, `'${name}' is only allowed in any-hit shaders, not in ${STAGE_NAMES[cx.stage]} shaders`);
   cx.fnb.terminate({ op: kind }, cx.types.void, loc);
 }

@@ -23,6 +23,7 @@ import { coerce } from './value-conversion.js';
 
 export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): void {
   cx.m.extensions = unit.extensions.map((e) => e.name);
+  cx.enabledExtensions = new Set(unit.extensions.filter((e) => e.behavior !== 'disable').map((e) => e.name));
   const defined: FunctionSymbol[] = [];
   let localSize: [number, number, number] | undefined;
   for (const d of unit.decls) {

@@ -13,11 +13,14 @@ import { declareStruct, type StructMember, type TypeId } from '../../../ir/types
 import { evalConst, type ConstEnv } from './const-eval.js';
 import type { GlslTypes } from './glsl-types.js';
 import type { Scope } from './scope.js';
+import { typeNameFeature, type Feature } from './extensions.js';
 
 export interface TypeResolver {
   types: GlslTypes;
   scope: Scope;
   error(loc: Loc, message: string): void;
+  /** Reports use of a feature whose #extension is not enabled (absent: no checks). */
+  requireFeature?(feature: Feature, loc: Loc, what: string): void;
 }
 
 export function constEnvOf(r: TypeResolver): ConstEnv {
@@ -45,6 +48,8 @@ export function resolveBaseType(r: TypeResolver, spec: TypeSpec): TypeId | undef
   if (spec.struct) return declareStructType(r, spec.struct);
   const t = r.scope.lookupType(spec.name) ?? r.types.resolveName(spec.name);
   if (t === undefined) r.error(spec.loc, `unknown type '${spec.name}'`);
+  const feature = typeNameFeature(spec.name);
+  if (feature && r.requireFeature) r.requireFeature(feature, spec.loc, spec.name);
   return t;
 }
 

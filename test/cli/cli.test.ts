@@ -1,0 +1,69 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+
+function vvision(args: string[], cwd = ROOT) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('instrument --mode simt writes a complete run directory and prints where the report is', (t) => {
+  const out = join(mkdtempSync(join(tmpdir(), 'vvision-cli-')), 'run');
+  const r = vvision(['instrument', '--mode', 'simt', 'tri', '--width', '16', '--height', '16', '--out', out]);
+  t.is(r.status, 0, r.stderr);
+  t.regex(r.stdout, /fidelity check: .* equal/);
+  t.true(r.stdout.includes(`report: ${out}/index.html`));
+  for (const f of ['index.html', 'simt.html', 'hotspots.html', 'run.json', 'image.png', 'summary.json', 'simt_efficiency.csv',
+    'hotspots.csv', 'dyn_opcode_counts.csv', 'runs/simt/dump.bin', 'runs/simt/metadata.json', 'charts/simt-per-shader.png',
+    'annotated/closesthit.rchit.glsl', 'assets/chart.umd.min.js']) {
+    t.true(existsSync(join(out, f)), f);
+  }
+  t.regex(readFileSync(join(out, 'annotated/closesthit.rchit.glsl'), 'utf8'), /\/\* execution count = \d+ histo=/);
+  // `report` regenerates from the saved dump alone.
+  const again = vvision(['report', out]);
+  t.is(again.status, 0, again.stderr);
+  t.true(existsSync(join(out, 'index.html')));
+});
+
+test('a bad workload argument is one clear line and exit 1, no stack trace, no output left behind', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-cli-'));
+  const r = vvision(['run', 'no-such-workload', '--out', join(dir, 'x')]);
+  t.is(r.status, 1);
+  t.regex(r.stderr, /^vvision: error: no-such-workload: unknown workload/);
+  t.false(/\bat .*\.ts:\d+/.test(r.stderr), 'no stack trace');
+  t.deepEqual(readdirSync(dir), []);
+});
+
+test('a shader compile error in a manifest is reported file:line:col with exit 2', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-cli-'));
+  const tri = join(ROOT, 'workloads', 'tri');
+  for (const f of ['closesthit.rchit', 'miss.rmiss']) writeFileSync(join(dir, f), readFileSync(join(tri, f)));
+  writeFileSync(join(dir, 'raygen.rgen'), readFileSync(join(tri, 'raygen.rgen'), 'utf8').replace('vec3 origin, direction;', 'vec3 origin, direction\n'));
+  const manifest = JSON.parse(readFileSync(join(tri, 'workload.json'), 'utf8')) as { includeDirs: string[] };
+  manifest.includeDirs = [join(ROOT, 'workloads', 'common')];
+  writeFileSync(join(dir, 'workload.json'), JSON.stringify(manifest));
+  const r = vvision(['run', join(dir, 'workload.json'), '--out', join(dir, 'out')]);
+  t.is(r.status, 2);
+  t.regex(r.stderr, /raygen\.rgen:\d+:\d+: error: /);
+  t.false(existsSync(join(dir, 'out')));
+});
+
+test('option values are checked: --width must be a positive integer, --mode a known utility', (t) => {
+  const a = vvision(['run', 'tri', '--width', 'wide']);
+  t.is(a.status, 1);
+  t.regex(a.stderr, /--width: expected an integer/);
+  const b = vvision(['instrument', '--mode', 'everything', 'tri']);
+  t.is(b.status, 1);
+  t.regex(b.stderr, /--mode: expected one of simt, divergence, paths, trace, its, all/);
+});
+
+test('report on a directory that is not a run says so', (t) => {
+  const r = vvision(['report', mkdtempSync(join(tmpdir(), 'vvision-cli-'))]);
+  t.is(r.status, 1);
+  t.regex(r.stderr, /not a vvision run directory/);
+});

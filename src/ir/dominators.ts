@@ -1,6 +1,6 @@
 /**
  * Dominator and post-dominator trees (Cooper, Harvey & Kennedy, "A Simple, Fast Dominance
- * Algorithm": iterate idom over reverse post-order, intersecting by post-order number).
+ * Algorithm": iterate idom over reverse post-order, intersecting by reverse-post-order index).
  *
  * Invariants:
  * - Dominator tree: only blocks reachable from the entry are in `idom`; the entry maps to

@@ -1,0 +1,67 @@
+import test from 'ava';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
+import { saveInstrumentRun } from '../../src/driver/run-dir.js';
+import { writeHtmlReport } from '../../src/report/write-report.js';
+import { OutputDir } from '../../src/cli/output-dir.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, '.actual');
+
+async function makeReport(): Promise<string> {
+  const r = await instrumentWorkload('ref', 'all', { width: 16, height: 16 });
+  const out = new OutputDir(join(mkdtempSync(join(tmpdir(), 'vvision-report-')), 'ref'));
+  const data = saveInstrumentRun(out, r);
+  await writeHtmlReport(out, data);
+  return out.commit();
+}
+
+const dirPromise = makeReport();
+
+test('the report has an index, a page per analysis, chart PNGs and a source page per shader', async (t) => {
+  const dir = await dirPromise;
+  for (const f of ['index.html', 'simt.html', 'divergence.html', 'paths.html', 'hotspots.html', 'lifetimes.html', 'its.html']) {
+    t.true(existsSync(join(dir, f)), f);
+  }
+  const charts = readdirSync(join(dir, 'charts'));
+  for (const c of ['simt-per-shader.png', 'divergence-characterization.png', 'thread-compaction.png', 'hotspots.png', 'thread-lifetimes.png', 'its-evidence.png']) {
+    t.true(charts.includes(c), c);
+  }
+  t.deepEqual(readdirSync(join(dir, 'source')).sort(), ['closesthit.rchit.html', 'miss.rmiss.html', 'raygen.rgen.html', 'shadow.rmiss.html']);
+});
+
+test('every page loads from file:// in Chromium with no console errors, and its charts draw', async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    t.log(`skipped: ${CHROMIUM} not installed (apt-get install -y chromium)`);
+    t.pass();
+    return;
+  }
+  const { chromium } = await import('playwright-core');
+  const dir = await dirPromise;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    mkdirSync(SHOTS, { recursive: true });
+    const pages = [...readdirSync(dir).filter((f) => f.endsWith('.html')), ...readdirSync(join(dir, 'source')).map((f) => `source/${f}`)];
+    for (const p of pages) {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const errors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+      await page.goto(`file://${join(dir, p)}`);
+      const canvases = await page.locator('canvas').count();
+      const drawn = await page.locator('canvas[data-drawn="true"]').count();
+      t.is(drawn, canvases, `${p}: every chart drew`);
+      t.deepEqual(errors, [], p);
+      if (p === 'index.html' || p === 'divergence.html') await page.screenshot({ path: join(SHOTS, p.replace('.html', '.png')) });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});

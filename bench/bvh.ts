@@ -40,17 +40,20 @@ function syntheticMesh(n: number): Scene {
   };
 }
 
-function time<T>(f: () => T): [T, number] {
+/** [result, wall seconds, CPU seconds]; CPU time stays meaningful on a shared, loaded machine. */
+function time<T>(f: () => T): [T, number, number] {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const r = f();
-  return [r, (performance.now() - t0) / 1000];
+  const c = process.cpuUsage(c0);
+  return [r, (performance.now() - t0) / 1000, (c.user + c.system) / 1e6];
 }
 
 function benchBuild(label: string, scene: Scene): void {
   const tris = scene.meshes.reduce((s, m) => s + m.indices.length / 3, 0);
   for (const width of [6, 4] as const) {
-    const [as, secs] = time(() => buildAccelerationStructure(scene, { width }));
-    console.log(`build ${label} width ${width}: ${tris} triangles in ${secs.toFixed(2)} s = ${(tris / secs / 1e6).toFixed(2)} M tris/s, ${as.nodeCount} nodes, ${(as.totalBytes / 1048576).toFixed(1)} MiB`);
+    const [as, secs, cpu] = time(() => buildAccelerationStructure(scene, { width }));
+    console.log(`build ${label} width ${width}: ${tris} triangles in ${secs.toFixed(2)} s wall / ${cpu.toFixed(2)} s CPU = ${(tris / cpu / 1e6).toFixed(2)} M tris/CPU-s, ${as.nodeCount} nodes, ${(as.totalBytes / 1048576).toFixed(1)} MiB`);
   }
 }
 
@@ -115,13 +118,13 @@ function benchTraversal(label: string, scene: Scene, rays: number): void {
   const rec = new TransactionRecord();
   let checksumRef = 0, checksumSim = 0, nodes = 0, transactions = 0;
   for (let warm = 0; warm < 2; warm++) {
-    const [, refSecs] = time(() => { checksumRef = 0; for (const d of dirs) { const t = referenceTrace(bin, verts, origin, d, stack, stackT, wr); if (t < Infinity) checksumRef += t; } });
-    const [, simSecs] = time(() => { checksumSim = 0; nodes = 0; for (const d of dirs) { q.direction = d as [number, number, number]; const r = traverse(as, q); nodes += r.nodesVisited; if (r.committed) checksumSim += r.committed.t; } });
-    const [, recSecs] = time(() => { transactions = 0; for (const d of dirs) { q.direction = d as [number, number, number]; traverse(as, q, { recordInto: rec }); transactions += rec.count; } });
+    const [, , refSecs] = time(() => { checksumRef = 0; for (const d of dirs) { const t = referenceTrace(bin, verts, origin, d, stack, stackT, wr); if (t < Infinity) checksumRef += t; } });
+    const [, , simSecs] = time(() => { checksumSim = 0; nodes = 0; for (const d of dirs) { q.direction = d as [number, number, number]; const r = traverse(as, q); nodes += r.nodesVisited; if (r.committed) checksumSim += r.committed.t; } });
+    const [, , recSecs] = time(() => { transactions = 0; for (const d of dirs) { q.direction = d as [number, number, number]; traverse(as, q, { recordInto: rec }); transactions += rec.count; } });
     if (warm === 1) {
       const n = dirs.length;
-      console.log(`trace ${label}: ${n} rays; reference binary-BVH tracer ${(n / refSecs / 1e6).toFixed(2)} M rays/s; traverse ${(n / simSecs / 1e6).toFixed(2)} M rays/s (${(simSecs / refSecs).toFixed(2)}x reference), ` +
-        `with recording ${(n / recSecs / 1e6).toFixed(2)} M rays/s (${(recSecs / refSecs).toFixed(2)}x); ${(nodes / n).toFixed(1)} nodes/ray, ${(transactions / n).toFixed(1)} transactions/ray; ` +
+      console.log(`trace ${label}: ${n} rays; reference binary-BVH tracer ${(n / refSecs / 1e6).toFixed(2)} M rays/CPU-s; traverse ${(n / simSecs / 1e6).toFixed(2)} M rays/CPU-s (${(simSecs / refSecs).toFixed(2)}x reference), ` +
+        `with recording ${(n / recSecs / 1e6).toFixed(2)} M rays/CPU-s (${(recSecs / refSecs).toFixed(2)}x); ${(nodes / n).toFixed(1)} nodes/ray, ${(transactions / n).toFixed(1)} transactions/ray; ` +
         `checksums ${checksumRef.toFixed(3)} / ${checksumSim.toFixed(3)}`);
     }
   }

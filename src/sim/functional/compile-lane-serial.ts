@@ -138,13 +138,7 @@ class LaneFunctionCompiler {
     const decls = [...this.locals].map(([n, init]) => `${n} = ${init}`);
     const arrays = [...this.arrayBacked].map((v) => `const A${v} = new Float64Array(${this.promoted.get(v)!.size});`);
     const consts = [...this.needs].filter(([n]) => !['P', 'PU', 'PI', 'PF', 'PW'].includes(n)).map(([n, init]) => `const ${n} = ${init};`);
-    return [
-      `function L${this.info.index}(W, l, depth, pbase) {`,
-      'const IC = W.threadInsts, WD = W.watchdogLimit, X = W.math, REC = false, AD = W.addrBuf, LA = W.largs, LR = W.lret;',
-      paramDecls.length ? `let ${paramDecls.join(', ')};` : '',
-      'let T = W.traces[l], TN = W.tlen[l];',
-      `const FB = ${PRIVATE_BASE} + pbase;`,
-      `let P, PU, PI, PF, PW; ${PRIV_VIEWS}`,
+    const body = [
       ...consts,
       ...arrays,
       decls.length ? `let ${decls.join(', ')};` : '',
@@ -155,6 +149,21 @@ class LaneFunctionCompiler {
       `default: throw new Error('bad pc ' + pc);`,
       '}',
       '}',
+    ].join('\n');
+    // Small hot functions pay for every prelude load: bind only the names the body uses.
+    const uses = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(body);
+    const pre = [
+      ['IC', 'W.threadInsts'], ['WD', 'W.watchdogLimit'], ['X', 'W.math'], ['REC', 'false'], ['AD', 'W.addrBuf'],
+      ['LA', 'W.largs'], ['LR', 'W.lret'], ['FB', `${PRIVATE_BASE} + pbase`],
+    ].filter(([n]) => n === 'IC' || (n === 'LA' && paramDecls.length > 0) || uses(n!)).map(([n, init]) => `const ${n} = ${init};`);
+    const privUsed = ['P', 'PU', 'PI', 'PF', 'PW'].some(uses);
+    return [
+      `function L${this.info.index}(W, l, depth, pbase) {`,
+      ...pre,
+      paramDecls.length ? `let ${paramDecls.join(', ')};` : '',
+      'let T = W.traces[l], TN = W.tlen[l], ic = IC[l];',
+      privUsed ? `let P, PU, PI, PF, PW; ${PRIV_VIEWS}` : '',
+      privUsed ? body : body.split(PRIV_VIEWS).join(''),
       '}',
     ].join('\n');
   }
@@ -240,7 +249,7 @@ class LaneFunctionCompiler {
     const ctx = this.context(lines);
     const n = b.insts.filter(countsAsInstruction).length;
     lines.push(`case ${pos}: {`);
-    if (n > 0) lines.push(`if ((IC[l] += ${n}) > WD) W.watchdogHit(${this.site(b.insts[0]!)}, l);`);
+    if (n > 0) lines.push(`if ((ic += ${n}) > WD) { IC[l] = ic; W.watchdogHit(${this.site(b.insts[0]!)}, l); }`);
     // Only branches with several distinct successors leave a trace event: the successor's index in bi.succs.
     const multi = bi.succs.length > 1;
     const goTo = (target: BlockId): string => {
@@ -312,9 +321,9 @@ class LaneFunctionCompiler {
             return t;
           });
           vals.forEach((t, k) => lines.push(`LA[${k}] = ${t};`));
-          lines.push('W.tlen[l] = TN;');
+          lines.push('W.tlen[l] = TN; IC[l] = ic;');
           lines.push(`L${callee.index}(W, l, depth + 1, pbase + ${this.info.frameBytes});`);
-          lines.push(`TN = W.tlen[l]; T = W.traces[l]; ${PRIV_VIEWS}`);
+          lines.push(`TN = W.tlen[l]; T = W.traces[l]; ic = IC[l]; ${PRIV_VIEWS}`);
           const nres = this.layout.leavesOf(inst.type).length;
           if (nres > 0) ctx.def(inst.id, Array.from({ length: nres }, (_, k) => `LR[${k}]`));
           break;
@@ -358,7 +367,7 @@ class LaneFunctionCompiler {
           break;
         }
         case 'return': {
-          lines.push('W.tlen[l] = TN;');
+          lines.push('W.tlen[l] = TN; IC[l] = ic;');
           if (inst.value !== undefined) {
             const v = inst.value;
             const n = this.leavesOfValue(v).length;
@@ -370,7 +379,7 @@ class LaneFunctionCompiler {
         case 'unreachable':
         case 'ignoreIntersection':
         case 'terminateRay':
-          lines.push('W.tlen[l] = TN;', 'return;');
+          lines.push('W.tlen[l] = TN; IC[l] = ic;', 'return;');
           break;
         default:
           throw new SimError('unsupported', `IR op '${inst.op}' is not supported by the lane-serial backend`);

@@ -57,6 +57,8 @@ export interface PieceInfo {
   callResultLeaves: number;
   /** Subgroup ops executed by the piece, for the counters. */
   subgroupOps: string[];
+  /** Memory sites of the piece per space (global, constant, texture, local), for the counters. */
+  memSitesBySpace: Int32Array;
   source: string;
 }
 
@@ -506,6 +508,7 @@ export class FunctionCompiler {
       callResultSlot,
       callResultLeaves,
       subgroupOps,
+      memSitesBySpace: Int32Array.from(['global', 'constant', 'texture', 'local'].map((sp) => memSites.filter((m) => m.space === sp).length)),
       source,
     };
   }

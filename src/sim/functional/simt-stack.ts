@@ -9,7 +9,7 @@
  */
 import { EXIT, type BlockInfo, type FunctionInfo, type PieceInfo } from './compile-to-js.js';
 import type { SimtEntry } from './launch-state.js';
-import { SPACE_INDEX, type CounterSet } from './counters.js';
+import type { CounterSet } from './counters.js';
 
 export function popcount(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
@@ -56,10 +56,14 @@ export function countPiece(c: CounterSet, fn: FunctionInfo, block: BlockInfo, pi
   c.threadInsts += piece.insts * n;
   c.fnWarp[fn.index]! += piece.insts;
   c.fnThread[fn.index]! += piece.insts * n;
-  for (const op of piece.subgroupOps) c.subgroup.set(op, (c.subgroup.get(op) ?? 0) + 1);
-  for (const s of piece.memSites) {
-    const si = SPACE_INDEX[s.space];
-    c.memWarp[si]!++;
-    c.memLane[si]! += n;
+  if (piece.subgroupOps.length > 0) for (const op of piece.subgroupOps) c.subgroup.set(op, (c.subgroup.get(op) ?? 0) + 1);
+  if (piece.memSites.length > 0) {
+    const by = piece.memSitesBySpace;
+    for (let si = 0; si < 4; si++) {
+      const k = by[si]!;
+      if (k === 0) continue;
+      c.memWarp[si]! += k;
+      c.memLane[si]! += k * n;
+    }
   }
 }

@@ -109,7 +109,10 @@ export function parseSwizzle(name: string, n: number): number[] | undefined {
 export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
   const sym = cx.scope.lookup(name);
   if (sym) {
-    if (sym.kind === 'constant') return { kind: 'rv', val: { id: sym.id, type: sym.type, ...(sym.value ? { constValue: sym.value } : {}) } };
+    if (sym.kind === 'constant') {
+      // Specialization constants stay symbolic in code (their value is chosen at pipeline creation).
+      return { kind: 'rv', val: { id: sym.id, type: sym.type, ...(sym.value && !sym.spec ? { constValue: sym.value } : {}) } };
+    }
     if (sym.kind === 'variable') {
       const lv: LValue = { base: sym.ptr, storage: sym.storage, indices: [], type: sym.type, root: sym.type, name };
       if (sym.readonly) lv.readonly = sym.readonly;

@@ -8,7 +8,7 @@
  *   (the order the atomicAdd on buf[1] reserved them, i.e. chronological per warp).
  * - `entrySite[k] === words[entryOffsets[k] + ENTRY_INST_ID]`, always a valid index into `meta.sites`.
  * - Overflow is an error unless `allowOverflow`; then `overflowed` is set and only the entries that
- *   fit are indexed.
+ *   fit are indexed (an all-zero remainder shorter than the largest entry is the unwritten gap).
  */
 import {
   ENTRY_INST_ID,
@@ -103,8 +103,16 @@ export function readDumpWords(words: Uint32Array, meta: InstrumentationMetadata,
   let sites = new Uint32Array(offsets.length);
   let n = 0;
   let at = FIRST_ENTRY_WORD;
+  // After an overflow the words between the last entry that fitted and the end of the buffer were
+  // never written (they are shorter than the entry that did not fit): an all-zero tail is not data.
+  let tailZeroFrom = end;
+  if (overflowed) while (tailZeroFrom > FIRST_ENTRY_WORD && words[tailZeroFrom - 1] === 0) tailZeroFrom--;
+  let maxEntry = 0;
+  for (let s = 0; s < siteCount; s++) if (sizeOf[s]! > maxEntry) maxEntry = sizeOf[s]!;
   while (at < end) {
+    if (overflowed && at >= tailZeroFrom && end - at < maxEntry) break;
     if (at + ENTRY_INST_ID >= end) {
+      if (overflowed) break;
       throw new DumpFormatError(`truncated entry header at word ${at} (entries end at word ${end})`);
     }
     const site = words[at + ENTRY_INST_ID]!;

@@ -61,3 +61,16 @@ test('rejects a dump that is not whole words, and reads unaligned bytes', (t) =>
   t.is(d.entryCount, 1);
   t.is(d.words[4], 0xf0);
 });
+
+test('after an overflow the unwritten gap before the end of the buffer is not decoded', (t) => {
+  const f = new FixtureMeta();
+  const rg = f.shader('raygen', 'rg');
+  const trace = f.site({ kind: 'blockTrace', shader: rg }); // 2 words, inst id 0
+  const ballot = f.site({ kind: 'block', shader: rg }); // 3 words
+  const w = new DumpWriter(f.meta, 2 + 2 + 3 + 2); // room for trace + ballot, then a 2-word gap
+  w.threadUpdate(5, trace);
+  w.warpBallot(0, FULL, ballot);
+  w.warpBallot(0, FULL, ballot); // does not fit: leaves 2 zero words behind
+  const d = readDump(w.bytes(), f.meta, { allowOverflow: true });
+  t.deepEqual(Array.from(d.entrySite), [trace, ballot]);
+});

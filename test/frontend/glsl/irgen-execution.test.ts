@@ -134,3 +134,37 @@ test('built-ins compute what the GLSL specification says', (t) => {
   t.deepEqual([...f.slice(0, 7)], [2.5, 2, 12, 32, 5, 2.5, 4]);
   t.deepEqual([...n.slice(0, 7)], [15, 1, 43, 8, 3, 0x3f800000, -23]);
 });
+
+test('structs copy between function memory and std430 / std140 buffers member by member', (t) => {
+  const src = `#version 460
+layout(local_size_x = 1) in;
+struct Item { vec3 pos; float w; int tags[2]; };
+layout(set = 0, binding = 0, std430) buffer Items { Item items[2]; } b;
+layout(set = 0, binding = 1, std140) uniform Params { Item seed; } u;
+Item twice(Item it) { it.pos *= 2.0; it.w *= 2.0; it.tags[1] += 1; return it; }
+void main() {
+  Item local = u.seed;
+  b.items[0] = twice(local);
+  b.items[1] = b.items[0];
+  b.items[1].tags[0] = b.items[1].tags.length();
+}
+`;
+  const r = compileGlsl('copy.comp', src);
+  if (!r.module) return t.fail(r.diagnostics.map((d) => d.message).join('\n'));
+  const program = compileProgram(r.module);
+  // std140 Item: pos @0, w @12, tags @16 stride 16 -> size 48 (Params block).
+  const ubo = new DataView(new ArrayBuffer(48));
+  [1, 2, 3].forEach((x, i) => ubo.setFloat32(i * 4, x, true));
+  ubo.setFloat32(12, 0.5, true);
+  ubo.setInt32(16, 7, true);
+  ubo.setInt32(32, 9, true);
+  // std430 Item: pos @0, w @12, tags @16 stride 4 -> size 24, array stride 32 (vec3 alignment 16).
+  const out = new Uint8Array(64);
+  runFunctional(program, {
+    buffers: [{ set: 0, binding: 0, data: out }, { set: 0, binding: 1, data: new Uint8Array(ubo.buffer) }],
+  }, { entry: r.module.entryPoints[0]!.function, size: [1, 1, 1] });
+  const v = new DataView(out.buffer);
+  const item = (base: number) => [v.getFloat32(base, true), v.getFloat32(base + 4, true), v.getFloat32(base + 8, true), v.getFloat32(base + 12, true), v.getInt32(base + 16, true), v.getInt32(base + 20, true)];
+  t.deepEqual(item(0), [2, 4, 6, 1, 7, 10]);
+  t.deepEqual(item(32), [2, 4, 6, 1, 2, 10]);
+});

@@ -7,7 +7,7 @@
  * problem in the shader.
  */
 import { readFileSync } from 'node:fs';
-import { EOF, tokenMatcher, type IRecognitionException, type IToken } from 'chevrotain';
+import { EOF, tokenMatcher, type CstNode, type IRecognitionException, type IToken } from 'chevrotain';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
@@ -87,11 +87,36 @@ function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[]
   let at = tokenLocation(e.token, tokens, false);
   if (e.name === 'MismatchedTokenException' && e.message.startsWith(MISSING_SEMICOLON_PREFIX) && prev !== undefined && !Number.isNaN(prev.startLine)) {
     at = tokenLocation(prev, tokens, true);
+  } else if (e.name === 'NoViableAltException' && e.message.startsWith(MISSING_SEMICOLON_PREFIX)) {
+    // Raised at the declarator name whose ';' is missing.
+    at = tokenLocation(e.token, tokens, true);
   } else if (e.message.startsWith(MISSING_NAME_PREFIX) && tokenMatcher(e.token, TypeName) && !Number.isNaN(e.token.startOffset)) {
     // Raised at the type itself (statement level): the name belongs where the next token is.
     at = tokenLocation(tokens[e.token.startOffset + 1], tokens, false);
   }
   return { severity: 'error', file: sources[at.file]?.path ?? '', line: at.line, column: at.column, message: e.message };
+}
+
+/**
+ * Runs the parser over the whole token vector. When it stops early at a token that cannot start a
+ * file-scope declaration (a stray ')' say), it reports that token and parses on after it, so the
+ * rest of the shader still gets checked. The CST is the first run's (only used when error-free).
+ */
+function parseTokens(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionException[]; strayTokens: IToken[] } {
+  const cst = glslParser.parseTranslationUnit(tokens);
+  const errors = [...glslParser.errors];
+  const strayTokens = [...glslParser.strayTokens];
+  let rest = tokens;
+  for (let restarts = 0; restarts < 100; restarts++) {
+    const stop = glslParser.errors.find((e) => e.name === 'NotAllInputParsedException');
+    if (stop === undefined) break;
+    rest = rest.slice(rest.indexOf(stop.token as GlslToken) + 1);
+    if (rest.length === 0) break;
+    glslParser.parseTranslationUnit(rest);
+    errors.push(...glslParser.errors);
+    strayTokens.push(...glslParser.strayTokens);
+  }
+  return { cst, errors, strayTokens };
 }
 
 /** Parses `path` (reading it through the host unless `text` is given). `Loc.file` in the AST indexes `sources`; sources[0] is the main file; every #included file is appended with its text. */
@@ -107,11 +132,11 @@ export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}):
   }
   const pp = preprocess(path, source, { ...opts, host });
   markUserTypeNames(pp.tokens);
-  const cst = glslParser.parseTranslationUnit(pp.tokens);
+  const { cst, errors, strayTokens } = parseTokens(pp.tokens);
   const diagnostics = [...pp.diagnostics];
   // After a syntax error, brace matching is unreliable: a closer left over then is a cascade, not news.
-  const firstError = Math.min(...glslParser.errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));
-  for (const t of glslParser.strayTokens) {
+  const firstError = Math.min(...errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));
+  for (const t of strayTokens) {
     if (t.startOffset >= firstError) continue;
     const at = tokenLocation(t, pp.tokens, false);
     diagnostics.push({ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: `unmatched ${describeToken(t)}` });
@@ -120,7 +145,7 @@ export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}):
   // report says it best, the others are cascades.
   const keptAt: number[] = [];
   const keptLocations = new Set<string>();
-  for (const e of glslParser.errors) {
+  for (const e of errors) {
     const index = Number.isNaN(e.token.startOffset) ? pp.tokens.length : e.token.startOffset;
     const d = syntaxDiagnostic(e, pp.tokens, pp.sources);
     const key = `${d.file}:${d.line}:${d.column}`;

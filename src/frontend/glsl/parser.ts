@@ -90,6 +90,9 @@ const errorMessages: IParserErrorMessageProvider = {
   },
   buildNoViableAltMessage({ actual, previous, ruleName }) {
     const found = describeToken(actual[0]!);
+    if (ruleName === 'declaration' && isTypeNameToken(previous) && actual[0]!.tokenType === Identifier && actual[1] !== undefined) {
+      return `${MISSING_SEMICOLON_PREFIX} after declaration but found ${describeToken(actual[1])}`;
+    }
     if (ruleName === 'declaration' && isTypeNameToken(previous)) return `${MISSING_NAME_PREFIX} '${previous.image}' but found ${found}`;
     if (ruleName === 'statement' && isTypeNameToken(actual[0]) && actual[1] !== undefined) {
       if (actual[1].tokenType === Identifier && actual[2]?.tokenType === LParen) {
@@ -145,7 +148,7 @@ export class GlslParser extends CstParser {
    */
   private readonly alternatives: (IOrAlt<unknown>[] | OrMethodOpts<unknown>)[] = [];
 
-  /** Closing brackets with no opener at file scope, collected so parsing can go on after them. */
+  /** '}' with no opener at file scope, collected so parsing can go on after them. */
   strayTokens: IToken[] = [];
 
   /** Parses a whole shader from `tokens`; errors are in `errors` and `strayTokens`. */
@@ -160,12 +163,10 @@ export class GlslParser extends CstParser {
       this.OR((this.alternatives[0] ??= [
         { ALT: () => this.SUBRULE(this.externalDeclaration) },
         {
+          // Only '}': a stray ')' or ']' alternative here would make error recovery inside functions
+          // resynchronise at file scope (they would be in the follow set of the whole stack).
           ALT: () => {
-            const t = this.OR2((this.alternatives[20] ??= [
-              { ALT: () => this.CONSUME(RCurly, { LABEL: 'stray' }) },
-              { ALT: () => this.CONSUME(RParen, { LABEL: 'stray' }) },
-              { ALT: () => this.CONSUME(RBracket, { LABEL: 'stray' }) },
-            ])) as IToken;
+            const t = this.CONSUME(RCurly, { LABEL: 'stray' });
             this.ACTION(() => this.strayTokens.push(t));
           },
         },

@@ -50,10 +50,36 @@ test('one bad line does not hide the next: errors in several statements and func
   ]);
 });
 
+test('errors inside nested blocks resynchronise at the next statement, not at file scope', (t) => {
+  t.deepEqual(errors([
+    'void main() {',
+    '  for (int i = 0; i < 4; i++) {',
+    '    if (i > 1) {',
+    '      x = (1 + ;',
+    '      y = 2;',
+    '      z = 3 +;',
+    '    }',
+    '    w = ];',
+    '  }',
+    '  v = 1',
+    '}',
+    'void g() { a = ; }',
+    'layout(location = 0) rayPayloadEXT vec3 p',
+    'layout(location = 1) rayPayloadEXT vec3 q;',
+  ].join('\n')), [
+    "bad.rgen:4:16: error: expected an expression but found ';'",
+    "bad.rgen:6:14: error: expected an expression but found ';'",
+    "bad.rgen:8:9: error: expected an expression but found ']'",
+    "bad.rgen:10:8: error: expected ';' after expression but found '}'",
+    "bad.rgen:12:16: error: expected an expression but found ';'",
+    "bad.rgen:13:42: error: expected ';' after declaration but found 'layout'",
+  ]);
+});
+
 test('unmatched closers at file scope are reported and parsing goes on', (t) => {
   t.deepEqual(errors('}\nint x;\n)\nvoid f() { y = }'), [
     "bad.rgen:1:1: error: unmatched '}'",
-    "bad.rgen:3:1: error: unmatched ')'",
+    "bad.rgen:3:1: error: unexpected ')' where a declaration was expected",
     "bad.rgen:4:16: error: expected an expression but found '}'",
   ]);
 });

@@ -12,6 +12,7 @@
  * - numbers that are sizes, counts, indices or ids are non-negative integers.
  * The JSON spelling of each field is the same as here unless a comment says otherwise.
  */
+import type { AccelerationStructuresSpec } from './acceleration-structures.js';
 
 /** Shader stages by the names the IR uses (src/ir/module.ts `Stage`, compute excluded). */
 export type ShaderStage = 'raygen' | 'closestHit' | 'anyHit' | 'intersection' | 'miss' | 'callable';
@@ -185,6 +186,12 @@ export interface LaunchSize {
 }
 
 export interface WorkloadManifest {
+  /**
+   * Acceleration structures declared as a Vulkan application builds them (acceleration-structures.ts).
+   * When present the host builds these instead of deriving BLAS/TLAS from `scene`; the scene still
+   * fills scene buffers and names materials.
+   */
+  accelerationStructures?: AccelerationStructuresSpec;
   /** Absolute path of the workload.json this came from. */
   path: string;
   name: string;

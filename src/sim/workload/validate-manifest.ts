@@ -14,12 +14,13 @@ import {
   SHADER_STAGES, STAGE_EXTENSION, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
   type ShaderStage, type WorkloadManifest,
 } from './manifest.js';
+import { readAccelerationStructures } from './acceleration-structures.js';
 import { readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
   'miss', 'callables', 'maxRecursionDepth', 'descriptors', 'pushConstants', 'specConstants', 'scene', 'launch', 'spp',
-  'bounces', 'seed', 'notes',
+  'bounces', 'seed', 'notes', 'accelerationStructures',
 ];
 
 export interface ManifestValidation {
@@ -64,6 +65,9 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const specConstants = readSpecConstants(c, root.specConstants);
   const scene = root.scene === undefined ? undefined : readScene(c, root.scene, 'scene');
   if (root.scene === undefined) report(c, 'scene', 'missing (e.g. {"obj": "model.obj"} or {"procedural": "wknd", "seed": 1})');
+  const accelerationStructures = root.accelerationStructures === undefined
+    ? undefined
+    : readAccelerationStructures(c, root.accelerationStructures, 'accelerationStructures');
   const launch = readLaunch(c, root.launch);
   const spp = root.spp === undefined ? 1 : nonNegativeInteger(c, root.spp, 'spp', 1);
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');
@@ -92,6 +96,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   };
   if (raygenShaderRecord) manifest.raygenShaderRecord = raygenShaderRecord;
   if (pushConstants) manifest.pushConstants = pushConstants;
+  if (accelerationStructures) manifest.accelerationStructures = accelerationStructures;
   return { manifest, problems: [] };
 }
 

@@ -1,0 +1,271 @@
+/**
+ * Acceleration structures declared in the manifest exactly as a Vulkan application builds them
+ * (issue 5 section 2): BLAS geometries with vertex / index / AABB data from files or inline
+ * numbers, formats, strides and build ranges, and TLAS instances. `readAccelerationStructures`
+ * checks the JSON (key-path messages); `loadAccelerationStructureDescriptions` reads the data and
+ * returns the build descriptions src/sim/rt builds from (`buildAccelerationStructureFromDescriptions`),
+ * after checking every build range lies inside its data, as the Vulkan valid-usage rules require.
+ * Invariant: all problems are collected and reported together, as a ManifestError when loading.
+ */
+import { readFileSync } from 'node:fs';
+import type {
+  BottomLevelDescription, GeometryDescription, IndexType, InstanceDescription, VertexFormat,
+} from '../rt/acceleration-structure.js';
+import {
+  array, boolean, describeJson, existingFile, isObject, key, nonNegativeInteger, object, oneOf, onlyKeys, report,
+  type JsonChecks,
+} from './json-checks.js';
+import { INSTANCE_FLAGS, ManifestError, type InstanceFlag } from './manifest.js';
+
+/** Where a buffer's bytes come from: a .bin file (raw, little-endian), a .json array, or inline numbers. */
+export type BufferData = { file: string } | { values: number[] };
+
+export const VERTEX_FORMATS: readonly VertexFormat[] = ['R32G32B32_SFLOAT', 'R32G32B32A32_SFLOAT', 'R32G32_SFLOAT'];
+const VERTEX_COMPONENTS: Readonly<Record<VertexFormat, number>> = { R32G32B32_SFLOAT: 3, R32G32B32A32_SFLOAT: 4, R32G32_SFLOAT: 2 };
+const INDEX_BYTES: Readonly<Record<IndexType, number>> = { uint16: 2, uint32: 4, none: 0 };
+
+export interface TrianglesGeometrySpec {
+  type: 'triangles';
+  vertexData: BufferData;
+  vertexFormat: VertexFormat;
+  /** Default: the format's size. */
+  vertexStride: number;
+  maxVertex: number;
+  indexType: IndexType;
+  indexData?: BufferData;
+  /** 3x4 row-major, applied at build time (VkAccelerationStructureGeometryTrianglesDataKHR::transformData). */
+  transform?: number[];
+  primitiveCount: number;
+  primitiveOffset: number;
+  firstVertex: number;
+  opaque: boolean;
+  noDuplicateAnyHitInvocation: boolean;
+}
+
+export interface AabbsGeometrySpec {
+  type: 'aabbs';
+  data: BufferData;
+  /** Default 24 (VkAabbPositionsKHR); a multiple of 8. */
+  stride: number;
+  primitiveCount: number;
+  primitiveOffset: number;
+  opaque: boolean;
+  noDuplicateAnyHitInvocation: boolean;
+}
+
+export interface AccelerationStructuresSpec {
+  blas: { geometries: (TrianglesGeometrySpec | AabbsGeometrySpec)[] }[];
+  instances: { blas: number; transform: number[]; customIndex: number; mask: number; sbtOffset: number; flags: InstanceFlag[] }[];
+}
+
+const IDENTITY_3X4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+
+function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undefined {
+  if (Array.isArray(v)) {
+    if (v.every((x) => typeof x === 'number' && Number.isFinite(x))) return { values: v as number[] };
+    report(c, path, 'expected numbers only in an inline data array');
+    return undefined;
+  }
+  const file = existingFile(c, v, path);
+  if (file && !/\.(bin|json)$/i.test(file)) {
+    report(c, path, `expected a .bin (raw bytes) or .json (array of numbers) file, found ${describeJson(v)}`);
+    return undefined;
+  }
+  return file ? { file } : undefined;
+}
+
+function transform3x4(c: JsonChecks, v: unknown, path: string): number[] | undefined {
+  const flat = Array.isArray(v) && v.length === 3 && v.every(Array.isArray) ? (v as unknown[][]).flat() : v;
+  if (Array.isArray(flat) && flat.length === 12 && flat.every((x) => typeof x === 'number' && Number.isFinite(x))) return flat as number[];
+  report(c, path, `expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found ${describeJson(v)}`);
+  return undefined;
+}
+
+function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpec | AabbsGeometrySpec | undefined {
+  const g = object(c, v, path);
+  if (!g) return undefined;
+  const type = oneOf(c, g.type, ['triangles', 'aabbs'] as const, key(path, 'type'));
+  const count = nonNegativeInteger(c, g.primitiveCount, key(path, 'primitiveCount'));
+  const offset = g.primitiveOffset === undefined ? 0 : nonNegativeInteger(c, g.primitiveOffset, key(path, 'primitiveOffset'));
+  const opaque = g.opaque === undefined ? true : boolean(c, g.opaque, key(path, 'opaque'));
+  const noDup = g.noDuplicateAnyHitInvocation === undefined ? false : boolean(c, g.noDuplicateAnyHitInvocation, key(path, 'noDuplicateAnyHitInvocation'));
+  const common = ['type', 'primitiveCount', 'primitiveOffset', 'opaque', 'noDuplicateAnyHitInvocation'];
+  if (type === 'aabbs') {
+    onlyKeys(c, g, [...common, 'data', 'stride'], path);
+    const data = bufferData(c, g.data, key(path, 'data'));
+    const stride = g.stride === undefined ? 24 : nonNegativeInteger(c, g.stride, key(path, 'stride'));
+    if (stride !== undefined && (stride < 24 || stride % 8 !== 0)) report(c, key(path, 'stride'), `expected a multiple of 8 of at least 24, found ${stride}`);
+    if (!data || stride === undefined || count === undefined || offset === undefined || opaque === undefined || noDup === undefined) return undefined;
+    return { type, data, stride, primitiveCount: count, primitiveOffset: offset, opaque, noDuplicateAnyHitInvocation: noDup };
+  }
+  if (type !== 'triangles') return undefined;
+  onlyKeys(c, g, [...common, 'vertexData', 'vertexFormat', 'vertexStride', 'maxVertex', 'indexType', 'indexData', 'transform', 'firstVertex'], path);
+  const vertexData = bufferData(c, g.vertexData, key(path, 'vertexData'));
+  const vertexFormat = g.vertexFormat === undefined ? 'R32G32B32_SFLOAT' : oneOf(c, g.vertexFormat, VERTEX_FORMATS, key(path, 'vertexFormat'));
+  const vertexStride = g.vertexStride === undefined ? (vertexFormat ? VERTEX_COMPONENTS[vertexFormat] * 4 : 12) : nonNegativeInteger(c, g.vertexStride, key(path, 'vertexStride'), 1);
+  const maxVertex = nonNegativeInteger(c, g.maxVertex, key(path, 'maxVertex'));
+  const indexType = g.indexType === undefined ? 'none' : oneOf(c, g.indexType, ['uint16', 'uint32', 'none'] as const, key(path, 'indexType'));
+  const indexData = g.indexData === undefined ? undefined : bufferData(c, g.indexData, key(path, 'indexData'));
+  if (indexType && indexType !== 'none' && g.indexData === undefined) report(c, key(path, 'indexData'), `missing (indexType is ${indexType})`);
+  if (indexType === 'none' && g.indexData !== undefined) report(c, key(path, 'indexData'), 'given, but indexType is "none"');
+  const transform = g.transform === undefined ? undefined : transform3x4(c, g.transform, key(path, 'transform'));
+  const firstVertex = g.firstVertex === undefined ? 0 : nonNegativeInteger(c, g.firstVertex, key(path, 'firstVertex'));
+  if (!vertexData || !vertexFormat || vertexStride === undefined || maxVertex === undefined || !indexType || count === undefined
+    || offset === undefined || firstVertex === undefined || opaque === undefined || noDup === undefined) return undefined;
+  if (g.transform !== undefined && !transform) return undefined;
+  const out: TrianglesGeometrySpec = {
+    type, vertexData, vertexFormat, vertexStride, maxVertex, indexType, primitiveCount: count, primitiveOffset: offset, firstVertex,
+    opaque, noDuplicateAnyHitInvocation: noDup,
+  };
+  if (indexData) out.indexData = indexData;
+  if (transform) out.transform = transform;
+  return out;
+}
+
+/** The manifest's `accelerationStructures` key, checked. */
+export function readAccelerationStructures(c: JsonChecks, v: unknown, path: string): AccelerationStructuresSpec | undefined {
+  const root = object(c, v, path);
+  if (!root) return undefined;
+  onlyKeys(c, root, ['blas', 'instances'], path);
+  const blas: AccelerationStructuresSpec['blas'] = [];
+  (array(c, root.blas, key(path, 'blas')) ?? []).forEach((b, i) => {
+    const bp = key(key(path, 'blas'), i);
+    const obj = object(c, b, bp);
+    if (!obj) return;
+    onlyKeys(c, obj, ['geometries'], bp);
+    const list = array(c, obj.geometries, key(bp, 'geometries')) ?? [];
+    if (list.length === 0 && Array.isArray(obj.geometries)) report(c, key(bp, 'geometries'), 'expected at least one geometry');
+    const geometries = list.map((g, j) => geometry(c, g, key(key(bp, 'geometries'), j))).filter((g) => g !== undefined);
+    const types = new Set(geometries.map((g) => g.type));
+    if (types.size > 1) report(c, key(bp, 'geometries'), 'mixes triangles and aabbs; Vulkan requires one geometry type per BLAS');
+    blas.push({ geometries });
+  });
+  const instances: AccelerationStructuresSpec['instances'] = [];
+  (array(c, root.instances, key(path, 'instances')) ?? []).forEach((inst, i) => {
+    const ip = key(key(path, 'instances'), i);
+    const obj = object(c, inst, ip);
+    if (!obj) return;
+    onlyKeys(c, obj, ['blas', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags'], ip);
+    const index = nonNegativeInteger(c, obj.blas, key(ip, 'blas'));
+    if (index !== undefined && isObject(root) && Array.isArray(root.blas) && index >= root.blas.length) {
+      report(c, key(ip, 'blas'), `${index} is out of range (${root.blas.length} BLAS declared)`);
+    }
+    const transform = obj.transform === undefined ? IDENTITY_3X4 : transform3x4(c, obj.transform, key(ip, 'transform'));
+    const customIndex = obj.customIndex === undefined ? 0 : nonNegativeInteger(c, obj.customIndex, key(ip, 'customIndex'));
+    if (customIndex !== undefined && customIndex >= 1 << 24) report(c, key(ip, 'customIndex'), `expected a 24-bit value, found ${customIndex}`);
+    const mask = obj.mask === undefined ? 0xff : nonNegativeInteger(c, obj.mask, key(ip, 'mask'));
+    if (mask !== undefined && mask > 0xff) report(c, key(ip, 'mask'), `expected an 8-bit mask (0..255), found ${mask}`);
+    const sbtOffset = obj.sbtOffset === undefined ? 0 : nonNegativeInteger(c, obj.sbtOffset, key(ip, 'sbtOffset'));
+    const flags: InstanceFlag[] = [];
+    (obj.flags === undefined ? [] : array(c, obj.flags, key(ip, 'flags')) ?? []).forEach((f, j) => {
+      const flag = oneOf(c, f, INSTANCE_FLAGS, key(key(ip, 'flags'), j));
+      if (flag) flags.push(flag);
+    });
+    if (index === undefined || !transform || customIndex === undefined || mask === undefined || sbtOffset === undefined) return;
+    instances.push({ blas: index, transform, customIndex, mask, sbtOffset, flags });
+  });
+  if (Array.isArray(root.instances) && root.instances.length === 0) report(c, key(path, 'instances'), 'expected at least one instance');
+  return { blas, instances };
+}
+
+/** Bytes of a BufferData; `as` says how inline / JSON numbers are stored. */
+function bytesOf(d: BufferData, as: 'f32' | 'u16' | 'u32'): Uint8Array {
+  let values: number[];
+  if ('values' in d) {
+    values = d.values;
+  } else if (d.file.toLowerCase().endsWith('.json')) {
+    const parsed: unknown = JSON.parse(readFileSync(d.file, 'utf8'));
+    if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'number')) throw new Error('expected a JSON array of numbers');
+    values = parsed as number[];
+  } else {
+    return new Uint8Array(readFileSync(d.file));
+  }
+  const typed = as === 'f32' ? Float32Array.from(values) : as === 'u16' ? Uint16Array.from(values) : Uint32Array.from(values);
+  return new Uint8Array(typed.buffer);
+}
+
+const INSTANCE_FLAG_BITS: Readonly<Record<InstanceFlag, number>> = {
+  triangleFacingCullDisable: 0x1, triangleFlipFacing: 0x2, forceOpaque: 0x4, forceNoOpaque: 0x8,
+};
+
+/**
+ * Reads every data buffer and returns the Vulkan-style build descriptions. `where` prefixes
+ * messages (the manifest path). Throws ManifestError listing every range that falls outside its data.
+ */
+export function loadAccelerationStructureDescriptions(
+  spec: AccelerationStructuresSpec, where: string,
+): { blas: BottomLevelDescription[]; instances: InstanceDescription[] } {
+  const problems: string[] = [];
+  const blas = spec.blas.map((b, i) => ({
+    geometries: b.geometries.map((g, j): GeometryDescription => {
+      const path = `${where}: accelerationStructures.blas[${i}].geometries[${j}]`;
+      const flags = (g.opaque ? 0x1 : 0) | (g.noDuplicateAnyHitInvocation ? 0x2 : 0);
+      if (g.type === 'aabbs') {
+        const data = readData(g.data, 'f32', `${path}.data`, problems);
+        const need = g.primitiveCount === 0 ? 0 : g.primitiveOffset + (g.primitiveCount - 1) * g.stride + 24;
+        if (data.byteLength < need) problems.push(`${path}.data: ${g.primitiveCount} AABBs from byte ${g.primitiveOffset} at stride ${g.stride} need ${need} bytes, the data has ${data.byteLength}`);
+        return { type: 'aabbs', data, stride: g.stride, flags, primitiveCount: g.primitiveCount, primitiveOffset: g.primitiveOffset };
+      }
+      const vertexData = readData(g.vertexData, 'f32', `${path}.vertexData`, problems);
+      const vertexBytes = VERTEX_COMPONENTS[g.vertexFormat] * 4;
+      const indexBytes = INDEX_BYTES[g.indexType];
+      let indexData: Uint8Array | undefined;
+      let highest: number;
+      if (g.indexType !== 'none' && g.indexData) {
+        indexData = readData(g.indexData, g.indexType === 'uint16' ? 'u16' : 'u32', `${path}.indexData`, problems);
+        const need = g.primitiveOffset + g.primitiveCount * 3 * indexBytes;
+        if (g.primitiveOffset % indexBytes !== 0) problems.push(`${path}.primitiveOffset: ${g.primitiveOffset} is not a multiple of the ${indexBytes}-byte index size`);
+        if (indexData.byteLength < need) {
+          problems.push(`${path}.indexData: ${g.primitiveCount} triangles from byte ${g.primitiveOffset} need ${need} bytes of ${g.indexType} indices, the data has ${indexData.byteLength}`);
+          highest = 0;
+        } else {
+          const view = new DataView(indexData.buffer, indexData.byteOffset, indexData.byteLength);
+          highest = 0;
+          for (let k = 0; k < g.primitiveCount * 3; k++) {
+            const at = g.primitiveOffset + k * indexBytes;
+            const idx = indexBytes === 2 ? view.getUint16(at, true) : view.getUint32(at, true);
+            if (idx > g.maxVertex) {
+              problems.push(`${path}.indexData: index ${idx} (element ${k}) exceeds maxVertex ${g.maxVertex}`);
+              break;
+            }
+            highest = Math.max(highest, idx);
+          }
+        }
+      } else {
+        highest = g.primitiveCount * 3 - 1;
+        if (highest > g.maxVertex) problems.push(`${path}.maxVertex: ${g.primitiveCount} non-indexed triangles read vertex ${highest}, beyond maxVertex ${g.maxVertex}`);
+      }
+      const vertexStart = g.indexType === 'none' ? g.primitiveOffset : 0;
+      const need = g.primitiveCount === 0 ? 0 : vertexStart + (g.firstVertex + highest) * g.vertexStride + vertexBytes;
+      if (vertexData.byteLength < need) {
+        problems.push(`${path}.vertexData: vertex ${g.firstVertex + highest} at stride ${g.vertexStride} needs ${need} bytes, the data has ${vertexData.byteLength}`);
+      }
+      const out: GeometryDescription = {
+        type: 'triangles', vertexData, vertexFormat: g.vertexFormat, vertexStride: g.vertexStride, maxVertex: g.maxVertex,
+        indexType: g.indexType, flags, primitiveCount: g.primitiveCount, primitiveOffset: g.primitiveOffset, firstVertex: g.firstVertex,
+      };
+      if (indexData) out.indexData = indexData;
+      if (g.transform) out.transformData = g.transform;
+      return out;
+    }),
+  }));
+  const instances = spec.instances.map((inst): InstanceDescription => ({
+    transform: inst.transform,
+    instanceCustomIndex: inst.customIndex,
+    mask: inst.mask,
+    instanceShaderBindingTableRecordOffset: inst.sbtOffset,
+    flags: inst.flags.reduce((bits, f) => bits | INSTANCE_FLAG_BITS[f], 0),
+    blas: inst.blas,
+  }));
+  if (problems.length > 0) throw new ManifestError(problems);
+  return { blas, instances };
+}
+
+function readData(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string, problems: string[]): Uint8Array {
+  try {
+    return bytesOf(d, as);
+  } catch (e) {
+    problems.push(`${path}: cannot read ${'file' in d ? d.file : 'inline data'}: ${(e as Error).message}`);
+    return new Uint8Array(0);
+  }
+}

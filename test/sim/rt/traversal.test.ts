@@ -310,3 +310,24 @@ test('startNodes: traversal from a predicted leaf or its ancestors finds the sam
   t.throws(() => traverse(as, q, { startNodes: [{ node: as.tlasRoot, instance: 1 }] }), { instanceOf: TraversalError, message: /startNodes\[0\]/ });
   t.is(traverse(as, { ...q, cullMask: 0 }, { startNodes: [{ node: leaf, instance: 1 }] }).committed, undefined);
 });
+
+test('rtv6: sphere and box candidates come from two instances with hit groups 0 and 1', (t) => {
+  const scene = proceduralScene('rtv6', 4);
+  const as = buildAccelerationStructure(scene);
+  const seen = new Set<string>();
+  const dir = randomDirections(9);
+  for (let i = 0; i < 200; i++) {
+    const d = dir();
+    const o: [number, number, number] = [4, 4.5, 12];
+    const q = ray({ origin: o, direction: [-4 + 5 * d[0], -0.75 + 0.8 * d[1], -12], tmax: Infinity });
+    const r = traverse(as, q);
+    t.is(r.committed, undefined);
+    for (const c of r.candidates) {
+      t.is(c.kind, 'procedural');
+      t.is(c.hitGroupIndex, c.instanceIndex);
+      seen.add(`${scene.procedurals[c.instanceIndex]!.kind}:${c.hitGroupIndex}`);
+    }
+    t.deepEqual(r.candidates.map((c) => `${c.instanceIndex}:${c.primitiveIndex}`).sort(), bruteForceAabbHits(scene, o, q.direction, 0, Infinity));
+  }
+  t.deepEqual([...seen].sort(), ['box:1', 'sphere:0']);
+});

@@ -6,4 +6,5 @@
 export { simulate, Gpu, type SimulateOptions, type TimingWarp } from './gpu.js';
 export { formatStats, STAT_META, type TimingStats } from './stats.js';
 export { loadConfig, configFromText, PRESETS, type GpuConfig } from '../config/gpu-config.js';
+export { formatConfig } from '../config/format-config.js';
 export { ConfigError } from '../config/config-error.js';

@@ -5,6 +5,7 @@ import { newModule } from '../../src/ir/module.js';
 import { printFunction } from '../../src/ir/printer.js';
 import { parseModuleText } from '../../src/ir/text-parser.js';
 import { verifyModule } from '../../src/ir/verify.js';
+import { checkLines } from './fixtures/check-lines.js';
 import { T } from '../../src/ir/types.js';
 
 function ops(m: ReturnType<typeof newModule>, fnIndex: number, block: BlockId): string[] {
@@ -129,6 +130,14 @@ test('splitBlockAt moves the tail, branches to it and fixes successor phis', (t)
   t.deepEqual(exitPhi.op === 'phi' ? exitPhi.incoming.map((i) => i.block) : [], [tail]);
   t.is(b.block, tail);
   t.throws(() => b.splitBlockAt(8 as BlockId, 0), { message: /after its phis/ });
+  t.deepEqual(checkLines(printFunction(m, fn), String.raw`
+; CHECK: ^b8 "header" loopMerge ^b12 ^b10:
+; CHECK-NEXT: %9: u32 = phi {^b5: %1, ^b10: %11}
+; CHECK-NEXT: = branch [[TAIL:\^b\d+]]
+; CHECK-NEXT: [[TAIL]] "header.tail":
+; CHECK-NEXT: condBranch %3 ^b10 ^b12
+; CHECK: ^b12 "exit":
+; CHECK-NEXT: phi {[[TAIL]]: %9}`), []);
 });
 
 test('splitBlockAt moves a selection merge with the terminator', (t) => {

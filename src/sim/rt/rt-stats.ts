@@ -8,6 +8,7 @@
  */
 import type { AccelerationStructure } from './acceleration-structure.js';
 import type { TraversalResult } from './ray-query.js';
+import { NODE_KIND } from './bvh-layout.js';
 
 export interface RtStats {
   rays: number;
@@ -100,5 +101,39 @@ export function rtStatsSummary(stats: RtStats, as: AccelerationStructure): RtSta
     intersectionCandidates: stats.intersectionCandidates,
     avgTransactionsPerRay: per(stats.transactions),
     avgBytesPerRay: per(stats.transactionBytes),
+  };
+}
+
+export interface AccelerationStructureSummary {
+  blasCount: number;
+  instanceCount: number;
+  width: number;
+  /** Node counts by kind. */
+  internalNodes: number;
+  instanceLeaves: number;
+  triangleLeaves: number;
+  proceduralLeaves: number;
+  totalBytes: number;
+  tlasMaxDepth: number;
+  maxTreeDepth: number;
+  treelets: number;
+}
+
+/** Size and shape of an acceleration structure, for reports (Vulkan-Sim reports BVH sizes). */
+export function accelerationStructureSummary(as: AccelerationStructure): AccelerationStructureSummary {
+  const byKind = [0, 0, 0, 0];
+  for (let n = 0; n < as.nodeCount; n++) byKind[as.nodeKind[n]!]!++;
+  return {
+    blasCount: as.blases.length,
+    instanceCount: as.instanceCount,
+    width: as.width,
+    internalNodes: byKind[NODE_KIND.internal]!,
+    instanceLeaves: byKind[NODE_KIND.instanceLeaf]!,
+    triangleLeaves: byKind[NODE_KIND.triangleLeaf]!,
+    proceduralLeaves: byKind[NODE_KIND.proceduralLeaf]!,
+    totalBytes: as.totalBytes,
+    tlasMaxDepth: as.tlasMaxDepth,
+    maxTreeDepth: maxTreeDepth(as),
+    treelets: as.treeletBytes.length,
   };
 }

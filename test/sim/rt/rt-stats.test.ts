@@ -4,7 +4,7 @@ import { proceduralScene } from '../../../src/sim/rt/procedural-scenes.js';
 import { traverse } from '../../../src/sim/rt/traversal.js';
 import { RAY_FLAG } from '../../../src/sim/rt/ray-query.js';
 import { TransactionRecord } from '../../../src/sim/rt/transaction-record.js';
-import { accumulateTraversal, createRtStats, maxTreeDepth, rtStatsSummary } from '../../../src/sim/rt/rt-stats.js';
+import { accelerationStructureSummary, accumulateTraversal, createRtStats, maxTreeDepth, rtStatsSummary } from '../../../src/sim/rt/rt-stats.js';
 
 test('stats over a cornell frame: rays, nodes per ray, hits, candidates, transactions', (t) => {
   const as = buildAccelerationStructure(proceduralScene('cornell', 0));
@@ -37,4 +37,18 @@ test('stats over a cornell frame: rays, nodes per ray, hits, candidates, transac
   let hist = 0;
   for (const c of stats.nodesVisitedHistogram) hist += c;
   t.is(hist, 256);
+});
+
+test('acceleration structure summary counts nodes by kind', (t) => {
+  const scene = proceduralScene('cornell', 0);
+  const as = buildAccelerationStructure(scene);
+  const s = accelerationStructureSummary(as);
+  t.is(s.instanceLeaves, 3);
+  t.is(s.triangleLeaves, 24);
+  t.is(s.proceduralLeaves, 0);
+  t.is(s.internalNodes + s.instanceLeaves + s.triangleLeaves, as.nodeCount);
+  t.is(s.totalBytes, as.totalBytes);
+  t.true(s.totalBytes >= 64 * s.internalNodes + 128 * s.instanceLeaves + 64 * s.triangleLeaves);
+  t.is(s.blasCount, 2);
+  t.true(s.treelets >= 3);
 });

@@ -16,6 +16,28 @@ import { LayoutTable, type LeafKind } from './layout.js';
 import { shaderMath } from './shader-math.js';
 import { PrivateMemory } from './memory.js';
 
+/**
+ * Per-lane decision traces of the lane-serial engine in one flat buffer (lane l owns
+ * [l*cap, (l+1)*cap)); `lane[l]` are views the generated code writes through. Growing doubles
+ * `cap` for every lane and rebuilds the views.
+ */
+export class LaneTraces {
+  flat: Int32Array;
+  lane: Int32Array[];
+  constructor(public cap: number) {
+    this.flat = new Int32Array(cap * 32);
+    this.lane = Array.from({ length: 32 }, (_, l) => this.flat.subarray(l * cap, (l + 1) * cap));
+  }
+  grow(used: Int32Array): void {
+    const cap = this.cap * 2;
+    const flat = new Int32Array(cap * 32);
+    for (let l = 0; l < 32; l++) flat.set(this.flat.subarray(l * this.cap, l * this.cap + used[l]!), l * cap);
+    this.cap = cap;
+    this.flat = flat;
+    for (let l = 0; l < 32; l++) this.lane[l] = flat.subarray(l * cap, (l + 1) * cap);
+  }
+}
+
 /** rpc of a frame's bottom SIMT entry: never reached. */
 export const NO_RPC = -2;
 
@@ -57,7 +79,7 @@ export class LaunchState {
   private readonly pools = new Map<FunctionInfo, Frame[]>();
   readonly maxArgLeaves: number;
   /** Lane-serial engine scratch shared by the warps (they run one at a time). */
-  readonly traces: Int32Array[] = Array.from({ length: 32 }, () => new Int32Array(256));
+  readonly traces: LaneTraces = new LaneTraces(1024);
   readonly tlen = new Int32Array(32);
   /** Scratch of the warp-synchronous engine, shared because steps of different warps never interleave. */
   readonly succ = new Int32Array(64);

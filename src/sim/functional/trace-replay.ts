@@ -9,7 +9,7 @@
  * Calls, returns and single-successor branches need no event: the replay knows them statically.
  */
 import { EXIT, type FunctionInfo } from './compile-to-js.js';
-import { NO_RPC, type SimtEntry } from './launch-state.js';
+import { NO_RPC, type LaneTraces, type SimtEntry } from './launch-state.js';
 import { countPiece, simtBranch } from './simt-stack.js';
 import type { CounterSet } from './counters.js';
 import { SimError } from './errors.js';
@@ -24,9 +24,11 @@ export function replayTraces(
   byId: ReadonlyMap<number, FunctionInfo>,
   entry: FunctionInfo,
   mask: number,
-  traces: readonly Int32Array[],
+  traces: LaneTraces,
   lengths: Int32Array,
 ): void {
+  const flat = traces.flat;
+  const cap = traces.cap;
   const cursor = new Int32Array(32);
   const succ = new Int32Array(64);
   const bad = (msg: string): never => {
@@ -66,14 +68,19 @@ export function replayTraces(
         const ns = block.succs.length;
         if (ns <= 1) {
           succ[0] = E.mask;
+        } else if (ns === 2) {
+          let m1 = 0;
+          for (let x = E.mask; x !== 0; x &= x - 1) {
+            const l = 31 - Math.clz32(x & -x);
+            if (flat[l * cap + cursor[l]!++] !== 0) m1 |= 1 << l;
+          }
+          succ[0] = E.mask & ~m1;
+          succ[1] = m1;
         } else {
           succ.fill(0, 0, ns);
           for (let x = E.mask; x !== 0; x &= x - 1) {
             const l = 31 - Math.clz32(x & -x);
-            const c = cursor[l]!;
-            if (c >= lengths[l]!) bad(`lane ${l} has no decision left for block ${block.name}`);
-            const ev = traces[l]![c]!;
-            cursor[l] = c + 1;
+            const ev = flat[l * cap + cursor[l]!++]!;
             if (ev < 0 || ev >= ns) bad(`lane ${l} left block ${block.name} to successor ${ev}`);
             succ[ev]! |= 1 << l;
           }
@@ -82,5 +89,9 @@ export function replayTraces(
         break;
       }
     }
+  }
+  for (let x = mask; x !== 0; x &= x - 1) {
+    const l = 31 - Math.clz32(x & -x);
+    if (cursor[l] !== lengths[l]) bad(`lane ${l} consumed ${cursor[l]} of ${lengths[l]} decisions`);
   }
 }

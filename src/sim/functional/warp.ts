@@ -76,7 +76,7 @@ export class Warp {
   readonly subgroupId: number;
   readonly numSubgroups: number;
   /** Lane-serial engine: per-lane block traces, extra return leaves, call depth limit. */
-  traces: Int32Array[];
+  readonly traces: Int32Array[];
   readonly tlen: Int32Array;
   readonly lret: Float64Array;
   readonly largs: Float64Array;
@@ -114,7 +114,7 @@ export class Warp {
     this.LII = lanes.localIndex;
     this.subgroupId = lanes.subgroupId;
     this.numSubgroups = lanes.numSubgroups;
-    this.traces = launch.traces;
+    this.traces = launch.traces.lane;
     this.tlen = launch.tlen;
     this.lret = launch.lret;
     this.largs = launch.largs;
@@ -147,7 +147,7 @@ export class Warp {
       this.tlen[l] = 0;
       f(this, l, 1, st.privateGlobalBytes);
     }
-    replayTraces(this.launch.counters, this.launch.program.byId, this.entry, mask, this.traces, this.tlen);
+    replayTraces(this.launch.counters, this.launch.program.byId, this.entry, mask, this.launch.traces, this.tlen);
     this.done = true;
     this.launch.releasePrivate(this.priv);
   }
@@ -341,10 +341,9 @@ export class Warp {
 
   /** Doubles lane l's trace buffer (lane-serial engine). */
   growTrace(l: number, used: number): Int32Array {
-    const t = new Int32Array(Math.max(256, this.traces[l]!.length * 2));
-    t.set(this.traces[l]!.subarray(0, used));
-    this.traces[l] = t;
-    return t;
+    this.tlen[l] = used;
+    this.launch.traces.grow(this.tlen);
+    return this.traces[l]!;
   }
 
   recursionHit(site: number, lane: number, callee: string): never {

@@ -47,3 +47,27 @@ void main() { o.v[gl_GlobalInvocationID.x] = subgroupBallot(true).x; }`;
     message: /lane-serial engine needs a program without subgroup ops/,
   });
 });
+
+test('long per-lane decision traces (buffer growth) replay to the same counters', (t) => {
+  const src = `#version 460
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) buffer Out { uint v[]; } o;
+uint work(uint n) { uint a = 0u; for (uint i = 0u; i < n; i++) { if ((i ^ n) % 3u == 0u) a += i; else a ^= i; } return a; }
+void main() {
+  uint g = gl_GlobalInvocationID.x;
+  o.v[g] = work(3000u + g * 37u);
+}`;
+  const program = compileGlslProgram(src);
+  const a = words(32);
+  const b = words(32);
+  const ca = runFunctional(program, { buffers: [{ set: 0, binding: 0, data: a }] }, { entry: entryOf(program), size: [1, 1, 1], engine: 'warp' });
+  const cb = runFunctional(program, { buffers: [{ set: 0, binding: 0, data: b }] }, { entry: entryOf(program), size: [1, 1, 1], engine: 'laneSerial' });
+  t.deepEqual(Array.from(b), Array.from(a));
+  t.deepEqual(cb, ca);
+  const ref = (n: number) => {
+    let x = 0;
+    for (let i = 0; i < n; i++) x = ((i ^ n) % 3 === 0 ? x + i : x ^ i) >>> 0;
+    return x;
+  };
+  t.is(new Uint32Array(a.buffer)[31], ref(3000 + 31 * 37));
+});

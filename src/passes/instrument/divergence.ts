@@ -14,13 +14,17 @@
  * The final return of the raygen entry function is the last one in source order (ties: layout
  * order): the one closing `main`.
  */
-import type { ValueId } from '../../ir/inst.js';
+import type { Loc, ValueId } from '../../ir/inst.js';
 import type { Function } from '../../ir/module.js';
 import type { InstrumentationSession } from './instrumentation-session.js';
 
 /** Returns of `fn` other than the final one, in layout order. */
 export function earlyReturns(fn: Function): ValueId[] {
-  const returns = fn.blocks.flatMap((b) => b.insts.filter((i) => i.op === 'return'));
+  return earlyOf(fn.blocks.flatMap((b) => b.insts.filter((i) => i.op === 'return')));
+}
+
+/** The final return is the last in source order (ties: layout order); the others are early. */
+function earlyOf(returns: readonly { id: ValueId; loc: Loc }[]): ValueId[] {
   if (returns.length <= 1) return [];
   let final = returns[0]!;
   for (const r of returns) {
@@ -34,7 +38,7 @@ export function instrumentDivergence(s: InstrumentationSession): void {
     const raygen = sh.entry.stage === 'raygen';
     const traces = s.traceRays(sh);
     const callables = s.instsOf(sh, 'executeCallable');
-    const early = raygen ? earlyReturns(sh.root) : [];
+    const early = raygen ? earlyOf(s.originalReturns(sh.root)) : [];
     if (raygen) {
       s.emit({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', primitive: 'CreateWarpId' });
     }

@@ -44,8 +44,16 @@ export interface InstrumentedShader {
   functions: Function[];
 }
 
+/** An original `return` of a function (its id survives splitting and exit unification). */
+export interface OriginalReturn {
+  id: ValueId;
+  block: BlockId;
+  loc: Loc;
+}
+
 interface OriginalFunction {
   cfg: Cfg;
+  returns: OriginalReturn[];
   blocks: Map<BlockId, BlockMetadata>;
   anchors: Map<BlockId, ValueId>;
   blockOfInst: Map<ValueId, BlockId>;
@@ -84,12 +92,16 @@ export class InstrumentationSession {
         const blocks = new Map(cfg[k]!.blocks.map((b) => [b.id as BlockId, b]));
         const anchors = new Map<BlockId, ValueId>();
         const blockOfInst = new Map<ValueId, BlockId>();
+        const returns: OriginalReturn[] = [];
         fn.blocks.forEach((b, bi) => {
           const anchor = b.insts[firstNonPhiIndex(b, bi === 0)];
           if (anchor) anchors.set(b.id, anchor.id);
-          for (const inst of b.insts) blockOfInst.set(inst.id, b.id);
+          for (const inst of b.insts) {
+            blockOfInst.set(inst.id, b.id);
+            if (inst.op === 'return') returns.push({ id: inst.id, block: b.id, loc: { ...inst.loc } });
+          }
         });
-        this.original.set(fn.id, { cfg: buildCfg(fn), blocks, anchors, blockOfInst, shader: sh });
+        this.original.set(fn.id, { cfg: buildCfg(fn), returns, blocks, anchors, blockOfInst, shader: sh });
       });
     }
   }
@@ -102,6 +114,14 @@ export class InstrumentationSession {
   /** Ids of the original blocks of `fn`, in their original layout order. */
   originalBlocks(fn: Function): BlockId[] {
     return [...this.orig(fn).blocks.keys()];
+  }
+
+  /**
+   * The returns of `fn` before instrumentation, in layout order. The its utility may turn them into
+   * branches to one exit block; their ids stay, so "before return k" still names the same point.
+   */
+  originalReturns(fn: Function): OriginalReturn[] {
+    return this.orig(fn).returns;
   }
 
   /** The CFG of `fn` before instrumentation (probes split blocks; analyses that place probes use this). */

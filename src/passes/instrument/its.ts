@@ -6,37 +6,43 @@
  * So, when the raygen entry function has several returns, they are rewritten into branches to a
  * new exit block holding the probe and the only return (Fig. 10's "pre-Volta sync point").
  */
-import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
-import { Builder } from '../../ir/builder.js';
-import type { InstrumentationSession } from './instrumentation-session.js';
+import { Builder, findInst } from '../../ir/builder.js';
+import type { ValueId } from '../../ir/inst.js';
+import type { Function } from '../../ir/module.js';
+import type { InstrumentationSession, OriginalReturn } from './instrumentation-session.js';
+
+/** The unified exit's return of each function already rewritten (a second `its` reuses it). */
+const unifiedExits = new WeakMap<Function, ValueId>();
+
+/** Rewrites every original return of `fn` into a branch to one new exit block; returns its `return`. */
+function unifyReturns(s: InstrumentationSession, fn: Function, returns: readonly OriginalReturn[], final: OriginalReturn): ValueId {
+  const done = unifiedExits.get(fn);
+  if (done !== undefined) return done;
+  const b = new Builder(s.m, fn);
+  b.loc = { ...final.loc };
+  const exit = b.createBlock('vv.pipeline.exit');
+  b.setInsertPoint(exit);
+  const ret = b.emitVoid('return', {});
+  for (const r of returns) {
+    const found = findInst(fn, r.id)!;
+    const old = found.inst;
+    // Same id: probes placed "before return k" by other utilities still name this point.
+    found.block.insts[found.index] = { op: 'branch', target: exit, id: old.id, type: old.type, loc: old.loc };
+  }
+  unifiedExits.set(fn, ret);
+  return ret;
+}
 
 export function instrumentIts(s: InstrumentationSession): void {
   for (const sh of s.shaders) {
     if (sh.entry.stage !== 'raygen') continue;
     const fn = sh.root;
-    const returns: { block: BlockId; inst: Inst }[] = [];
-    for (const b of fn.blocks) {
-      const last = b.insts[b.insts.length - 1];
-      if (last?.op === 'return') returns.push({ block: b.id, inst: last });
-    }
     s.emit({ fn, point: { at: 'blockEntry', block: fn.blocks[0]!.id }, kind: 'pipelineEntry', primitive: 'WarpUpdate' });
+    const returns = s.originalReturns(fn);
     if (returns.length === 0) continue;
-    let exitReturn: ValueId;
     let final = returns[0]!;
-    for (const r of returns) if (r.inst.loc.line >= final.inst.loc.line) final = r;
-    if (returns.length === 1) {
-      exitReturn = final.inst.id;
-    } else {
-      const b = new Builder(s.m, fn);
-      b.loc = { ...final.inst.loc };
-      const exit = b.createBlock('vv.pipeline.exit');
-      b.setInsertPoint(exit);
-      exitReturn = b.emitVoid('return', {});
-      for (const r of returns) {
-        const block = fn.blocks.find((x) => x.id === r.block)!;
-        block.insts[block.insts.length - 1] = { op: 'branch', target: exit, id: r.inst.id, type: r.inst.type, loc: r.inst.loc };
-      }
-    }
-    s.emit({ fn, point: { at: 'before', inst: exitReturn }, kind: 'pipelineExit', primitive: 'WarpUpdate', block: s.originalBlockOf(fn, final.inst.id) });
+    for (const r of returns) if (r.loc.line >= final.loc.line) final = r;
+    const exitReturn = returns.length === 1 ? final.id : unifyReturns(s, fn, returns, final);
+    s.emit({ fn, point: { at: 'before', inst: exitReturn }, kind: 'pipelineExit', primitive: 'WarpUpdate', block: final.block });
   }
 }

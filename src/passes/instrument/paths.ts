@@ -32,10 +32,7 @@ export function instrumentPaths(s: InstrumentationSession): void {
         syncs.push({ fn, point: { at: 'blockEntry', block: sync }, traceRay: k });
         return;
       }
-      for (const b of fn.blocks) {
-        const last = b.insts[b.insts.length - 1];
-        if (last?.op === 'return') syncs.push({ fn, point: { at: 'before', inst: last.id }, traceRay: k });
-      }
+      for (const r of s.originalReturns(fn)) syncs.push({ fn, point: { at: 'before', inst: r.id }, traceRay: k });
     });
     const entry = { at: 'blockEntry', block: sh.root.blocks[0]!.id } as const;
     s.emit({ fn: sh.root, point: entry, kind: 'warpId', primitive: 'CreateWarpId' });

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { divergenceCharacterization } from '../../../src/analytics/divergence-characterization.js';
 import { readDump } from '../../../src/analytics/dump-reader.js';
 import { itsEvidence } from '../../../src/analytics/its-evidence.js';
 import { lifetimes } from '../../../src/analytics/lifetimes.js';
@@ -9,7 +10,7 @@ import { verifyModule } from '../../../src/ir/verify.js';
 import { INSTRUMENTATION_MODES } from '../../../src/primitives/buffer-layout.js';
 import { AlreadyInstrumentedError, instrumentModule } from '../../../src/passes/instrument/instrument-module.js';
 import { emptyMetadata } from '../../../src/primitives/buffer-layout.js';
-import { bounceLoopShader, branchShader } from '../../primitives/ir-fixture.js';
+import { bounceLoopShader, branchShader, earlyReturnShader } from '../../primitives/ir-fixture.js';
 import { bytesOf, runLaunch } from './run-instrumented.js';
 
 test('all modes on one module: each execution point has one site, and every analysis matches its single-mode run', (t) => {
@@ -52,4 +53,24 @@ test('instrumenting the same module again continues from the original program', 
   t.is(meta.sites.length, simtSites + 1);
   t.is(meta.sites[0]!.kind, 'shaderEntry');
   t.throws(() => instrumentModule(f.m, 'its', { metadata: emptyMetadata() }), { instanceOf: AlreadyInstrumentedError });
+});
+
+test('its first, then divergence and paths: early returns are still found after the exit was unified', (t) => {
+  const f = earlyReturnShader();
+  const meta = emptyMetadata();
+  instrumentModule(f.m, 'its', { metadata: meta });
+  instrumentModule(f.m, 'divergence', { metadata: meta });
+  instrumentModule(f.m, 'paths', { metadata: meta });
+  instrumentModule(f.m, 'its', { metadata: meta });
+  t.deepEqual(verifyModule(f.m), []);
+  const count = (k: string) => meta.sites.filter((s) => s.kind === k).length;
+  t.deepEqual([count('pipelineEntry'), count('pipelineExit'), count('earlyReturn'), count('warpId')], [1, 1, 1, 1]);
+  const dump = readDump(bytesOf(runLaunch(f.m, 64)), meta);
+  t.deepEqual(itsEvidence(dump, meta), { entryExecutions: 2, exitExecutions: 2, exitPerEntry: 1 });
+  const alone = earlyReturnShader();
+  const aloneMeta = instrumentModule(alone.m, 'divergence');
+  t.deepEqual(
+    divergenceCharacterization(dump, meta),
+    divergenceCharacterization(readDump(bytesOf(runLaunch(alone.m, 64)), aloneMeta), aloneMeta),
+  );
 });

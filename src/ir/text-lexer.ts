@@ -29,7 +29,27 @@ export interface Line {
   trailerCol: number;
 }
 
-const PUNCT = new Set(['(', ')', '{', '}', '[', ']', '<', '>', ',', ':', '=']);
+const ATOM = 0;
+const SPACE = 1;
+const PUNCT = 2;
+const QUOTE = 3;
+const SEMI = 4;
+/** Character classes of ASCII; beyond ASCII, whitespace is SPACE and everything else ATOM. */
+const ASCII_CLASS = new Uint8Array(128);
+for (const c of ' \t\r\n\v\f') ASCII_CLASS[c.charCodeAt(0)] = SPACE;
+for (const c of '(){}[]<>,:=') ASCII_CLASS[c.charCodeAt(0)] = PUNCT;
+ASCII_CLASS['"'.charCodeAt(0)] = QUOTE;
+ASCII_CLASS[';'.charCodeAt(0)] = SEMI;
+const DASH = '-'.charCodeAt(0);
+const GT = '>'.charCodeAt(0);
+const AT = '@'.charCodeAt(0);
+const QUOTE_CODE = '"'.charCodeAt(0);
+
+function charClass(src: string, i: number): number {
+  const code = src.charCodeAt(i);
+  if (code < 128) return ASCII_CLASS[code]!;
+  return /\s/.test(src[i]!) ? SPACE : ATOM;
+}
 
 /** Index just past the closing quote of the string starting at `start`. */
 function stringEnd(src: string, start: number, no: number): number {
@@ -51,44 +71,47 @@ export function lexLine(src: string, no: number): Line {
   const toks: Tok[] = [];
   let i = 0;
   const line: Line = { no, toks, trailerCol: 0 };
-  while (i < src.length) {
-    const c = src[i]!;
-    if (c === ' ' || c === '\t' || c === '\r') { i++; continue; }
-    if (c === ';') {
+  const n = src.length;
+  while (i < n) {
+    const cls = charClass(src, i);
+    const code = src.charCodeAt(i);
+    if (cls === SPACE) { i++; continue; }
+    if (cls === SEMI) {
       line.trailer = src.slice(i + 1);
       line.trailerCol = i + 2;
       break;
     }
-    if (c === '"') {
+    if (cls === QUOTE) {
       const end = stringEnd(src, i, no);
       toks.push({ kind: 'string', text: decodeString(src.slice(i, end), no, i + 1), col: i + 1 });
       i = end;
       continue;
     }
-    if (c === '@' && src[i + 1] === '"') {
+    if (code === AT && src.charCodeAt(i + 1) === QUOTE_CODE) {
       const end = stringEnd(src, i + 1, no);
       toks.push({ kind: 'fnString', text: decodeString(src.slice(i + 1, end), no, i + 1), col: i + 1 });
       i = end;
       continue;
     }
-    if (c === '-' && src[i + 1] === '>') {
+    if (code === DASH && src.charCodeAt(i + 1) === GT) {
       toks.push({ kind: 'punct', text: '->', col: i + 1 });
       i += 2;
       continue;
     }
-    if (PUNCT.has(c)) {
-      toks.push({ kind: 'punct', text: c, col: i + 1 });
+    if (cls === PUNCT) {
+      toks.push({ kind: 'punct', text: src[i]!, col: i + 1 });
       i++;
       continue;
     }
-    const start = i;
-    while (i < src.length && !/[\s;"]/.test(src[i]!) && !PUNCT.has(src[i]!) && !(src[i] === '-' && src[i + 1] === '>' && i > start)) i++;
+    // An atom runs to the next non-atom character or an `->` (as in `fn(u32)->f32`).
+    const start = i++;
+    while (i < n && charClass(src, i) === ATOM && !(src.charCodeAt(i) === DASH && src.charCodeAt(i + 1) === GT)) i++;
     toks.push({ kind: 'atom', text: src.slice(start, i), col: start + 1 });
   }
   return line;
 }
 
-// Closed word sets, checked for completeness by the compiler (Record<Union, true>).
+/** A trailer that starts with `[file:]line:col` is a loc. */
 const LOC_RE = /^\s*(?:(\d+):)?(\d+):(\d+)(?!\S)/;
 
 /** Token cursor over one line. */

@@ -155,3 +155,9 @@ test('words are checked against closed sets, not object prototypes', (t) => {
   t.regex(parseError('type !0 = f32\ntype !1 = struct "S" uid=1 layout=toString {\n}\n').message, /unknown layout 'toString'/);
   t.regex(parseError('global %1 "g": ptr<input, f32> input builtin=valueOf\n').message, /unknown builtin 'valueOf'/);
 });
+
+test('any whitespace separates tokens, including non-ASCII spaces', (t) => {
+  const m = parseModuleText('const\u00a0%1:\fu32 = 7\r\nfn %2 @f()\u2003-> void {\n^b3:\n\t%4 = return\n}\n');
+  t.is(m.constants[0]!.value, 7);
+  t.is(m.functions[0]!.blocks[0]!.insts[0]!.op, 'return');
+});

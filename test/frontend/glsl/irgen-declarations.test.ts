@@ -69,3 +69,10 @@ test('redefinitions and unknown types are reported', (t) => {
   t.regex(compileErrors(P + 'uniform float loose;\nvoid main() {}')[0]!, /must be declared inside a uniform block/);
   t.regex(compileErrors(P + 'void main() { switch (1) { case 1: break; case 1: break; } }')[0]!, /duplicate case label 1/);
 });
+
+test('a function body sees only what is declared above it (prototypes make later definitions callable)', (t) => {
+  t.regex(compileErrors(P + 'float f() { return g(); }\nfloat g() { return 1.0; }\nvoid main() { p.x = f(); }')[0]!, /undeclared function 'g'/);
+  t.regex(compileErrors(P + 'float f() { return later; }\nfloat later = 1.0;\nvoid main() { p.x = f(); }')[0]!, /undeclared identifier 'later'/);
+  const m = compileOk(P + 'float g();\nfloat f() { return g(); }\nfloat g() { return 1.0; }\nvoid main() { p.x = f(); }');
+  t.is(instsOf(fn(m, 'f'), 'call')[0]!.callee, fn(m, 'g').id);
+});

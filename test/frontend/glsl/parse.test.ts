@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import type { FunctionDecl, Stmt, VarDecl } from '../../../src/frontend/glsl/ast.js';
 import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
 import { fsHost, parseGlsl } from '../../../src/frontend/glsl/parse.js';
+import { unitText } from './fixtures/ast-text.js';
 
 const FIXTURE_ROOT = 'test/frontend/glsl/fixtures';
 const FIXTURES = `${FIXTURE_ROOT}/pathtracer`;
@@ -228,3 +229,14 @@ test('a header shared with C++ expands its binding macros into GLSL constants', 
   const pc = r.unit!.decls.find((d) => d.kind === 'block' && d.blockName === '_PushConstantRay');
   t.like(pc, { instanceName: undefined, members: [{ type: { name: 'PushConstantRay' }, name: 'pcRay' }] });
 });
+
+// Golden AST summaries: set UPDATE_GOLDEN=1 to rewrite them, then review the diff.
+for (const path of [join(FIXTURES, 'closesthit.rchit'), join(FIXTURE_ROOT, 'shared-header/raytrace.rchit')]) {
+  test(`golden AST summary of ${path.slice(FIXTURE_ROOT.length + 1)}`, (t) => {
+    const r = parseGlsl(path);
+    const text = unitText(r.unit!.decls, r.sources);
+    const golden = path.replace(/\.(\w+)$/, '.$1.ast.txt');
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, text);
+    t.is(text, readFileSync(golden, 'utf8'));
+  });
+}

@@ -24,7 +24,7 @@ import { coerce } from './value-conversion.js';
 export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): void {
   cx.m.extensions = unit.extensions.map((e) => e.name);
   cx.enabledExtensions = new Set(unit.extensions.filter((e) => e.behavior !== 'disable').map((e) => e.name));
-  const defined: FunctionSymbol[] = [];
+  const deferred: FunctionSymbol[] = [];
   let localSize: [number, number, number] | undefined;
   for (const d of unit.decls) {
     try {
@@ -40,7 +40,12 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
           break;
         case 'function': {
           const f = declareFunction(cx, d);
-          if (f && d.body && !defined.includes(f)) defined.push(f);
+          if (!f || !d.body || f.definition !== d) break;
+          // Bodies are generated where they are defined, so they see exactly the globals and
+          // functions declared above them (GLSL's rule). main goes last: it also runs the
+          // initializers of globals declared after it.
+          if (f.name === 'main' && f.params.length === 0) deferred.push(f);
+          else genFunctionBody(cx, f);
           break;
         }
         case 'qualifierDecl': {
@@ -57,7 +62,7 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
       if (!(e instanceof SemanticError)) cx.error(d.loc, `internal compiler error: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  for (const f of defined) genFunctionBody(cx, f);
+  for (const f of deferred) genFunctionBody(cx, f);
   const mains = cx.scope.functions.get('main') ?? [];
   const main = mains.find((f) => f.params.length === 0 && f.definition);
   if (!main) {

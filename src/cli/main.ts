@@ -8,6 +8,7 @@ import { registerCompileCommand } from './commands/compile.js';
 import { registerAnnotateCommand } from './commands/annotate.js';
 import { registerInstrumentCommand } from './commands/instrument.js';
 import { registerReportCommand } from './commands/report.js';
+import { registerSimCommand } from './commands/sim.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { reportError } from './user-errors.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerInstrumentCommand(program);
   registerAnnotateCommand(program);
   registerReportCommand(program);
+  registerSimCommand(program);
   return program;
 }
 

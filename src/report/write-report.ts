@@ -5,43 +5,14 @@
  * from reports/; assets (CSS, chart.js) are copied beside them, so the report opens from a
  * file:// URL with no network.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+import { loadTemplates, writeAssets, type ReportWriter } from './templates.js';
 import { allCharts, type ChartSpec } from './chart-specs.js';
 import { renderChartPng } from './render-chart-png.js';
 import type { ReportInput } from './report-input.js';
 import { sourceViews } from './source-view.js';
 
-export interface ReportWriter {
-  write(name: string, data: string | Uint8Array): void;
-}
-
-const TEMPLATE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'reports');
-
-interface Templates {
-  layout: HandlebarsTemplateDelegate;
-  index: HandlebarsTemplateDelegate;
-  analysis: HandlebarsTemplateDelegate;
-  source: HandlebarsTemplateDelegate;
-}
-
-let templates: Templates | undefined;
-
-function loadTemplates(): Templates {
-  if (templates) return templates;
-  const hb = Handlebars.create();
-  const compile = (name: string) => hb.compile(readFileSync(join(TEMPLATE_DIR, `${name}.hbs`), 'utf8'), { strict: false });
-  templates = { layout: compile('layout'), index: compile('index'), analysis: compile('analysis'), source: compile('source') };
-  return templates;
-}
-
-function chartJsBundle(): string {
-  const require = createRequire(import.meta.url);
-  return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
-}
+export type { ReportWriter } from './templates.js';
 
 interface Page {
   file: string;
@@ -155,8 +126,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       charts: pageCharts, chartsJson: JSON.stringify(pageCharts).replace(/</g, '\\u003c'),
     });
 
-  w.write('assets/report.css', readFileSync(join(TEMPLATE_DIR, 'report.css')));
-  w.write('assets/chart.umd.min.js', chartJsBundle());
+  writeAssets(w);
   for (const p of pages) {
     for (const c of p.charts) w.write(`charts/${c.id}.png`, renderChartPng(c));
     w.write(p.file, layout(p.title, p.file, t.analysis(p), p.charts));

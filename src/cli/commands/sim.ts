@@ -1,0 +1,56 @@
+/**
+ * `vvision sim [workload|manifest] --config <preset|file> [--set key=value]...`: the workload on
+ * the cycle-level timing model; writes stats.json, stats.txt (Vulkan-Sim `name = value` dump),
+ * image.png and an HTML page of the Vulkan-Sim figures.
+ */
+import type { Command } from 'commander';
+import { simulateWorkload } from '../../driver/simulate-workload.js';
+import { imageToPng } from '../../sim/host/image-png.js';
+import { formatStats, STAT_META } from '../../sim/timing/index.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { writeSimReport } from '../../report/write-sim-report.js';
+import { OutputDir } from '../output-dir.js';
+import { progressReporter } from '../progress.js';
+import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+
+interface RawSimOptions extends RawRunOptions {
+  config: string;
+  set: string[];
+}
+
+export function registerSimCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('sim')
+      .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
+      .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
+  ).action(async (workload: string, raw: RawSimOptions) => {
+    const progress = progressReporter();
+    const r = await simulateWorkload(workload, {
+      ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
+      onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
+    });
+    progress.done();
+    const p = r.prepared;
+    const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${raw.config.replace(/[^A-Za-z0-9_-]/g, '_')}`);
+    try {
+      const image = p.host.output;
+      if (image) out.write('image.png', imageToPng(image));
+      out.write('stats.txt', formatStats(r.stats));
+      out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
+      writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
+      const dir = out.commit();
+      const v = r.stats.values;
+      process.stdout.write(
+        `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
+          `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +
+          `report: ${dir}/index.html\n`,
+      );
+    } catch (e) {
+      out.abandon();
+      throw e;
+    }
+  });
+}

@@ -1,12 +1,14 @@
 /**
  * Reader for gpgpusim.config-style text: one `-key value` per line, `#` starts a comment,
  * values may be double-quoted, blank lines are ignored. Also reads `key=value` overrides
- * (`--set`). Keys are checked against the declarations; an unknown key is a ConfigError naming
- * the key, the file and line, and the closest known name.
+ * (`--set`). Keys are checked against the declarations; GPGPU-Sim options without a counterpart
+ * here are skipped and reported; any other unknown key is a ConfigError naming the key, the file
+ * and line, and the closest known name.
  *
  * Invariant: the result maps declared parameter names to raw value text; later lines win.
  */
 import { ConfigError, closestName } from './config-error.js';
+import { IGNORED_GPGPUSIM_KEYS } from './gpgpusim-ignored-keys.js';
 import { PARAM_NAMES, findParam } from './params.js';
 
 export interface RawSetting {
@@ -20,7 +22,16 @@ export function unknownKeyError(key: string, file?: string, line?: number): Conf
   return new ConfigError(`unknown configuration key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`, key, file, line);
 }
 
-export function readConfigText(text: string, file: string, into: Map<string, RawSetting> = new Map()): Map<string, RawSetting> {
+/**
+ * Reads config text into `into`. GPGPU-Sim options this model does not have (see
+ * gpgpusim-ignored-keys.ts) are skipped and listed in `ignored` as `file:line: key`.
+ */
+export function readConfigText(
+  text: string,
+  file: string,
+  into: Map<string, RawSetting> = new Map(),
+  ignored?: string[],
+): Map<string, RawSetting> {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -30,7 +41,13 @@ export function readConfigText(text: string, file: string, into: Map<string, Raw
     if (!m) throw new ConfigError(`expected "-key value", got "${line}"`, undefined, file, lineNo);
     const key = m[1]!;
     const value = unquote(m[2]!.trim());
-    if (!findParam(key)) throw unknownKeyError(key, file, lineNo);
+    if (!findParam(key)) {
+      if (IGNORED_GPGPUSIM_KEYS.has(key)) {
+        ignored?.push(`${file}:${lineNo}: ${key}`);
+        continue;
+      }
+      throw unknownKeyError(key, file, lineNo);
+    }
     into.set(key, { value, origin: `${file}:${lineNo}` });
   }
   return into;

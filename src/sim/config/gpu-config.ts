@@ -58,6 +58,8 @@ export interface GpuConfig {
   statsSampleInterval: number;
   /** Every parameter's final raw text, by name (for dumps and reproducibility). */
   raw: Record<string, string>;
+  /** GPGPU-Sim options in the file that this model does not have, as `file:line: key`. */
+  ignored: string[];
 }
 
 export const PRESETS = ['baseline', 'mobile', 'treelet', 'rtx2060'] as const;
@@ -77,17 +79,19 @@ export function loadConfig(presetOrPath: string, overrides: readonly string[] = 
   if (!existsSync(path)) {
     throw new ConfigError(`no preset or config file "${presetOrPath}" (presets: ${PRESETS.join(', ')})`, presetOrPath);
   }
-  const raw = readConfigText(readFileSync(path, 'utf8'), path);
+  const ignored: string[] = [];
+  const raw = readConfigText(readFileSync(path, 'utf8'), path, new Map(), ignored);
   applyOverrides(overrides, raw);
   const source = overrides.length ? `${presetOrPath} ${overrides.map((o) => `--set ${o}`).join(' ')}` : presetOrPath;
-  return buildGpuConfig(raw, source);
+  return { ...buildGpuConfig(raw, source), ignored };
 }
 
 /** Builds a config from config-file text (and overrides) without touching the file system. */
 export function configFromText(text: string, overrides: readonly string[] = [], file = '<config>'): GpuConfig {
-  const raw = readConfigText(text, file);
+  const ignored: string[] = [];
+  const raw = readConfigText(text, file, new Map(), ignored);
   applyOverrides(overrides, raw);
-  return buildGpuConfig(raw, file);
+  return { ...buildGpuConfig(raw, file), ignored };
 }
 
 export function buildGpuConfig(settings: Map<string, RawSetting>, source: string): GpuConfig {
@@ -211,6 +215,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
     raw,
+    ignored: [],
   };
 }
 

@@ -25,3 +25,11 @@ test('--set overrides take key=value and reject unknown keys', (t) => {
   t.throws(() => applyOverrides(['gpgpu_l1_latancy=3'], new Map()), { message: /did you mean "gpgpu_l1_latency"/ });
   t.throws(() => applyOverrides(['gpgpu_n_mem'], new Map()), { message: /key=value/ });
 });
+
+test('GPGPU-Sim options this model lacks are skipped and listed; other unknown keys still fail', (t) => {
+  const ignored: string[] = [];
+  const m = readConfigText('-gpgpu_ptx_sim_mode 0\n-gpgpu_shmem_size 65536\n-gpgpu_n_mem 6\n', 'vs.config', new Map(), ignored);
+  t.deepEqual(ignored, ['vs.config:1: gpgpu_ptx_sim_mode', 'vs.config:2: gpgpu_shmem_size']);
+  t.is(m.get('gpgpu_n_mem')!.value, '6');
+  t.throws(() => readConfigText('-gpgpu_shmem_sise 1\n', 'vs.config'), { message: /unknown configuration key "gpgpu_shmem_sise"/ });
+});

@@ -78,3 +78,32 @@ test('a config file path works, and bad values name file:line and key', (t) => {
   t.is(e!.message, `${bad}:2: gpgpu_rt_max_warps: "four" is not an integer >= 1`);
   t.throws(() => loadConfig('no-such-preset'), { message: /no preset or config file "no-such-preset"/ });
 });
+
+test('a Vulkan-Sim style gpgpusim.config reads as it is', (t) => {
+  const text = [
+    '# functional simulator specification',
+    '-gpgpu_ptx_instruction_classification 0',
+    '-gpgpu_ptx_sim_mode 0',
+    '-gpgpu_n_clusters 30',
+    '-gpgpu_n_cores_per_cluster 1',
+    '-gpgpu_n_mem 12',
+    '-gpgpu_n_sub_partition_per_mchannel 2',
+    '-gpgpu_clock_domains 1365.0:1365.0:1365.0:3500.0',
+    '-gpgpu_shader_registers 65536',
+    '-gpgpu_shader_core_pipeline 1024:32',
+    '-gpgpu_shader_cta 32',
+    '-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:256:32,16:0,32',
+    '-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:P,A:192:4,32:0,32',
+    '-gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0"',
+    '-gpgpu_rt_max_warps 8',
+    '-gpgpu_rt_coalesce_warps 1',
+    '-gpgpu_scheduler gto',
+    '-power_simulation_enabled 0',
+  ].join('\n');
+  const c = configFromText(text, [], 'gpgpusim.config');
+  t.is(c.numSms, 30);
+  t.is(c.rt.maxWarps, 8);
+  t.true(c.rt.coalesceWarps);
+  t.is(c.l1d.write, 'writeThrough');
+  t.is(c.ignored.length, 3);
+});

@@ -101,6 +101,14 @@ test('preprocessor and parser errors inside an included file point into that fil
   ]);
 });
 
+test('a syntax error inside an included file is reported at its place in that file', (t) => {
+  const files = { 'lib/util.glsl': '// helpers\nfloat twice(float x)\n{\n  return 2.0 * x\n}\n' };
+  t.deepEqual(errors('#version 460\n#include "lib/util.glsl"\nvoid main() { float y = ; }', files, 'main.rgen'), [
+    "lib/util.glsl:4:17: error: expected ';' after statement but found '}'",
+    "main.rgen:3:25: error: expected an initializer but found ';'",
+  ]);
+});
+
 test('.length() is the only method; statements before the first case label are rejected', (t) => {
   t.deepEqual(errors('void f() { int n = v.size(); switch (n) { n = 1; case 1: break; } }'), [
     "bad.rgen:1:22: error: 'size' is not a method (only .length() can be called on a value)",

@@ -64,7 +64,7 @@ void main() {
   o.v[16 + i] = texture(tex, vec2(0.5, 0.5)).g;
 }`;
 
-test('imageLoad/imageStore/imageSize, textureLod with bilinear filtering, texelFetch, textureSize', (t) => {
+for (const engine of ['warp', 'laneSerial'] as const) test(`imageLoad/imageStore/imageSize, textureLod with bilinear filtering, texelFetch, textureSize (${engine})`, (t) => {
   const dst = createImage('rgba32f', 4, 2);
   const counts = createImage('r32ui', 4, 2);
   (counts.levels[0]!.data as Uint32Array).fill(41);
@@ -81,7 +81,7 @@ test('imageLoad/imageStore/imageSize, textureLod with bilinear filtering, texelF
       { set: 0, binding: 2, image: tex },
     ],
     buffers: [{ set: 0, binding: 3, data: out }],
-  }, { size: [1, 1, 1] });
+  }, { size: [1, 1, 1], engine });
   const d = dst.levels[0]!.data as Float32Array;
   // pixel (0,0): uv = (1/8, 1/4) -> texel coords (-0.25, 0) clamped: red = 0; pixel (3,1): uv (7/8, 3/4) -> (1.25, 1): red 1
   t.is(d[0], 0);

@@ -1,12 +1,25 @@
 import test from 'ava';
-import { runGlsl, words, f32s, u32s } from './run-ir.js';
+import { runGlsl as runGlslDefault, words, f32s, u32s } from './run-ir.js';
+
+let engine: 'warp' | 'laneSerial' = 'warp';
+const runGlsl: typeof runGlslDefault = (src, res, opts, path) => runGlslDefault(src, res, { ...opts, engine }, path);
+
+/** Registers the test once per engine. */
+function both(title: string, fn: (t: import('ava').ExecutionContext) => void): void {
+  for (const e of ['warp', 'laneSerial'] as const) {
+    test(`${title} (${e})`, (t) => {
+      engine = e;
+      fn(t);
+    });
+  }
+}
 
 function bytes(n: number): { u8: Uint8Array; f32: Float32Array; u32: Uint32Array } {
   const u8 = new Uint8Array(n);
   return { u8, f32: new Float32Array(u8.buffer), u32: new Uint32Array(u8.buffer) };
 }
 
-test('std140 uniform block: vec3 + float packing, array stride 16, mat3 columns of 16 bytes, row_major', (t) => {
+both('std140 uniform block: vec3 + float packing, array stride 16, mat3 columns of 16 bytes, row_major', (t) => {
   const src = `#version 460
 layout(local_size_x = 1) in;
 layout(std140, set = 0, binding = 0) uniform U {
@@ -35,7 +48,7 @@ void main() {
   t.deepEqual(f32s(out).slice(0, 6), [3, 4, 12, 25, 32, 26]);
 });
 
-test('std430 storage block: struct array stride, vec3 alignment, runtime array and length()', (t) => {
+both('std430 storage block: struct array stride, vec3 alignment, runtime array and length()', (t) => {
   const src = `#version 460
 layout(local_size_x = 4) in;
 struct S { vec3 p; uint id; vec2 q; };   // std430: p@0 id@12 q@16, size 24 (align 16) -> stride 32
@@ -63,7 +76,7 @@ void main() {
   for (let i = 0; i < 4; i++) t.deepEqual(v.slice(i * 4, i * 4 + 4), [7 + i, 100 + i, 200 + i, 4]);
 });
 
-test('scalar block layout: vec3 array with 12-byte stride, no padding', (t) => {
+both('scalar block layout: vec3 array with 12-byte stride, no padding', (t) => {
   const src = `#version 460
 #extension GL_EXT_scalar_block_layout : require
 layout(local_size_x = 1) in;
@@ -82,7 +95,7 @@ void main() {
   t.deepEqual(f32s(out).slice(0, 3), [5, 4, 9]);
 });
 
-test('push constants and buffer_reference pointers into another buffer', (t) => {
+both('push constants and buffer_reference pointers into another buffer', (t) => {
   const src = `#version 460
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require

@@ -7,6 +7,18 @@ layout(std430, set = 0, binding = 0) buffer Out { uint u[64]; int i[64]; float f
 layout(std430, set = 0, binding = 1) readonly buffer In { float x[8]; } inp;
 `;
 
+let engine: 'warp' | 'laneSerial' = 'warp';
+
+/** Registers the test once per engine (the lane-serial and warp-synchronous code must agree). */
+function both(title: string, fn: (t: import('ava').ExecutionContext) => void): void {
+  for (const e of ['warp', 'laneSerial'] as const) {
+    test(`${title} (${e})`, (t) => {
+      engine = e;
+      fn(t);
+    });
+  }
+}
+
 function runOne(body: string, input: number[] = [0.5, -1.25, 3, 2, 0, 0, 0, 0]) {
   const out = words(64 * 3);
   runGlsl(HEADER + `void main() {\n${body}\n}`, {
@@ -14,11 +26,11 @@ function runOne(body: string, input: number[] = [0.5, -1.25, 3, 2, 0, 0, 0, 0]) 
       { set: 0, binding: 0, data: out },
       { set: 0, binding: 1, data: fromF32(input) },
     ],
-  }, { size: [1, 1, 1] });
+  }, { size: [1, 1, 1], engine });
   return { u: u32s(out).slice(0, 64), i: i32s(out).slice(64, 128), f: f32s(out).slice(128, 192) };
 }
 
-test('integer arithmetic wraps to 32 bits; signed/unsigned division, %, shifts', (t) => {
+both('integer arithmetic wraps to 32 bits; signed/unsigned division, %, shifts', (t) => {
   const r = runOne(`
     uint a = 0xFFFFFFF0u; uint b = 0x20u;
     o.u[0] = a + b;             // wraps
@@ -39,7 +51,7 @@ test('integer arithmetic wraps to 32 bits; signed/unsigned division, %, shifts',
   t.deepEqual(r.i.slice(0, 6), [-3, -2, -5, -2147483647, Math.imul(Math.imul(17, 100000), 100000), 16]);
 });
 
-test('float arithmetic rounds to f32; conversions saturate and truncate', (t) => {
+both('float arithmetic rounds to f32; conversions saturate and truncate', (t) => {
   const r = runOne(`
     float a = inp.x[0]; float b = inp.x[1];
     o.f[0] = a / 3.0;
@@ -65,7 +77,7 @@ test('float arithmetic rounds to f32; conversions saturate and truncate', (t) =>
   t.is(r.f[5], Math.fround(Math.PI));
 });
 
-test('vectors, matrices (column-major), composites and dynamic indexing', (t) => {
+both('vectors, matrices (column-major), composites and dynamic indexing', (t) => {
   const r = runOne(`
     mat3 m = mat3(1.0, 2.0, 3.0,  4.0, 5.0, 6.0,  7.0, 8.0, 9.0); // columns
     vec3 v = vec3(1.0, 0.0, -1.0);
@@ -107,7 +119,7 @@ test('vectors, matrices (column-major), composites and dynamic indexing', (t) =>
   t.is(r.f[17], 10);
 });
 
-test('GLSL.std.450 functions', (t) => {
+both('GLSL.std.450 functions', (t) => {
   const r = runOne(`
     o.f[0] = clamp(inp.x[2], 0.0, 1.0);
     o.f[1] = mix(2.0, 4.0, 0.25);
@@ -148,7 +160,7 @@ test('GLSL.std.450 functions', (t) => {
   t.is(r.f[26], -1);
 });
 
-test('bit operations and pack/unpack', (t) => {
+both('bit operations and pack/unpack', (t) => {
   const r = runOne(`
     o.u[0] = bitCount(0xF0F0u); o.i[0] = findLSB(0x50u); o.i[1] = findMSB(0x50u); o.i[2] = findMSB(-1);
     o.i[3] = findLSB(0u);
@@ -173,7 +185,7 @@ test('bit operations and pack/unpack', (t) => {
   t.is(r.u[6], (0x7fff << 16) | 0x8001);
 });
 
-test('bool vectors, any/all, select and comparisons with NaN', (t) => {
+both('bool vectors, any/all, select and comparisons with NaN', (t) => {
   const r = runOne(`
     float nan = inp.x[4] / inp.x[5];   // 0/0
     bvec3 b = lessThan(vec3(1.0, 2.0, 3.0), vec3(2.0));

@@ -2,6 +2,7 @@
  * The public analytics API (pure functions: dump + metadata in, results out). Re-exports only.
  */
 export * from './dump-reader.js';
+export * from './metadata-reader.js';
 export * from './simt-efficiency.js';
 export * from './divergence-characterization.js';
 export * from './traceray-executions.js';

@@ -5,6 +5,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseMetadata } from '../../../src/analytics/metadata-reader.js';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import { verifyModule } from '../../../src/ir/verify.js';
 import { INSTRUMENTATION_MODES } from '../../../src/primitives/buffer-layout.js';
@@ -33,6 +34,7 @@ for (const workload of ['pt', 'call', 'alpha']) {
         const meta = instrumentModule(m, mode);
         t.deepEqual(verifyModule(m), [], `${file} --mode ${mode}`);
         for (const s of meta.sites) t.true(s.loc.line > 0, `${file} --mode ${mode}: site ${s.id} (${s.kind}) has a source line`);
+        t.notThrows(() => parseMetadata(JSON.stringify(meta)), `${file} --mode ${mode}: metadata.json reads back`);
         if (mode === 'simt') {
           const entry = compiled.module.functions.find((f) => f.id === compiled.module!.entryPoints[0]!.function)!;
           const blocks = reachableFunctions(compiled.module, entry).reduce((n, f) => n + f.blocks.length, 0);

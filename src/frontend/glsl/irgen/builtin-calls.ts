@@ -49,11 +49,11 @@ export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[],
   // Laid-out buffer copies of a struct match parameters of the declared struct.
   const argTypes = refs.map((r) => declaredType(types, cx.layouts, refType(cx, r)));
   const sigs = builtinSignatures(name);
-  const candidates: Candidate<ExpandedSignature>[] = sigs.map((s) => ({
-    params: s.params.map((p) => cx.typeByName(p)),
-    outParams: s.byRef,
-    item: s,
-  }));
+  let candidates = cx.builtinCandidates.get(name) as Candidate<ExpandedSignature>[] | undefined;
+  if (!candidates) {
+    candidates = sigs.map((s) => ({ params: s.params.map((p) => cx.typeByName(p)), outParams: s.byRef, item: s }));
+    cx.builtinCandidates.set(name, candidates);
+  }
   const res = resolveOverload(types, argTypes, candidates);
   if (res.kind !== 'ok') {
     const counts = new Set(sigs.map((s) => s.params.length));

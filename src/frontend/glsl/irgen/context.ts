@@ -56,6 +56,8 @@ export class IrGenContext {
   }
 
   private readonly typeNames = new Map<string, TypeId>();
+  /** Built-in overload candidates with resolved parameter types, per function name (built once per module). */
+  readonly builtinCandidates = new Map<string, unknown[]>();
 
   /** A built-in type by GLSL name (built-in tables spell types by name). */
   typeByName(name: string): TypeId {

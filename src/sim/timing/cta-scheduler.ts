@@ -27,14 +27,17 @@ export class CtaScheduler {
     return this.warps.slice(cta * this.ctaSize, Math.min(this.warps.length, (cta + 1) * this.ctaSize));
   }
 
+  private sizeOf(cta: number): number {
+    return Math.min(this.warps.length, (cta + 1) * this.ctaSize) - cta * this.ctaSize;
+  }
+
   /** Issues up to one CTA per SM; returns true if any was issued. */
   cycle(sms: readonly Sm[], now: number): boolean {
     let issued = false;
     for (let k = 0; k < sms.length && !this.allIssued; k++) {
       const sm = sms[(this.rr + k) % sms.length]!;
-      const warps = this.warpsOf(this.nextCta);
-      if (!sm.canAccept(warps.length)) continue;
-      sm.assignCta(this.nextCta, warps, now);
+      if (!sm.canAccept(this.sizeOf(this.nextCta))) continue;
+      sm.assignCta(this.nextCta, this.warpsOf(this.nextCta), now);
       this.nextCta++;
       issued = true;
     }
@@ -45,7 +48,7 @@ export class CtaScheduler {
   /** now + 1 if some SM could take the next CTA, else Infinity (a finishing warp wakes us). */
   nextEvent(sms: readonly Sm[], now: number): number {
     if (this.allIssued) return Infinity;
-    const size = this.warpsOf(this.nextCta).length;
+    const size = this.sizeOf(this.nextCta);
     return sms.some((s) => s.canAccept(size)) ? now + 1 : Infinity;
   }
 }

@@ -137,7 +137,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
     // for store acknowledgements before a warp exits).
     if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
-    let next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
+    const next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
     if (next === Infinity) {
       throw new Error(`internal: timing model deadlock at cycle ${now} (${warpsDone()} of ${warps.length} warps done)`);
     }

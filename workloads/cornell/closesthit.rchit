@@ -60,7 +60,7 @@ vec3 sampleAreaLight(vec3 x, vec3 n, vec3 albedo, vec2 u)
   const float dist   = sqrt(dist2);
   toY /= dist;
   const float cosX = dot(n, toY);
-  const float cosY = abs(dot(lightN, toY));
+  const float cosY = dot(lightN, -toY);  // the light emits from its front (downward) face only
   if(cosX <= 0.0 || cosY <= 0.0)
     return vec3(0.0);
 

@@ -124,7 +124,7 @@ test('payload location that no rayPayloadEXT declares is an error naming the loc
     'layout(set=0,binding=0) uniform accelerationStructureEXT tlas;\nlayout(location = 0) rayPayloadEXT vec3 p;\nvoid main()\n{\n  traceRayEXT(tlas, 0u, 0xFFu, 0u, 0u, 0u, vec3(0.0), 0.0, vec3(1.0), 1.0, 2);\n}\n',
   );
   t.is(errs.length, 1);
-  t.regex(errs[0]!, /^snippet\.rgen:7:3: error: 'traceRayEXT' uses location 2, but no rayPayloadEXT variable is declared with layout\(location = 2\)/);
+  t.regex(errs[0]!, /^snippet\.rgen:7:3: error: 'traceRayEXT' uses location 2, but no rayPayloadEXT \(or rayPayloadInEXT\) variable is declared with layout\(location = 2\)/);
 });
 
 test('executeCallableEXT resolves its location to the callableDataEXT global', (t) => {
@@ -134,7 +134,7 @@ test('executeCallableEXT resolves its location to the callableDataEXT global', (
   t.is(g.location, 3);
   const call = m.functions[0]!.blocks.flatMap((b) => b.insts).find((i) => i.op === 'executeCallable');
   t.is(call && call.op === 'executeCallable' ? call.callableData : undefined, g.id);
-  t.regex(compileErrors('void main() { executeCallableEXT(0u, 1); }\n')[0]!, /no callableDataEXT variable is declared with layout\(location = 1\)/);
+  t.regex(compileErrors('void main() { executeCallableEXT(0u, 1); }\n')[0]!, /no callableDataEXT \(or callableDataInEXT\) variable is declared with layout\(location = 1\)/);
 });
 
 test('parse errors come back as diagnostics without a module', (t) => {

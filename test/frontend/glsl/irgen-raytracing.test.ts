@@ -97,6 +97,13 @@ test('traceRayEXT carries every operand and the payload global of its location',
   t.regex(compileErrors('layout(location = 0) rayPayloadEXT vec3 a;\nlayout(location = 0) rayPayloadEXT vec3 b;\nvoid main() {}')[0]!, /location 0 is already used/);
 });
 
+test('traceRayEXT may pass the incoming payload (recursive tracing from closest-hit)', (t) => {
+  const m = compileOk('layout(set = 0, binding = 0) uniform accelerationStructureEXT tlas;\nlayout(location = 0) rayPayloadInEXT vec3 prd;\nlayout(location = 1) rayPayloadEXT bool shadowed;\nvoid main() { traceRayEXT(tlas, 0u, 0xFFu, 0u, 0u, 0u, vec3(0.0), 0.0, vec3(1.0), 1.0, 0); traceRayEXT(tlas, 0u, 0xFFu, 0u, 0u, 1u, vec3(0.0), 0.0, vec3(1.0), 1.0, 1); }', 'rchit');
+  const [a, b] = instsOf(fn(m), 'traceRay');
+  t.is(a!.payload, m.globals.find((g) => g.name === 'prd')!.id);
+  t.is(b!.payload, m.globals.find((g) => g.name === 'shadowed')!.id);
+});
+
 test('reportIntersectionEXT returns bool; any-hit jumps terminate the block', (t) => {
   const m = compileOk('hitAttributeEXT vec2 h;\nvoid main() { bool ok = reportIntersectionEXT(0.5, 1u); if (!ok) h = vec2(0.0); }', 'rint');
   const ri = instsOf(fn(m), 'reportIntersection')[0]!;

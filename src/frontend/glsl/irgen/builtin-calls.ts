@@ -202,8 +202,12 @@ function globalAtLocation(cx: IrGenContext, storage: 'rayPayload' | 'callableDat
   const c = locArg.constValue;
   if (c?.scalar === undefined) return cx.fail(loc, `the last argument of '${fn}' must be a constant integer location`);
   const location = Number(c.scalar);
-  const g = cx.m.globals.find((x) => x.storage === storage && x.location === location);
-  if (!g) return cx.fail(loc, `'${fn}' uses location ${location}, but no ${qualifier} variable is declared with layout(location = ${location})`);
+  // GL_EXT_ray_tracing: the location names a rayPayloadEXT or rayPayloadInEXT variable (likewise
+  // callableDataEXT / callableDataInEXT); recursive tracing with the incoming payload is legal.
+  const incoming = storage === 'rayPayload' ? 'incomingRayPayload' : 'incomingCallableData';
+  const g = cx.m.globals.find((x) => x.storage === storage && x.location === location)
+    ?? cx.m.globals.find((x) => x.storage === incoming && x.location === location);
+  if (!g) return cx.fail(loc, `'${fn}' uses location ${location}, but no ${qualifier} (or ${qualifier.replace('EXT', 'InEXT')}) variable is declared with layout(location = ${location})`);
   return g.id;
 }
 

@@ -2,6 +2,7 @@
  * The `stats.json` of a functional run: counters named as Vulkan-Sim / GPGPU-Sim print them
  * where such a name exists (gpu_sim_insn = thread instructions), plus the RT figures and timings.
  */
+import { maxTreeDepth } from '../sim/rt/rt-stats.js';
 import type { RunResult } from './run-workload.js';
 
 export function functionalStats(r: RunResult) {
@@ -20,7 +21,8 @@ export function functionalStats(r: RunResult) {
     rays: r.rt.rays,
     rays_by_depth: r.rt.raysByDepth,
     rt_avg_nodes_per_ray: r.rt.rays === 0 ? 0 : r.rt.nodesVisited / r.rt.rays,
-    rt_max_tree_depth: r.rt.maxTreeDepth,
+    rt_max_tree_depth: maxTreeDepth(r.accel),
+    rt_max_stack_depth: r.rt.maxStackDepth,
     rt_hits: r.rt.hits,
     rt_misses: r.rt.misses,
     rt_any_hit_rays: r.rt.anyHitRays,

@@ -18,6 +18,7 @@ import { buildHostSetup, runParameters, type HostSetup, type RunParameters } fro
 import { loadScene } from '../sim/host/load-scene.js';
 import { RtRuntime, type RtCounters } from '../sim/pipeline/rt-runtime.js';
 import type { Scene } from '../sim/rt/scene.js';
+import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js';
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { compileWorkload } from './compile-workload.js';
@@ -36,6 +37,7 @@ export interface RunResult {
   params: RunParameters;
   linked: LinkedPipeline;
   scene: Scene;
+  accel: AccelerationStructure;
   image: SimImage | undefined;
   counters: Counters;
   rt: RtCounters;
@@ -114,7 +116,7 @@ export async function runWorkload(workload: string, opts: RunOptions = {}): Prom
   const counters = runFunctional(p.program, p.host.resources, launchOptionsOf(p, opts.mapping));
   p.timings.simulate += performance.now() - t0;
   const result: RunResult = {
-    manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, image: p.host.output,
+    manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, accel: p.host.accels[0]!, image: p.host.output,
     counters, rt: p.rt.counters, timings: p.timings,
   };
   if (p.dumpBuffer) result.dump = p.dumpBuffer;

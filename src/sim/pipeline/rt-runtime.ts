@@ -53,7 +53,8 @@ export interface RtCounters {
   hits: number;
   misses: number;
   nodesVisited: number;
-  maxTreeDepth: number;
+  /** Deepest traversal stack any ray reached (entries, before spilling). */
+  maxStackDepth: number;
   candidates: number;
   proceduralCandidates: number;
 }
@@ -74,7 +75,7 @@ export interface LaneAccess {
 export class RtRuntime {
   readonly counters: RtCounters = {
     rays: 0, raysByDepth: [], anyHitRays: 0, closestHitRays: 0, hits: 0, misses: 0,
-    nodesVisited: 0, maxTreeDepth: 0, candidates: 0, proceduralCandidates: 0,
+    nodesVisited: 0, maxStackDepth: 0, candidates: 0, proceduralCandidates: 0,
   };
   private readonly frames: RayFrame[][] = [];
   private readonly work = new Map<number, RtLaneWork>();
@@ -235,7 +236,7 @@ export class RtRuntime {
     if (ray.flags & RAY_FLAG.terminateOnFirstHit) c.anyHitRays++;
     else c.closestHitRays++;
     c.nodesVisited += result.nodesVisited;
-    c.maxTreeDepth = Math.max(c.maxTreeDepth, result.maxStackDepth);
+    c.maxStackDepth = Math.max(c.maxStackDepth, result.maxStackDepth);
     c.candidates += result.candidates.length;
     for (const h of result.candidates) if (h.kind === 'procedural') c.proceduralCandidates++;
 

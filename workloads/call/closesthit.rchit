@@ -42,7 +42,7 @@ void main()
   const vec3 start         = offsetRay(position, normal);
 
   vec3 sum = surfaceParams.ambient.rgb;
-  for(int i = 0; i < min(lightSet.lightCount, MAX_LIGHTS); ++i)
+  for(int i = 0, n = min(lightSet.lightCount, MAX_LIGHTS); i < n; ++i)
   {
     lightSample.position   = position;
     lightSample.normal     = normal;

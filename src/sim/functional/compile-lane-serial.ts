@@ -51,7 +51,7 @@ class LaneFunctionCompiler {
   private readonly varOffset = new Map<ValueId, number>();
   private readonly promoted = new Map<ValueId, PromotedPtr>();
   /** Promoted variables backed by a Float64Array (they have dynamically indexed access chains). */
-  private readonly arrayBacked = new Set<ValueId>();
+  readonly arrayBacked: Set<ValueId>;
   private readonly varOf = new Map<ValueId, ValueId>();
   private readonly blockPos = new Map<BlockId, number>();
   private readonly locals = new Map<string, string>();
@@ -65,8 +65,10 @@ class LaneFunctionCompiler {
     private readonly statics: ModuleStatics,
     private readonly sites: Site[],
     private readonly infos: FunctionInfo[],
+    arrayBacked: ReadonlySet<ValueId> = new Set(),
   ) {
     this.layout = statics.layout;
+    this.arrayBacked = new Set(arrayBacked);
   }
 
   private genericPtr(ptrType: TypeId): PtrInfo {
@@ -432,15 +434,17 @@ class LaneFunctionCompiler {
  * FunctionInfos (block global indices, frame sizes), shared so traces replay against them.
  */
 export function compileLaneSerial(m: Module, statics: ModuleStatics, sites: Site[], infos: FunctionInfo[]): LaneFn[] {
-  // Array backing must be known before any access is emitted: find dynamic chains first.
   const sources = m.functions.map((fn, i) => {
-    const c = new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos);
-    let src = c.compile();
-    // A variable found to be array-backed after some of its accesses were emitted as locals: recompile.
-    const again = new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos);
-    (again as unknown as { arrayBacked: Set<ValueId> }).arrayBacked = (c as unknown as { arrayBacked: Set<ValueId> }).arrayBacked;
-    src = again.compile();
-    return src;
+    const first = new LaneFunctionCompiler(m, fn, infos[i]!, statics, [], infos);
+    const src = first.compile();
+    if (first.arrayBacked.size === 0) {
+      // Recompile with the real site table only so error sites are numbered once.
+      return new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos).compile();
+    }
+    // Some variable turned out to be dynamically indexed after earlier accesses were emitted as
+    // locals: compile again knowing which variables live in arrays.
+    void src;
+    return new LaneFunctionCompiler(m, fn, infos[i]!, statics, sites, infos, first.arrayBacked).compile();
   });
   const body = `"use strict";\n${sources.join('\n')}\nreturn [${m.functions.map((_, i) => `L${infos[i]!.index}`).join(', ')}];`;
   try {

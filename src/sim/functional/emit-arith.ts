@@ -9,7 +9,6 @@ import type { Inst, InstOf, ValueId } from '../../ir/inst.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { OpClass } from '../warp-step.js';
 import type { EmitContext } from './emit-context.js';
-import { numLit } from './emit-context.js';
 import type { LeafKind } from './layout.js';
 import { SimError } from './errors.js';
 
@@ -429,4 +428,3 @@ export function emitArith(ctx: EmitContext, inst: Inst): boolean {
   }
 }
 
-export { numLit };

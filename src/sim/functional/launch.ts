@@ -151,7 +151,7 @@ export function* warpLanes(program: Program, opts: LaunchOptions): Generator<War
   }
 }
 
-function prepare(program: Program, resources: Resources, opts: LaunchOptions, recordAlways: boolean): LaunchState {
+function prepare(program: Program, resources: Resources, opts: LaunchOptions): LaunchState {
   const entry = program.byId.get(opts.entry);
   if (!entry) throw new SimError('resource', `entry function %${opts.entry} is not in the program`);
   if (opts.size.some((s) => !Number.isInteger(s) || s < 0)) throw new SimError('resource', `launch size ${JSON.stringify(opts.size)} must be non-negative integers`);
@@ -162,13 +162,12 @@ function prepare(program: Program, resources: Resources, opts: LaunchOptions, re
     ...(opts.onStep ? { onStep: opts.onStep } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   };
-  void recordAlways;
   return new LaunchState(program, env, opts.rt, cfg, opts.specConstants);
 }
 
 /** Every warp of the launch, for the timing model (it calls `warp.step()` in its own order). */
 export function createWarps(program: Program, resources: Resources, opts: LaunchOptions): Warp[] {
-  const state = prepare(program, resources, opts, true);
+  const state = prepare(program, resources, opts);
   const entry = program.byId.get(opts.entry)!;
   const warps: Warp[] = [];
   for (const lanes of warpLanes(program, opts)) warps.push(new Warp(warps.length, state, entry, lanes, true));
@@ -177,7 +176,7 @@ export function createWarps(program: Program, resources: Resources, opts: Launch
 
 /** Runs every warp to completion in warp order; returns the counters (and printf output). */
 export function runFunctional(program: Program, resources: Resources, opts: LaunchOptions): Counters {
-  const state = prepare(program, resources, opts, false);
+  const state = prepare(program, resources, opts);
   const entry = program.byId.get(opts.entry)!;
   const engine = opts.engine ?? 'auto';
   if (engine === 'laneSerial' && (!program.laneFns || opts.onStep)) {

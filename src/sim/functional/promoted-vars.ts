@@ -15,7 +15,7 @@
  * - Accesses are register traffic (OpClass.Register); they are never memory sites.
  */
 import type { Function } from '../../ir/module.js';
-import type { Inst, InstOf, ValueId } from '../../ir/inst.js';
+import type { InstOf, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { OpClass } from '../warp-step.js';
@@ -208,8 +208,4 @@ export function promotedStore(ctx: EmitContext, cache: SegmentCache, p: Promoted
   const d = ctx.tmp('d');
   ctx.line(`const ${d} = (${p.slot} + ${ctx.read(ptr, 0)}) * 32 + l;`);
   vals.forEach((v, k) => ctx.line(`R[${d} + ${k * 32}] = ${v};`));
-}
-
-export function isPromotedAccess(inst: Inst): boolean {
-  return inst.op === 'load' || inst.op === 'store' || inst.op === 'accessChain';
 }

@@ -121,6 +121,16 @@ function parseTokens(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionE
 
 /** Parses `path` (reading it through the host unless `text` is given). `Loc.file` in the AST indexes `sources`; sources[0] is the main file; every #included file is appended with its text. */
 export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}): ParseResult {
+  try {
+    return parseOrThrow(path, text, opts);
+  } catch (e) {
+    // A bug of ours, not the shader's: still a diagnostic, so callers never see a stack trace.
+    const message = `internal error in the GLSL front end: ${e instanceof Error ? e.message : String(e)}`;
+    return { unit: undefined, sources: [{ path, text: text ?? '' }], diagnostics: [{ severity: 'error', file: path, line: 1, column: 1, message }] };
+  }
+}
+
+function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions): ParseResult {
   const host = opts.host ?? fsHost;
   const source = text ?? host.readFile(path);
   if (source === undefined) {

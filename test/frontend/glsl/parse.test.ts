@@ -248,3 +248,10 @@ for (const path of [join(FIXTURES, 'closesthit.rchit'), join(FIXTURE_ROOT, 'shar
     t.is(text, readFileSync(golden, 'utf8'));
   });
 }
+
+test('an exception inside the front end (here: from the file host) becomes a diagnostic', (t) => {
+  const host = { readFile: (): string => { throw new Error('disk on fire'); } };
+  const r = parseGlsl('m.rgen', '#include "x.glsl"\n', { host });
+  t.is(r.unit, undefined);
+  t.deepEqual(r.diagnostics.map(formatDiagnostic), ['m.rgen:1:1: error: internal error in the GLSL front end: disk on fire']);
+});

@@ -52,6 +52,8 @@ const FEATURES: Record<string, RegExp> = {
   '#if with defined() and &&/||': /#if\s+[^\n]*defined\s*\([^)]*\)[^\n]*(&&|\|\|)|#if\s+[^\n]*(&&|\|\|)[^\n]*defined/,
   '#if with a comparison': /#if\s+[^\n]*\w+\s*(>=|<=|!=|==|>|<)\s*\w+/,
   '#else / #endif': /#else[\s\S]*?#endif/,
+  '#error': /#error\s/,
+  '__VERSION__ and __LINE__': /__VERSION__[\s\S]*__LINE__|__LINE__[\s\S]*__VERSION__/,
   'const array with initializer': /const\s+\w+\s+\w+\[\d*\]\s*=\s*\w+\[\d*\]\s*\(/,
   'block with instance name': /(uniform|buffer)\s+\w+\s*\{[^{}]*\}\s*\w+\s*;/,
   'block without instance name': /(uniform|buffer)\s+\w+\s*\{[^{}]*\}\s*;/,

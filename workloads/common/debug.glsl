@@ -11,9 +11,11 @@
 #extension GL_EXT_debug_printf : enable
 #define DEBUG_PRINT1(fmt, a) debugPrintfEXT(fmt, a)
 #define DEBUG_PRINT2(fmt, a, b) debugPrintfEXT(fmt, a, b)
+#define DEBUG_TRACE_LINE() debugPrintfEXT("reached line %d\n", __LINE__)
 #else
 #define DEBUG_PRINT1(fmt, a)
 #define DEBUG_PRINT2(fmt, a, b)
+#define DEBUG_TRACE_LINE()
 #endif
 
 // Stringification (#) is standard C preprocessing but glslang's preprocessor does not implement

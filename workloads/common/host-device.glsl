@@ -8,6 +8,10 @@
 #ifndef VV_HOST_DEVICE_GLSL
 #define VV_HOST_DEVICE_GLSL
 
+#if __VERSION__ < 460
+#error The vvision workloads need GLSL 4.60 (#version 460)
+#endif
+
 #define BINDING_TLAS             0
 #define BINDING_OUTPUT_IMAGE     1
 #define BINDING_CAMERA           2

@@ -6,7 +6,8 @@
  * point, so the i-th bounce of round r lines up across warps.
  *
  * Invariants: arrays are parallel, in buffer order (chronological per warp); `lanes[w]` is the
- * warp's lanes at the pipeline entry (0 when the dump has no pipelineEntry sites).
+ * warp's lanes at the pipeline entry (0 when the dump has no pipelineEntry sites). Memoised per
+ * (dump, metadata), so compaction and paths of one run rebuild it once.
  */
 import { ENTRY_PAYLOAD, ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
@@ -27,7 +28,17 @@ export interface TraceRayExecutions {
   iterations: number;
 }
 
+const memo = new WeakMap<Dump, WeakMap<InstrumentationMetadata, TraceRayExecutions>>();
+
 export function traceRayExecutions(dump: Dump, meta: InstrumentationMetadata): TraceRayExecutions {
+  let byMeta = memo.get(dump);
+  if (!byMeta) memo.set(dump, (byMeta = new WeakMap()));
+  let x = byMeta.get(meta);
+  if (!x) byMeta.set(meta, (x = computeTraceRayExecutions(dump, meta)));
+  return x;
+}
+
+function computeTraceRayExecutions(dump: Dump, meta: InstrumentationMetadata): TraceRayExecutions {
   requireSites(meta, 'thread compaction / thread paths', ['preTraceRay'], 'paths');
   const table = siteTable(meta);
   const ids = warpIdentity(dump, meta, table);

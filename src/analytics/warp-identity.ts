@@ -6,6 +6,8 @@
  * thread's rank among its warp's CreateWarpId entries (0..31). Lanes execute the atomicAdd in lane
  * order, so the rank is the lane index for warps filled from lane 0; analyses that need exact
  * hardware lanes use ballot masks instead.
+ * Memoised per (dump, metadata): several analyses of one run share one pass over the entries
+ * (a Dump is never mutated after readDump).
  */
 import { ENTRY_PAYLOAD, ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
@@ -20,7 +22,17 @@ export interface WarpIdentity {
   threadCount: number;
 }
 
-export function warpIdentity(dump: Dump, meta: InstrumentationMetadata, table: SiteTable = siteTable(meta)): WarpIdentity {
+const memo = new WeakMap<Dump, WeakMap<InstrumentationMetadata, WarpIdentity>>();
+
+export function warpIdentity(dump: Dump, meta: InstrumentationMetadata, table?: SiteTable): WarpIdentity {
+  let byMeta = memo.get(dump);
+  if (!byMeta) memo.set(dump, (byMeta = new WeakMap()));
+  let ids = byMeta.get(meta);
+  if (!ids) byMeta.set(meta, (ids = computeWarpIdentity(dump, meta, table ?? siteTable(meta))));
+  return ids;
+}
+
+function computeWarpIdentity(dump: Dump, meta: InstrumentationMetadata, table: SiteTable): WarpIdentity {
   const { words, entryOffsets, entrySite, entryCount } = dump;
   let maxTwi = -1;
   let maxWarp = -1;

@@ -10,7 +10,7 @@
 #include "procedural.glsl"
 #include "materials.glsl"
 
-layout(set = 0, binding = BINDING_SPHERES, std430) readonly buffer SphereBuffer
+layout(set = 0, binding = BINDING_SPHERES, std430) readonly restrict buffer SphereBuffer
 {
   Sphere spheres[];
 };

@@ -1,8 +1,9 @@
 /**
  * The V-Vision data files for scripts, as strings keyed by file name (the report/CLI writes them):
  * simt_efficiency.csv, hotspots.csv, dyn_opcode_counts.csv, thread_compaction.csv,
- * divergence_characterization.csv, warp_exits_vs_entries.csv and summary.json. A file is produced
- * only when its analysis is present; summary.json always is.
+ * divergence_characterization.csv, warp_exits_vs_entries.csv and summary.json, plus
+ * thread_paths.csv (Table III) and lifetimes.csv (Fig. 16) for the two analyses V-Vision only
+ * plotted. A file is produced only when its analysis is present; summary.json always is.
  *
  * CSV: header row, comma separated, RFC 4180 quoting, '\n' line ends, numbers as JS prints them
  * (ratios unrounded so scripts lose nothing).
@@ -96,6 +97,19 @@ export function vvisionDataFiles(r: VVisionResults): Record<string, string> {
       ['invocation', 'entry_executions', 'exit_executions', 'exit_per_entry'],
       r.its.map((x) => [x.invocation, x.evidence.entryExecutions, x.evidence.exitExecutions, x.evidence.exitPerEntry]),
     );
+  }
+  if (r.paths) {
+    files['thread_paths.csv'] = csv(
+      ['rank', 'path', 'threads', 'fraction', 'unique_paths', 'total_threads'],
+      r.paths.top.map((p, i) => [i + 1, p.path, p.threads, p.fraction, r.paths!.uniquePaths, r.paths!.threads]),
+    );
+  }
+  if (r.lifetimes) {
+    const rows: (string | number)[][] = [];
+    for (const [scope, d] of [['thread', r.lifetimes.thread], ['warp', r.lifetimes.warp]] as const) {
+      d.histogram.forEach(([blocks, count], i) => rows.push([scope, blocks, count, d.normalized[i]![1]]));
+    }
+    files['lifetimes.csv'] = csv(['scope', 'basic_blocks', 'count', 'normalized'], rows);
   }
   const summary: Record<string, unknown> = { workload: r.workload ?? null };
   if (r.simt) summary.simtEfficiency = r.simt.overall.efficiency;

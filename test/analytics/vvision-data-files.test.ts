@@ -4,6 +4,8 @@ import { readDump } from '../../src/analytics/dump-reader.js';
 import { simtEfficiency } from '../../src/analytics/simt-efficiency.js';
 import { hotspots, opcodeCounts } from '../../src/analytics/hotspots.js';
 import { threadCompaction } from '../../src/analytics/thread-compaction.js';
+import { threadPaths } from '../../src/analytics/thread-paths.js';
+import { distribution } from '../../src/analytics/lifetimes.js';
 import { bounceLoopDump, DumpWriter, FixtureMeta, FULL, lanes } from './dump-fixture.js';
 
 test('csv quotes fields that need it', (t) => {
@@ -34,4 +36,19 @@ test('only the files whose analyses ran, with V-Vision names, plus summary.json'
   t.is(summary.workload, 'unit');
   t.is(summary.simtEfficiency, 0.75);
   t.deepEqual(summary.hottest, { shader: 'rg.rgen', line: 4, opcode: 'binary.add', threadCount: 48 });
+});
+
+test('thread paths and lifetimes files', (t) => {
+  const paths = bounceLoopDump([(l) => l % 2]);
+  const files = vvisionDataFiles({
+    paths: threadPaths(readDump(paths.words, paths.meta), paths.meta),
+    lifetimes: {
+      thread: distribution([3, 3, 5]),
+      warp: distribution([7]),
+      threadBlocks: new Uint32Array([3, 3, 5]),
+      warpBlocks: new Uint32Array([7]),
+    },
+  });
+  t.is(files['thread_paths.csv'], 'rank,path,threads,fraction,unique_paths,total_threads\n1,,16,0.5,2,32\n2,1,16,0.5,2,32\n');
+  t.is(files['lifetimes.csv'], 'scope,basic_blocks,count,normalized\nthread,3,2,1\nthread,5,1,0.5\nwarp,7,1,1\n');
 });

@@ -20,6 +20,7 @@ import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
 import type { InstrumentResult } from './instrument-workload.js';
+import type { ReportModeFigures } from '../report/report-input.js';
 
 export interface FileWriter {
   write(name: string, data: string | Uint8Array): void;
@@ -27,16 +28,8 @@ export interface FileWriter {
 
 export class RunDirError extends Error {}
 
-export interface ModeRecord {
-  mode: InstrumentationMode;
-  bufferWords: number;
-  rerunFrom?: number;
-  simulateMs: number;
-  warpInsts: number;
-  threadInsts: number;
-  simtEfficiency: number;
-  rays: number;
-}
+/** Simulator-side figures of one utility's run (the report's own type: run.json is report input). */
+export type ModeRecord = ReportModeFigures;
 
 /** run.json */
 export interface RunRecord {

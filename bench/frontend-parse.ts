@@ -52,7 +52,7 @@ const files = new Map<string, string>();
 const read = (p: string): string => readFileSync(p, 'utf8');
 files.set(join(FIXTURES, 'include/common.glsl'), read(join(FIXTURES, 'include/common.glsl')));
 files.set(join(FIXTURES, 'include/random.glsl'), read(join(FIXTURES, 'include/random.glsl')));
-files.set(join(FIXTURES, 'include/shading.glsl'), shadingLibrary(30));
+files.set(join(FIXTURES, 'include/shading.glsl'), shadingLibrary(33));
 const mainPath = join(FIXTURES, 'closesthit.rchit');
 const mainText = read(mainPath).replace('#include "include/common.glsl"', '#include "include/common.glsl"\n#include "include/shading.glsl"');
 files.set(mainPath, mainText);

@@ -32,6 +32,12 @@ function coords(ctx: EmitContext, coord: ValueId, dims: number, arrayed: boolean
   return [...xyz, arrayed ? c(dims) : '0'];
 }
 
+/** Registers a texture memory site; the runtime leaves the texel address of the access in W.texAddr. */
+function texSite(ctx: EmitContext, inst: InstOf<'image'>, kind: 'load' | 'store'): void {
+  const k = ctx.memSite(inst, kind, 16, 'texture');
+  ctx.line(`if (REC) AD[${k * 32} + l] = W.texAddr;`);
+}
+
 export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
   ctx.setClass(OpClass.Texture);
   const site = ctx.site(inst);
@@ -42,6 +48,7 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const { dims, arrayed } = imageType(ctx, a[0]!);
       const t = ctx.tmp('tx');
       ctx.line(`const ${t} = W.imgRead(${h()}, ${coords(ctx, a[1]!, dims, arrayed).join(', ')}, 0, ${site}, l);`);
+      texSite(ctx, inst, 'load');
       ctx.def(inst.id, resultConvert(ctx, inst.type, t));
       return;
     }
@@ -50,6 +57,7 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const lod = inst.lod !== undefined ? ctx.read(inst.lod, 0) : a[2] !== undefined ? ctx.read(a[2], 0) : '0';
       const t = ctx.tmp('tx');
       ctx.line(`const ${t} = W.imgRead(${h()} & 65535, ${coords(ctx, a[1]!, dims, arrayed).join(', ')}, ${lod}, ${site}, l);`);
+      texSite(ctx, inst, 'load');
       ctx.def(inst.id, resultConvert(ctx, inst.type, t));
       return;
     }
@@ -57,6 +65,7 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const { dims, arrayed } = imageType(ctx, a[0]!);
       const texel = ctx.leaves(a[2]!).map((_, i) => ctx.read(a[2]!, i));
       ctx.line(`W.imgWrite(${h()}, ${coords(ctx, a[1]!, dims, arrayed).join(', ')}, [${texel.join(', ')}], ${site}, l);`);
+      texSite(ctx, inst, 'store');
       return;
     }
     case 'querySize':
@@ -83,6 +92,7 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const cs = coords(ctx, a[1]!, dims, arrayed);
       const t = ctx.tmp('tx');
       ctx.line(`const ${t} = W.imgSample(${h()}, ${cs.join(', ')}, ${lod}, ${dims}, ${site}, l);`);
+      texSite(ctx, inst, 'load');
       ctx.def(inst.id, resultConvert(ctx, inst.type, t));
       return;
     }

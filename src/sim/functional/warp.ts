@@ -75,6 +75,8 @@ export class Warp {
   readonly LII: Uint32Array;
   readonly subgroupId: number;
   readonly numSubgroups: number;
+  /** Address of the texel the last image access touched (level 0; for WarpStep.memory). */
+  texAddr = 0;
   /** Lane-serial engine: per-lane block traces, extra return leaves, call depth limit. */
   readonly traces: Int32Array[];
   readonly tlen: Int32Array;
@@ -415,6 +417,7 @@ export class Warp {
     if (!readTexel(img, lod, x, y, z, layer, this.texel)) {
       throw this.siteError('outOfBounds', `image read at (${x}, ${y}, ${z}, layer ${layer}, lod ${lod}) outside a ${img.levels[0]!.width}x${img.levels[0]!.height}x${img.levels[0]!.depth} image`, site, lane);
     }
+    if (this.recording && lod === 0) this.texAddr = texelAddress(img, x, y, z, layer);
     return this.texel;
   }
 
@@ -423,7 +426,7 @@ export class Warp {
     if (!writeTexel(img, x, y, z, layer, texel)) {
       throw this.siteError('outOfBounds', `image write at (${x}, ${y}, ${z}, layer ${layer}) outside a ${img.levels[0]!.width}x${img.levels[0]!.height}x${img.levels[0]!.depth} image`, site, lane);
     }
-    if (this.recording) this.texel[0] = texelAddress(img, x, y, z, layer);
+    if (this.recording) this.texAddr = texelAddress(img, x, y, z, layer);
   }
 
   imgSize(h: number, lod: number, site: number, lane: number): Uint32Array {
@@ -445,6 +448,11 @@ export class Warp {
     const s = this.env.samplers[h >>> 16] ?? DEFAULT_SAMPLER;
     const sampler = h >>> 16 === 0 ? (img.sampler ?? DEFAULT_SAMPLER) : s;
     sampleImage(img, sampler, u, v, w, layer, lod, dims, this.texel);
+    if (this.recording) {
+      const l0 = img.levels[0]!;
+      const cl = (f: number, n: number) => Math.min(Math.max(Math.floor(f * n), 0), n - 1);
+      this.texAddr = texelAddress(img, cl(u, l0.width), dims > 1 ? cl(v, l0.height) : 0, dims > 2 ? cl(w, l0.depth) : 0, Math.min(Math.max(Math.round(layer), 0), img.layers - 1));
+    }
     return this.texel;
   }
 }

@@ -113,3 +113,29 @@ test('imageStore outside the image is a located error', (t) => {
   }, { size: [1, 1, 1] }, 'img.comp'));
   t.regex(err!.message, /image (read|write) at \(2, 0, 0, layer 0.*outside a 2x2x1 image at img\.comp:\d+:\d+ lane 2 \(thread 2\)/);
 });
+
+import { createWarps } from '../../../src/sim/functional/launch.js';
+import { compileGlslProgram, entryOf } from './run-ir.js';
+
+test('image accesses are texture memory accesses with texel addresses in WarpStep.memory', (t) => {
+  const program = compileGlslProgram(SHADER);
+  const dst = createImage('rgba32f', 4, 2, { address: 0x100000 });
+  const counts = createImage('r32ui', 4, 2, { address: 0x200000 });
+  const tex = createImage('rgba8', 2, 2, { address: 0x300000 });
+  const warps = createWarps(program, {
+    images: [
+      { set: 0, binding: 0, image: dst },
+      { set: 0, binding: 1, image: counts },
+      { set: 0, binding: 2, image: tex },
+    ],
+    buffers: [{ set: 0, binding: 3, data: words(24) }],
+  }, { entry: entryOf(program), size: [1, 1, 1] });
+  const accesses = [];
+  while (!warps[0]!.done) accesses.push(...warps[0]!.step().memory);
+  const stores = accesses.filter((m) => m.space === 'texture' && m.kind === 'store');
+  t.is(stores.length, 2);
+  // lane 5 = pixel (1, 1): rgba32f texel 5 of dst, r32ui texel 5 of counts
+  t.is(stores[0]!.addresses[5], 0x100000 + 5 * 16);
+  t.is(stores[1]!.addresses[5], 0x200000 + 5 * 4);
+  t.true(accesses.filter((m) => m.space === 'texture' && m.kind === 'load').length >= 4);
+});

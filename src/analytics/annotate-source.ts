@@ -21,7 +21,9 @@ export interface LineAnnotation {
 
 export function annotationComment(a: LineAnnotation): string {
   let text = `execution count = ${a.executionCount}`;
-  if (a.histogram) text += ` histo=${formatHistogram(a.histogram)}`;
+  // A site that never ran has no histogram to show (Fig. 7 prints one only for executed code).
+  const histo = a.histogram ? formatHistogram(a.histogram) : '';
+  if (histo !== '') text += ` histo=${histo}`;
   if (a.note) text += ` ${a.note}`;
   return `/* ${text} */`;
 }

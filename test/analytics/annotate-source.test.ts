@@ -33,3 +33,7 @@ test('simtLineData merges sites on one line and skips other shaders', (t) => {
   t.is(data.get(3)!.executionCount, 2);
   t.is(annotateSource('a\nb\nc', data).split('\n')[2], '/* execution count = 2 histo=32:1,12:1 */');
 });
+
+test('a line that never ran says so without an empty histogram', (t) => {
+  t.is(annotateSource('x', new Map([[1, { executionCount: 0, histogram: new Array(33).fill(0) }]])), '/* execution count = 0 */\nx');
+});

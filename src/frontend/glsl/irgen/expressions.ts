@@ -263,7 +263,6 @@ function genLogical(cx: IrGenContext, op: '&&' | '||', left: Expr, right: Expr, 
   }
   if (isSimpleExpr(right)) return binaryOp(cx, op, a, genExpr(cx, right), loc);
   const fb = cx.fnb;
-  const header = fb.current;
   const rhs = fb.newBlock(op === '&&' ? 'and.rhs' : 'or.rhs');
   const merge = fb.newBlock(op === '&&' ? 'and.end' : 'or.end');
   fb.setMerge({ kind: 'selection', merge: merge.id });
@@ -272,7 +271,6 @@ function genLogical(cx: IrGenContext, op: '&&' | '||', left: Expr, right: Expr, 
     op === '&&' ? { op: 'condBranch', cond: a.id, ifTrue: rhs.id, ifFalse: merge.id } : { op: 'condBranch', cond: a.id, ifTrue: merge.id, ifFalse: rhs.id },
     cx.types.void, loc,
   );
-  void header;
   fb.setBlock(rhs);
   const b = genExpr(cx, right);
   if (b.type !== bool) cannotApply(cx, op, a.type, b.type, loc);

@@ -27,8 +27,6 @@ export class FunctionBuilder {
   readonly fn: Function;
   private readonly vars: Inst[] = [];
   private cur: Block;
-  /** Blocks created while emitting unreachable code. */
-  private readonly deadBlocks = new Set<BlockId>();
   readonly jumps: JumpTargets[] = [];
 
   constructor(private readonly m: Module, id: FunctionId, name: string, returnType: TypeId, params: Param[], loc: Loc) {
@@ -63,9 +61,7 @@ export class FunctionBuilder {
 
   private ensureOpen(): void {
     if (!this.isOpen) {
-      const dead = this.newBlock('unreachable');
-      this.deadBlocks.add(dead.id);
-      this.cur = dead;
+      this.cur = this.newBlock('unreachable');
     }
   }
 
@@ -100,11 +96,6 @@ export class FunctionBuilder {
     if (init !== undefined) inst.init = init;
     this.vars.push(inst);
     return id;
-  }
-
-  /** Whether the current position is reachable from the entry (ignoring dead-code blocks). */
-  get reachable(): boolean {
-    return !this.deadBlocks.has(this.cur.id);
   }
 
   /**
@@ -156,21 +147,5 @@ export class FunctionBuilder {
       }
     }
     return this.fn;
-  }
-
-  /** Whether `b` is reachable by edges from the entry in the blocks built so far. */
-  isEdgeReachable(b: Block): boolean {
-    const byId = new Map(this.fn.blocks.map((x) => [x.id, x]));
-    const seen = new Set<BlockId>();
-    const work: BlockId[] = [this.fn.blocks[0]!.id];
-    while (work.length) {
-      const id = work.pop()!;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if (id === b.id) return true;
-      const last = byId.get(id)?.insts.at(-1);
-      if (last && isTerminator(last)) work.push(...successors(last));
-    }
-    return false;
   }
 }

@@ -3,7 +3,7 @@ import { Builder, addFunction } from '../../../src/ir/builder.js';
 import { T } from '../../../src/ir/types.js';
 import { verifyModule } from '../../../src/ir/verify.js';
 import { INSTRUMENTATION_BINDING, INSTRUMENTATION_SET } from '../../../src/primitives/buffer-layout.js';
-import { instrumentModule, UnknownInstrumentationModeError } from '../../../src/passes/instrument/instrument-module.js';
+import { instrumentModule, instrumentPipeline, UnknownInstrumentationModeError } from '../../../src/passes/instrument/instrument-module.js';
 import { METADATA_OPTION, metadataOf } from '../../../src/passes/instrument/instrumentation-passes.js';
 import { passByName } from '../../../src/passes/registry.js';
 import type { PassContext } from '../../../src/passes/pass.js';
@@ -59,4 +59,14 @@ test('helper functions called from the entry point are instrumented as part of i
 test('an unknown mode is a typed error naming the valid ones', (t) => {
   const f = branchShader(12);
   t.throws(() => instrumentModule(f.m, 'bogus' as never), { instanceOf: UnknownInstrumentationModeError, message: /unknown instrumentation mode 'bogus'/ });
+});
+
+test('instrumentPipeline numbers the sites of all stage modules in one id space', (t) => {
+  const a = branchShader(12);
+  const b = bounceLoopShader();
+  const meta = instrumentPipeline([a.m, b.m], ['simt', 'its']);
+  t.deepEqual(meta.shaders.map((s) => s.name), ['branch.rgen', 'bounce.rgen']);
+  t.deepEqual(meta.sites.map((s) => s.id), meta.sites.map((_, i) => i));
+  t.deepEqual(meta.modes, ['its', 'simt']);
+  for (const m of [a.m, b.m]) t.deepEqual(verifyModule(m), []);
 });

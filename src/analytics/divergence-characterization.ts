@@ -57,7 +57,8 @@ export function divergenceCharacterization(dump: Dump, meta: InstrumentationMeta
   for (let k = 0; k < entryCount; k++) {
     const s = entrySite[k]!;
     const kind = table.kind[s]!;
-    if (kind === KindCode.WarpId) continue;
+    // Only ballots matter here; a dump of several modes also holds ThreadUpdate / warp-id entries.
+    if (kind === KindCode.WarpId || kind === KindCode.BlockTrace || kind === KindCode.SyncPoint || kind === KindCode.PipelineEntry || kind === KindCode.PipelineExit) continue;
     const off = entryOffsets[k]!;
     const twi = words[off + ENTRY_THREAD_WORK_ID]!;
     const w = twi < ids.warpOf.length ? ids.warpOf[twi]! : -1;

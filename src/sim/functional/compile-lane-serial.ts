@@ -8,7 +8,8 @@
  * through the same SIMT stack to produce counters identical to the warp-synchronous engine's.
  *
  * Only valid when lanes cannot observe each other or the issue order: the program has no subgroup
- * ops, clocks, debugPrintf or atomics (`laneSerialEligible`). Memory written by one lane and read
+ * ops, debugPrintf or atomics (`laneSerialEligible`); `clock` is per invocation (instructions it
+ * executed before the clock) in both engines, so it is allowed unless a timing clock is attached. Memory written by one lane and read
  * by another in the same launch is a data race in Vulkan too, so it is not a restriction.
  */
 import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
@@ -35,7 +36,7 @@ export function laneSerialEligible(m: Module): boolean {
   for (const f of m.functions) {
     for (const b of f.blocks) {
       for (const i of b.insts) {
-        if (i.op === 'subgroup' || i.op === 'clock' || i.op === 'debugPrintf' || i.op === 'atomic') return false;
+        if (i.op === 'subgroup' || i.op === 'debugPrintf' || i.op === 'atomic') return false;
       }
     }
   }
@@ -340,6 +341,15 @@ class LaneFunctionCompiler {
             const k = kinds[0]!;
             ctx.def(inst.id, [k === 'bool' ? `(${r} !== 0)` : k === 'i32' ? `(${r} | 0)` : k === 'u32' ? `(${r} >>> 0)` : r]);
           }
+          break;
+        }
+        case 'clock': {
+          // Same definition as the warp engine: instructions this invocation executed before the clock.
+          const nres = this.layout.leavesOf(inst.type).length;
+          const c = ctx.tmp('clk');
+          const idx = b.insts.filter(countsAsInstruction).findIndex((x) => x.id === inst.id);
+          lines.push(`const ${c} = ic - ${n} + ${idx};`);
+          ctx.def(inst.id, nres === 2 ? [`X.lo32u(${c})`, `X.hi32u(${c})`] : [c]);
           break;
         }
         case 'traceRay':

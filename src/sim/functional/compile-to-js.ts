@@ -173,6 +173,9 @@ export class FunctionCompiler {
   private readonly promoted = new Map<ValueId, PromotedPtr>();
   private promotedVars = new Set<ValueId>();
   private cache: SegmentCache | undefined;
+  /** Counted instructions of the current block through the piece being emitted, and each one's index (for clock). */
+  private cumThroughPiece = 0;
+  private countedIndex = new Map<ValueId, number>();
   private nextSlot = 0;
 
   constructor(
@@ -300,7 +303,11 @@ export class FunctionCompiler {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;
       const pieces = plans.get(bid)!;
+      let cum = 0;
       pieces.forEach((p, pi) => {
+        cum += p.insts.filter(countsAsInstruction).length;
+        this.cumThroughPiece = cum;
+        this.countedIndex = new Map(b.insts.filter(countsAsInstruction).map((x, i) => [x.id, i]));
         const piece = this.emitPiece(b, blocks[pos]!, p, `f${fn.id}_b${b.id}_${pi}`);
         for (const inst of p.insts) {
           if (inst.op === 'call') maxArgLeaves = Math.max(maxArgLeaves, inst.args.reduce((a, v) => a + this.leavesOfValue(v).length, 0));
@@ -604,7 +611,9 @@ export class FunctionCompiler {
       case 'clock': {
         const n = this.layout.leavesOf(inst.type).length;
         const c = ctx.tmp('clk');
-        lines.push(`const ${c} = W.clockValue();`);
+        // Instructions this invocation executed before the clock: IC[l] already counts the
+        // block's pieces through this one.
+        lines.push(`const ${c} = W.clockValue(IC[l] - ${this.cumThroughPiece} + ${this.countedIndex.get(inst.id)});`);
         ctx.def(inst.id, n === 2 ? [`X.lo32u(${c})`, `X.hi32u(${c})`] : [c]);
         return {};
       }

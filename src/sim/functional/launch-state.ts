@@ -71,7 +71,7 @@ export interface LaunchConfig {
 
 export class LaunchState {
   readonly counters: CounterSet;
-  /** Warp instructions issued so far in the launch: the functional `clock` source. */
+  /** Warp instructions issued so far in the launch. */
   issued = 0;
   readonly spec: Float64Array;
   /** Initial contents (32-bit words) of one lane's private-global area. */
@@ -125,10 +125,6 @@ export class LaunchState {
   }
 
   readonly math = shaderMath;
-
-  clockNow(): number {
-    return this.config.clock ? this.config.clock() : this.issued;
-  }
 
   /** A frame for `fn` (register file and return slots reused from finished frames). */
   takeFrame(fn: FunctionInfo, mask: number, pbase: number): Frame {

@@ -37,11 +37,11 @@ export interface LaunchOptions {
   /**
    * 'warp': warp-synchronous pieces (what the timing model steps). 'laneSerial': each lane through
    * the whole function, counters from replaying the lanes' block traces (much faster; only for
-   * programs without subgroup ops, clocks, printf and atomics). 'auto' (default): laneSerial when
-   * the program allows it and no onStep observer is given.
+   * programs without subgroup ops, printf and atomics). 'auto' (default): laneSerial when the
+   * program allows it and neither an onStep observer nor a clock source is given.
    */
   engine?: 'auto' | 'warp' | 'laneSerial';
-  /** Source of `clock` values (the timing model's cycle); default: warp instructions issued so far. */
+  /** Source of `clock` values (the timing model's cycle); default: instructions the invocation executed before the clock. */
   clock?: () => number;
 }
 
@@ -179,10 +179,10 @@ export function runFunctional(program: Program, resources: Resources, opts: Laun
   const state = prepare(program, resources, opts);
   const entry = program.byId.get(opts.entry)!;
   const engine = opts.engine ?? 'auto';
-  if (engine === 'laneSerial' && (!program.laneFns || opts.onStep)) {
-    throw new SimError('resource', 'the lane-serial engine needs a program without subgroup ops, clocks, debugPrintf and atomics, and no onStep observer');
+  if (engine === 'laneSerial' && (!program.laneFns || opts.onStep || opts.clock)) {
+    throw new SimError('resource', 'the lane-serial engine needs a program without subgroup ops, debugPrintf and atomics, and no onStep observer or clock source');
   }
-  const serial = program.laneFns !== undefined && !opts.onStep && engine !== 'warp';
+  const serial = program.laneFns !== undefined && !opts.onStep && !opts.clock && engine !== 'warp';
   let i = 0;
   for (const lanes of warpLanes(program, opts)) {
     if (lanes.mask === 0) {

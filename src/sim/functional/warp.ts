@@ -376,8 +376,9 @@ export class Warp {
     throw this.siteError('unsupported', `'${op}' must be lowered by the RT pipeline lowering before simulation`, site, lane);
   }
 
-  clockValue(): number {
-    return this.launch.clockNow();
+  /** `clock`: the timing model's cycle when one is attached, else the invocation's instruction count so far. */
+  clockValue(threadCount: number): number {
+    return this.launch.config.clock ? this.launch.config.clock() : threadCount;
   }
 
   printf(site: number, lane: number, format: string, leaves: number[], sizes: number[]): void {

@@ -29,6 +29,8 @@ export interface ReferenceImage {
   height: number;
   /** traceRayEXT calls the shaders would make (primary, secondary and shadow / occlusion rays). */
   rays: number;
+  /** Of those, rays with terminate-on-first-hit (shadow / occlusion). */
+  anyHitRays: number;
 }
 
 const TRACERS: Record<ReferenceWorkload, (ctx: RenderContext) => void> = {
@@ -42,7 +44,7 @@ export function referenceRender(
   if (!trace) throw new ReferenceTracerError(`no reference tracer for workload '${String(workload)}' (have: ${REFERENCE_WORKLOADS.join(', ')})`);
   const ctx = renderContext(manifest, scene, as, params);
   trace(ctx);
-  return { rgba: ctx.rgba, width: params.width, height: params.height, rays: ctx.count.rays };
+  return { rgba: ctx.rgba, width: params.width, height: params.height, rays: ctx.count.rays, anyHitRays: ctx.count.anyHitRays };
 }
 
 /** round(clamp(x, 0, 1) * 255): what an rgba8 (unorm) storage image keeps of a shader value. */

@@ -36,7 +36,7 @@ export function renderContext(manifest: WorkloadManifest, scene: Scene, as: Acce
   return {
     manifest, scene, as, params,
     camera: cameraBlock(spec as CameraSpec, params.width, params.height),
-    count: { rays: 0 },
+    count: { rays: 0, anyHitRays: 0 },
     rgba: new Float32Array(params.width * params.height * 4),
   };
 }

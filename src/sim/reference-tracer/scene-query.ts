@@ -9,6 +9,7 @@
  */
 import type { AccelerationStructure } from '../rt/acceleration-structure.js';
 import type { HitRecord } from '../rt/ray-query.js';
+import { RAY_FLAG } from '../rt/ray-query.js';
 import { traverse } from '../rt/traversal.js';
 import { fr, type Vec3 } from './f32-vector.js';
 
@@ -37,6 +38,8 @@ export type IntersectProcedural = (
 
 export interface RayCount {
   rays: number;
+  /** Rays with terminate-on-first-hit (shadow / occlusion), as the simulator's RtCounters name them. */
+  anyHitRays: number;
 }
 
 function fromRecord(h: HitRecord): SceneHit {
@@ -57,6 +60,7 @@ export function traceScene(
   intersect?: IntersectProcedural,
 ): SceneHit | undefined {
   count.rays++;
+  if (flags & RAY_FLAG.terminateOnFirstHit) count.anyHitRays++;
   const r = traverse(as, { origin, direction, tmin: fr(tmin), tmax: fr(tmax), flags, cullMask: 0xff, sbtRecordOffset: 0, sbtRecordStride: 0 });
   let best = r.committed ? fromRecord(r.committed) : undefined;
   let currentTmax = best ? best.t : fr(tmax);

@@ -12,7 +12,7 @@ import type { Loc, ValueId } from '../../../ir/inst.js';
 import type { StorageClass, TypeId } from '../../../ir/types.js';
 import type { ReadonlyReason } from '../sema/scope.js';
 import { BUILTIN_CONSTANTS, BUILTIN_VARIABLES, STAGE_NAMES, stageList } from '../builtins/variables.js';
-import type { IrGenContext, Val } from './context.js';
+import { SemanticError, type IrGenContext, type Val } from './context.js';
 import { genExpr } from './expressions.js';
 
 export interface LValue {
@@ -145,6 +145,7 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
   const bc = BUILTIN_CONSTANTS[name];
   if (bc !== undefined) cx.requireFeature('rayTracing', loc, name);
   if (bc !== undefined) return { kind: 'rv', val: cx.uintConst(bc) };
+  if (cx.poisoned.has(name)) throw new SemanticError();
   return cx.fail(loc, `undeclared identifier '${name}'`);
 }
 

@@ -42,6 +42,8 @@ export class IrGenContext {
   readonly builtinGlobals = new Map<string, Global>();
   /** The function being generated. */
   fb: FunctionBuilder | undefined;
+  /** Names whose declaration failed: later uses are not reported again as undeclared. */
+  readonly poisoned = new Set<string>();
   /** Extensions the shader enabled (any behaviour but `disable`). */
   enabledExtensions: ReadonlySet<string> = new Set();
   /** Compute local size from `layout(local_size_x = ...) in;` (gl_WorkGroupSize). */

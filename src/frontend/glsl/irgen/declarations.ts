@@ -105,7 +105,10 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
   const q = d.qualifiers;
   for (const decl of d.declarators) {
     let t = resolveType(cx, d.type, decl.arrayDims);
-    if (t === undefined) continue;
+    if (t === undefined) {
+      cx.poisoned.add(decl.name);
+      continue;
+    }
     t = withImageFormat(cx, sizedFromInit(cx, t, decl.init), q.layout);
     const name = decl.name;
     const loc = decl.loc;
@@ -341,7 +344,10 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
   }
   for (const decl of d.declarators) {
     let t = resolveType(cx, d.type, decl.arrayDims);
-    if (t === undefined) continue;
+    if (t === undefined) {
+      cx.poisoned.add(decl.name);
+      continue;
+    }
     t = sizedFromInit(cx, t, decl.init);
     const name = decl.name;
     const loc = decl.loc;

@@ -21,6 +21,32 @@ export type ModuleOf = (file: string) => Module | undefined;
 
 type DescriptorKind = DescriptorBinding['kind'];
 
+/** Compiled modules in SBT order, the shape the pipeline driver already has (structurally typed). */
+export interface SbtModules {
+  raygen: Module;
+  miss: Module[];
+  hitGroups: { closestHit?: Module; anyHit?: Module; intersection?: Module }[];
+  callables: Module[];
+}
+
+/** A `ModuleOf` for modules arranged in SBT order: `checkManifestInterfaces(m, moduleLookup(m, stages))`. */
+export function moduleLookup(manifest: WorkloadManifest, stages: SbtModules): ModuleOf {
+  const byFile = new Map<string, Module>();
+  byFile.set(manifest.raygen, stages.raygen);
+  manifest.miss.forEach((e, i) => stages.miss[i] && byFile.set(e.shader, stages.miss[i]!));
+  manifest.callables.forEach((e, i) => stages.callables[i] && byFile.set(e.shader, stages.callables[i]!));
+  manifest.hitGroups.forEach((g, i) => {
+    const got = stages.hitGroups[i];
+    if (!got) return;
+    for (const role of ['closestHit', 'anyHit', 'intersection'] as const) {
+      const file = g[role];
+      const m = got[role];
+      if (file && m) byFile.set(file, m);
+    }
+  });
+  return (file) => byFile.get(file);
+}
+
 /** Run-parameter placeholders ("${spp}"): the host substitutes them in push constants only. */
 const RUN_PARAMETER = /^\$\{(width|height|depth|spp|bounces|seed)\}$/;
 

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Module } from '../../../src/ir/module.js';
-import { checkManifestInterfaces } from '../../../src/sim/workload/check-interface.js';
+import { checkManifestInterfaces, moduleLookup } from '../../../src/sim/workload/check-interface.js';
 import { listBuiltinWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
 import { SHADER_STAGES, type WorkloadManifest } from '../../../src/sim/workload/manifest.js';
 
@@ -106,4 +106,28 @@ test('spec constants, push constants and descriptors no shader declares are repo
   expectProblem(t, problems, /specConstants\.7: no shader declares layout\(constant_id = 7\)/);
   expectProblem(t, problems, /pushConstants: no shader declares a push_constant block/);
   expectProblem(t, problems, /descriptors\[3\]: no shader declares set 1, binding 3/);
+});
+
+test('moduleLookup maps SBT-ordered modules back to the manifest files they came from', (t) => {
+  const m = builtin('rtv6');
+  const of = modulesOf(m);
+  const at = (file: string | undefined) => (file ? of(file) : undefined);
+  const stages = {
+    raygen: of(m.raygen)!,
+    miss: m.miss.map((e) => of(e.shader)!),
+    hitGroups: m.hitGroups.map((g) => {
+      const out: { closestHit?: Module; anyHit?: Module; intersection?: Module } = {};
+      for (const role of ['closestHit', 'anyHit', 'intersection'] as const) {
+        const mod = at(g[role]);
+        if (mod) out[role] = mod;
+      }
+      return out;
+    }),
+    callables: m.callables.map((e) => of(e.shader)!),
+  };
+  const lookup = moduleLookup(m, stages);
+  t.is(lookup(m.hitGroups[2]!.intersection!), of(m.hitGroups[2]!.intersection!));
+  t.is(lookup(m.miss[1]!.shader), of(m.miss[1]!.shader));
+  t.is(lookup('/nowhere.rgen'), undefined);
+  t.deepEqual(checkManifestInterfaces(m, lookup), []);
 });

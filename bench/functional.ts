@@ -2,11 +2,13 @@
  * Functional-core throughput: thread instructions per second on a compute shader doing ray-sphere
  * math (primary rays against N spheres from a storage buffer, Lambert shading, one shadow ray),
  * compiled from GLSL by the front end, against the same algorithm written as plain TypeScript.
- * Prints numbers only; run with `npx tsx bench/functional.ts [width] [height]`.
+ * Then the built-in `pt` workload (lowered RT pipeline, RT runtime, BVH traversal) on both engines.
+ * Prints numbers only; run with `npx tsx bench/functional.ts [width] [height] [ptSize]`.
  */
 import { compileGlsl } from '../src/frontend/glsl/compile.js';
 import { compileProgram } from '../src/sim/functional/program.js';
 import { runFunctional } from '../src/sim/functional/launch.js';
+import { prepareRun, launchOptionsOf } from '../src/driver/run-workload.js';
 
 const SPHERES = 16;
 const W = Number(process.argv[2] ?? 256);
@@ -148,6 +150,24 @@ function vecTs(spheres: Float32Array, out: Float32Array): void {
   }
 }
 
+async function benchPt(size: number): Promise<void> {
+  const p = await prepareRun('pt', { width: size, height: size });
+  for (const engine of ['laneSerial', 'warp'] as const) {
+    if (engine === 'laneSerial' && !p.program.laneFns) continue;
+    const opts = { ...launchOptionsOf(p, 'rows'), engine };
+    runFunctional(p.program, p.host.resources, opts); // JIT warm-up
+    let best = Infinity;
+    let insts = 0;
+    for (let i = 0; i < 2; i++) {
+      const t = process.cpuUsage();
+      insts = runFunctional(p.program, p.host.resources, opts).threadInsts;
+      const d = process.cpuUsage(t);
+      best = Math.min(best, (d.user + d.system) / 1000);
+    }
+    console.log(`pt ${size}x${size} (${engine}): ${best.toFixed(0)} ms CPU, ${insts} thread insts, ${((insts / best) * 1000 / 1e6).toFixed(1)} M thread insts/s (includes RT traversal)`);
+  }
+}
+
 function main(): void {
   const compiled = compileGlsl('bench/spheres.comp', SHADER);
   if (!compiled.module) {
@@ -204,3 +224,4 @@ function main(): void {
 }
 
 main();
+await benchPt(Number(process.argv[4] ?? 96));

@@ -51,7 +51,7 @@ test('callableDataInEXT in callable shaders; hit attributes are read-only outsid
 for (const [name, bv] of Object.entries(BUILTIN_VARIABLES)) {
   const stage = bv.stages[0]!;
   test(`built-in ${name} is an input global with builtin ${bv.builtin} in ${STAGE_NAMES[stage]} shaders`, (t) => {
-    const ext = name.startsWith('gl_Subgroup') ? '#extension GL_KHR_shader_subgroup_basic : require\n' : '';
+    const ext = name.startsWith('gl_Subgroup') ? '#extension GL_KHR_shader_subgroup_basic : require\n' : name === 'gl_CullMaskEXT' ? '#extension GL_EXT_ray_cull_mask : require\n' : '';
     const src = stage === 'compute' ? `#version 460\n${ext}layout(local_size_x = 1) in;\nvoid main() { ${bv.type} x = ${name}; }` : `#version 460\n#extension GL_EXT_ray_tracing : require\n${ext}void main() { ${bv.type} x = ${name}; }`;
     const m = compileOk(src, EXT[stage]);
     const g = m.globals.find((x) => x.name === name)!;
@@ -82,7 +82,8 @@ test('ray tracing and subgroup names need their extensions, as glslang requires'
 });
 
 test('ray flag and hit kind constants are uint constants', (t) => {
-  const m = compileOk('layout(location = 0) rayPayloadInEXT uint k;\nvoid main() { k = gl_RayFlagsOpaqueEXT | gl_RayFlagsTerminateOnFirstHitEXT | gl_RayFlagsCullBackFacingTrianglesEXT | gl_RayFlagsSkipAABBEXT; if (gl_HitKindEXT == gl_HitKindBackFacingTriangleEXT) k = 0u; }', 'rchit');
+  t.regex(compileErrors('void main() { uint f = gl_RayFlagsSkipAABBEXT; }', 'rgen')[0]!, /requires #extension GL_EXT_ray_flags_primitive_culling/);
+  const m = compileOk('#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_EXT_ray_flags_primitive_culling : require\nlayout(location = 0) rayPayloadInEXT uint k;\nvoid main() { k = gl_RayFlagsOpaqueEXT | gl_RayFlagsTerminateOnFirstHitEXT | gl_RayFlagsCullBackFacingTrianglesEXT | gl_RayFlagsSkipAABBEXT; if (gl_HitKindEXT == gl_HitKindBackFacingTriangleEXT) k = 0u; }', 'rchit');
   t.truthy(m.constants.find((c) => c.value === 1 + 4 + 16 + 512), 'folded flags');
   t.truthy(m.constants.find((c) => c.value === 0xff));
 });

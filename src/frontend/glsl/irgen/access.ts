@@ -125,7 +125,7 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
   const bv = BUILTIN_VARIABLES[name];
   if (bv) {
     if (bv.builtin.startsWith('Subgroup') && bv.builtin !== 'SubgroupId') cx.requireFeature('subgroupBasic', loc, name);
-    else if (!bv.stages.includes('compute')) cx.requireFeature('rayTracing', loc, name);
+    else if (!bv.stages.includes('compute')) cx.requireFeature(name === 'gl_CullMaskEXT' ? 'rayCullMask' : 'rayTracing', loc, name);
     if (!bv.stages.includes(cx.stage)) {
       cx.fail(loc, `'${name}' is not available in ${STAGE_NAMES[cx.stage]} shaders (only in ${stageList(bv.stages)})`);
     }
@@ -143,7 +143,7 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
     return { kind: 'rv', val: cx.constVal({ type: uvec3, parts: [x, y, z].map((v) => ({ type: cx.types.uint, scalar: v })) }) };
   }
   const bc = BUILTIN_CONSTANTS[name];
-  if (bc !== undefined) cx.requireFeature('rayTracing', loc, name);
+  if (bc !== undefined) cx.requireFeature(/Skip(Triangles|AABB)EXT$/.test(name) ? 'rayFlagsPrimitiveCulling' : 'rayTracing', loc, name);
   if (bc !== undefined) return { kind: 'rv', val: cx.uintConst(bc) };
   if (cx.poisoned.has(name)) throw new SemanticError();
   return cx.fail(loc, `undeclared identifier '${name}'`);

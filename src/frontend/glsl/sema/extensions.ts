@@ -8,7 +8,7 @@
 export type Feature =
   | 'int64' | 'int16' | 'int8' | 'float16'
   | 'bufferReference' | 'scalarLayout'
-  | 'rayTracing'
+  | 'rayTracing' | 'rayCullMask' | 'rayFlagsPrimitiveCulling'
   | 'subgroupBasic' | 'subgroupVote' | 'subgroupBallot' | 'subgroupArithmetic' | 'subgroupShuffle' | 'subgroupShuffleRelative'
   | 'shaderClock' | 'realtimeClock' | 'debugPrintf' | 'nonuniform' | 'atomicInt64' | 'atomicFloat';
 
@@ -26,6 +26,8 @@ export const FEATURE_EXTENSIONS: Readonly<Record<Feature, readonly string[]>> = 
   bufferReference: ['GL_EXT_buffer_reference', 'GL_EXT_buffer_reference2', 'GL_EXT_buffer_reference_uvec2'],
   scalarLayout: ['GL_EXT_scalar_block_layout'],
   rayTracing: ['GL_EXT_ray_tracing'],
+  rayCullMask: ['GL_EXT_ray_cull_mask'],
+  rayFlagsPrimitiveCulling: ['GL_EXT_ray_flags_primitive_culling'],
   subgroupBasic: SUBGROUP_ALL,
   subgroupVote: ['GL_KHR_shader_subgroup_vote'],
   subgroupBallot: ['GL_KHR_shader_subgroup_ballot'],

@@ -65,7 +65,7 @@ export function traceCornell(ctx: RenderContext): void {
     const dist = fr(Math.sqrt(dist2));
     toY = [fr(toY[0] / dist), fr(toY[1] / dist), fr(toY[2] / dist)];
     const cosX = dot(n, toY);
-    const cosY = Math.abs(dot(lightN, toY));
+    const cosY = dot(lightN, [-toY[0], -toY[1], -toY[2]]); // one-sided light: emits downward only
     if (cosX <= 0 || cosY <= 0) return [0, 0, 0];
     if (traceScene(ctx.as, ctx.count, offsetRay(x, n), toY, 0, fr(dist * fr(0.999)), shadowFlags)) return [0, 0, 0];
     const le = scale(light.radiance, emissionScale);

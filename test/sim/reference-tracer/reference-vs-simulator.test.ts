@@ -38,6 +38,8 @@ test('ao: the reference matches the simulator; the box is lit and its corners da
 test('cornell: the reference matches the simulator; red left wall, green right wall, bright light', async (t) => {
   const c = await compareWithSimulator('cornell', { width: 32, height: 32, spp: 4 });
   t.true(c.matching / c.total >= REQUIRED_MATCH, `${c.matching}/${c.total} pixels match; first: ${JSON.stringify(c.mismatches.slice(0, 3))}`);
+  // Same paths and the same shadow rays (next-event estimation skips lights facing away).
+  t.is(c.refRays, c.simRays);
   const left = pixel(c.ref, 32, 2, 16);
   const right = pixel(c.ref, 32, 29, 16);
   t.true(left[0]! > left[1]! + 20, `left wall ${left}`);

@@ -10,6 +10,8 @@ import type { Expr, TranslationUnit } from '../../../src/frontend/glsl/ast.js';
 import { compileGlsl, compileUnit } from '../../../src/frontend/glsl/compile.js';
 import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
 import { verifyModule } from '../../../src/ir/verify.js';
+import { printModule } from '../../../src/ir/printer.js';
+import { parseModuleText } from '../../../src/ir/text-parser.js';
 import { compileErrors, compileOk, compileSnippet } from './compile-fixtures/harness.js';
 
 const FIXTURES = 'test/frontend/glsl/compile-fixtures';
@@ -36,6 +38,9 @@ for (const file of [...workloadShaders, ...validFixtures]) {
     t.truthy(r.module);
     t.deepEqual(verifyModule(r.module!), []);
     t.is(r.module!.entryPoints.length, 1);
+    // The IR's text form round-trips (the printer and text parser accept everything the front end emits).
+    const text = printModule(r.module!);
+    t.is(printModule(parseModuleText(text)), text);
   });
 }
 

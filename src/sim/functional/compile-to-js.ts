@@ -11,7 +11,9 @@
  * - SSA values used only in the segment that defines them are JS locals (`v<id>_<leaf>`); every
  *   other value (phis, parameters, call and subgroup results, values crossing segments, pieces or
  *   blocks) also lives in the frame's register file `R[slot*32 + lane]`.
- * - Constants, globals and function-storage variables are materialised as expressions (no slot).
+ * - Constants, globals and escaping function-storage variables are materialised as expressions
+ *   (pointers into private memory); non-escaping variables are register-promoted
+ *   (promoted-vars.ts) with store-to-load forwarding inside a lane loop.
  * - Phis are written by their predecessors' terminators through temporaries (parallel copy).
  * - Each piece adds its executed instruction count to the lanes' instruction counters at entry,
  *   and raises the watchdog SimError when a lane exceeds the limit.
@@ -25,6 +27,12 @@ import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg } from '../../ir/cfg.js';
 import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
 import { OpClass } from '../warp-step.js';
+import {
+  EXIT, countsAsInstruction, defaultClass, splitBlock,
+  type BlockInfo, type FunctionInfo, type Piece, type PieceFn, type PieceInfo,
+} from './block-pieces.js';
+
+export { EXIT, countsAsInstruction, type BlockInfo, type FunctionInfo, type PieceFn, type PieceInfo } from './block-pieces.js';
 import type { EmitContext, MemSite, PtrInfo } from './emit-context.js';
 import { numLit } from './emit-context.js';
 import { emitArith } from './emit-arith.js';
@@ -36,131 +44,6 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
-
-export type PieceFn = (W: unknown, F: unknown, mask: number) => void;
-
-/** Function exit as a reconvergence / branch target (the virtual exit of the post-dominator tree). */
-export const EXIT = -1;
-
-export interface PieceInfo {
-  run: PieceFn;
-  /** Executed (counted) instructions of the piece. */
-  insts: number;
-  opClasses: Uint8Array;
-  memSites: MemSite[];
-  end: 'call' | 'traverse' | 'branch' | 'return';
-  callee?: FunctionId;
-  /** Site of the call (for the recursion-depth error). */
-  callSite?: number;
-  /** Register slot of the call's result (-1 when void). */
-  callResultSlot: number;
-  callResultLeaves: number;
-  /** Subgroup ops executed by the piece, for the counters. */
-  subgroupOps: string[];
-  /** Memory sites of the piece per space (global, constant, texture, local), for the counters. */
-  memSitesBySpace: Int32Array;
-  source: string;
-}
-
-export interface BlockInfo {
-  id: BlockId;
-  name: string;
-  /** Index of the block across the whole program (counters index). */
-  globalIndex: number;
-  pieces: PieceInfo[];
-  /** Distinct successor block positions (in `FunctionInfo.blocks`), terminator order; W.succ[i] is the mask to succs[i]. */
-  succs: number[];
-  /** Position of the immediate post-dominator, or EXIT. */
-  ipdom: number;
-  /** Executed instructions of the whole block. */
-  insts: number;
-}
-
-export interface FunctionInfo {
-  id: FunctionId;
-  /** Position in Program.functions (set by compileProgram). */
-  index: number;
-  name: string;
-  blocks: BlockInfo[];
-  /** Register file slots (each 32 lanes). */
-  regSlots: number;
-  /** Private bytes per lane of the frame (function-storage variables). */
-  frameBytes: number;
-  /** Register slot of each parameter's first leaf, and its leaf count. */
-  params: { slot: number; leaves: number }[];
-  retLeaves: number;
-  /** Max argument leaves of any call the function makes. */
-  maxArgLeaves: number;
-  source: string;
-}
-
-/** Whether an instruction counts as executed (phis and variable declarations are not issued). */
-export function countsAsInstruction(inst: Inst): boolean {
-  return inst.op !== 'phi' && inst.op !== 'variable';
-}
-
-function defaultClass(inst: Inst): OpClass {
-  switch (inst.op) {
-    case 'call':
-    case 'branch':
-    case 'condBranch':
-    case 'switch':
-    case 'return':
-    case 'unreachable':
-    case 'ignoreIntersection':
-    case 'terminateRay':
-    case 'subgroup':
-      return OpClass.Control;
-    case 'image':
-      return OpClass.Texture;
-    case 'atomic':
-      return OpClass.Memory;
-    case 'rtCall':
-      return inst.fn === 'traverse' ? OpClass.Rt : OpClass.Control;
-    default:
-      return OpClass.Alu;
-  }
-}
-
-interface Segment {
-  kind: 'lanes' | 'warp';
-  insts: Inst[];
-}
-
-interface Piece {
-  segments: Segment[];
-  insts: Inst[];
-}
-
-function splitBlock(b: Block): Piece[] {
-  const pieces: Piece[] = [];
-  let cur: Piece = { segments: [], insts: [] };
-  let lanes: Segment | undefined;
-  for (const inst of b.insts) {
-    if (inst.op === 'phi') continue;
-    cur.insts.push(inst);
-    if (inst.op === 'subgroup') {
-      if (cur.segments.length === 0) cur.segments.push({ kind: 'lanes', insts: [] });
-      cur.segments.push({ kind: 'warp', insts: [inst] });
-      lanes = undefined;
-      continue;
-    }
-    if (!lanes) {
-      lanes = { kind: 'lanes', insts: [] };
-      cur.segments.push(lanes);
-    }
-    lanes.insts.push(inst);
-    if (inst.op === 'call' || (inst.op === 'rtCall' && inst.fn === 'traverse')) {
-      pieces.push(cur);
-      cur = { segments: [], insts: [] };
-      lanes = undefined;
-    }
-  }
-  if (cur.insts.length > 0 || pieces.length === 0) pieces.push(cur);
-  // A terminator-only piece after a call still needs a lane loop.
-  for (const p of pieces) if (p.segments.length === 0) p.segments.push({ kind: 'lanes', insts: [] });
-  return pieces;
-}
 
 export class FunctionCompiler {
   private readonly layout: LayoutTable;

@@ -135,8 +135,10 @@ layout(buffer_reference, scalar, buffer_reference_align = 4) buffer Verts { vec3
 layout(buffer_reference) buffer Node;
 layout(buffer_reference, std430) buffer Node { Node next; vec3 value; float weight; };
 layout(std430, set = 0, binding = 4) buffer Refs { Verts verts; Node head; int count; } refs;
+layout(std140, set = 1, binding = 0) uniform Nested { float aa[2][3]; bool flag; ivec3 iv[2]; mat3x4 m34[2]; vec2 tail; } nested;
+layout(std430, set = 1, binding = 1) buffer Nested430 { float aa[2][3]; bool flag; ivec3 iv[2]; mat3x4 m34[2]; vec2 tail; dvec3 dv; float last; } nested430;
 void main() {
-  float s = u140.o.tail + s430.o.tail + ss.x + pc.f[1] + ex.b + refs.verts.p[0].x + refs.head.next.weight;
+  float s = nested.aa[1][2] + nested430.aa[1][2] + nested430.last + u140.o.tail + s430.o.tail + ss.x + pc.f[1] + ex.b + refs.verts.p[0].x + refs.head.next.weight;
   s430.f[0] = s;
 }
 `;
@@ -157,7 +159,7 @@ maybe('block layouts match glslang (std140, std430, scalar, push constant, offse
   }
   // A non-trivial signature, so the comparison cannot pass vacuously.
   t.regex(ours.get('S430') ?? '', /^\{0:\{0:\[32\]\{0:v,12:v,16:v\},64m16:v,112:v,128:v,152:v\},160:\[4\]v,176:\[16\]v,/);
-  for (const name of ['U140', 'S430', 'SScalar', 'Push', 'Explicit', 'Verts', 'Node', 'Refs']) {
+  for (const name of ['U140', 'S430', 'SScalar', 'Push', 'Explicit', 'Verts', 'Node', 'Refs', 'Nested', 'Nested430']) {
     t.truthy(expected.get(name), `glslang has no block ${name}`);
     t.is(ours.get(name), expected.get(name), name);
   }

@@ -8,7 +8,9 @@ import { InstrumentationBufferTooSmallError, DumpFormatError } from '../analytic
 import { AnalysisInputError } from '../analytics/site-table.js';
 import { PipelineLinkError } from '../passes/lower/rt-pipeline.js';
 import { RunDirError } from '../driver/run-dir.js';
-import { UnknownInstrumentationModeError } from '../passes/instrument/instrument-module.js';
+import { AlreadyInstrumentedError, UnknownInstrumentationModeError } from '../passes/instrument/instrument-module.js';
+import { ReservedBindingError } from '../primitives/instrumentation-buffer-global.js';
+import { MetadataFormatError } from '../analytics/metadata-reader.js';
 import { ConfigError } from '../sim/config/config-error.js';
 import { SimError } from '../sim/functional/errors.js';
 import { RtRuntimeError } from '../sim/pipeline/rt-runtime.js';
@@ -32,7 +34,8 @@ export function isUserError(e: unknown): e is Error {
     e instanceof GltfLoadError || e instanceof ProceduralSceneError || e instanceof AccelerationStructureError ||
     e instanceof TraversalError || e instanceof UnknownInstrumentationModeError ||
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
-    e instanceof CliUsageError || e instanceof RunDirError
+    e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
+    e instanceof ReservedBindingError || e instanceof MetadataFormatError
   );
 }
 

@@ -7,7 +7,8 @@ import { compileGlsl } from '../frontend/glsl/compile.js';
 import { formatDiagnostic, type Diagnostic } from '../frontend/glsl/diagnostics.js';
 import type { Module } from '../ir/module.js';
 import type { PipelineStages } from '../passes/lower/rt-pipeline.js';
-import type { ShaderSource, WorkloadManifest } from '../sim/workload/manifest.js';
+import { ManifestError, type ShaderSource, type WorkloadManifest } from '../sim/workload/manifest.js';
+import { checkManifestInterfaces, moduleLookup } from '../sim/workload/check-interface.js';
 
 export class ShaderCompileError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -59,5 +60,8 @@ export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {
     callables: callables.map((m) => m!),
   };
   const modules = [raygen, ...[...compiled.values()].filter((m) => m !== raygen)];
+  // The manifest must describe what the shaders declare (bindings, kinds, formats, blocks).
+  const problems = checkManifestInterfaces(manifest, moduleLookup(manifest, stages));
+  if (problems.length > 0) throw new ManifestError(problems);
   return { stages, modules };
 }

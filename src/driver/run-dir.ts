@@ -11,6 +11,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
   annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
 } from '../analytics/index.js';
@@ -129,7 +130,7 @@ export function loadRunDir(dir: string): RunData {
     const dumpPath = join(dir, 'runs', m.mode, 'dump.bin');
     const metaPath = join(dir, 'runs', m.mode, 'metadata.json');
     for (const p of [dumpPath, metaPath]) if (!existsSync(p)) throw new RunDirError(`${p}: missing`);
-    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as InstrumentationMetadata;
+    const meta = parseMetadata(readFileSync(metaPath, 'utf8'), metaPath);
     const bytes = new Uint8Array(readFileSync(dumpPath));
     dumps.push({ mode: m.mode, dump: readDump(bytes, meta), metadata: meta });
     metadata[m.mode] = meta;

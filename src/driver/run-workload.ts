@@ -62,7 +62,8 @@ export interface PreparedRun {
   timings: RunResult['timings'];
 }
 
-export async function prepareRun(workload: string, opts: RunOptions = {}, record = false): Promise<PreparedRun> {
+/** `record`: the timing model will replay traversals, with this many on-chip stack entries per ray. */
+export async function prepareRun(workload: string, opts: RunOptions = {}, record?: { shortStackSize: number }): Promise<PreparedRun> {
   const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
   let t = performance.now();
   const lap = (k: keyof RunResult['timings']) => {
@@ -91,7 +92,10 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
   }
   lap('scene');
   const program = compileProgram(linked.module);
-  const rt = new RtRuntime({ accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record });
+  const rt = new RtRuntime({
+    accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined,
+    ...(record ? { shortStackSize: record.shortStackSize } : {}),
+  });
   lap('simulate');
   const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;

@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
-import { buildAccelerationStructure, type AccelerationStructure } from '../rt/acceleration-structure.js';
+import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure } from '../rt/acceleration-structure.js';
+import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
 import type { Scene } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
@@ -69,7 +70,10 @@ export function buildHostSetup(manifest: WorkloadManifest, linked: LinkedPipelin
   const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
-  const as = buildAccelerationStructure(scene, { baseAddress: AS_BASE });
+  // Declared BLAS/TLAS (as the application builds them) win over the scene-derived ones.
+  const as = manifest.accelerationStructures
+    ? buildFromDescriptions(manifest, manifest.accelerationStructures)
+    : buildAccelerationStructure(scene, { baseAddress: AS_BASE });
   const buffers: BufferResource[] = [];
   const images: ImageResource[] = [];
   const accels: Resources['accels'] = [];
@@ -218,6 +222,11 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
     if (global && !out.has(global.id)) out.set(global.id, { data: new Uint8Array(16), from: '', json: '' });
   }
   return [...out].map(([global, r]) => ({ global, data: r.data }));
+}
+
+function buildFromDescriptions(manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>): AccelerationStructure {
+  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`);
+  return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE });
 }
 
 /** Scene buffers before the instance descriptions that point into them. */

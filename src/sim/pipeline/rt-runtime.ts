@@ -66,6 +66,8 @@ export interface RtRuntimeOptions {
   maxRecursionDepth: number;
   /** Record memory transactions for the timing model. */
   record?: boolean;
+  /** On-chip traversal stack entries per ray (gpgpu_rt_stack_entries); deeper entries spill. Default 8. */
+  shortStackSize?: number;
 }
 
 export interface LaneAccess {
@@ -228,7 +230,7 @@ export class RtRuntime {
       tmax: args[13]!,
     };
     const record = this.opts.record ? new TransactionRecord() : undefined;
-    const result = traverse(as, ray, record ? { recordInto: record } : {});
+    const result = traverse(as, ray, record ? { recordInto: record, shortStackSize: this.opts.shortStackSize ?? 8 } : {});
     if (record) this.work.set(thread, record.toLaneWork(thread & 31));
     const c = this.counters;
     c.rays++;

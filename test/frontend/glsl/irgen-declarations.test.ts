@@ -76,3 +76,18 @@ test('a function body sees only what is declared above it (prototypes make later
   const m = compileOk(P + 'float g();\nfloat f() { return g(); }\nfloat g() { return 1.0; }\nvoid main() { p.x = f(); }');
   t.is(instsOf(fn(m, 'f'), 'call')[0]!.callee, fn(m, 'g').id);
 });
+
+test('consts derived from specialization constants are computed at run time (defaults only size arrays)', (t) => {
+  const m = compileOk(P + 'layout(constant_id = 0) const int S = 4;\nconst int S2 = S * 2;\nfloat arr[S2];\nvoid main() { const int local = S2 + 1; p.x = float(local) + float(arr.length()); }');
+  const s2 = m.globals.find((g) => g.name === 'S2')!;
+  t.is(s2.storage, 'private');
+  t.is(s2.init, undefined);
+  const spec = m.constants.find((c) => c.specId === 0)!;
+  const main = fn(m);
+  const mul = instsOf(main, 'binary').find((b) => b.kind === 'mul' && b.a === spec.id);
+  t.truthy(mul, 'S * 2 evaluated in main from the spec constant');
+  t.is(instsOf(main, 'store')[0]!.ptr, s2.id);
+  const arr = m.globals.find((g) => g.name === 'arr')!;
+  t.like(m.types.types[(m.types.types[arr.type] as { pointee: number }).pointee], { kind: 'array', length: 8 });
+  t.true(instsOf(main, 'load').some((l) => l.ptr === s2.id), 'local const reads S2 at run time');
+});

@@ -138,6 +138,13 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
         declare({ kind: 'constant', id, type: t, value: { type: t, scalar: value }, spec: true, loc });
         continue;
       }
+      if (cv && dependsOnSpecConstant(cx, decl.init)) {
+        // Folding would freeze the specialization constants' defaults: compute it at the start of main.
+        const g = cx.addGlobal({ name, type: cx.types.pointer('private', t), storage: 'private', loc });
+        cx.globalInits.push({ global: g, init: decl.init, type: t });
+        declare({ kind: 'variable', ptr: g.id, type: t, storage: 'private', readonly: 'const', value: cv, specDerived: true, loc });
+        continue;
+      }
       if (cv) {
         const v = coerce(cx, cx.constVal(cv), t, decl.init.loc, ` in initializer of '${name}'`);
         if (cx.types.isArray(t)) {
@@ -365,7 +372,7 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
         continue;
       }
       const cv = evalConst(constEnvOf(cx), decl.init);
-      if (cv) {
+      if (cv && !dependsOnSpecConstant(cx, decl.init)) {
         const v = coerce(cx, cx.constVal(cv), t, decl.init.loc, ` in initializer of '${name}'`);
         if (!cx.scope.declare(name, { kind: 'constant', id: v.id, type: t, ...(v.constValue ? { value: v.constValue } : {}), loc })) {
           cx.error(loc, `redefinition of '${name}'`);
@@ -374,7 +381,12 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
       }
     }
     const ptr = cx.fnb.variable(types.pointer('function', t), loc);
-    const sym = { kind: 'variable' as const, ptr, type: t, storage: 'function' as const, loc, ...(q.storage === 'const' ? { readonly: 'const' as const } : {}) };
+    const specValue = q.storage === 'const' && decl.init ? evalConst(constEnvOf(cx), decl.init) : undefined;
+    const sym = {
+      kind: 'variable' as const, ptr, type: t, storage: 'function' as const, loc,
+      ...(q.storage === 'const' ? { readonly: 'const' as const } : {}),
+      ...(specValue ? { value: specValue, specDerived: true } : {}),
+    };
     try {
       if (decl.init) {
         const v = coerce(cx, genInitValue(cx, decl.init, t), t, decl.init.loc, ` in initializer of '${name}'`);
@@ -424,4 +436,25 @@ export function declareFunction(cx: IrGenContext, d: FunctionDecl): FunctionSymb
   list.push(f);
   cx.scope.functions.set(d.name, list);
   return f;
+}
+
+/** Whether a constant expression reads a specialization constant (directly or through a const derived from one). */
+export function dependsOnSpecConstant(cx: IrGenContext, e: Expr): boolean {
+  let found = false;
+  const visit = (node: unknown): void => {
+    if (found || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    const n = node as { kind?: string; name?: string };
+    if (n.kind === 'ident' && n.name !== undefined) {
+      const sym = cx.scope.lookup(n.name);
+      if ((sym?.kind === 'constant' && sym.spec) || (sym?.kind === 'variable' && sym.specDerived)) found = true;
+      return;
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'loc') visit(v);
+  };
+  visit(e);
+  return found;
 }

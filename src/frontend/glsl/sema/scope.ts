@@ -19,8 +19,10 @@ export type SymbolEntry =
   /** Memory: `ptr` is a pointer value (global, local `variable`, or out-parameter). `type` is the pointee. */
   | {
       kind: 'variable'; ptr: ValueId; type: TypeId; storage: StorageClass; readonly?: ReadonlyReason; writeonly?: boolean; loc: Loc;
-      /** Known value of a const array kept in memory (array sizes and case labels may still fold it). */
+      /** Known value of a const kept in memory (array sizes and case labels may still fold it). */
       value?: ConstValue;
+      /** A const computed from specialization constants: `value` holds the result for their defaults only. */
+      specDerived?: boolean;
     }
   /** A folded constant (`const` with a constant initializer, spec constants). */
   | { kind: 'constant'; id: ValueId; type: TypeId; value?: ConstValue; spec?: boolean; loc: Loc }

@@ -109,17 +109,31 @@ export interface Piece {
   insts: Inst[];
 }
 
-export function splitBlock(b: Block): Piece[] {
+/**
+ * `sharedAccess(inst)` tells loads/stores/atomics of workgroup (shared) memory: a new lane loop
+ * starts at every such access that follows a shared store in the current lane loop, so all lanes
+ * finish the store before any lane reads (GLSL barrier() has no IR instruction; lock-step per
+ * warp is what makes shared memory work within a subgroup).
+ */
+export function splitBlock(b: Block, sharedAccess: (inst: Inst) => 'load' | 'store' | undefined = () => undefined): Piece[] {
   const pieces: Piece[] = [];
   let cur: Piece = { segments: [], insts: [] };
   let lanes: Segment | undefined;
+  let storedShared = false;
   for (const inst of b.insts) {
     if (inst.op === 'phi') continue;
+    const sa = sharedAccess(inst);
+    if (sa && storedShared && lanes && lanes.insts.length > 0) {
+      lanes = undefined;
+      storedShared = false;
+    }
+    if (sa === 'store') storedShared = true;
     cur.insts.push(inst);
     if (inst.op === 'subgroup') {
       if (cur.segments.length === 0) cur.segments.push({ kind: 'lanes', insts: [] });
       cur.segments.push({ kind: 'warp', insts: [inst] });
       lanes = undefined;
+      storedShared = false;
       continue;
     }
     if (!lanes) {
@@ -131,6 +145,7 @@ export function splitBlock(b: Block): Piece[] {
       pieces.push(cur);
       cur = { segments: [], insts: [] };
       lanes = undefined;
+      storedShared = false;
     }
   }
   if (cur.insts.length > 0 || pieces.length === 0) pieces.push(cur);

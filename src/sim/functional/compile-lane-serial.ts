@@ -8,7 +8,7 @@
  * through the same SIMT stack to produce counters identical to the warp-synchronous engine's.
  *
  * Only valid when lanes cannot observe each other or the issue order: the program has no subgroup
- * ops, debugPrintf or atomics (`laneSerialEligible`); `clock` is per invocation (instructions it
+ * ops, debugPrintf, atomics or workgroup (shared) memory (`laneSerialEligible`); `clock` is per invocation (instructions it
  * executed before the clock) in both engines, so it is allowed unless a timing clock is attached. Memory written by one lane and read
  * by another in the same launch is a data race in Vulkan too, so it is not a restriction.
  */
@@ -33,6 +33,7 @@ export type LaneFn = (W: unknown, l: number, depth: number, pbase: number) => vo
 
 /** Whether lanes can run one after the other without changing any result. */
 export function laneSerialEligible(m: Module): boolean {
+  if (m.globals.some((g) => g.storage === 'workgroup')) return false;
   for (const f of m.functions) {
     for (const b of f.blocks) {
       for (const i of b.insts) {

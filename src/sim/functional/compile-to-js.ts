@@ -101,8 +101,24 @@ export class FunctionCompiler {
     let segId = 0;
     let frameBytes = 0;
     this.promotedVars = promotableVariables(fn);
+    // Pointers into workgroup (shared) memory, for lock-step splitting of lane loops.
+    const shared = new Set<ValueId>();
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const b of fn.blocks) {
+        for (const inst of b.insts) {
+          if (inst.op === 'accessChain' && !shared.has(inst.id) && (shared.has(inst.base) || this.statics.isWorkgroupGlobal(inst.base))) {
+            shared.add(inst.id);
+            changed = true;
+          }
+        }
+      }
+    }
+    const isShared = (v: ValueId) => shared.has(v) || this.statics.isWorkgroupGlobal(v);
+    const sharedAccess = (inst: Inst): 'load' | 'store' | undefined =>
+      inst.op === 'load' && isShared(inst.ptr) ? 'load' : (inst.op === 'store' || inst.op === 'atomic') && isShared(inst.ptr) ? 'store' : undefined;
     for (const b of fn.blocks) {
-      const pieces = splitBlock(b);
+      const pieces = splitBlock(b, sharedAccess);
       plans.set(b.id, pieces);
       for (const inst of b.insts) {
         this.types.set(inst.id, inst.type);

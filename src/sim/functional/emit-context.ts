@@ -20,7 +20,7 @@ import type { OpClass } from '../warp-step.js';
 /** What the compiler knows statically about where a pointer value points. */
 export type PtrBase =
   /** A buffer-like region; `region` is the global (position in Module.globals) whose single buffer it is, when statically known. */
-  | { kind: 'shared'; space: 'global' | 'constant'; region?: number }
+  | { kind: 'shared'; space: 'global' | 'constant'; region?: number; workgroup?: boolean }
   /** Per-lane private memory; `fnStorage` marks function-storage (register-class) locals. */
   | { kind: 'private'; fnStorage: boolean }
   /** Anything (pointer parameters, phis of pointers): decided at run time by the sign. */

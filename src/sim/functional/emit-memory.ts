@@ -70,9 +70,9 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
   }
   ctx.setClass(OpClass.Memory);
   recordAddress();
-  if (b.kind === 'shared' && b.region !== undefined) {
-    const rg = `RG${b.region}`;
-    ctx.need(rg, `W.env.globalRegion[${b.region}]`);
+  if (b.kind === 'shared' && (b.region !== undefined || b.workgroup)) {
+    const rg = b.workgroup ? 'WGR' : `RG${b.region}`;
+    ctx.need(rg, b.workgroup ? 'W.wgRegion' : `W.env.globalRegion[${b.region}]`);
     const o = ctx.tmp('o');
     ctx.line(`const ${o} = ${a} - ${rg}.base;`);
     ctx.line(`if (${o} < 0 || ${o} + ${size} > ${rg}.size || (${o} & 3) !== 0) W.oob(${site}, l, ${a}, ${size}, ${rg});`);

@@ -14,7 +14,10 @@ import type { StepObserver } from '../warp-step.js';
 import type { FunctionInfo } from './compile-to-js.js';
 import { LayoutTable, type LeafKind } from './layout.js';
 import { shaderMath } from './shader-math.js';
-import { PrivateMemory } from './memory.js';
+import { PrivateMemory, makeRegion, type Region } from './memory.js';
+
+/** Base address of workgroup memory regions (far above buffers, below the local-memory range). */
+const WORKGROUP_BASE = 2 ** 42;
 
 /**
  * Per-lane decision traces of the lane-serial engine in one flat buffer (lane l owns
@@ -149,6 +152,24 @@ export class LaunchState {
     let pool = this.pools.get(f.fn);
     if (!pool) this.pools.set(f.fn, (pool = []));
     if (pool.length < 64) pool.push(f);
+  }
+
+  private readonly wgRegions = new Map<number, Region>();
+
+  /**
+   * The workgroup (shared) memory of workgroup `index`, created zeroed on first use. Placed at
+   * WORKGROUP_BASE + index * size so accesses have distinct addresses for the timing model.
+   */
+  workgroupRegion(index: number): Region {
+    if (this.program.statics.workgroupBytes === 0) index = -1;
+    let r = this.wgRegions.get(index);
+    if (!r) {
+      const bytes = Math.max(16, this.program.statics.workgroupBytes);
+      if (this.wgRegions.size >= 4096) this.wgRegions.clear();
+      r = makeRegion(WORKGROUP_BASE + Math.max(index, 0) * bytes, new Uint8Array(bytes), `workgroup memory of workgroup ${index}`);
+      this.wgRegions.set(index, r);
+    }
+    return r;
   }
 
   /** Private memory of a finished warp, reused by the next one (runFunctional runs warps one by one). */

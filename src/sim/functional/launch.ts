@@ -84,6 +84,7 @@ function lanesFor(
     numWorkgroups: Uint32Array.from(nwg),
     subgroupId,
     numSubgroups,
+    workgroupIndex: wg[0] + wg[1] * nwg[0] + wg[2] * nwg[0] * nwg[1],
   };
 }
 

@@ -20,7 +20,7 @@ import { SimError } from './errors.js';
 export const HIT_ATTRIBUTE_BYTES = 32;
 
 const PRIVATE_CLASSES: ReadonlySet<StorageClass> = new Set<StorageClass>([
-  'private', 'function', 'rayPayload', 'incomingRayPayload', 'hitAttribute', 'callableData', 'incomingCallableData', 'output', 'workgroup',
+  'private', 'function', 'rayPayload', 'incomingRayPayload', 'hitAttribute', 'callableData', 'incomingCallableData', 'output',
 ]);
 
 export function isPrivateClass(s: StorageClass): boolean {
@@ -35,6 +35,9 @@ export class ModuleStatics {
   /** Byte offset in private memory of each private-class global, by global position. */
   readonly privateOffset = new Map<number, number>();
   readonly privateGlobalBytes: number;
+  /** Byte offset of each workgroup (shared) global in its workgroup's region, by global position. */
+  readonly workgroupOffset = new Map<number, number>();
+  readonly workgroupBytes: number;
   readonly usedGlobals = new Set<number>();
   /** Positions in `Module.constants` of spec constants (W.spec is indexed by constant position). */
   readonly specConstants: { index: number; specId: number; value: number }[] = [];
@@ -48,8 +51,15 @@ export class ModuleStatics {
       }
     });
     let off = HIT_ATTRIBUTE_BYTES;
+    let wg = 0;
     m.globals.forEach((g, index) => {
       this.globalById.set(g.id, { g, index });
+      if (g.storage === 'workgroup') {
+        wg = alignUp(wg, 16);
+        this.workgroupOffset.set(index, wg);
+        wg += Math.max(4, this.layout.sizeOf(this.pointee(g)));
+        return;
+      }
       if (!isPrivateClass(g.storage)) return;
       if (g.storage === 'hitAttribute') {
         this.privateOffset.set(index, 0);
@@ -61,6 +71,7 @@ export class ModuleStatics {
       off += Math.max(4, this.layout.sizeOf(pointee));
     });
     this.privateGlobalBytes = alignUp(off, 8);
+    this.workgroupBytes = alignUp(wg, 16);
     for (const f of m.functions) {
       for (const b of f.blocks) {
         for (const inst of b.insts) {
@@ -84,6 +95,12 @@ export class ModuleStatics {
 
   isGlobal(v: ValueId): boolean {
     return this.globalById.has(v);
+  }
+
+  /** Whether v is a workgroup (shared) global. */
+  isWorkgroupGlobal(v: ValueId): boolean {
+    const e = this.globalById.get(v);
+    return e !== undefined && this.workgroupOffset.has(e.index);
   }
 
   globals(): { g: Global; index: number }[] {
@@ -153,6 +170,8 @@ export class ModuleStatics {
     const { g, index } = e;
     const po = this.privateOffset.get(index);
     if (po !== undefined) return { expr: numLit(PRIVATE_BASE + po) };
+    const wo = this.workgroupOffset.get(index);
+    if (wo !== undefined) return { expr: `(WGB + ${wo})`, need: ['WGB', 'W.wgRegion.base'] };
     const info = this.globalPtrInfo(v)!;
     if (info.base.kind === 'builtin' || info.base.kind === 'bufferArray') return { expr: '0' };
     if (g.storage === 'input') return { expr: '0' };
@@ -166,6 +185,7 @@ export class ModuleStatics {
     const pointee = this.pointee(g);
     if (g.builtin) return { base: { kind: 'builtin', builtin: g.builtin, leaf: 0 }, pointee };
     if (this.privateOffset.has(index)) return { base: { kind: 'private', fnStorage: false }, pointee };
+    if (this.workgroupOffset.has(index)) return { base: { kind: 'shared', space: 'global', workgroup: true }, pointee };
     const pt = typeOf(this.m.types, pointee);
     switch (g.storage) {
       case 'storageBuffer':

@@ -51,6 +51,8 @@ export interface WarpLanes {
   numWorkgroups: Uint32Array;
   subgroupId: number;
   numSubgroups: number;
+  /** Linear index of the workgroup (selects its shared memory). */
+  workgroupIndex: number;
 }
 
 
@@ -77,6 +79,8 @@ export class Warp {
   readonly numSubgroups: number;
   /** Address of the texel the last image access touched (level 0; for WarpStep.memory). */
   texAddr = 0;
+  /** This warp's workgroup memory (compute shaders with shared variables). */
+  readonly wgRegion: Region;
   /** Lane-serial engine: per-lane block traces, extra return leaves, call depth limit. */
   readonly traces: Int32Array[];
   readonly tlen: Int32Array;
@@ -117,6 +121,7 @@ export class Warp {
     this.subgroupId = lanes.subgroupId;
     this.numSubgroups = lanes.numSubgroups;
     this.traces = launch.traces.lane;
+    this.wgRegion = launch.workgroupRegion(lanes.workgroupIndex);
     this.tlen = launch.tlen;
     this.lret = launch.lret;
     this.largs = launch.largs;

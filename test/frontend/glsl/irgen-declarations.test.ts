@@ -91,3 +91,10 @@ test('consts derived from specialization constants are computed at run time (def
   t.like(m.types.types[(m.types.types[arr.type] as { pointee: number }).pointee], { kind: 'array', length: 8 });
   t.true(instsOf(main, 'load').some((l) => l.ptr === s2.id), 'local const reads S2 at run time');
 });
+
+test('opaque parameters (samplers, acceleration structures) are used as values, never copied to function memory', (t) => {
+  const m = compileOk('layout(location = 0) rayPayloadInEXT vec4 p;\nlayout(set = 0, binding = 0) uniform sampler2D tex;\nvec4 fetch(sampler2D s, vec2 uv) { return textureLod(s, uv, 0.0); }\nvoid main() { p = fetch(tex, p.xy); }', 'rchit');
+  const f = fn(m, 'fetch');
+  t.is(instsOf(f, 'variable').length, 1, 'only uv gets a local');
+  t.is(instsOf(f, 'image')[0]!.args[0], f.params[0]!.id);
+});

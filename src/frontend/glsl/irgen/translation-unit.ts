@@ -103,7 +103,10 @@ function genFunctionBody(cx: IrGenContext, f: FunctionSymbol): void {
       if (!p.name) return;
       const loc = d.params[i]!.loc;
       let sym;
-      if (p.qualifier === 'in') {
+      if (p.qualifier === 'in' && types.isOpaque(p.type)) {
+        // Opaque handles (samplers, images, acceleration structures) cannot live in function memory: use the value.
+        sym = { kind: 'constant' as const, id: params[i]!.id, type: p.type, loc };
+      } else if (p.qualifier === 'in') {
         const ptr = fb.variable(types.pointer('function', p.type), loc);
         fb.emit({ op: 'store', ptr, value: params[i]!.id }, types.void, loc);
         sym = { kind: 'variable' as const, ptr, type: p.type, storage: 'function' as const, loc, ...(p.readonly ? { readonly: 'const' as const } : {}) };

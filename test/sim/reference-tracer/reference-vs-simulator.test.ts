@@ -51,3 +51,13 @@ test('cornell: the reference matches the simulator; red left wall, green right w
   for (let i = 0; i < c.ref.length; i += 3) if (c.ref[i]! + c.ref[i + 1]! + c.ref[i + 2]! > 30) lit++;
   t.true(lit / c.total > 0.8, `${lit} of ${c.total} pixels lit`);
 });
+
+test('pt: the reference matches the simulator on the procedural spheres (intersection shader port)', async (t) => {
+  const c = await compareWithSimulator('pt', { width: 24, height: 16, spp: 1 });
+  t.true(c.matching / c.total >= REQUIRED_MATCH, `${c.matching}/${c.total} pixels match; first: ${JSON.stringify(c.mismatches.slice(0, 3))}`);
+  t.is(c.refRays, c.simRays);
+  // RTIOW's scene: sky in the top rows, spheres on the ground plane below.
+  const sky = pixel(c.ref, 24, 12, 0);
+  t.true(sky[2]! > 150 && sky[2]! >= sky[0]!, `sky ${sky}`);
+  t.true(channelMean(c.ref, 0) > 40, 'not black');
+});

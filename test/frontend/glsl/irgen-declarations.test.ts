@@ -98,3 +98,7 @@ test('opaque parameters (samplers, acceleration structures) are used as values, 
   t.is(instsOf(f, 'variable').length, 1, 'only uv gets a local');
   t.is(instsOf(f, 'image')[0]!.args[0], f.params[0]!.id);
 });
+
+test('opaque types cannot be local variables', (t) => {
+  t.regex(compileErrors('layout(set = 0, binding = 0) uniform sampler2D tex;\nvoid main() { sampler2D s = tex; }')[0]!, /local variable 's' cannot have opaque type 'sampler2D'/);
+});

@@ -366,6 +366,10 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
       cx.error(loc, `local array '${name}' needs a size`);
       continue;
     }
+    if (isOpaqueOrArrayOfOpaque(cx, t)) {
+      cx.error(loc, `local variable '${name}' cannot have opaque type '${types.name(t)}' (only uniforms and function parameters can)`);
+      continue;
+    }
     if (q.storage === 'const') {
       if (!decl.init) {
         cx.error(loc, `const variable '${name}' needs an initializer`);

@@ -6,7 +6,7 @@
  *   if(gl_LaunchIDNV.z != 0){
  *
  * `simtLineData` gathers the SIMT-efficiency sites of one shader by source line (sites on the same
- * line add up); only sites located in the shader's own source file are placed (not #includes).
+ * line add up), for one file: the shader's own source or one of its #included files.
  */
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import { formatHistogram, type SimtEfficiency } from './simt-efficiency.js';
@@ -40,16 +40,59 @@ export function annotateSource(sourceText: string, lineData: ReadonlyMap<number,
   return out.join('\n');
 }
 
-export function simtLineData(simt: SimtEfficiency, meta: InstrumentationMetadata, shader: number): Map<number, LineAnnotation> {
-  const path = meta.shaders[shader]?.sourcePath;
+/**
+ * `file` is the path of the file whose lines are wanted: the shader's own file by default, or one
+ * of its #included files (`ShaderMetadata.files`). A site belongs to the file of its location, so
+ * lines of one file never receive data of another file's line with the same number.
+ */
+export function simtLineData(simt: SimtEfficiency, meta: InstrumentationMetadata, shader: number, file?: string): Map<number, LineAnnotation> {
+  const own = meta.shaders[shader]?.sourcePath ?? '';
+  const path = file ?? own;
   const out = new Map<number, { executionCount: number; histogram: number[] }>();
   for (const s of simt.perSite) {
     const site = meta.sites[s.site]!;
-    if (site.shader !== shader || site.loc.line <= 0 || (site.loc.file !== '' && site.loc.file !== path)) continue;
+    // '' = location file unknown: taken to be the shader's own file.
+    const siteFile = site.loc.file === '' ? own : site.loc.file;
+    if (site.shader !== shader || site.loc.line <= 0 || siteFile !== path) continue;
     let a = out.get(site.loc.line);
     if (!a) out.set(site.loc.line, (a = { executionCount: 0, histogram: new Array<number>(s.histogram.length).fill(0) }));
     a.executionCount += s.executions;
     s.histogram.forEach((c, k) => (a!.histogram[k] = (a!.histogram[k] ?? 0) + c));
+  }
+  return out;
+}
+
+/** One file to show annotated: a shader's own source, or an #included file holding code it ran. */
+export interface AnnotatedFile {
+  /** Unique in the run: the shader name, or `<shader>+<included file name>`. */
+  name: string;
+  shader: number;
+  path: string;
+  text: string;
+  /** True for an #included file (data of this shader only; the file may serve other shaders too). */
+  included: boolean;
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}
+
+/**
+ * Every shader's own file, each followed by the #included files in which that shader executed
+ * code (an include whose code never ran, e.g. declarations only, has nothing to show).
+ */
+export function annotatedFiles(simt: SimtEfficiency | undefined, meta: InstrumentationMetadata): AnnotatedFile[] {
+  const out: AnnotatedFile[] = [];
+  for (const sh of meta.shaders) {
+    out.push({ name: sh.name, shader: sh.index, path: sh.sourcePath, text: sh.sourceText, included: false });
+    (sh.files ?? []).forEach((f, k) => {
+      if (k === 0 || !simt) return;
+      const data = simtLineData(simt, meta, sh.index, f.path);
+      if (![...data.values()].some((a) => a.executionCount > 0)) return;
+      let name = `${sh.name}+${baseName(f.path)}`;
+      for (let n = 2; out.some((o) => o.name === name); n++) name = `${sh.name}+${baseName(f.path)}#${n}`;
+      out.push({ name, shader: sh.index, path: f.path, text: f.text ?? '', included: true });
+    });
   }
   return out;
 }

@@ -4,10 +4,12 @@
  * to every original instruction of the block. Rows are normalised to the maximum over the whole
  * pipeline, so shaders compare on one scale.
  *
+ * Each row names the file its line is in (#included code keeps its own file and line numbers).
+ *
  * Invariant: one row per original instruction of every instrumented block, in shader / function /
  * block layout order; `normalized = threadCount / max(threadCount)` (0 when nothing ran).
  */
-import { ENTRY_PAYLOAD, type BlockMetadata, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import { ENTRY_PAYLOAD, shaderFilePath, type BlockMetadata, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
 import { isBlockExecution, popcount32, requireSites, siteTable } from './site-table.js';
 
@@ -19,6 +21,8 @@ export interface HotspotRow {
   /** Index of the instruction inside its original block. */
   index: number;
   opcode: string;
+  /** Source file of the instruction: the shader's own file or the #included file it came from. */
+  file: string;
   line: number;
   /** Dynamic thread-level executions. */
   threadCount: number;
@@ -81,6 +85,7 @@ export function hotspots(dump: Dump, meta: InstrumentationMetadata): Hotspots {
     if (threadCount > max) max = threadCount;
     perShader[site.shader]!.threadInstructions += threadCount * block.opcodes.length;
     perShader[site.shader]!.warpInstructions += warpCount * block.opcodes.length;
+    const shader = meta.shaders[site.shader]!;
     block.opcodes.forEach((opcode, index) => {
       rows.push({
         shader: site.shader,
@@ -89,6 +94,7 @@ export function hotspots(dump: Dump, meta: InstrumentationMetadata): Hotspots {
         block: site.block,
         index,
         opcode,
+        file: shaderFilePath(shader, block.files?.[index] ?? 0),
         line: block.lines[index] ?? 0,
         threadCount,
         warpCount,

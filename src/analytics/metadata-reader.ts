@@ -75,6 +75,14 @@ export function parseMetadata(text: string, path = 'metadata.json'): Instrumenta
     if (!STAGES.includes(sh.stage as string)) fail(`${key}.stage`, `unknown stage ${JSON.stringify(sh.stage)}`);
     str(sh.sourcePath, `${key}.sourcePath`);
     str(sh.sourceText, `${key}.sourceText`);
+    const fileCount = sh.files === undefined ? 1 : arr(sh.files, `${key}.files`).length;
+    if (sh.files !== undefined) {
+      (sh.files as unknown[]).forEach((f, j) => {
+        if (!isObject(f)) return fail(`${key}.files[${j}]`, 'expected an object');
+        str(f.path, `${key}.files[${j}].path`);
+        if (j > 0) str(f.text, `${key}.files[${j}].text`);
+      });
+    }
     arr(sh.cfg, `${key}.cfg`).forEach((f, j) => {
       if (!isObject(f)) return fail(`${key}.cfg[${j}]`, 'expected an object');
       str(f.name, `${key}.cfg[${j}].name`);
@@ -84,6 +92,11 @@ export function parseMetadata(text: string, path = 'metadata.json'): Instrumenta
         int(b.id, `${bk}.id`);
         const ops = arr(b.opcodes, `${bk}.opcodes`);
         if (arr(b.lines, `${bk}.lines`).length !== ops.length) fail(`${bk}.lines`, 'must have one line per opcode');
+        if (b.files !== undefined) {
+          const files = arr(b.files, `${bk}.files`);
+          if (files.length !== ops.length) fail(`${bk}.files`, 'must have one file index per opcode');
+          files.forEach((f, n) => int(f, `${bk}.files[${n}]`) >= fileCount && fail(`${bk}.files[${n}]`, `file ${f as number} does not exist (${fileCount} file(s) in ${key}.files)`));
+        }
         arr(b.successors, `${bk}.successors`);
       });
     });

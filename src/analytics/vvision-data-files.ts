@@ -71,8 +71,8 @@ export function vvisionDataFiles(r: VVisionResults): Record<string, string> {
   }
   if (r.hotspots) {
     files['hotspots.csv'] = csv(
-      ['shader', 'function', 'block', 'index', 'opcode', 'line', 'thread_count', 'warp_count', 'normalized'],
-      r.hotspots.rows.map((h) => [h.shaderName, h.function, h.block, h.index, h.opcode, h.line, h.threadCount, h.warpCount, h.normalized]),
+      ['shader', 'function', 'block', 'index', 'opcode', 'file', 'line', 'thread_count', 'warp_count', 'normalized'],
+      r.hotspots.rows.map((h) => [h.shaderName, h.function, h.block, h.index, h.opcode, h.file, h.line, h.threadCount, h.warpCount, h.normalized]),
     );
   }
   if (r.opcodes) {

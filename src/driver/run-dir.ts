@@ -7,13 +7,14 @@
  *   runs/<mode>/metadata.json     its static metadata (written beside the dump, never into it)
  *   image.png, heatmap.png        the rendered frame, the per-pixel work heatmap (trace)
  *   *.csv, summary.json           V-Vision's data files
- *   annotated/<shader>.glsl       the Fig. 7 inline-annotated source of every shader (simt)
+ *   annotated/<shader>.glsl       the Fig. 7 inline-annotated source of every shader (simt), and
+ *   annotated/<shader>+<inc>.glsl of every #included file in which that shader ran code
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
-  annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
+  annotatedFiles, annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
 } from '../analytics/index.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
@@ -85,9 +86,9 @@ export function runRecord(r: InstrumentResult): RunRecord {
 export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!results.simt || !meta) return out;
-  meta.shaders.forEach((s, i) => {
-    out[s.name] = annotateSource(s.sourceText, simtLineData(results.simt!, meta, i));
-  });
+  for (const f of annotatedFiles(results.simt, meta)) {
+    out[f.name] = annotateSource(f.text, simtLineData(results.simt, meta, f.shader, f.path));
+  }
   return out;
 }
 

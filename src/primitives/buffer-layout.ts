@@ -116,6 +116,12 @@ export interface BlockMetadata {
   opcodes: string[];
   /** Source line of each original instruction, parallel to `opcodes` (0 = unknown). */
   lines: number[];
+  /**
+   * Source file of each original instruction, parallel to `lines`: an index into the shader's
+   * `files` (0 = the shader's own file). Absent in metadata written before #include attribution
+   * existed, or when every instruction is in the shader's own file.
+   */
+  files?: number[];
 }
 
 export interface FunctionMetadata {
@@ -135,6 +141,28 @@ export interface ShaderMetadata {
   sourceText: string;
   entryFunction: string;
   cfg: FunctionMetadata[];
+  /**
+   * Files the shader's code comes from, indexed by `BlockMetadata.files`: files[0] is the shader's
+   * own file (`sourcePath`; its text is `sourceText`, not repeated here), then every #included file
+   * that holds code of a reachable function, in order of first use. Absent = only the own file.
+   */
+  files?: SourceFileMetadata[];
+}
+
+export interface SourceFileMetadata {
+  path: string;
+  /** Omitted for files[0] (it is `ShaderMetadata.sourceText`). */
+  text?: string;
+}
+
+/** Path of file `file` of a shader (0 or an unknown index: the shader's own file). */
+export function shaderFilePath(shader: ShaderMetadata, file: number): string {
+  return file === 0 ? shader.sourcePath : shader.files?.[file]?.path ?? shader.sourcePath;
+}
+
+/** Source text of file `file` of a shader ('' when unknown). */
+export function shaderFileText(shader: ShaderMetadata, file: number): string {
+  return file === 0 ? shader.sourceText : shader.files?.[file]?.text ?? '';
 }
 
 export interface InstrumentationMetadata {

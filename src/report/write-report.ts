@@ -84,8 +84,8 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       title: 'Hotspots', charts: charts.hotspots!,
       intro: 'Dynamic instruction counts reconstructed from block executions of the <code>simt</code> dump (V-Vision Fig. 15): each block entry counts its instructions once per active lane. The source pages colour lines by the same counts.',
       tables: [{
-        title: 'Top 30 instructions', header: ['shader', 'line', 'opcode', 'thread executions', 'warp executions', 'normalised'],
-        rows: top.map((h) => [h.shaderName, h.line, h.opcode, int(h.threadCount), int(h.warpCount), h.normalized.toFixed(3)]),
+        title: 'Top 30 instructions', header: ['shader', 'file:line', 'opcode', 'thread executions', 'warp executions', 'normalised'],
+        rows: top.map((h) => [h.shaderName, `${baseName(h.file)}:${h.line}`, h.opcode, int(h.threadCount), int(h.warpCount), h.normalized.toFixed(3)]),
       }],
     });
   }
@@ -134,8 +134,8 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
   for (const s of sources) {
     const file = `source/${fileName(s.name)}.html`;
     const annotatedFile = `../annotated/${s.name}.glsl`;
-    const others = sources.map((o) => `<a href="${fileName(o.name)}.html">${Handlebars.escapeExpression(o.name)}</a>`).join(' · ');
-    w.write(file, layout(s.name, file, `<p class="note">Shaders: ${others}</p>${t.source({ ...s, annotatedFile })}`, [], '../'));
+    const others = sources.map((o) => `<a href="${fileName(o.name)}.html">${Handlebars.escapeExpression(o.included ? `↳ ${baseName(o.path)}` : o.name)}</a>`).join(' · ');
+    w.write(file, layout(s.name, file, `<p class="note">Shaders (↳ = #included file with code that shader ran): ${others}</p>${t.source({ ...s, annotatedFile })}`, [], '../'));
   }
 
   const headline: { label: string; value: string; note: string }[] = [];
@@ -146,7 +146,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
   }
   if (r.hotspots && r.hotspots.rows.length > 0) {
     const h = [...r.hotspots.rows].sort((a, b) => b.threadCount - a.threadCount)[0]!;
-    headline.push({ label: 'hottest instruction', value: `${h.shaderName}:${h.line} ${h.opcode}`, note: `${int(h.threadCount)} thread executions` });
+    headline.push({ label: 'hottest instruction', value: `${baseName(h.file)}:${h.line} ${h.opcode}`, note: `${int(h.threadCount)} thread executions, shader ${h.shaderName}` });
   }
   if (r.divergence && r.divergence.totalSlots > 0) {
     const d = r.divergence;
@@ -172,7 +172,11 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       verdict: f.holds ? 'equal: the instrumentation measures exactly what the simulator executed' : `${f.mismatches.length} site(s) differ`, holds: f.holds,
     },
     pages: [...pages.map((p) => ({ href: p.file, label: p.label, description: p.description })),
-      ...sources.map((s) => ({ href: `source/${fileName(s.name)}.html`, label: `Source: ${s.name}`, description: `${s.stage} shader with inline data${s.hottestLine ? `; hottest line ${s.hottestLine}` : ''}` }))],
+      ...sources.map((s) => ({
+        href: `source/${fileName(s.name)}.html`,
+        label: s.included ? `Source: ${s.path} (included by ${s.shader})` : `Source: ${s.name}`,
+        description: `${s.included ? `code of the ${s.stage} shader ${s.shader} in this #included file` : `${s.stage} shader`} with inline data${s.hottestLine ? `; hottest line ${s.hottestLine}` : ''}`,
+      }))],
     runs: rec.modes.map((m) => ({
       mode: m.mode, warpInsts: int(m.warpInsts), threadInsts: `${int(m.threadInsts)}${m.threadInsts > minInsts ? ` (+${pct(m.threadInsts / minInsts - 1)})` : ''}`,
       simt: pct(m.simtEfficiency), rays: int(m.rays), buffer: `${int(m.bufferWords)}${m.rerunFrom ? ` (rerun; ${int(m.rerunFrom)} was too small)` : ''}`,
@@ -193,6 +197,10 @@ function hasData(file: string, r: ReportInput['results']): boolean {
     case 'warp_exits_vs_entries.csv': return r.its !== undefined;
     default: return false;
   }
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
 }
 
 function fileName(name: string): string {

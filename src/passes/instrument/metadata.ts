@@ -19,6 +19,7 @@ import {
   type ShaderMetadata,
   type SiteKind,
   type SiteMetadata,
+  type SourceFileMetadata,
   type SourceLocation,
 } from '../../primitives/buffer-layout.js';
 
@@ -51,7 +52,13 @@ export function isIssuedInstruction(inst: Inst): boolean {
   return inst.op !== 'phi' && inst.op !== 'variable';
 }
 
-export function blockMetadata(block: Block): BlockMetadata {
+/**
+ * Maps a module source index (`Loc.file`) to the shader's file index (0 = the shader's own file).
+ * Without one, every instruction is taken to be in the shader's own file.
+ */
+export type ShaderFileIndex = (moduleFile: number) => number;
+
+export function blockMetadata(block: Block, fileIndex?: ShaderFileIndex): BlockMetadata {
   const last = block.insts[block.insts.length - 1];
   const issued = block.insts.filter(isIssuedInstruction);
   const meta: BlockMetadata = {
@@ -60,12 +67,17 @@ export function blockMetadata(block: Block): BlockMetadata {
     opcodes: issued.map(opcodeName),
     lines: issued.map((i) => i.loc.line),
   };
+  if (fileIndex) {
+    const files = issued.map((i) => fileIndex(i.loc.file));
+    // Kept only when some instruction is outside the shader's own file: compact metadata.
+    if (files.some((f) => f !== 0)) meta.files = files;
+  }
   if (block.name !== undefined) meta.name = block.name;
   return meta;
 }
 
-export function functionMetadata(fn: Function): FunctionMetadata {
-  return { name: fn.name, blocks: fn.blocks.map(blockMetadata) };
+export function functionMetadata(fn: Function, fileIndex?: ShaderFileIndex): FunctionMetadata {
+  return { name: fn.name, blocks: fn.blocks.map((b) => blockMetadata(b, fileIndex)) };
 }
 
 /** Functions reachable from `root` through calls, root first (call order, each once). */
@@ -110,8 +122,26 @@ export function addShaderMetadata(meta: InstrumentationMetadata, m: Module, entr
     sourcePath: src?.path ?? '',
     sourceText: src?.text ?? '',
     entryFunction: root.name,
-    cfg: functions.map(functionMetadata),
+    cfg: [],
   };
+  // Module source index -> shader file index; the shader's own file is 0, includes follow in
+  // order of first use, so only files that hold code of this shader are listed.
+  const ownFile = m.sources[root.loc.file] ? root.loc.file : 0;
+  const indexOf = new Map<number, number>([[ownFile, 0]]);
+  const files: SourceFileMetadata[] = [{ path: shader.sourcePath }];
+  const fileIndex: ShaderFileIndex = (f) => {
+    let k = indexOf.get(f);
+    if (k === undefined) {
+      const source = m.sources[f];
+      if (!source || source.path === shader.sourcePath) return 0;
+      k = files.length;
+      indexOf.set(f, k);
+      files.push({ path: source.path, text: source.text });
+    }
+    return k;
+  };
+  shader.cfg = functions.map((fn) => functionMetadata(fn, fileIndex));
+  if (files.length > 1) shader.files = files;
   meta.shaders.push(shader);
   return shader.index;
 }

@@ -23,7 +23,7 @@ import { emitExt } from './emit-ext.js';
 import { emitMemory, storeThrough } from './emit-memory.js';
 import { emitImage, emitSampledImage } from './emit-image.js';
 import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
-import { SimError, siteOf, type Site } from './errors.js';
+import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { promotableVariables, promotedAccessChain, type PromotedPtr } from './promoted-vars.js';
 import { countsAsInstruction, type FunctionInfo } from './compile-to-js.js';
@@ -247,6 +247,16 @@ class LaneFunctionCompiler {
   }
 
   private emitBlock(pos: number): string {
+    try {
+      return this.emitBlockUnlocated(pos);
+    } catch (e) {
+      const b = this.fn.blocks[pos]!;
+      const at = b.insts.find((i) => i.loc.line > 0) ?? b.insts[0]!;
+      locate(e, siteOf(this.m, this.fn.name, at.loc));
+    }
+  }
+
+  private emitBlockUnlocated(pos: number): string {
     const b = this.fn.blocks[pos]!;
     const bi = this.info.blocks[pos]!;
     const lines: string[] = [];

@@ -41,7 +41,7 @@ import { emitMemory, storeThrough } from './emit-memory.js';
 import { emitImage, emitSampledImage } from './emit-image.js';
 import { emitSubgroup } from './subgroup.js';
 import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
-import { SimError, siteOf, type Site } from './errors.js';
+import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
 
@@ -378,7 +378,12 @@ export class FunctionCompiler {
           continue;
         }
         currentClass = defaultClass(inst);
-        const r = this.emitInst(ctx, inst, b, info, succVars, lines);
+        let r: { end?: PieceInfo['end'] };
+        try {
+          r = this.emitInst(ctx, inst, b, info, succVars, lines);
+        } catch (e) {
+          locate(e, siteOf(this.m, this.fn.name, inst.loc));
+        }
         if (r.end) end = r.end;
         if (inst.op === 'call') {
           callee = inst.callee;

@@ -54,3 +54,9 @@ export class SimError extends Error {
     if (where.thread !== undefined) this.thread = where.thread;
   }
 }
+
+/** Re-raises a compile-time error of one instruction with its shader location attached. */
+export function locate(e: unknown, site: Site): never {
+  if (e instanceof SimError && !e.site) throw new SimError(e.kind, e.message, { site });
+  throw e;
+}

@@ -67,3 +67,16 @@ test('the same launch twice gives identical counters (determinism)', (t) => {
   const b = runGlsl(OOB, { buffers: [{ set: 0, binding: 0, data: words(64) }] }, { size: [1, 1, 1] }).counters;
   t.deepEqual(a, b);
 });
+
+test('an unsupported operation is reported at compile time with its shader location', (t) => {
+  const src = `#version 460
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerCube env;
+layout(std430, set = 0, binding = 1) buffer Out { vec4 v[]; } o;
+void main() {
+  o.v[0] = texture(env, vec3(1.0, 0.0, 0.0));
+}`;
+  const err = t.throws(() => runGlsl(src, {}, { size: [1, 1, 1] }, 'cube.comp'), { instanceOf: SimError });
+  t.is(err!.kind, 'unsupported');
+  t.regex(err!.message, /cube map images are not supported by the functional core at cube\.comp:6:\d+/);
+});

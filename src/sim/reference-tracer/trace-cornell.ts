@@ -117,8 +117,9 @@ export function traceCornell(ctx: RenderContext): void {
       }
       radiance = [fr(radiance[0] / Math.max(samples, 1)), fr(radiance[1] / Math.max(samples, 1)), fr(radiance[2] / Math.max(samples, 1))];
       if (!isFiniteVec(radiance)) radiance = [0, 0, 0];
-      // Frame 0 of the running mean: before = 0, average = radiance (accumulation image not read).
-      storePixel(ctx, px, py, toneMap(radiance[0], exposure), toneMap(radiance[1], exposure), toneMap(radiance[2], exposure));
+      // Running mean over frames from a fresh accumulation image (before = 0 in every frame).
+      const average = radiance.map((c) => fr(c / fr(frame + 1)));
+      storePixel(ctx, px, py, toneMap(average[0]!, exposure), toneMap(average[1]!, exposure), toneMap(average[2]!, exposure));
     }
   }
 }

@@ -13,6 +13,7 @@
  * by another in the same launch is a data race in Vulkan too, so it is not a restriction.
  */
 import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
+import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg } from '../../ir/cfg.js';
@@ -57,6 +58,7 @@ class LaneFunctionCompiler {
   private readonly varOf = new Map<ValueId, ValueId>();
   private readonly blockPos = new Map<BlockId, number>();
   private readonly locals = new Map<string, string>();
+  private readonly crossBlock = new Set<ValueId>();
   private readonly needs = new Map<string, string>();
   private tmp = 0;
 
@@ -130,7 +132,24 @@ class LaneFunctionCompiler {
       }
     }
     if (frameBytes !== this.info.frameBytes) throw new SimError('internal', `frame layout of @${fn.name} differs between backends`);
-    // Which promoted variables have a dynamically indexed access chain (then they live in an array).
+    // Values used outside their defining block (or phis) are function-level `let`s; all others are
+    // `const`s inside their block's case: otherwise every SSA value would be a phi of the dispatch
+    // loop and TurboFan would shuffle hundreds of them on every block transition.
+    const defBlock = new Map<ValueId, BlockId>();
+    for (const b of fn.blocks) for (const inst of b.insts) defBlock.set(inst.id, b.id);
+    for (const b of fn.blocks) {
+      for (const inst of b.insts) {
+        if (inst.op === 'phi') {
+          this.crossBlock.add(inst.id);
+          for (const inc of inst.incoming) if (defBlock.get(inc.value) !== undefined && defBlock.get(inc.value) !== inc.block) this.crossBlock.add(inc.value);
+          continue;
+        }
+        for (const v of operands(inst)) {
+          const d = defBlock.get(v);
+          if (d !== undefined && d !== b.id) this.crossBlock.add(v);
+        }
+      }
+    }
     const cfg = buildCfg(fn);
     const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
     const cases: string[] = [];
@@ -210,9 +229,14 @@ class LaneFunctionCompiler {
       setPtrInfo: (v, pi) => void this.ptrs.set(v, pi),
       def(id: ValueId, exprs: string[]): void {
         const kinds = self.layout.leavesOf(self.typeOfValue(id));
+        const cross = self.crossBlock.has(id);
         exprs.forEach((e, k) => {
-          self.declare(`v${id}_${k}`, kinds[k] ?? 'f32');
-          lines.push(`v${id}_${k} = ${e};`);
+          if (cross) {
+            self.declare(`v${id}_${k}`, kinds[k] ?? 'f32');
+            lines.push(`v${id}_${k} = ${e};`);
+          } else {
+            lines.push(`const v${id}_${k} = ${e};`);
+          }
         });
       },
       regWrite(): string {

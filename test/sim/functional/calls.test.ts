@@ -68,7 +68,7 @@ for (const engine of ['warp', 'laneSerial'] as const) {
   });
 }
 
-test('function calls with out parameters and early returns inside loops', (t) => {
+for (const engine of ['warp', 'laneSerial'] as const) test(`function calls with out parameters and early returns inside loops (${engine})`, (t) => {
   const src = `#version 460
 layout(local_size_x = 32) in;
 layout(std430, set = 0, binding = 0) buffer Out { int v[]; } o;
@@ -87,7 +87,7 @@ void main() {
   o.v[g] = m * 1000 + steps;
 }`;
   const out = words(32);
-  runGlsl(src, { buffers: [{ set: 0, binding: 0, data: out }] }, { size: [1, 1, 1] });
+  runGlsl(src, { buffers: [{ set: 0, binding: 0, data: out }] }, { size: [1, 1, 1], engine });
   const expected = Array.from({ length: 32 }, (_, g) => {
     const m = Math.ceil((g + 1) / 7) * 7;
     return m * 1000 + (m - g);

@@ -13,6 +13,7 @@ export interface RawRunOptions {
   seed?: string;
   bounces?: string;
   mapping?: string;
+  fcc?: boolean;
   out?: string;
 }
 
@@ -24,6 +25,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--bounces <n>', 'maximum path length')
     .option('--seed <n>', 'random seed')
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
+    .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--out <dir>', 'output directory');
 }
 
@@ -46,6 +48,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   if (spp !== undefined) out.spp = spp;
   if (bounces !== undefined) out.bounces = bounces;
   if (seed !== undefined) out.seed = seed;
+  if (raw.fcc) out.fcc = true;
   if (raw.mapping !== undefined) {
     if (raw.mapping !== 'rows' && raw.mapping !== 'tiles4x8') throw new CliUsageError(`--mapping: expected rows or tiles4x8, got '${raw.mapping}'`);
     out.mapping = raw.mapping;

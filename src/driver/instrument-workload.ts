@@ -3,13 +3,21 @@
  * its; `all` = every one), each time with the shaders instrumented by that utility, reads each
  * dump and runs every analysis the utility feeds. `--buffer-size auto` sizes the instrumentation
  * buffer: a run that overflowed is rerun once with the exact size the dump says it needed.
+ *
+ * With a GPU configuration (`--config`), every instrumented run and one uninstrumented run go
+ * through the cycle-level timing model instead of the functional core alone, so the
+ * instrumentation's atomics and stores pay the memory system's price and the overhead is measured
+ * in simulated cycles. The functional counters still come from the same warps (`countersOf`), so
+ * the fidelity check compares the dump with exactly the execution that produced it.
  */
 import { readDump, type Dump, type VVisionResults, type WorkHeatmap } from '../analytics/index.js';
 import { analyseDumps } from './analyse-dumps.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
 import type { Counters } from '../sim/functional/counters.js';
-import { runFunctional } from '../sim/functional/launch.js';
+import { countersOf, createWarps, runFunctional } from '../sim/functional/launch.js';
+import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
+import { simulateWorkload } from './simulate-workload.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
 import { fidelityCheck, type FidelityCheck } from './fidelity-check.js';
 import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions } from './run-workload.js';
@@ -19,7 +27,20 @@ export type InstrumentModeArg = InstrumentationMode | 'all';
 export interface InstrumentOptions extends RunOptions {
   /** Words of the instrumentation buffer, or 'auto' (start small, rerun once with the exact size). */
   bufferSize?: number | 'auto';
+  /** GPU configuration (preset name or gpgpusim.config path): run on the timing model. */
+  config?: string;
+  /** `key=value` overrides of single configuration knobs (with `config`). */
+  overrides?: string[];
   onProgress?: (message: string) => void;
+}
+
+/** Timing-model figures of an instrumented run against the uninstrumented one (`--config`). */
+export interface TimingOverhead {
+  /** The configuration as the timing model names it (preset / file and overrides). */
+  config: string;
+  /** The uninstrumented pipeline on the same configuration. */
+  baseline: TimingStats;
+  baselineWallMs: number;
 }
 
 export const AUTO_INITIAL_BUFFER_WORDS = 1 << 20;
@@ -35,6 +56,8 @@ export interface ModeRun {
   /** Buffer words of the first attempt when it overflowed and the run was repeated. */
   rerunFrom?: number;
   simulateMs: number;
+  /** Timing-model statistics of this instrumented run (with `config`). */
+  timing?: TimingStats;
 }
 
 export interface InstrumentResult {
@@ -44,6 +67,8 @@ export interface InstrumentResult {
   heatmap?: WorkHeatmap;
   fidelity?: FidelityCheck;
   analyticsMs: number;
+  /** With `config`: the uninstrumented run the overheads are measured against. */
+  timing?: TimingOverhead;
 }
 
 export function modesOf(arg: InstrumentModeArg): InstrumentationMode[] {
@@ -51,10 +76,19 @@ export function modesOf(arg: InstrumentModeArg): InstrumentationMode[] {
 }
 
 export async function instrumentWorkload(workload: string, mode: InstrumentModeArg, opts: InstrumentOptions = {}): Promise<InstrumentResult> {
+  // Loaded once up front: a bad preset or key fails before any simulation.
+  const config = opts.config !== undefined ? loadConfig(opts.config, opts.overrides ?? []) : undefined;
   const runs: ModeRun[] = [];
   for (const m of modesOf(mode)) {
-    opts.onProgress?.(`running ${workload} instrumented for '${m}'`);
-    runs.push(await runMode(workload, m, opts));
+    opts.onProgress?.(`running ${workload} instrumented for '${m}'${config ? ` on the timing model (${opts.config})` : ''}`);
+    runs.push(await runMode(workload, m, opts, config));
+  }
+  let timing: TimingOverhead | undefined;
+  if (config) {
+    opts.onProgress?.(`running ${workload} uninstrumented on the timing model (${opts.config})`);
+    const { onProgress: _messages, bufferSize: _size, ...runOpts } = opts;
+    const base = await simulateWorkload(workload, { ...runOpts, config: opts.config!, overrides: opts.overrides ?? [] });
+    timing = { config: base.stats.config, baseline: base.stats, baselineWallMs: base.wallMs };
   }
   const t0 = performance.now();
   const first = runs[0]!;
@@ -62,20 +96,35 @@ export async function instrumentWorkload(workload: string, mode: InstrumentModeA
   const simtRun = runs.find((r) => r.mode === 'simt');
   const out: InstrumentResult = { workload: first.prepared.manifest.name, runs, results, analyticsMs: performance.now() - t0 };
   if (heatmap) out.heatmap = heatmap;
+  if (timing) out.timing = timing;
   if (simtRun && results.simt) {
     out.fidelity = fidelityCheck(results.simt, simtRun.metadata, simtRun.prepared.linked, simtRun.prepared.program, simtRun.counters);
   }
   return out;
 }
 
-async function runMode(workload: string, mode: InstrumentationMode, opts: InstrumentOptions): Promise<ModeRun> {
+/** One launch on the timing model; the functional counters of the same warps. */
+function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
+  let cycle = 0;
+  // The clock builtin reads simulated time, as in `simulateWorkload`.
+  const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
+  const timing = simulate(warps, config, { onProgress: (c) => (cycle = c) });
+  const counters = countersOf(warps, prepared.program);
+  if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
+  return { counters, timing };
+}
+
+async function runMode(workload: string, mode: InstrumentationMode, opts: InstrumentOptions, config?: GpuConfig): Promise<ModeRun> {
   const auto = opts.bufferSize === undefined || opts.bufferSize === 'auto';
   let words = auto ? AUTO_INITIAL_BUFFER_WORDS : (opts.bufferSize as number);
   let rerunFrom: number | undefined;
   for (;;) {
-    const prepared = await prepareRun(workload, { ...opts, instrument: [mode], bufferWords: words });
+    const prepared = await prepareRun(workload, { ...opts, instrument: [mode], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined);
     const t0 = performance.now();
-    const counters = runFunctional(prepared.program, prepared.host.resources, launchOptionsOf(prepared, opts.mapping));
+    let counters: Counters;
+    let timing: TimingStats | undefined;
+    if (config) ({ counters, timing } = runTimed(prepared, config, opts));
+    else counters = runFunctional(prepared.program, prepared.host.resources, launchOptionsOf(prepared, opts.mapping));
     const simulateMs = performance.now() - t0;
     const dumpBytes = prepared.dumpBuffer!;
     const metadata = prepared.metadata!;
@@ -90,6 +139,7 @@ async function runMode(workload: string, mode: InstrumentationMode, opts: Instru
     const dump = readDump(dumpBytes, metadata);
     const run: ModeRun = { mode, prepared, counters, rt: prepared.rt.counters, dumpBytes: trimDump(dumpBytes, dump), dump, metadata, simulateMs };
     if (rerunFrom !== undefined) run.rerunFrom = rerunFrom;
+    if (timing) run.timing = timing;
     return run;
   }
 }

@@ -22,7 +22,7 @@ import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
 import type { InstrumentResult } from './instrument-workload.js';
-import type { ReportModeFigures } from '../report/report-input.js';
+import { timingHeadline, type ReportModeFigures, type ReportTimingBaseline } from '../report/report-input.js';
 
 export interface FileWriter {
   write(name: string, data: string | Uint8Array): void;
@@ -43,6 +43,8 @@ export interface RunRecord {
   modes: ModeRecord[];
   fidelity?: FidelityCheck;
   analyticsMs: number;
+  /** With `--config`: the uninstrumented run on the timing model (each mode has its overheadCycles). */
+  uninstrumented?: ReportTimingBaseline;
 }
 
 /** What reports are made from: the record, the analyses and the saved artefacts' names. */
@@ -75,11 +77,16 @@ export function runRecord(r: InstrumentResult): RunRecord {
         rays: m.rt.rays,
       };
       if (m.rerunFrom !== undefined) rec.rerunFrom = m.rerunFrom;
+      if (m.timing) {
+        rec.timing = timingHeadline(m.timing.values);
+        if (r.timing) rec.overheadCycles = (m.timing.values.gpu_sim_cycle ?? 0) - (r.timing.baseline.values.gpu_sim_cycle ?? 0);
+      }
       return rec;
     }),
     analyticsMs: Math.round(r.analyticsMs),
   };
   if (r.fidelity) record.fidelity = r.fidelity;
+  if (r.timing) record.uninstrumented = { config: r.timing.config, timing: timingHeadline(r.timing.baseline.values) };
   return record;
 }
 

@@ -29,6 +29,8 @@ export interface RunOptions extends Partial<RunParameters> {
   /** Instrumentation buffer size in 32-bit words. */
   bufferWords?: number;
   mapping?: 'rows' | 'tiles4x8';
+  /** Lower traceRay with function call coalescing (Vulkan-Sim Algorithm 3). */
+  fcc?: boolean;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -81,7 +83,7 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
     for (const mode of opts.instrument) for (const m of compiled.modules) instrumentModule(m, mode, { metadata });
   }
   lap('instrument');
-  const linked = linkPipeline(compiled.stages);
+  const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
   const scene = await loadScene(manifest.scene, manifest.path);
   const host = buildHostSetup(manifest, linked, scene, params);

@@ -117,10 +117,16 @@ export type ImageOp =
  * - missIndex [] -> u32
  * - restoreCommitted []: hit builtins and hit attributes describe the committed hit (before closest-hit).
  * - endTrace []: pops the ray.
+ * Function call coalescing (Vulkan-Sim Algorithm 3) replaces selectCandidate's in-order walk with:
+ * - nextPendingCandidate [] -> i32: the coalescing key of the thread's first candidate not run yet
+ *   (2 * hitGroup + 1 procedural, 2 * hitGroup triangle), -1 when none is left or the ray terminated.
+ * - selectPendingCandidate [key] -> bool: makes the thread's first not-yet-run candidate with that
+ *   key current (as selectCandidate) and marks it run; false when the thread has none.
  */
 export type RtRuntimeFn =
   | 'traverse' | 'selectCandidate' | 'candidateIsProcedural' | 'reportIntersection' | 'acceptTriangleCandidate'
-  | 'commitPending' | 'terminated' | 'requestTerminate' | 'committedHitGroup' | 'missIndex' | 'restoreCommitted' | 'endTrace';
+  | 'commitPending' | 'terminated' | 'requestTerminate' | 'committedHitGroup' | 'missIndex' | 'restoreCommitted' | 'endTrace'
+  | 'nextPendingCandidate' | 'selectPendingCandidate';
 
 export type ClockScope = 'device' | 'subgroup';
 

@@ -34,3 +34,12 @@ test('an unknown workload is a ManifestError that lists the built-ins', async (t
   t.true(e instanceof ManifestError);
   t.regex(e!.message, /built-in workloads: .*tri/);
 });
+
+test('function call coalescing raises SIMT efficiency on rtv6 and renders the same image (Vulkan-Sim IV-A)', async (t) => {
+  const base = await runWorkload('rtv6', { width: 32, height: 32 });
+  const fcc = await runWorkload('rtv6', { width: 32, height: 32, fcc: true });
+  t.deepEqual(imageToPng(fcc.image!), imageToPng(base.image!), 'the closest accepted hit does not depend on call order');
+  const eff = (r: typeof base) => r.counters.activeLanes / (32 * r.counters.warpInsts);
+  t.true(eff(fcc) > eff(base), `FCC ${eff(fcc)} vs baseline ${eff(base)}`);
+  t.is(fcc.rt.rays, base.rt.rays);
+});

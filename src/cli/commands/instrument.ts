@@ -4,7 +4,7 @@
  * the run directory (data files, raw dumps + metadata, annotated source) and the HTML report.
  */
 import type { Command } from 'commander';
-import { instrumentWorkload, type InstrumentModeArg } from '../../driver/instrument-workload.js';
+import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } from '../../driver/instrument-workload.js';
 import { saveInstrumentRun } from '../../driver/run-dir.js';
 import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
@@ -17,6 +17,8 @@ import { writeHtmlReport } from '../../report/write-report.js';
 interface RawInstrumentOptions extends RawRunOptions {
   mode: string;
   bufferSize: string;
+  config?: string;
+  set: string[];
 }
 
 function parseMode(mode: string): InstrumentModeArg {
@@ -38,10 +40,16 @@ export function registerInstrumentCommand(program: Command): void {
       .description('instrument the shaders with V-Vision utilities, simulate, analyse, and write a report')
       .requiredOption('--mode <mode>', `utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
       .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the exact size', 'auto')
+      .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
+      .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
     const mode = parseMode(raw.mode);
-    const opts = { ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize) };
+    if (raw.config === undefined && raw.set.length > 0) throw new CliUsageError(`--set ${raw.set[0]}: configuration overrides need --config <preset|file>`);
+    const opts = {
+      ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),
+      ...(raw.config !== undefined ? { config: raw.config, overrides: raw.set } : {}),
+    };
     const progress = progressReporter();
     const result = await instrumentWorkload(workload, mode, { ...opts, onProgress: progress.message });
     progress.done();
@@ -58,7 +66,8 @@ export function registerInstrumentCommand(program: Command): void {
       if (result.fidelity) {
         lines.push(`  fidelity check: dump ${(result.fidelity.fromDump * 100).toFixed(3)}% vs simulator ${(result.fidelity.fromSimulator * 100).toFixed(3)}% over ${result.fidelity.sitesCompared} sites: ${result.fidelity.holds ? 'equal' : `${result.fidelity.mismatches.length} sites differ`}`);
       }
-      const sim = result.runs.reduce((s, r) => s + r.simulateMs, 0);
+      if (result.timing) lines.push(...overheadLines(result));
+      const sim = result.runs.reduce((s, r) => s + r.simulateMs, 0) + (result.timing?.baselineWallMs ?? 0);
       lines.push(`  simulation ${(sim / 1000).toFixed(1)} s, analytics ${(result.analyticsMs / 1000).toFixed(2)} s, report ${(reportMs / 1000).toFixed(2)} s`);
       lines.push(`report: ${dir}/index.html`);
       process.stdout.write(`${lines.join('\n')}\n`);
@@ -67,4 +76,21 @@ export function registerInstrumentCommand(program: Command): void {
       throw e;
     }
   });
+}
+
+/** The timing-model summary: cycles of each instrumented run against the uninstrumented one. */
+function overheadLines(result: InstrumentResult): string[] {
+  const base = result.timing!.baseline.values;
+  const baseCycles = base.gpu_sim_cycle ?? 0;
+  const lines = [
+    `  timing model (${result.timing!.config}): uninstrumented ${baseCycles} cycles, IPC ${(base.gpu_ipc ?? 0).toFixed(2)}, ${base.gpu_sim_insn ?? 0} thread instructions`,
+  ];
+  for (const r of result.runs) {
+    const v = r.timing!.values;
+    const cycles = v.gpu_sim_cycle ?? 0;
+    const extra = cycles - baseCycles;
+    const rel = baseCycles > 0 ? ` (${extra >= 0 ? '+' : ''}${((100 * extra) / baseCycles).toFixed(1)}%)` : '';
+    lines.push(`    ${r.mode.padEnd(10)} ${cycles} cycles, overhead ${extra >= 0 ? '+' : ''}${extra} cycles${rel}, IPC ${(v.gpu_ipc ?? 0).toFixed(2)}, L1D miss rate ${(100 * (v.L1D_total_cache_miss_rate ?? 0)).toFixed(1)}%, DRAM writes ${v.dram_writes ?? 0}`);
+  }
+  return lines;
 }

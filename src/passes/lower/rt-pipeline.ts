@@ -29,10 +29,15 @@
  * `ignoreIntersection` or `terminateRay`.
  */
 import { Builder, findBlock } from '../../ir/builder.js';
-import type { BlockId, FunctionId, Inst, Loc, RtRuntimeFn, ValueId } from '../../ir/inst.js';
-import { newModule, type Function, type Global, type Module, type Stage } from '../../ir/module.js';
-import { T, typeOf, type TypeId } from '../../ir/types.js';
+import type { BlockId, FunctionId, Inst, ValueId } from '../../ir/inst.js';
+import { newModule, type Function, type Module, type Stage } from '../../ir/module.js';
+import { T, typeOf } from '../../ir/types.js';
 import { importModule, type ImportedModule } from './import-module.js';
+import { accepts, callShader, PipelineLinkError, type ShaderEntry } from './shader-call.js';
+import { addLocalVariable, componentsOf, emitSwitch, findInstOp, rtCall, setSelectionMerge } from './emit-helpers.js';
+import { emitCoalescedCandidateLoop, emitDelayedCandidateLoop } from './candidate-loop.js';
+
+export { PipelineLinkError } from './shader-call.js';
 
 /** The pipeline as the host declares it: shader stages and the shader binding table order. */
 export interface PipelineStages {
@@ -63,15 +68,13 @@ export interface LinkedPipeline {
   shaders: LinkedShader[];
 }
 
-export class PipelineLinkError extends Error {}
 
-interface ShaderEntry {
-  fn: FunctionId;
-  /** The shader's incoming payload / callable data global, if it declares one. */
-  incoming?: Global;
+export interface LinkOptions {
+  /** Lower traceRay with function call coalescing (Vulkan-Sim Section IV-A, Algorithm 3). */
+  fcc?: boolean;
 }
 
-export function linkPipeline(stages: PipelineStages): LinkedPipeline {
+export function linkPipeline(stages: PipelineStages, opts: LinkOptions = {}): LinkedPipeline {
   const m = newModule();
   const shaders: LinkedShader[] = [];
   const imported = new Map<Module, ImportedModule>();
@@ -149,7 +152,7 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
     return out;
   });
 
-  const ctx: SiteContext = { m, miss, callables, hitGroups };
+  const ctx: SiteContext = { m, fcc: opts.fcc ?? false, miss, callables, hitGroups };
   for (const f of [...m.functions]) lowerCallSites(ctx, f);
   m.entryPoints = [{ stage: 'raygen', function: raygenFn, name: 'main' }];
   return { module: m, shaders };
@@ -157,6 +160,8 @@ export function linkPipeline(stages: PipelineStages): LinkedPipeline {
 
 interface SiteContext {
   m: Module;
+  /** Function call coalescing (Vulkan-Sim Algorithm 3) instead of the per-thread candidate loop. */
+  fcc: boolean;
   miss: (ShaderEntry | undefined)[];
   callables: ShaderEntry[];
   hitGroups: { closestHit?: ShaderEntry; anyHit?: ShaderEntry; intersection?: ShaderEntry }[];
@@ -263,97 +268,17 @@ function lowerCallSites(ctx: SiteContext, fn: Function): void {
 type InstOp<O extends Inst['op']> = Extract<Inst, { op: O }>;
 
 function lowerTraceRay(ctx: SiteContext, b: Builder, inst: InstOp<'traceRay'>, rest: BlockId): void {
-  const m = ctx.m;
-  const fn = b.fn;
-  const { u32, i32, bool } = { u32: T.u32(m.types), i32: T.i32(m.types), bool: T.bool(m.types) };
-  const voidT = T.void(m.types);
+  const { u32, i32, void: voidT } = b.t;
   const origin = componentsOf(b, inst.origin, 3);
   const dir = componentsOf(b, inst.direction, 3);
   const count = rtCall(b, 'traverse', [
     inst.accel, inst.rayFlags, inst.cullMask, inst.sbtOffset, inst.sbtStride, inst.missIndex,
     ...origin, inst.tmin, ...dir, inst.tmax,
   ], u32);
-  const iVar = addLocalVariable(b, u32);
-  b.emitVoid('store', { ptr: iVar, value: b.constU32(0) });
-  const header = b.createBlock('trace.candidates');
-  const body = b.createBlock('trace.candidate');
-  const cont = b.createBlock('trace.next');
   const done = b.createBlock('trace.shade');
-  b.emitVoid('branch', { target: header });
-
-  b.setInsertPoint(header);
-  findBlock(fn, header).merge = { kind: 'loop', merge: done, continue: cont };
-  const i = b.emit('load', { ptr: iVar }, u32);
-  const more = b.emit('compare', { kind: 'lt', a: i, b: count }, bool);
-  const terminated = rtCall(b, 'terminated', [], bool);
-  const live = b.emit('unary', { kind: 'not', a: terminated }, bool);
-  const go = b.emit('binary', { kind: 'and', a: more, b: live }, bool);
-  b.emitVoid('condBranch', { cond: go, ifTrue: body, ifFalse: done });
-
-  b.setInsertPoint(body);
-  const hg = rtCall(b, 'selectCandidate', [i], u32);
-  const procedural = rtCall(b, 'candidateIsProcedural', [], bool);
-  const procBlock = b.createBlock('trace.procedural');
-  const triBlock = b.createBlock('trace.triangle');
-  b.emitVoid('condBranch', { cond: procedural, ifTrue: procBlock, ifFalse: triBlock });
-  findBlock(fn, body).merge = { kind: 'selection', merge: cont };
-
-  // Procedural candidates: the hit group's intersection shader (it reports, runs any-hit, commits).
-  b.setInsertPoint(procBlock);
-  const isectCases: { value: number; target: BlockId }[] = [];
-  ctx.hitGroups.forEach((g, k) => {
-    if (!g.intersection || !accepts(b, g.anyHit, inst.payload)) return;
-    const target = b.createBlock(`trace.isect${k}`);
-    isectCases.push({ value: k, target });
-  });
-  emitSwitch(b, hg, isectCases, cont);
-  for (const c of isectCases) {
-    b.setInsertPoint(c.target);
-    const g = ctx.hitGroups[c.value]!;
-    // The any-hit an intersection shader reaches reads the caller's payload.
-    callShader(b, g.intersection!, g.anyHit, inst.payload, voidT);
-    b.emitVoid('branch', { target: cont });
-  }
-
-  // Non-opaque triangle candidates: any-hit decides; without one the candidate is accepted.
-  b.setInsertPoint(triBlock);
-  const closer = rtCall(b, 'acceptTriangleCandidate', [], bool);
-  const triHit = b.createBlock('trace.triangle.closer');
-  b.emitVoid('condBranch', { cond: closer, ifTrue: triHit, ifFalse: cont });
-  findBlock(fn, triBlock).merge = { kind: 'selection', merge: cont };
-  b.setInsertPoint(triHit);
-  const commit = b.createBlock('trace.commit');
-  const anyHitCases: { value: number; target: BlockId }[] = [];
-  ctx.hitGroups.forEach((g, k) => {
-    if (g.anyHit && accepts(b, g.anyHit, inst.payload)) anyHitCases.push({ value: k, target: b.createBlock(`trace.anyhit${k}`) });
-  });
-  emitSwitch(b, hg, anyHitCases, commit);
-  for (const c of anyHitCases) {
-    b.setInsertPoint(c.target);
-    const g = ctx.hitGroups[c.value]!;
-    const status = callShader(b, g.anyHit!, undefined, inst.payload, u32);
-    const ignored = b.emit('compare', { kind: 'eq', a: status, b: b.constU32(1) }, bool);
-    const accept = b.createBlock(`trace.anyhit${c.value}.accept`);
-    b.emitVoid('condBranch', { cond: ignored, ifTrue: cont, ifFalse: accept });
-    findBlock(fn, c.target).merge = { kind: 'selection', merge: cont };
-    b.setInsertPoint(accept);
-    rtCall(b, 'commitPending', [], voidT);
-    const term = b.emit('compare', { kind: 'eq', a: status, b: b.constU32(2) }, bool);
-    const terminate = b.createBlock(`trace.anyhit${c.value}.terminate`);
-    b.emitVoid('condBranch', { cond: term, ifTrue: terminate, ifFalse: cont });
-    findBlock(fn, accept).merge = { kind: 'selection', merge: cont };
-    b.setInsertPoint(terminate);
-    rtCall(b, 'requestTerminate', [], voidT);
-    b.emitVoid('branch', { target: cont });
-  }
-  b.setInsertPoint(commit);
-  rtCall(b, 'commitPending', [], voidT);
-  b.emitVoid('branch', { target: cont });
-
-  b.setInsertPoint(cont);
-  const iNow = b.emit('load', { ptr: iVar }, u32);
-  b.emitVoid('store', { ptr: iVar, value: b.emit('binary', { kind: 'add', a: iNow, b: b.constU32(1) }, u32) });
-  b.emitVoid('branch', { target: header });
+  const loop = { hitGroups: ctx.hitGroups, payload: inst.payload };
+  if (ctx.fcc) emitCoalescedCandidateLoop(b, loop, done);
+  else emitDelayedCandidateLoop(b, loop, count, done);
 
   // Shading: closest-hit of the committed hit group, or the miss shader, or nothing (skip closest-hit).
   b.setInsertPoint(done);
@@ -400,142 +325,3 @@ function lowerExecuteCallable(ctx: SiteContext, b: Builder, inst: InstOp<'execut
   }
 }
 
-/**
- * Calls a shader's entry with copy-in / copy-out of the caller's payload (`payload`, a pointer)
- * through the callee's incoming global, saving and restoring the callee's previous incoming value.
- * `alsoFor` is a second shader reached from the callee (the any-hit an intersection shader runs),
- * whose incoming payload must hold the caller's payload as well.
- */
-function callShader(b: Builder, callee: ShaderEntry, alsoFor: ShaderEntry | undefined, payload: ValueId, resultType: TypeId): ValueId {
-  const targets = [callee, alsoFor].filter((s): s is ShaderEntry => !!s?.incoming).map((s) => s.incoming!);
-  const payloadType = pointeeOf(b.module, valueType(b, payload));
-  const saved = targets.map((g) => {
-    const t = pointeeOf(b.module, g.type);
-    const old = b.emit('load', { ptr: g.id }, t);
-    const incoming = b.emit('load', { ptr: payload }, payloadType);
-    b.emitVoid('store', { ptr: g.id, value: convertValue(b, incoming, payloadType, t) });
-    return { g, t, old };
-  });
-  const result = b.emit('call', { callee: callee.fn, args: [] }, resultType);
-  for (const { g, t, old } of saved.slice(0, 1)) {
-    const out = b.emit('load', { ptr: g.id }, t);
-    b.emitVoid('store', { ptr: payload, value: convertValue(b, out, t, payloadType) });
-  }
-  for (const { g, old } of saved) b.emitVoid('store', { ptr: g.id, value: old });
-  return result;
-}
-
-/**
- * Whether a shader can be called with this payload: its incoming payload has the same shape. A
- * call site dispatches only to the shaders it could legally reach; the SBT indices an application
- * computes select among those (selecting another is undefined behaviour in Vulkan, and here the
- * switch's default: no shader runs).
- */
-function accepts(b: Builder, shader: ShaderEntry | undefined, payload: ValueId): boolean {
-  if (!shader?.incoming) return true;
-  return sameShape(b.module, pointeeOf(b.module, valueType(b, payload)), pointeeOf(b.module, shader.incoming.type));
-}
-
-function sameShape(m: Module, a: TypeId, b: TypeId): boolean {
-  if (a === b) return true;
-  const ta = typeOf(m.types, a);
-  const tb = typeOf(m.types, b);
-  if (ta.kind === 'struct' && tb.kind === 'struct') {
-    return ta.members.length === tb.members.length && ta.members.every((x, i) => sameShape(m, x.type, tb.members[i]!.type));
-  }
-  if (ta.kind === 'array' && tb.kind === 'array') return ta.length === tb.length && sameShape(m, ta.elem, tb.elem);
-  return false;
-}
-
-/** Converts a value between structurally identical types (nominal structs declared in two shaders). */
-function convertValue(b: Builder, value: ValueId, from: TypeId, to: TypeId): ValueId {
-  if (from === to) return value;
-  const tt = b.module.types;
-  const f = typeOf(tt, from);
-  const t = typeOf(tt, to);
-  if (f.kind === 'struct' && t.kind === 'struct' && f.members.length === t.members.length) {
-    const parts = f.members.map((mem, k) =>
-      convertValue(b, b.emit('extract', { value, indices: [k] }, mem.type), mem.type, t.members[k]!.type));
-    return b.emit('construct', { parts }, to);
-  }
-  if (f.kind === 'array' && t.kind === 'array' && f.length === t.length) {
-    const parts: ValueId[] = [];
-    for (let k = 0; k < f.length; k++) {
-      parts.push(convertValue(b, b.emit('extract', { value, indices: [k] }, f.elem), f.elem, t.elem));
-    }
-    return b.emit('construct', { parts }, to);
-  }
-  throw new PipelineLinkError(
-    `payload type mismatch: the caller passes ${describe(tt, from)} but the shader declares ${describe(tt, to)}`,
-  );
-}
-
-function describe(tt: Module['types'], id: TypeId): string {
-  const t = typeOf(tt, id);
-  return t.kind === 'struct' ? `struct ${t.name}` : t.kind;
-}
-
-function emitSwitch(b: Builder, selector: ValueId, cases: { value: number; target: BlockId }[], fallback: BlockId): void {
-  const here = b.block;
-  if (cases.length === 0) {
-    b.emitVoid('branch', { target: fallback });
-    return;
-  }
-  b.emitVoid('switch', { selector, default: fallback, cases });
-  setSelectionMerge(findBlock(b.fn, here), fallback);
-}
-
-/** Marks a selection header unless the block already heads a loop (a loop merge must stay). */
-function setSelectionMerge(block: { merge?: Function['blocks'][number]['merge'] }, merge: BlockId): void {
-  if (block.merge?.kind !== 'loop') block.merge = { kind: 'selection', merge };
-}
-
-function rtCall(b: Builder, fn: RtRuntimeFn, args: ValueId[], type: TypeId): ValueId {
-  return b.emit('rtCall', { fn, args }, type);
-}
-
-/** A function-storage variable at the start of the entry block (where the verifier wants it). */
-function addLocalVariable(b: Builder, pointee: TypeId): ValueId {
-  const m = b.module;
-  const entry = b.fn.blocks[0]!;
-  let at = 0;
-  while (at < entry.insts.length && entry.insts[at]!.op === 'variable') at++;
-  const id = m.nextId++ as ValueId;
-  const loc: Loc = entry.insts[0]?.loc ?? b.loc;
-  entry.insts.splice(at, 0, { op: 'variable', id, type: T.ptr(m.types, 'function', pointee), loc: { ...loc } });
-  return id;
-}
-
-function componentsOf(b: Builder, vec: ValueId, n: number): ValueId[] {
-  const elem = T.f32(b.module.types);
-  const out: ValueId[] = [];
-  for (let k = 0; k < n; k++) out.push(b.emit('extract', { value: vec, indices: [k] }, elem));
-  return out;
-}
-
-function pointeeOf(m: Module, ptrType: TypeId): TypeId {
-  const t = typeOf(m.types, ptrType);
-  if (t.kind !== 'pointer') throw new PipelineLinkError(`expected a pointer, found ${t.kind}`);
-  return t.pointee;
-}
-
-/** Type of a value visible in the builder's function: global, constant, parameter or instruction. */
-function valueType(b: Builder, id: ValueId): TypeId {
-  const m = b.module;
-  const g = m.globals.find((x) => x.id === id);
-  if (g) return g.type;
-  const c = m.constants.find((x) => x.id === id);
-  if (c) return c.type;
-  const p = b.fn.params.find((x) => x.id === id);
-  if (p) return p.type;
-  for (const block of b.fn.blocks) for (const inst of block.insts) if (inst.id === id) return inst.type;
-  throw new PipelineLinkError(`value %${id} not found`);
-}
-
-function findInstOp(fn: Function, op: Inst['op']): { block: Function['blocks'][number]; index: number; inst: Inst } | undefined {
-  for (const block of fn.blocks) {
-    const index = block.insts.findIndex((i) => i.op === op);
-    if (index >= 0) return { block, index, inst: block.insts[index]! };
-  }
-  return undefined;
-}

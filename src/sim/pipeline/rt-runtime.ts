@@ -40,6 +40,8 @@ interface RayFrame {
   /** The caller's hit attributes, restored when this ray ends. */
   callerAttributes: Uint8Array;
   terminated: boolean;
+  /** Function call coalescing: which candidates have run (allocated on first use). */
+  run?: Uint8Array;
 }
 
 /** Counters named as Vulkan-Sim reports them. */
@@ -91,10 +93,7 @@ export class RtRuntime {
       case 'selectCandidate': {
         const c = f.result.candidates[args[0]! >>> 0];
         if (!c) throw new RtRuntimeError(`selectCandidate: no candidate ${args[0]}`);
-        f.hit = c;
-        f.hitT = c.t;
-        f.hitKind = c.hitKind;
-        if (c.kind === 'triangle') writeBarycentrics(lane.hitAttributes, c.u, c.v);
+        this.select(f, c, lane);
         return c.hitGroupIndex;
       }
       case 'candidateIsProcedural':
@@ -145,6 +144,26 @@ export class RtRuntime {
         f.hitKind = f.committedKind;
         lane.hitAttributes.set(f.committedAttributes);
         return undefined;
+      case 'nextPendingCandidate': {
+        if (f.terminated) return -1;
+        const cs = f.result.candidates;
+        const run = (f.run ??= new Uint8Array(cs.length));
+        for (let i = 0; i < cs.length; i++) if (!run[i]) return coalescingKey(cs[i]!);
+        return -1;
+      }
+      case 'selectPendingCandidate': {
+        const key = args[0]!;
+        const cs = f.result.candidates;
+        const run = (f.run ??= new Uint8Array(cs.length));
+        if (f.terminated) return 0;
+        for (let i = 0; i < cs.length; i++) {
+          if (run[i] || coalescingKey(cs[i]!) !== key) continue;
+          run[i] = 1;
+          this.select(f, cs[i]!, lane);
+          return 1;
+        }
+        return 0;
+      }
       case 'endTrace':
         lane.hitAttributes.set(f.callerAttributes);
         this.frames[thread]!.pop();
@@ -200,6 +219,14 @@ export class RtRuntime {
       default:
         throw new RtRuntimeError(`built-in ${name} is not provided by the ray tracing runtime`);
     }
+  }
+
+  /** Makes a candidate current: hit built-ins describe it; a triangle's barycentrics become the attributes. */
+  private select(f: RayFrame, c: HitRecord, lane: LaneAccess): void {
+    f.hit = c;
+    f.hitT = c.t;
+    f.hitKind = c.hitKind;
+    if (c.kind === 'triangle') writeBarycentrics(lane.hitAttributes, c.u, c.v);
   }
 
   /** The RT-unit work of the last traversal of `thread` (timing model), taken once. */
@@ -260,6 +287,11 @@ export class RtRuntime {
     if (!f) throw new RtRuntimeError(`${what} used with no ray in flight (thread ${thread})`);
     return f;
   }
+}
+
+/** FCC coalescing-table key: one row per shader (intersection or any-hit of a hit group). */
+function coalescingKey(c: HitRecord): number {
+  return 2 * c.hitGroupIndex + (c.kind === 'procedural' ? 1 : 0);
 }
 
 const f32Scratch = new Float32Array(2);

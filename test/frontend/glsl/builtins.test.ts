@@ -128,3 +128,10 @@ test('no-match errors list candidate signatures; wrong argument counts say so', 
   t.regex(e, /no matching overload for 'clamp\(float, bool, float\)'; candidates are:\n  float clamp\(float, float, float\)/);
   t.regex(compileErrors(P + 'void main() { p.x = pow(p.x); }')[0]!, /wrong number of arguments to 'pow': expected 2, found 1/);
 });
+
+test('mixed int/uint arguments resolve through the int -> uint conversion (min(int, uint) is min(uint, uint))', (t) => {
+  const m = compileOk(P + 'void main() { uint a = min(int(p.x), 15u); uint b = max(3, 15u); float c = clamp(p.x, 0, 1); p.x = float(a + b) + c; }');
+  const mins = instsOf(fn(m), 'ext').filter((e) => e.fn === 'min' || e.fn === 'max');
+  t.true(mins.every((e) => m.types.types[e.type]!.kind === 'int' && (m.types.types[e.type] as { signed: boolean }).signed === false));
+  t.is(new Set(builtinSignatures('min').map((s) => s.params.join())).size, builtinSignatures('min').length, 'no duplicate signatures');
+});

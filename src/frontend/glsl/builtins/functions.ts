@@ -291,7 +291,16 @@ export function builtinSignatures(name: string): ExpandedSignature[] {
     expanded = new Map();
     for (const [n, f] of Object.entries(BUILTIN_FUNCTIONS)) {
       const sigs = f.signatures.length ? f.signatures : matrixSignatures(n);
-      expanded.set(n, sigs.flatMap(expandOne));
+      // `genF(genF,float)` and `genF(genF,genF)` both expand to float(float,float): keep one, or the
+      // duplicates would make every call that needs a conversion ambiguous.
+      const seen = new Set<string>();
+      const unique = sigs.flatMap(expandOne).filter((x) => {
+        const key = `${x.params.join(',')}|${x.byRef.join(',')}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      expanded.set(n, unique);
     }
   }
   return expanded.get(name) ?? [];

@@ -63,7 +63,8 @@ export function genBuiltinCall(cx: IrGenContext, name: string, argExprs: Expr[],
       cx.fail(loc, `wrong number of arguments to '${name}': expected ${[...counts].sort().join(' or ')}, found ${argTypes.length}`);
     }
     const args = argTypes.map((t) => types.name(t)).join(', ');
-    cx.fail(loc, `no matching overload for '${name}(${args})'; candidates are:\n${shown.join('\n')}`);
+    const what = res.kind === 'ambiguous' ? 'ambiguous call to' : 'no matching overload for';
+    cx.fail(loc, `${what} '${name}(${args})'; candidates are:\n${shown.join('\n')}`);
   }
   const sig = res.item;
   const ret = cx.typeByName(sig.ret);

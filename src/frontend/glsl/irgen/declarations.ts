@@ -120,6 +120,10 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
       continue;
     }
     const storage = q.storage;
+    if (storage !== 'const' && has(q, 'constant_id')) {
+      cx.error(q.loc, `layout(constant_id) can only be applied to a 'const'-qualified scalar ('${name}' is not const)`);
+      continue;
+    }
     if (storage === 'const') {
       const specId = layoutValue(cx, q, 'constant_id');
       if (!decl.init) {

@@ -16,6 +16,35 @@ export interface ReportModeFigures {
   /** The simulator's own SIMT efficiency of the whole (instrumented) run. */
   simtEfficiency: number;
   rays: number;
+  /** With a GPU configuration: the timing model's headline stats of this instrumented run. */
+  timing?: ReportTimingFigures;
+  /** gpu_sim_cycle of this run minus that of the uninstrumented run (same configuration). */
+  overheadCycles?: number;
+}
+
+/** Headline timing-model stats by their Vulkan-Sim names (TIMING_HEADLINE_STATS). */
+export type ReportTimingFigures = Record<string, number>;
+
+/**
+ * The timing stats shown beside the overhead: cycles and instructions, then where extra cycles
+ * can come from (issue rate, caches and DRAM taking the instrumentation's atomics and stores, RT unit).
+ */
+export const TIMING_HEADLINE_STATS: readonly string[] = [
+  'gpu_sim_cycle', 'gpu_sim_insn', 'gpu_ipc', 'gpu_simt_efficiency', 'L1D_total_cache_accesses', 'L1D_total_cache_miss_rate',
+  'L2_total_cache_accesses', 'L2_total_cache_miss_rate', 'dram_writes', 'dram_eff', 'bwutil', 'rt_avg_efficiency', 'rt_avg_warp_latency',
+];
+
+/** The headline subset of a timing model's flat stat values (missing names are left out). */
+export function timingHeadline(values: Readonly<Record<string, number>>): ReportTimingFigures {
+  const out: ReportTimingFigures = {};
+  for (const k of TIMING_HEADLINE_STATS) if (typeof values[k] === 'number') out[k] = values[k];
+  return out;
+}
+
+/** The uninstrumented run on the timing model, which every mode's overhead is measured against. */
+export interface ReportTimingBaseline {
+  config: string;
+  timing: ReportTimingFigures;
 }
 
 export interface ReportFidelity {
@@ -34,6 +63,8 @@ export interface ReportInput {
     modes: ReportModeFigures[];
     fidelity?: ReportFidelity;
     analyticsMs: number;
+    /** Present when the run used a GPU configuration (`--config`). */
+    uninstrumented?: ReportTimingBaseline;
   };
   results: VVisionResults;
   heatmap?: WorkHeatmap;

@@ -159,6 +159,14 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
   }
   if (r.paths) headline.push({ label: 'unique thread paths', value: int(r.paths.uniquePaths), note: r.paths.top[0] ? `most common: ${pct(r.paths.top[0].fraction)} of threads` : '' });
   if (r.lifetimes) headline.push({ label: 'mean thread lifetime', value: `${r.lifetimes.thread.mean.toFixed(1)} blocks`, note: `max ${r.lifetimes.thread.max}` });
+  const base = rec.uninstrumented?.timing.gpu_sim_cycle;
+  for (const m of rec.modes) {
+    if (base === undefined || m.overheadCycles === undefined) continue;
+    headline.push({
+      label: `instrumentation overhead (${m.mode})`, value: `${m.overheadCycles >= 0 ? '+' : ''}${int(m.overheadCycles)} cycles`,
+      note: `${signedPct(m.overheadCycles / Math.max(1, base))} over the uninstrumented ${int(base)} simulated cycles on ${rec.uninstrumented!.config}`,
+    });
+  }
   if (r.its) headline.push({ label: 'warp exits / entries', value: r.its[0]!.evidence.exitPerEntry.toFixed(3), note: '1.0 under a SIMT stack' });
   const minInsts = Math.min(...rec.modes.map((m) => m.threadInsts));
   const f = rec.fidelity;
@@ -182,9 +190,39 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       simt: pct(m.simtEfficiency), rays: int(m.rays), buffer: `${int(m.bufferWords)}${m.rerunFrom ? ` (rerun; ${int(m.rerunFrom)} was too small)` : ''}`,
       time: `${(m.simulateMs / 1000).toFixed(2)} s`,
     })),
-    analyticsMs: rec.analyticsMs, dataFiles,
+    analyticsMs: rec.analyticsMs, dataFiles, timing: timingTable(rec),
   });
   w.write('index.html', layout('Overview', 'index.html', body, []));
+}
+
+const signedPct = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
+
+/** Rows of the index's timing-model table: the uninstrumented run first, then each mode's run. */
+function timingTable(rec: ReportInput['record']) {
+  const base = rec.uninstrumented;
+  if (!base) return undefined;
+  const baseCycles = base.timing.gpu_sim_cycle ?? 0;
+  const baseInsts = base.timing.gpu_sim_insn ?? 0;
+  const row = (label: string, v: Record<string, number>, overhead: string, instOverhead: string) => ({
+    label, cycles: int(v.gpu_sim_cycle ?? 0), overhead, insts: int(v.gpu_sim_insn ?? 0), instOverhead,
+    ipc: (v.gpu_ipc ?? 0).toFixed(2), simt: `${(v.gpu_simt_efficiency ?? 0).toFixed(1)}%`,
+    l1: `${int(v.L1D_total_cache_accesses ?? 0)} / ${pct(v.L1D_total_cache_miss_rate ?? 0)}`,
+    l2: `${int(v.L2_total_cache_accesses ?? 0)} / ${pct(v.L2_total_cache_miss_rate ?? 0)}`,
+    dram: pct(v.dram_eff ?? 0), bw: pct(v.bwutil ?? 0), rt: pct(v.rt_avg_efficiency ?? 0),
+  });
+  return {
+    config: base.config,
+    baseCycles: int(baseCycles),
+    rows: [
+      row('uninstrumented', base.timing, '—', '—'),
+      ...rec.modes.filter((m) => m.timing).map((m) => {
+        const c = m.timing!.gpu_sim_cycle ?? 0;
+        const i = m.timing!.gpu_sim_insn ?? 0;
+        return row(m.mode, m.timing!, `${m.overheadCycles! >= 0 ? '+' : ''}${int(m.overheadCycles!)} (${signedPct((c - baseCycles) / Math.max(1, baseCycles))})`,
+          `${signedPct((i - baseInsts) / Math.max(1, baseInsts))}`);
+      }),
+    ],
+  };
 }
 
 function hasData(file: string, r: ReportInput['results']): boolean {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { annotateSource, simtLineData } from '../../src/analytics/annotate-source.js';
+import { annotatedFiles, annotateSource, simtLineData } from '../../src/analytics/annotate-source.js';
 import { readDump } from '../../src/analytics/dump-reader.js';
 import { simtEfficiency } from '../../src/analytics/simt-efficiency.js';
 import { DumpWriter, FixtureMeta, FULL, lanes } from './dump-fixture.js';
@@ -36,4 +36,34 @@ test('simtLineData merges sites on one line and skips other shaders', (t) => {
 
 test('a line that never ran says so without an empty histogram', (t) => {
   t.is(annotateSource('x', new Map([[1, { executionCount: 0, histogram: new Array(33).fill(0) }]])), '/* execution count = 0 */\nx');
+});
+
+test('simtLineData keeps each file to its own lines: an include line 2 never lands on the shader line 2', (t) => {
+  const f = new FixtureMeta();
+  const ch = f.shader('closestHit', 'ch', '#include "common.glsl"\nvoid main() {\n  shade();\n}');
+  const common = f.include(ch, 'common.glsl', 'void shade() {\n  x = 1;\n}');
+  const own = f.site({ kind: 'block', shader: ch, line: 3 });
+  const inc = f.site({ kind: 'block', shader: ch, line: 2, files: [common], file: 'common.glsl' });
+  const w = new DumpWriter(f.meta);
+  w.warpBallot(0, FULL, own);
+  w.warpBallot(0, lanes(0, 12), inc);
+  const simt = simtEfficiency(readDump(w.bytes(), f.meta), f.meta);
+  t.deepEqual([...simtLineData(simt, f.meta, ch).entries()].map(([l, a]) => [l, a.executionCount]), [[3, 1]]);
+  const included = simtLineData(simt, f.meta, ch, 'common.glsl');
+  t.deepEqual([...included.keys()], [2]);
+  t.is(annotateSource('void shade() {\n  x = 1;\n}', included).split('\n')[1], '  /* execution count = 1 histo=12:1 */');
+  const files = annotatedFiles(simt, f.meta);
+  t.deepEqual(files.map((x) => [x.name, x.path, x.included]), [['ch', 'ch.glsl', false], ['ch+common.glsl', 'common.glsl', true]]);
+});
+
+test('annotatedFiles leaves out an include whose code never ran', (t) => {
+  const f = new FixtureMeta();
+  const ch = f.shader('closestHit', 'ch', 'a\nb');
+  const common = f.include(ch, 'common.glsl', 'c');
+  const own = f.site({ kind: 'block', shader: ch, line: 1 });
+  f.site({ kind: 'block', shader: ch, line: 1, files: [common], file: 'common.glsl' });
+  const w = new DumpWriter(f.meta);
+  w.warpBallot(0, FULL, own);
+  const simt = simtEfficiency(readDump(w.bytes(), f.meta), f.meta);
+  t.deepEqual(annotatedFiles(simt, f.meta).map((x) => x.name), ['ch']);
 });

@@ -26,6 +26,10 @@ export interface SiteSpec {
   line?: number;
   traceRay?: number;
   block?: number;
+  /** Shader file index of each instruction (BlockMetadata.files; see FixtureMeta.include). */
+  files?: number[];
+  /** Path of the site's location (default '' = the shader's own file). */
+  file?: string;
 }
 
 const PRIMITIVE: Record<SiteKind, PrimitiveKind> = {
@@ -41,6 +45,14 @@ export class FixtureMeta {
     const index = this.meta.shaders.length;
     this.meta.shaders.push({ index, name, stage, sourcePath: `${name}.glsl`, sourceText, entryFunction: 'main', cfg: [] });
     return index;
+  }
+
+  /** Adds an #included file to a shader and returns its file index. */
+  include(shader: number, path: string, text: string): number {
+    const sh = this.meta.shaders[shader]!;
+    sh.files ??= [{ path: sh.sourcePath }];
+    sh.files.push({ path, text });
+    return sh.files.length - 1;
   }
 
   site(spec: SiteSpec): number {
@@ -60,7 +72,7 @@ export class FixtureMeta {
       block,
       blockInstCount: insts,
       blockLines: spec.lines ? [...new Set(spec.lines)].filter((l) => l > 0).sort((a, b) => a - b) : spec.line ? [spec.line] : [],
-      loc: { file: '', line: spec.line ?? spec.lines?.[0] ?? 0, column: 1 },
+      loc: { file: spec.file ?? '', line: spec.line ?? spec.lines?.[0] ?? 0, column: 1 },
       ...(spec.traceRay !== undefined ? { traceRay: spec.traceRay } : {}),
     });
     const sh = this.meta.shaders[spec.shader]!;
@@ -71,6 +83,7 @@ export class FixtureMeta {
         successors: [],
         opcodes: spec.opcodes ?? Array.from({ length: insts }, () => 'binary.add'),
         lines: spec.lines ?? Array.from({ length: insts }, () => spec.line ?? 0),
+        ...(spec.files ? { files: spec.files } : {}),
       });
     }
     return id;

@@ -44,3 +44,21 @@ test('dynamic opcode counts sum over blocks, most executed first', (t) => {
     { opcode: 'return', threadCount: 8, warpCount: 1 },
   ]);
 });
+
+test('hotspots: instructions of an #included file are attributed to that file, not the shader', (t) => {
+  const f = new FixtureMeta();
+  const ch = f.shader('closestHit', 'ch', 'line1\nline2\nline3');
+  const common = f.include(ch, 'common.glsl', 'c1\nc2\nc3');
+  // main's block: line 2 of ch.glsl, then a call; the callee's block lives in common.glsl lines 2-3.
+  const a = f.site({ kind: 'block', shader: ch, opcodes: ['load', 'call'], lines: [2, 3] });
+  const b = f.site({ kind: 'block', shader: ch, opcodes: ['binary.mul', 'return'], lines: [2, 3], files: [common, common], file: 'common.glsl' });
+  const w = new DumpWriter(f.meta);
+  w.warpBallot(0, lanes(0, 4), a);
+  w.warpBallot(0, lanes(0, 4), b);
+  w.warpBallot(32, FULL, b);
+  const h = hotspots(readDump(w.bytes(), f.meta), f.meta);
+  t.deepEqual(
+    h.rows.map((r) => [r.file, r.line, r.opcode, r.threadCount]),
+    [['ch.glsl', 2, 'load', 4], ['ch.glsl', 3, 'call', 4], ['common.glsl', 2, 'binary.mul', 36], ['common.glsl', 3, 'return', 36]],
+  );
+});

@@ -113,7 +113,7 @@ export class RtRuntime {
         if (!c || c.kind !== 'triangle') return 0;
         const limit = f.committed ? f.committedT : f.ray.tmax;
         if (f.terminated || !(c.t < limit)) return 0;
-        f.pendingT = c.t;
+        f.pendingT = Math.fround(c.t);
         f.pendingKind = c.hitKind;
         return 1;
       }
@@ -224,7 +224,7 @@ export class RtRuntime {
   /** Makes a candidate current: hit built-ins describe it; a triangle's barycentrics become the attributes. */
   private select(f: RayFrame, c: HitRecord, lane: LaneAccess): void {
     f.hit = c;
-    f.hitT = c.t;
+    f.hitT = Math.fround(c.t); // gl_HitTEXT is a float: shaders must see the f32 value
     f.hitKind = c.hitKind;
     if (c.kind === 'triangle') writeBarycentrics(lane.hitAttributes, c.u, c.v);
   }
@@ -275,8 +275,8 @@ export class RtRuntime {
     if (committed) writeBarycentrics(committedAttributes, committed.u, committed.v);
     stack.push({
       ray, missIndex: args[5]! >>> 0, result,
-      hit: undefined, hitT: ray.tmax, hitKind: 0, pendingT: 0, pendingKind: 0,
-      committed, committedT: committed ? committed.t : ray.tmax, committedKind: committed ? committed.hitKind : 0,
+      hit: undefined, hitT: Math.fround(ray.tmax), hitKind: 0, pendingT: 0, pendingKind: 0,
+      committed, committedT: committed ? Math.fround(committed.t) : ray.tmax, committedKind: committed ? committed.hitKind : 0,
       committedAttributes, callerAttributes, terminated: result.terminatedEarly,
     });
     return result.candidates.length;

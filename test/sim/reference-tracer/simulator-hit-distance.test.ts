@@ -1,10 +1,9 @@
-// A disagreement the reference check found, kept as a known failure until the simulator is fixed:
-// gl_HitTEXT is a `float` in GLSL, but the simulator's RT runtime hands shaders traversal's
+// A disagreement the reference check found (now fixed, kept as a regression test):
+// gl_HitTEXT is a `float` in GLSL, but the simulator's RT runtime handed shaders traversal's
 // double-precision t. On ao at 32x32, pixel (27,27) hits the floor/right-wall edge at
 // t = 4.280979384225137 (f32: 4.2809791565); origin + dir * t then lands exactly on (1, 0, z)
 // instead of (0.99999994, 5.96e-8, z), the occlusion rays start on the floor plane and two more
-// of eight are occluded at t = 0 (visibility 0.25 instead of 0.5). ava's `test.failing` reports
-// as soon as the simulator rounds HitT to f32 — then turn this into a plain test.
+// of eight were occluded at t = 0 (visibility 0.25 instead of 0.5).
 import test from 'ava';
 import { RtRuntime } from '../../../src/sim/pipeline/rt-runtime.js';
 import { loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
@@ -13,7 +12,7 @@ import { buildAccelerationStructure } from '../../../src/sim/rt/acceleration-str
 import { cameraBlock, primaryRay } from '../../../src/sim/reference-tracer/camera.js';
 import { RAY_FLAG } from '../../../src/sim/rt/ray-query.js';
 
-test.failing('simulator: gl_HitTEXT of a committed triangle hit is an f32 value', async (t) => {
+test('simulator: gl_HitTEXT of a committed triangle hit is an f32 value', async (t) => {
   const manifest = loadManifest(resolveWorkload('ao'));
   const scene = await loadScene(manifest.scene, manifest.path);
   const as = buildAccelerationStructure(scene);

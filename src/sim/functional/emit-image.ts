@@ -11,13 +11,17 @@ import { OpClass } from '../warp-step.js';
 import type { EmitContext } from './emit-context.js';
 import { SimError } from './errors.js';
 
-function imageType(ctx: EmitContext, v: ValueId): { dims: number; arrayed: boolean } {
+/**
+ * Dimensions of an image value. Cube maps are stored as 2D images with 6 layers per cube
+ * (+X, -X, +Y, -Y, +Z, -Z); texel access addresses them as (x, y, face) like a 2D array.
+ */
+function imageType(ctx: EmitContext, v: ValueId): { dims: number; arrayed: boolean; cube: boolean } {
   let t = typeOf(ctx.module.types, ctx.typeOfValue(v));
   if (t.kind === 'sampledImage') t = typeOf(ctx.module.types, t.image);
   if (t.kind !== 'image') throw new SimError('internal', 'image operation on a non-image value');
-  if (t.dim === 'Cube') throw new SimError('unsupported', 'cube map images are not supported by the functional core');
+  if (t.dim === 'Cube') return { dims: 2, arrayed: true, cube: true };
   const dims = t.dim === '1D' || t.dim === 'Buffer' ? 1 : t.dim === '3D' ? 3 : 2;
-  return { dims, arrayed: t.arrayed };
+  return { dims, arrayed: t.arrayed, cube: false };
 }
 
 function resultConvert(ctx: EmitContext, ty: TypeId, t: string): string[] {
@@ -75,7 +79,8 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const t = ctx.tmp('sz');
       ctx.line(`const ${t} = W.imgSize(${h()} & 65535, ${lod}, ${site}, l);`);
       const out = [`${t}[0]`, `${t}[1]`, `${t}[2]`].slice(0, dims);
-      if (arrayed) out.push(`${t}[3]`);
+      if (arrayed && !imageType(ctx, a[0]!).cube) out.push(`${t}[3]`);
+      else if (imageType(ctx, a[0]!).cube && ctx.layout.leavesOf(inst.type).length > 2) out.push(`((${t}[3] / 6) | 0)`);
       ctx.def(inst.id, out.slice(0, ctx.layout.leavesOf(inst.type).length));
       return;
     }
@@ -85,7 +90,19 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
     case 'sampleImplicitLod':
     case 'sampleExplicitLod':
     case 'sampleGrad': {
-      const { dims, arrayed } = imageType(ctx, a[0]!);
+      const { dims, arrayed, cube } = imageType(ctx, a[0]!);
+      if (cube) {
+        let lod = '0';
+        if (inst.kind === 'sampleExplicitLod') lod = inst.lod !== undefined ? ctx.read(inst.lod, 0) : ctx.read(a[2]!, 0);
+        else if (inst.kind === 'sampleImplicitLod' && inst.bias !== undefined) lod = ctx.read(inst.bias, 0);
+        const n = ctx.leaves(a[1]!).length;
+        const c = (i: number) => (i < n ? ctx.read(a[1]!, i) : '0');
+        const t = ctx.tmp('tx');
+        ctx.line(`const ${t} = W.imgSampleCube(${h()}, ${c(0)}, ${c(1)}, ${c(2)}, ${n > 3 ? c(3) : '0'}, ${lod}, ${site}, l);`);
+        texSite(ctx, inst, 'load');
+        ctx.def(inst.id, resultConvert(ctx, inst.type, t));
+        return;
+      }
       let lod = '0';
       if (inst.kind === 'sampleExplicitLod') lod = inst.lod !== undefined ? ctx.read(inst.lod, 0) : ctx.read(a[2]!, 0);
       else if (inst.kind === 'sampleImplicitLod' && inst.bias !== undefined) lod = ctx.read(inst.bias, 0);

@@ -304,3 +304,36 @@ export function levelSize(img: SimImage, level: number): ImageLevel {
   if (!lvl) throw new SimError('outOfBounds', `mip level ${level} of an image with ${img.levels.length} levels`);
   return lvl;
 }
+
+/**
+ * Cube map face and face coordinates of direction (x, y, z), per the Vulkan cube map face
+ * selection table; `out` = [face, s, t] with s, t in [0, 1]. Filtering does not cross faces.
+ */
+export function cubeFace(x: number, y: number, z: number, out: Float64Array): void {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  const az = Math.abs(z);
+  let face: number;
+  let sc: number;
+  let tc: number;
+  let ma: number;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+    ma = ax;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+    ma = ay;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+    ma = az;
+  }
+  out[0] = face;
+  out[1] = ma === 0 ? 0.5 : (sc / ma + 1) / 2;
+  out[2] = ma === 0 ? 0.5 : (tc / ma + 1) / 2;
+}

@@ -26,7 +26,7 @@ import type { LaunchState, SimtEntry, Frame } from './launch-state.js';
 import type { PrivateMemory, Region } from './memory.js';
 import { PRIVATE_BASE } from './layout.js';
 import type { BoundResources } from './resources.js';
-import { DEFAULT_SAMPLER, levelSize, readTexel, sampleImage, texelAddress, writeTexel } from './images.js';
+import { DEFAULT_SAMPLER, cubeFace, levelSize, readTexel, sampleImage, texelAddress, writeTexel } from './images.js';
 import { formatPrintf } from './debug-printf.js';
 import { countPiece, popcount, simtBranch } from './simt-stack.js';
 import { replayTraces } from './trace-replay.js';
@@ -447,6 +447,19 @@ export class Warp {
 
   imgLevels(h: number, site: number, lane: number): number {
     return this.image(h, site, lane).levels.length;
+  }
+
+  private readonly cube = new Float64Array(3);
+
+  /** Cube map sampling: face selection, then a 2D sample of layer 6*arrayLayer + face (clamped to the face). */
+  imgSampleCube(h: number, x: number, y: number, z: number, arrayLayer: number, lod: number, site: number, lane: number): Float64Array {
+    const img = this.image(h, site, lane);
+    const s = h >>> 16 === 0 ? (img.sampler ?? DEFAULT_SAMPLER) : (this.env.samplers[h >>> 16] ?? DEFAULT_SAMPLER);
+    cubeFace(x, y, z, this.cube);
+    const faceSampler = { filter: s.filter, wrapU: 'clampToEdge', wrapV: 'clampToEdge', wrapW: 'clampToEdge' } as const;
+    sampleImage(img, faceSampler, this.cube[1]!, this.cube[2]!, 0, Math.round(arrayLayer) * 6 + this.cube[0]!, lod, 2, this.texel);
+    if (this.recording) this.texAddr = img.address;
+    return this.texel;
   }
 
   imgSample(h: number, u: number, v: number, w: number, layer: number, lod: number, dims: number, site: number, lane: number): Float64Array {

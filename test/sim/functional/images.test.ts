@@ -139,3 +139,23 @@ test('image accesses are texture memory accesses with texel addresses in WarpSte
   t.is(stores[1]!.addresses[5], 0x200000 + 5 * 4);
   t.true(accesses.filter((m) => m.space === 'texture' && m.kind === 'load').length >= 4);
 });
+
+for (const engine of ['warp', 'laneSerial'] as const) {
+  test(`cube maps: face selection by major axis, textureSize (${engine})`, (t) => {
+    const src = `#version 460
+layout(local_size_x = 6) in;
+layout(set = 0, binding = 0) uniform samplerCube env;
+layout(std430, set = 0, binding = 1) buffer Out { float v[]; } o;
+const vec3 dirs[6] = vec3[](vec3(2, 0.1, 0), vec3(-2, 0, 0.3), vec3(0.2, 1, 0), vec3(0, -1, 0), vec3(0, 0, 5), vec3(0.1, 0.2, -1));
+void main() {
+  uint l = gl_GlobalInvocationID.x;
+  o.v[l] = texture(env, dirs[l]).r;
+  o.v[6u + l] = float(textureSize(env, 0).x);
+}`;
+    const cube = createImage('r32f', 2, 2, { layers: 6 });
+    for (let f = 0; f < 6; f++) for (let y = 0; y < 2; y++) for (let x = 0; x < 2; x++) writeTexel(cube, x, y, 0, f, [f * 10]);
+    const out = words(12);
+    runGlsl(src, { images: [{ set: 0, binding: 0, image: cube }], buffers: [{ set: 0, binding: 1, data: out }] }, { size: [1, 1, 1], engine });
+    t.deepEqual(f32s(out), [0, 10, 20, 30, 40, 50, 2, 2, 2, 2, 2, 2]);
+  });
+}

@@ -160,11 +160,15 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
   if (r.paths) headline.push({ label: 'unique thread paths', value: int(r.paths.uniquePaths), note: r.paths.top[0] ? `most common: ${pct(r.paths.top[0].fraction)} of threads` : '' });
   if (r.lifetimes) headline.push({ label: 'mean thread lifetime', value: `${r.lifetimes.thread.mean.toFixed(1)} blocks`, note: `max ${r.lifetimes.thread.max}` });
   const base = rec.uninstrumented?.timing.gpu_sim_cycle;
-  for (const m of rec.modes) {
-    if (base === undefined || m.overheadCycles === undefined) continue;
+  const timed = rec.modes.filter((m) => m.overheadCycles !== undefined);
+  if (base !== undefined && timed.length > 0) {
+    // One headline: simt's overhead (the utility most users run) or the only mode's; the table has all.
+    const m = timed.find((x) => x.mode === 'simt') ?? timed[0]!;
+    const rel = (x: number) => signedPct(x / Math.max(1, base));
+    const others = timed.filter((x) => x !== m).map((x) => `${x.mode} ${rel(x.overheadCycles!)}`).join(', ');
     headline.push({
-      label: `instrumentation overhead (${m.mode})`, value: `${m.overheadCycles >= 0 ? '+' : ''}${int(m.overheadCycles)} cycles`,
-      note: `${signedPct(m.overheadCycles / Math.max(1, base))} over the uninstrumented ${int(base)} simulated cycles on ${rec.uninstrumented!.config}`,
+      label: `instrumentation overhead (${m.mode})`, value: `${m.overheadCycles! >= 0 ? '+' : ''}${int(m.overheadCycles!)} cycles (${rel(m.overheadCycles!)})`,
+      note: `over ${int(base)} simulated cycles uninstrumented on ${rec.uninstrumented!.config}${others ? `; ${others}` : ''}`,
     });
   }
   if (r.its) headline.push({ label: 'warp exits / entries', value: r.its[0]!.evidence.exitPerEntry.toFixed(3), note: '1.0 under a SIMT stack' });
@@ -182,7 +186,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
     pages: [...pages.map((p) => ({ href: p.file, label: p.label, description: p.description })),
       ...sources.map((s) => ({
         href: `source/${fileName(s.name)}.html`,
-        label: s.included ? `Source: ${s.path} (included by ${s.shader})` : `Source: ${s.name}`,
+        label: s.included ? `Source: ${baseName(s.path)} (#included by ${s.shader})` : `Source: ${s.name}`,
         description: `${s.included ? `code of the ${s.stage} shader ${s.shader} in this #included file` : `${s.stage} shader`} with inline data${s.hottestLine ? `; hottest line ${s.hottestLine}` : ''}`,
       }))],
     runs: rec.modes.map((m) => ({

@@ -67,3 +67,35 @@ test('report on a directory that is not a run says so', (t) => {
   t.is(r.status, 1);
   t.regex(r.stderr, /not a vvision run directory/);
 });
+
+test('instrument --config mobile: timing-model overhead in the summary, run.json and the index page; fidelity holds', (t) => {
+  const out = join(mkdtempSync(join(tmpdir(), 'vvision-cli-')), 'run');
+  const r = vvision(['instrument', '--mode', 'simt', 'tri', '--config', 'mobile', '--width', '16', '--height', '16', '--out', out]);
+  t.is(r.status, 0, r.stderr);
+  t.regex(r.stdout, /fidelity check: .* equal/);
+  const m = /uninstrumented (\d+) cycles[\s\S]*simt\s+(\d+) cycles, overhead \+(\d+) cycles/.exec(r.stdout);
+  t.truthy(m, r.stdout);
+  t.is(Number(m![2]) - Number(m![1]), Number(m![3]));
+  t.true(Number(m![3]) > 0);
+  const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+  t.is(run.uninstrumented.timing.gpu_sim_cycle, Number(m![1]));
+  t.is(run.modes[0].overheadCycles, Number(m![3]));
+  t.is(run.modes[0].timing.gpu_sim_cycle, Number(m![2]));
+  const index = readFileSync(join(out, 'index.html'), 'utf8');
+  t.true(index.includes('Instrumentation overhead on the timing model'));
+  t.true(index.includes(`+${Number(m![3]).toLocaleString('en-US')} cycles`));
+  // `report` keeps the overhead: it is part of the run record.
+  t.is(vvision(['report', out]).status, 0);
+  t.true(readFileSync(join(out, 'index.html'), 'utf8').includes('Instrumentation overhead on the timing model'));
+});
+
+test('instrument without --config stays functional-only; --set without --config is a usage error', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-cli-'));
+  const r = vvision(['instrument', '--mode', 'simt', 'tri', '--set', 'gpgpu_n_clusters=2', '--width', '8', '--height', '8', '--out', join(dir, 'x')]);
+  t.is(r.status, 1);
+  t.regex(r.stderr, /--set gpgpu_n_clusters=2: configuration overrides need --config/);
+  const ok = vvision(['instrument', '--mode', 'simt', 'tri', '--width', '8', '--height', '8', '--out', join(dir, 'y')]);
+  t.is(ok.status, 0, ok.stderr);
+  t.false(ok.stdout.includes('timing model'));
+  t.is(JSON.parse(readFileSync(join(dir, 'y', 'run.json'), 'utf8')).uninstrumented, undefined);
+});

@@ -42,3 +42,46 @@ test('auto buffer size reruns once with the exact size; a fixed size too small i
   const exact = await instrumentWorkload('tri', 'trace', { width: 32, height: 32, bufferSize: needed });
   t.is(exact.runs[0]!.dump.entryCount, auto.runs[0]!.dump.entryCount);
 });
+
+test('#included code is attributed to its own file: ref closesthit rows never land on #include or layout lines', async (t) => {
+  const r = await instrumentWorkload('ref', 'simt', { width: 16, height: 8 });
+  const meta = r.runs[0]!.metadata;
+  const ch = meta.shaders.find((s) => s.stage === 'closestHit')!;
+  const includes = (ch.files ?? []).slice(1).map((f) => f.path);
+  t.true(includes.some((p) => p.endsWith('offset-ray.glsl')), includes.join(', '));
+  const textOf = (file: string) => (file === ch.sourcePath ? ch.sourceText : ch.files!.find((f) => f.path === file)!.text!).split('\n');
+  const rows = r.results.hotspots!.rows.filter((h) => h.shader === ch.index && h.threadCount > 0 && h.line > 0);
+  t.true(rows.some((h) => h.file !== ch.sourcePath), 'closest-hit runs code of its includes');
+  for (const h of rows) {
+    const text = textOf(h.file)[h.line - 1] ?? '';
+    t.false(/^\s*(#|layout\s*\(|$)/.test(text), `${h.file}:${h.line} '${text}' is not code`);
+  }
+  t.true(rows.some((h) => h.file === ch.sourcePath));
+});
+
+test('--config: instrumented and uninstrumented runs on the timing model; overhead > 0 cycles, fidelity holds', async (t) => {
+  const opts = { width: 16, height: 16 };
+  const timed = await instrumentWorkload('tri', 'simt', { ...opts, config: 'mobile' });
+  const functional = await instrumentWorkload('tri', 'simt', opts);
+  t.is(functional.timing, undefined);
+  t.is(functional.runs[0]!.timing, undefined);
+  const base = timed.timing!.baseline.values.gpu_sim_cycle!;
+  const cycles = timed.runs[0]!.timing!.values.gpu_sim_cycle!;
+  t.true(base > 0);
+  t.true(cycles > base, `instrumented ${cycles} vs uninstrumented ${base} cycles`);
+  // The instrumentation's stores went through the memory system.
+  t.true(timed.runs[0]!.timing!.values.L1D_total_cache_accesses! > timed.timing!.baseline.values.L1D_total_cache_accesses!);
+  t.deepEqual(timed.fidelity!.mismatches, []);
+  t.true(timed.fidelity!.holds);
+  // Same execution either way: the timing model only decides the order.
+  t.is(timed.runs[0]!.counters.threadInsts, functional.runs[0]!.counters.threadInsts);
+  t.is(timed.runs[0]!.dump.entryCount, functional.runs[0]!.dump.entryCount);
+  // The timing model issued exactly what the functional core executed, instrumentation included.
+  t.is(timed.runs[0]!.timing!.values.gpu_sim_insn, timed.runs[0]!.counters.threadInsts);
+  t.true(timed.timing!.baseline.values.gpu_sim_insn! < timed.runs[0]!.counters.threadInsts);
+});
+
+test('--config with an unknown preset fails before simulating', async (t) => {
+  const e = await t.throwsAsync(instrumentWorkload('tri', 'simt', { width: 8, height: 8, config: 'no-such-gpu' }));
+  t.regex(e!.message, /no-such-gpu/);
+});

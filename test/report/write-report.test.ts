@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
@@ -29,7 +29,22 @@ test('the report has an index, a page per analysis, chart PNGs and a source page
   for (const c of ['simt-per-shader.png', 'divergence-characterization.png', 'thread-compaction.png', 'hotspots.png', 'thread-lifetimes.png', 'its-evidence.png']) {
     t.true(charts.includes(c), c);
   }
-  t.deepEqual(readdirSync(join(dir, 'source')).sort(), ['closesthit.rchit.html', 'miss.rmiss.html', 'raygen.rgen.html', 'shadow.rmiss.html']);
+  const sources = readdirSync(join(dir, 'source')).sort();
+  for (const s of ['closesthit.rchit.html', 'miss.rmiss.html', 'raygen.rgen.html', 'shadow.rmiss.html']) t.true(sources.includes(s), s);
+  // #included files with code a shader ran get their own page, named after the shader and the file.
+  t.true(sources.includes('closesthit.rchit_offset-ray.glsl.html'), sources.join(', '));
+});
+
+test('source pages: #include and layout lines of the closest-hit shader carry no data; its include page does', async (t) => {
+  const dir = await dirPromise;
+  const rowsWithData = (html: string) =>
+    [...html.matchAll(/<tr id="L(\d+)"[^>]*style="background[^>]*>(?:<td[^>]*>[^<]*<\/td>){4}<td class="code"><pre>([^<]*)<\/pre>/g)].map((m) => m[2]!);
+  const own = rowsWithData(readFileSync(join(dir, 'source', 'closesthit.rchit.html'), 'utf8'));
+  t.true(own.length > 0);
+  for (const text of own) t.false(/^\s*(#|layout)/.test(text), text);
+  const inc = readFileSync(join(dir, 'source', 'closesthit.rchit_offset-ray.glsl.html'), 'utf8');
+  t.true(rowsWithData(inc).length > 0);
+  t.regex(inc, /#include<\/code>d by the closestHit shader <b>closesthit.rchit<\/b>/);
 });
 
 test('every page loads from file:// in Chromium with no console errors, and its charts draw', async (t) => {
@@ -58,7 +73,7 @@ test('every page loads from file:// in Chromium with no console errors, and its 
       const drawn = await page.locator('canvas[data-drawn="true"]').count();
       t.is(drawn, canvases, `${p}: every chart drew`);
       t.deepEqual(errors, [], p);
-      if (p === 'index.html' || p === 'divergence.html') await page.screenshot({ path: join(SHOTS, p.replace('.html', '.png')) });
+      if (p === 'index.html' || p === 'divergence.html' || p === 'source/closesthit.rchit_offset-ray.glsl.html') await page.screenshot({ path: join(SHOTS, p.replace('source/', 'source-').replace('.html', '.png')) });
       await page.close();
     }
   } finally {

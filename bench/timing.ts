@@ -93,7 +93,7 @@ let setupSeconds = 0;
 if (args[0] === '--workload') {
   const [, name = 'pt', w = '128', h = '128', spp = '2'] = args.splice(0, 5);
   const s0 = performance.now();
-  const p = await prepareRun(name, { width: Number(w), height: Number(h), spp: Number(spp) }, true);
+  const p = await prepareRun(name, { width: Number(w), height: Number(h), spp: Number(spp) }, { shortStackSize: 8 });
   list = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
   setupSeconds = (performance.now() - s0) / 1000;
   label = `${name} ${w}x${h}, ${spp} spp (${list.length} warps; functional core runs inside the timing loop)`;

@@ -60,7 +60,7 @@ const IMAGE: Record<ImageOp, true> = {
 const RT: Record<RtRuntimeFn, true> = {
   traverse: true, selectCandidate: true, candidateIsProcedural: true, reportIntersection: true, acceptTriangleCandidate: true,
   commitPending: true, terminated: true, requestTerminate: true, committedHitGroup: true, missIndex: true, restoreCommitted: true,
-  endTrace: true,
+  endTrace: true, nextPendingCandidate: true, selectPendingCandidate: true,
 };
 const CLOCK: Record<ClockScope, true> = { device: true, subgroup: true };
 const WORDS: Partial<Record<`${Op}.${string}`, Record<string, true>>> = {

@@ -12,7 +12,8 @@ import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
-import { describeToken, glslParser, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser.js';
+import { glslParser } from './parser.js';
+import { describeToken, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser-messages.js';
 import { preprocess, type SourceHost } from './preprocessor.js';
 import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, TypeName, UserTypeName, type GlslToken } from './tokens.js';
 

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
 
 test('tri runs on the mobile preset: every instruction the functional core executed is issued once', async (t) => {
-  const p = await prepareRun('tri', { width: 64, height: 16 }, true);
+  const p = await prepareRun('tri', { width: 64, height: 16 }, { shortStackSize: 8 });
   const warps = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
   const s = simulate(warps, loadConfig('mobile'));
   const c = countersOf(warps, p.program)!;
@@ -22,7 +22,7 @@ test('tri runs on the mobile preset: every instruction the functional core execu
 });
 
 test('ao: raising gpgpu_rt_max_warps from 1 to 8 lowers cycles, with diminishing returns (Vulkan-Sim Fig. 16)', async (t) => {
-  const p = await prepareRun('ao', { width: 64, height: 16, spp: 1 }, true);
+  const p = await prepareRun('ao', { width: 64, height: 16, spp: 1 }, { shortStackSize: 8 });
   const cycles = [1, 2, 8].map((w) => {
     const warps = createWarps(p.program, p.host.resources, launchOptionsOf(p, 'rows'));
     return simulate(warps, loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_rt_max_warps=${w}`])).values.gpu_sim_cycle!;

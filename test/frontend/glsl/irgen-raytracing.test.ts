@@ -105,6 +105,11 @@ test('traceRayEXT may pass the incoming payload (recursive tracing from closest-
   t.is(b!.payload, m.globals.find((g) => g.name === 'shadowed')!.id);
 });
 
+test('hitAttributeEXT takes no layout qualifiers; rayPayloadEXT is accepted in any-hit shaders as glslang does', (t) => {
+  t.regex(compileErrors('layout(location = 1) hitAttributeEXT vec2 a;\nvoid main() {}', 'rchit')[0]!, /layout qualifiers cannot be applied to the hitAttributeEXT variable 'a'/);
+  t.truthy(compileOk('layout(location = 0) rayPayloadEXT vec4 v;\nvoid main() { v = vec4(1.0); }', 'rahit'));
+});
+
 test('reportIntersectionEXT returns bool; any-hit jumps terminate the block', (t) => {
   const m = compileOk('hitAttributeEXT vec2 h;\nvoid main() { bool ok = reportIntersectionEXT(0.5, 1u); if (!ok) h = vec2(0.0); }', 'rint');
   const ri = instsOf(fn(m), 'reportIntersection')[0]!;

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import type { Block } from '../../../src/ir/module.js';
-import { compileOk, fn, instsOf } from './compile-fixtures/harness.js';
+import { compileErrors, compileOk, fn, instsOf } from './compile-fixtures/harness.js';
 
 const P = 'layout(location = 0) rayPayloadEXT vec3 p;\n';
 const term = (b: Block) => b.insts[b.insts.length - 1]!;
@@ -104,4 +104,8 @@ test('locals are variables at the top of the entry block; in-params are copied',
   const tw = fn(m, 'twice');
   t.is(tw.params.length, 1);
   t.is(instsOf(tw, 'store')[0]!.value, tw.params[0]!.id, 'parameter stored into its local');
+});
+
+test('a switch whose last label has no statements is an error (as in glslang)', (t) => {
+  t.regex(compileErrors(P + 'void main() { int k = int(p.x); switch (k) { case 0: p.y = 1.0; break; default: } }')[0]!, /snippet\.rgen:4:\d+: error: the last case\/default label of a switch must be followed by statements/);
 });

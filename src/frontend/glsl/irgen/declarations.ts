@@ -32,7 +32,8 @@ const IMAGE_FORMATS = new Set([
 
 /** Storage qualifier -> (storage class, stages it is allowed in). */
 const RT_STORAGE: Record<string, { storage: StorageClass; stages: readonly Stage[] }> = {
-  rayPayloadEXT: { storage: 'rayPayload', stages: ['raygen', 'closestHit', 'miss'] },
+  // glslang also accepts rayPayloadEXT in any-hit shaders (where it cannot be traced with); we follow it.
+  rayPayloadEXT: { storage: 'rayPayload', stages: ['raygen', 'closestHit', 'miss', 'anyHit'] },
   rayPayloadInEXT: { storage: 'incomingRayPayload', stages: ['closestHit', 'anyHit', 'miss'] },
   hitAttributeEXT: { storage: 'hitAttribute', stages: ['intersection', 'anyHit', 'closestHit'] },
   callableDataEXT: { storage: 'callableData', stages: ['raygen', 'closestHit', 'miss', 'callable'] },
@@ -182,6 +183,9 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
     if (storage && RT_STORAGE[storage]) {
       const rs = RT_STORAGE[storage];
       checkStage(cx, storage, rs.stages, q.loc);
+      if (storage === 'hitAttributeEXT' && q.layout.length > 0) {
+        cx.error(q.loc, `layout qualifiers cannot be applied to the hitAttributeEXT variable '${name}'`);
+      }
       const location = layoutValue(cx, q, 'location');
       const g = cx.addGlobal({ name, type: cx.types.pointer(rs.storage, t), storage: rs.storage, ...(location !== undefined ? { location } : {}), loc });
       if (storage === 'rayPayloadEXT' || storage === 'callableDataEXT') {

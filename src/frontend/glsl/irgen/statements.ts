@@ -206,6 +206,8 @@ function genSwitch(cx: IrGenContext, selectorE: Expr, cases: SwitchCase[], loc: 
   const v = types.void;
   const sel = genExpr(cx, selectorE);
   if (!types.isScalar(sel.type) || !types.isIntKind(sel.type)) cx.fail(selectorE.loc, `switch selector must be a scalar integer, found '${types.name(sel.type)}'`);
+  const last = cases[cases.length - 1];
+  if (last && last.body.length === 0) cx.error(loc, "the last case/default label of a switch must be followed by statements");
   const merge = fb.newBlock('switch.end');
   const blocks = cases.map(() => fb.newBlock('switch.case'));
   let defaultBlock = merge;

@@ -11,17 +11,9 @@ import { launchOptionsOf, prepareRun } from '../src/driver/run-workload.js';
 import { createWarps } from '../src/sim/functional/launch.js';
 import { formatStats, loadConfig, simulate, type TimingWarp } from '../src/sim/timing/index.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../src/sim/warp-step.js';
+import { seededRandom } from '../src/sim/seeded-random.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const FULL = 0xffffffff | 0;
 const BVH = 0x4000_0000;

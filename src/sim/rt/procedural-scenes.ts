@@ -12,6 +12,7 @@
  * Same name and seed give the same scene bit for bit.
  */
 import { defaultMaterial, identityTransform, type Material, type ProceduralGeometry, type Scene, type TriangleMesh, type Vec3 } from './scene.js';
+import { seededRandom } from '../seeded-random.js';
 
 export type ProceduralSceneName = 'wknd' | 'cornell' | 'rtv6' | 'tri';
 
@@ -22,17 +23,8 @@ export class ProceduralSceneError extends Error {
   }
 }
 
-/** Mulberry32: small, fast, seedable; stands in for the book's random_double(). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Stands in for the book's random_double(). */
+export { seededRandom };
 
 function material(name: string, patch: Partial<Material>): Material {
   return { ...defaultMaterial(name), ...patch };

@@ -4,6 +4,7 @@
  */
 import type { TimingWarp } from '../../../src/sim/timing/gpu.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../../../src/sim/warp-step.js';
+import { seededRandom } from '../../../src/sim/seeded-random.js';
 
 export const FULL_MASK = 0xffffffff | 0;
 
@@ -65,17 +66,7 @@ export function rtStep(lanes: RtTransaction[][]): Omit<WarpStep, 'done' | 'warp'
   return { fn: 0, block: 3, activeMask: mask, insts: 1, opClasses: classes(1, OpClass.Rt), memory: [], rt };
 }
 
-/** Deterministic PRNG (mulberry32) for synthetic address streams. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 /**
  * A traversal-heavy synthetic workload: `warps` warps, each doing `traces` traceRays of 32 rays

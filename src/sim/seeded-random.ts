@@ -1,0 +1,15 @@
+/**
+ * The simulator's one seedable PRNG (Mulberry32): small, fast, deterministic across platforms.
+ * Procedural scenes, synthetic timing workloads and benchmarks draw from it, so a seed means the
+ * same thing everywhere.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -42,6 +42,13 @@ function texSite(ctx: EmitContext, inst: InstOf<'image'>, kind: 'load' | 'store'
   ctx.line(`if (REC) AD[${k * 32} + l] = W.texAddr;`);
 }
 
+/** Texel offset operand (textureOffset, texelFetchOffset ...) as three expressions. */
+function offsets(ctx: EmitContext, off: ValueId | undefined): string {
+  if (off === undefined) return '0, 0, 0';
+  const n = ctx.leaves(off).length;
+  return [0, 1, 2].map((i) => (i < n ? ctx.read(off, i) : '0')).join(', ');
+}
+
 export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
   ctx.setClass(OpClass.Texture);
   const site = ctx.site(inst);
@@ -60,7 +67,12 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       const { dims, arrayed } = imageType(ctx, a[0]!);
       const lod = inst.lod !== undefined ? ctx.read(inst.lod, 0) : a[2] !== undefined ? ctx.read(a[2], 0) : '0';
       const t = ctx.tmp('tx');
-      ctx.line(`const ${t} = W.imgRead(${h()} & 65535, ${coords(ctx, a[1]!, dims, arrayed).join(', ')}, ${lod}, ${site}, l);`);
+      const fc = coords(ctx, a[1]!, dims, arrayed);
+      if (inst.offset !== undefined) {
+        const o = offsets(ctx, inst.offset).split(', ');
+        for (let i = 0; i < 3; i++) if (o[i] !== '0') fc[i] = `(${fc[i]} + ${o[i]})`;
+      }
+      ctx.line(`const ${t} = W.imgRead(${h()} & 65535, ${fc.join(', ')}, ${lod}, ${site}, l);`);
       texSite(ctx, inst, 'load');
       ctx.def(inst.id, resultConvert(ctx, inst.type, t));
       return;
@@ -106,9 +118,25 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
       let lod = '0';
       if (inst.kind === 'sampleExplicitLod') lod = inst.lod !== undefined ? ctx.read(inst.lod, 0) : ctx.read(a[2]!, 0);
       else if (inst.kind === 'sampleImplicitLod' && inst.bias !== undefined) lod = ctx.read(inst.bias, 0);
+      else if (inst.kind === 'sampleGrad') {
+        const g = (v: ValueId) => ctx.leaves(v).map((_, i) => ctx.read(v, i)).join(', ');
+        lod = `W.imgGradLod(${h()}, [${g(a[2]!)}], [${g(a[3]!)}], ${site}, l)`;
+      }
       const cs = coords(ctx, a[1]!, dims, arrayed);
       const t = ctx.tmp('tx');
-      ctx.line(`const ${t} = W.imgSample(${h()}, ${cs.join(', ')}, ${lod}, ${dims}, ${site}, l);`);
+      ctx.line(`const ${t} = W.imgSample(${h()}, ${cs.join(', ')}, ${lod}, ${dims}, ${site}, l, ${offsets(ctx, inst.offset)});`);
+      texSite(ctx, inst, 'load');
+      ctx.def(inst.id, resultConvert(ctx, inst.type, t));
+      return;
+    }
+    case 'gather': {
+      const { dims, arrayed, cube } = imageType(ctx, a[0]!);
+      if (cube || dims !== 2) throw new SimError('unsupported', 'textureGather is only supported on 2D textures');
+      const cs = coords(ctx, a[1]!, dims, arrayed);
+      const comp = a[2] !== undefined ? ctx.read(a[2], 0) : '0';
+      const t = ctx.tmp('tx');
+      const o = offsets(ctx, inst.offset).split(', ');
+      ctx.line(`const ${t} = W.imgGather(${h()}, ${cs[0]}, ${cs[1]}, ${cs[3]}, ${comp}, ${site}, l, ${o[0]}, ${o[1]});`);
       texSite(ctx, inst, 'load');
       ctx.def(inst.id, resultConvert(ctx, inst.type, t));
       return;
@@ -116,8 +144,6 @@ export function emitImage(ctx: EmitContext, inst: InstOf<'image'>): void {
     case 'image':
       ctx.def(inst.id, [`(${h()} & 65535)`]);
       return;
-    case 'gather':
-      throw new SimError('unsupported', 'textureGather is not supported by the functional core');
   }
 }
 

@@ -462,10 +462,48 @@ export class Warp {
     return this.texel;
   }
 
-  imgSample(h: number, u: number, v: number, w: number, layer: number, lod: number, dims: number, site: number, lane: number): Float64Array {
+  /** LOD from explicit gradients: log2 of the longer gradient in texels of level 0. */
+  imgGradLod(h: number, dx: number[], dy: number[], site: number, lane: number): number {
+    const lvl = this.image(h, site, lane).levels[0]!;
+    const size = [lvl.width, lvl.height, lvl.depth];
+    let a = 0;
+    let b = 0;
+    dx.forEach((d, i) => (a += (d * size[i]!) ** 2));
+    dy.forEach((d, i) => (b += (d * size[i]!) ** 2));
+    const rho = Math.sqrt(Math.max(a, b));
+    return rho > 0 ? Math.log2(rho) : 0;
+  }
+
+  /** textureGather: component `comp` of the four bilinear taps, in Vulkan order (i0,j1) (i1,j1) (i1,j0) (i0,j0). */
+  imgGather(h: number, u: number, v: number, layer: number, comp: number, site: number, lane: number, ox: number, oy: number): Float64Array {
+    const img = this.image(h, site, lane);
+    const s = h >>> 16 === 0 ? (img.sampler ?? DEFAULT_SAMPLER) : (this.env.samplers[h >>> 16] ?? DEFAULT_SAMPLER);
+    const lvl = img.levels[0]!;
+    const x0 = Math.floor(u * lvl.width - 0.5) + ox;
+    const y0 = Math.floor(v * lvl.height - 0.5) + oy;
+    const taps: [number, number][] = [[x0, y0 + 1], [x0 + 1, y0 + 1], [x0 + 1, y0], [x0, y0]];
+    const out = new Float64Array(4);
+    const L = Math.min(Math.max(Math.round(layer), 0), img.layers - 1);
+    const nearest = { ...s, filter: 'nearest' as const };
+    taps.forEach(([x, y], i) => {
+      sampleImage(img, nearest, (x + 0.5) / lvl.width, (y + 0.5) / lvl.height, 0, L, 0, 2, this.texel);
+      out[i] = this.texel[comp & 3]!;
+    });
+    if (this.recording) this.texAddr = img.address;
+    return out;
+  }
+
+  imgSample(h: number, u: number, v: number, w: number, layer: number, lod: number, dims: number, site: number, lane: number, ox = 0, oy = 0, oz = 0): Float64Array {
     const img = this.image(h, site, lane);
     const s = this.env.samplers[h >>> 16] ?? DEFAULT_SAMPLER;
     const sampler = h >>> 16 === 0 ? (img.sampler ?? DEFAULT_SAMPLER) : s;
+    if (ox !== 0 || oy !== 0 || oz !== 0) {
+      // Offsets are in texels of the sampled level.
+      const lvl = img.levels[Math.min(Math.max(Math.round(lod), 0), img.levels.length - 1)]!;
+      u += ox / lvl.width;
+      v += oy / lvl.height;
+      w += oz / lvl.depth;
+    }
     sampleImage(img, sampler, u, v, w, layer, lod, dims, this.texel);
     if (this.recording) {
       const l0 = img.levels[0]!;

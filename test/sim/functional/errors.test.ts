@@ -71,12 +71,12 @@ test('the same launch twice gives identical counters (determinism)', (t) => {
 test('an unsupported operation is reported at compile time with its shader location', (t) => {
   const src = `#version 460
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(set = 0, binding = 0) uniform samplerCube tex;
 layout(std430, set = 0, binding = 1) buffer Out { vec4 v[]; } o;
 void main() {
-  o.v[0] = textureGather(tex, vec2(0.5));
+  o.v[0] = textureGather(tex, vec3(0.5));
 }`;
   const err = t.throws(() => runGlsl(src, {}, { size: [1, 1, 1] }, 'gather.comp'), { instanceOf: SimError });
   t.is(err!.kind, 'unsupported');
-  t.regex(err!.message, /textureGather is not supported by the functional core at gather\.comp:6:\d+/);
+  t.regex(err!.message, /textureGather is only supported on 2D textures at gather\.comp:6:\d+/);
 });

@@ -159,3 +159,23 @@ void main() {
     t.deepEqual(f32s(out), [0, 10, 20, 30, 40, 50, 2, 2, 2, 2, 2, 2]);
   });
 }
+
+test('textureGather, textureGrad (LOD from gradients) and texel offsets', (t) => {
+  const src = `#version 460
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(std430, set = 0, binding = 1) buffer Out { float v[]; } o;
+void main() {
+  vec4 g = textureGather(tex, vec2(0.5), 0);
+  o.v[0] = g.x; o.v[1] = g.y; o.v[2] = g.z; o.v[3] = g.w;
+  o.v[4] = textureGrad(tex, vec2(0.5), vec2(0.5, 0.0), vec2(0.0, 0.5)).r;   // 2 texels -> LOD 1
+  o.v[5] = textureLodOffset(tex, vec2(0.125, 0.125), 0.0, ivec2(1, 0)).r;  // texel (0,0) + 1 in x
+}`;
+  const tex = createImage('r32f', 4, 4, { levels: 2, sampler: { filter: 'nearest', wrapU: 'clampToEdge', wrapV: 'clampToEdge', wrapW: 'clampToEdge' } });
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) writeTexel(tex, x, y, 0, 0, [y * 4 + x]);
+  (tex.levels[1]!.data as Float32Array).fill(100);
+  const out = words(8);
+  runGlsl(src, { images: [{ set: 0, binding: 0, image: tex }], buffers: [{ set: 0, binding: 1, data: out }] }, { size: [1, 1, 1] });
+  // centre of a 4x4 texture: taps (1,2) (2,2) (2,1) (1,1) in gather order
+  t.deepEqual(f32s(out).slice(0, 6), [9, 10, 6, 5, 100, 1]);
+});

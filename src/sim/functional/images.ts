@@ -6,7 +6,9 @@
  * components, tightly packed, x fastest, then y, z, layer. Reads return 4 components with the
  * missing ones filled as (0, 0, 0, 1), the way Vulkan expands formats. Filtering is done in double
  * precision and rounded to f32 at the end (no 8-bit fixed-point weights like real texture units).
- * Explicit LOD picks the nearest mip level; implicit LOD (texture() in RT stages) is LOD 0.
+ * Explicit LOD picks the nearest mip level (no trilinear blending); implicit LOD (texture() in RT
+ * stages) is LOD 0 (+ bias); textureGrad derives the LOD from the gradients. Cube maps are 2D
+ * images with 6 layers per cube (+X, -X, +Y, -Y, +Z, -Z) and filter within a face (not seamless).
  */
 import { SimError } from './errors.js';
 

@@ -5,8 +5,11 @@
  *   analytics time per million entries, report time, and analytics + report as a share of the
  *   simulation time for `--mode all` (target < 25%);
  * - timing model on `pt` at 128x128, 2 spp, `mobile` (issue 4's anchor): wall time, simulated
- *   cycles, cycles/s, warp instructions/s, peak memory.
- * `BENCH_QUICK=1` runs smaller frames.
+ *   cycles, cycles/s, warp instructions/s, peak memory;
+ * - instrumentation on the timing model (`instrument --config mobile`) on `pt` 64x64: simulated
+ *   cycles with / without instrumentation for simt and for every mode of `all`.
+ * `BENCH_QUICK=1` runs smaller frames; `BENCH_ONLY=a,b` picks sections (functional, instrument,
+ * timing, overhead).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +23,7 @@ import { writeHtmlReport } from '../src/report/write-report.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const size = quick ? 64 : 128;
-const only = (process.env.BENCH_ONLY ?? 'functional,instrument,timing').split(',');
+const only = (process.env.BENCH_ONLY ?? 'functional,instrument,timing,overhead').split(',');
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -60,5 +63,26 @@ if (only.includes('timing')) {
   const s = r.wallMs / 1000;
   console.log(`timing pt ${size}x${size} 2spp mobile: wall ${s.toFixed(1)} s, ${fmt(v.gpu_sim_cycle!)} cycles (${fmt(v.gpu_sim_cycle! / s)} cycles/s), ${fmt(v.gpu_warp_insn!)} warp insts (${fmt(v.gpu_warp_insn! / s)} warp insts/s), ${fmt(v.gpu_sim_insn!)} thread insts (${fmt(v.gpu_sim_insn! / s)}/s), IPC ${v.gpu_ipc!.toFixed(2)}`);
 }
+if (only.includes('overhead')) {
+  // `all` includes simt, so one set of runs gives both figures the issue asks for.
+  const osz = quick ? 32 : 64;
+  const t0 = performance.now();
+  const all = await instrumentWorkload('pt', 'all', { width: osz, height: osz, spp: 1, config: 'mobile' });
+  const wall = (performance.now() - t0) / 1000;
+  const base = all.timing!.baseline.values;
+  const baseCycles = base.gpu_sim_cycle!;
+  console.log(`instrument --config mobile pt ${osz}x${osz} 1spp: uninstrumented ${fmt(baseCycles)} cycles, ${fmt(base.gpu_sim_insn!)} thread insts, IPC ${base.gpu_ipc!.toFixed(2)}, L1D miss ${(100 * base.L1D_total_cache_miss_rate!).toFixed(1)}%`);
+  let total = 0;
+  for (const r of all.runs) {
+    const v = r.timing!.values;
+    const extra = v.gpu_sim_cycle! - baseCycles;
+    total += extra;
+    console.log(`  ${r.mode.padEnd(10)} ${fmt(v.gpu_sim_cycle!)} cycles: overhead ${extra >= 0 ? '+' : ''}${fmt(extra)} cycles (${(100 * extra / baseCycles).toFixed(1)}%), ${fmt(v.gpu_sim_insn!)} thread insts (+${(100 * (v.gpu_sim_insn! / base.gpu_sim_insn! - 1)).toFixed(1)}%), IPC ${v.gpu_ipc!.toFixed(2)}, L1D accesses ${fmt(v.L1D_total_cache_accesses!)} (uninstrumented ${fmt(base.L1D_total_cache_accesses!)}), wall ${(r.simulateMs / 1000).toFixed(1)} s`);
+  }
+  console.log(`  all modes together: overhead ${fmt(total)} cycles over ${all.runs.length} runs; fidelity ${all.fidelity?.holds ? 'equal' : 'DIFFERENT'}; wall ${wall.toFixed(1)} s`);
+}
+
 clearInterval(sampler);
+// The sampler only runs between synchronous simulations; the OS's high-water mark sees them all.
+peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
 console.log(`peak RSS ${fmt(peakRss / 2 ** 20)} MiB`);

@@ -188,11 +188,10 @@ export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
       }
       const location = layoutValue(cx, q, 'location');
       const g = cx.addGlobal({ name, type: cx.types.pointer(rs.storage, t), storage: rs.storage, ...(location !== undefined ? { location } : {}), loc });
-      if (storage === 'rayPayloadEXT' || storage === 'callableDataEXT') {
-        if (location === undefined) cx.error(loc, `'${storage}' variable '${name}' needs layout(location = N)`);
-        else if (cx.m.globals.some((x) => x !== g && x.storage === rs.storage && x.location === location)) {
-          cx.error(loc, `location ${location} is already used by another '${storage}' variable`);
-        }
+      // Without a location the variable is legal but no traceRayEXT/executeCallableEXT can name it (glslang).
+      if ((storage === 'rayPayloadEXT' || storage === 'callableDataEXT') && location !== undefined
+        && cx.m.globals.some((x) => x !== g && x.storage === rs.storage && x.location === location)) {
+        cx.error(loc, `location ${location} is already used by another '${storage}' variable`);
       }
       const ro: ReadonlyReason | undefined = storage === 'hitAttributeEXT' && cx.stage !== 'intersection' ? 'input' : undefined;
       declare({ kind: 'variable', ptr: g.id, type: t, storage: rs.storage, ...(ro ? { readonly: ro } : {}), loc });

@@ -119,11 +119,11 @@ export function hotspotCharts(r: VVisionResults): ChartSpec[] {
     out.push({
       id: 'hotspots',
       title: 'Hottest instructions (V-Vision Fig. 15)',
-      caption: 'Dynamic thread-level executions of the 20 most executed instructions, normalised to the hottest one; labels are shader:line opcode.',
+      caption: 'Dynamic thread-level executions of the 20 most executed instructions, normalised to the hottest one; labels are file:line opcode, with the shader in brackets when the line is in an #included file.',
       config: {
         type: 'bar',
         data: {
-          labels: top.map((h) => `${h.shaderName}:${h.line} ${h.opcode}`),
+          labels: top.map((h) => hotspotLabel(h)),
           datasets: [{ label: 'normalised executions', data: top.map((h) => round(h.normalized, 4)), backgroundColor: ORANGE }],
         },
         options: { ...axes('normalised to the hottest', 'instruction'), indexAxis: 'y' },
@@ -200,4 +200,10 @@ export function allCharts(r: VVisionResults): Record<string, ChartSpec[]> {
 function round(x: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/** `shader:line opcode`, or `include.glsl:line opcode [shader]` for a line of an #included file. */
+function hotspotLabel(h: { shaderName: string; file: string; line: number; opcode: string }): string {
+  const base = h.file.split(/[\\/]/).pop() || h.file;
+  return base === h.shaderName || h.file === '' ? `${h.shaderName}:${h.line} ${h.opcode}` : `${base}:${h.line} ${h.opcode} [${h.shaderName}]`;
 }

@@ -30,3 +30,20 @@ test('problems name the file and the offending key', (t) => {
   t.is(bad((m) => (m.version = 2)), 'runs/simt/metadata.json: version: this vvision reads version 1, got 2');
   t.regex(t.throws(() => parseMetadata('{', 'm.json'))!.message, /^m\.json: \(file\): not valid JSON/);
 });
+
+test('#include file indices are checked against the shader file list', (t) => {
+  const f = new FixtureMeta();
+  const ch = f.shader('closestHit', 'ch', 'main text');
+  const inc = f.include(ch, 'common.glsl', 'common text');
+  f.site({ kind: 'block', shader: ch, insts: 2, lines: [1, 2], files: [0, inc], file: 'common.glsl' });
+  const text = JSON.stringify(f.meta);
+  t.deepEqual(parseMetadata(text), JSON.parse(text));
+  const bad = (edit: (m: any) => void) => {
+    const m = JSON.parse(text);
+    edit(m);
+    return t.throws(() => parseMetadata(JSON.stringify(m), 'metadata.json'), { instanceOf: MetadataFormatError })!.message;
+  };
+  t.is(bad((m) => (m.shaders[0].cfg[0].blocks[0].files = [0, 2])), 'metadata.json: shaders[0].cfg[0].blocks[0].files[1]: file 2 does not exist (2 file(s) in shaders[0].files)');
+  t.is(bad((m) => (m.shaders[0].cfg[0].blocks[0].files = [0])), 'metadata.json: shaders[0].cfg[0].blocks[0].files: must have one file index per opcode');
+  t.is(bad((m) => delete m.shaders[0].files[1].text), 'metadata.json: shaders[0].files[1].text: expected a string, got undefined');
+});

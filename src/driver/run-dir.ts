@@ -90,10 +90,15 @@ export function runRecord(r: InstrumentResult): RunRecord {
   return record;
 }
 
-export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined): Record<string, string> {
+/**
+ * Name -> Fig. 7 annotated text of every shader's own file; with `withIncludes`, also of every
+ * #included file in which a shader ran code, named `<shader>+<file name>` (annotatedFiles).
+ */
+export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined, withIncludes = false): Record<string, string> {
   const out: Record<string, string> = {};
   if (!results.simt || !meta) return out;
   for (const f of annotatedFiles(results.simt, meta)) {
+    if (f.included && !withIncludes) continue;
     out[f.name] = annotateSource(f.text, simtLineData(results.simt, meta, f.shader, f.path));
   }
   return out;
@@ -113,7 +118,7 @@ export function saveInstrumentRun(w: FileWriter, r: InstrumentResult): RunData {
   if (image) w.write('image.png', imageToPng(image));
   if (r.heatmap) w.write('heatmap.png', heatmapPng(r.heatmap));
   for (const [name, text] of Object.entries(vvisionDataFiles(r.results))) w.write(name, text);
-  const annotated = annotatedSources(r.results, metadata.simt);
+  const annotated = annotatedSources(r.results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
   const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined };
   if (r.heatmap) data.heatmap = r.heatmap;
@@ -145,7 +150,7 @@ export function loadRunDir(dir: string): RunData {
   }
   const { results, heatmap } = analyseDumps(record.workload, dumps, record.params);
   const data: RunData = {
-    record, results, metadata, annotated: annotatedSources(results, metadata.simt), hasImage: existsSync(join(dir, 'image.png')),
+    record, results, metadata, annotated: annotatedSources(results, metadata.simt, true), hasImage: existsSync(join(dir, 'image.png')),
   };
   if (heatmap) data.heatmap = heatmap;
   return data;

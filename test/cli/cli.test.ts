@@ -24,6 +24,8 @@ test('instrument --mode simt writes a complete run directory and prints where th
     t.true(existsSync(join(out, f)), f);
   }
   t.regex(readFileSync(join(out, 'annotated/closesthit.rchit.glsl'), 'utf8'), /\/\* execution count = \d+ histo=/);
+  // An #included file whose code raygen ran is annotated with its own lines.
+  t.regex(readFileSync(join(out, 'annotated/raygen.rgen+camera.glsl.glsl'), 'utf8'), /\/\* execution count = \d+ histo=/);
   // `report` regenerates from the saved dump alone.
   const again = vvision(['report', out]);
   t.is(again.status, 0, again.stderr);

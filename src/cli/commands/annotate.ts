@@ -27,15 +27,18 @@ export function registerAnnotateCommand(program: Command): void {
     if (raw.mode !== 'simt') throw new CliUsageError(`--mode: inline data comes from the simt utility; got '${raw.mode}'`);
     const result = await instrumentWorkload(workload, 'simt', parseRunOptions(raw));
     const meta = result.runs[0]!.metadata;
-    const sources = annotatedSources(result.results, meta);
-    const names = Object.keys(sources);
-    if (raw.shader !== undefined && !names.includes(raw.shader)) {
-      throw new CliUsageError(`--shader: no shader '${raw.shader}' in ${result.workload} (shaders: ${names.join(', ')})`);
+    // Each shader's own file, then the #included files it ran code in (named `<shader>+<file>`).
+    const sources = annotatedSources(result.results, meta, true);
+    const shaders = meta.shaders.map((s) => s.name);
+    if (raw.shader !== undefined && !shaders.includes(raw.shader)) {
+      throw new CliUsageError(`--shader: no shader '${raw.shader}' in ${result.workload} (shaders: ${shaders.join(', ')})`);
     }
-    for (const name of names) {
-      if (raw.shader !== undefined && name !== raw.shader) continue;
-      const shader = meta.shaders.find((s) => s.name === name)!;
-      process.stdout.write(`// ===== ${name} (${shader.stage}) ${shader.sourcePath}\n${sources[name]}\n`);
+    for (const [name, text] of Object.entries(sources)) {
+      const owner = name.split('+')[0]!;
+      if (raw.shader !== undefined && owner !== raw.shader) continue;
+      const shader = meta.shaders.find((s) => s.name === owner);
+      const what = name === owner ? `(${shader?.stage ?? ''}) ${shader?.sourcePath ?? ''}` : '(included)';
+      process.stdout.write(`// ===== ${name} ${what}\n${text}\n`);
     }
   });
 }

@@ -14,6 +14,7 @@ export interface RawRunOptions {
   bounces?: string;
   mapping?: string;
   fcc?: boolean;
+  its?: boolean;
   out?: string;
 }
 
@@ -26,6 +27,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--seed <n>', 'random seed')
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
+    .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
     .option('--out <dir>', 'output directory');
 }
 
@@ -49,6 +51,7 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   if (bounces !== undefined) out.bounces = bounces;
   if (seed !== undefined) out.seed = seed;
   if (raw.fcc) out.fcc = true;
+  if (raw.its) out.its = true;
   if (raw.mapping !== undefined) {
     if (raw.mapping !== 'rows' && raw.mapping !== 'tiles4x8') throw new CliUsageError(`--mapping: expected rows or tiles4x8, got '${raw.mapping}'`);
     out.mapping = raw.mapping;

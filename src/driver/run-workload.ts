@@ -31,6 +31,8 @@ export interface RunOptions extends Partial<RunParameters> {
   mapping?: 'rows' | 'tiles4x8';
   /** Lower traceRay with function call coalescing (Vulkan-Sim Algorithm 3). */
   fcc?: boolean;
+  /** Independent thread scheduling (Vulkan-Sim IV-B) instead of the IPDOM SIMT stack. */
+  its?: boolean;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -62,6 +64,8 @@ export interface PreparedRun {
   dumpBuffer?: Uint8Array;
   metadata?: InstrumentationMetadata;
   timings: RunResult['timings'];
+  /** Warp reconvergence the launch uses (from RunOptions.its). */
+  reconvergence: 'ipdom' | 'its';
 }
 
 /** `record`: the timing model will replay traversals, with this many on-chip stack entries per ray. */
@@ -99,7 +103,7 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
     ...(record ? { shortStackSize: record.shortStackSize } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings };
+  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   return out;
@@ -113,6 +117,7 @@ export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) 
     mapping: mapping ?? 'rows',
     rt: p.rt,
     specConstants: p.host.specConstants,
+    reconvergence: p.reconvergence,
   };
 }
 

@@ -82,6 +82,12 @@ export interface WarpStep {
   rt?: RtLaneWork[];
   /** True when the warp finished with this step. */
   done: boolean;
+  /**
+   * Independent thread scheduling only: id of the split that executed this step (unique within
+   * the warp; see its-splits.ts). Absent under SIMT-stack reconvergence, where a warp has one
+   * schedulable split at a time.
+   */
+  split?: number;
 }
 
 /**

@@ -70,7 +70,11 @@ export interface LaunchConfig {
   onStep?: StepObserver;
   /** Replaces the issued-instruction clock (e.g. the timing model's cycle counter). */
   clock?: () => number;
+  /** 'ipdom' (SIMT stack, default) or 'its' (independent thread scheduling, its-splits.ts). */
+  reconvergence?: Reconvergence;
 }
+
+export type Reconvergence = 'ipdom' | 'its';
 
 export class LaunchState {
   readonly counters: CounterSet;

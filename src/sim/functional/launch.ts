@@ -17,7 +17,7 @@ import type { StepObserver } from '../warp-step.js';
 import type { Program } from './program.js';
 import { bindResources, type Resources } from './resources.js';
 import type { RtRuntime } from './rt-runtime.js';
-import { LaunchState } from './launch-state.js';
+import { LaunchState, type Reconvergence } from './launch-state.js';
 import { Warp, type WarpLanes } from './warp.js';
 import type { Counters } from './counters.js';
 import { SimError } from './errors.js';
@@ -43,6 +43,12 @@ export interface LaunchOptions {
   engine?: 'auto' | 'warp' | 'laneSerial';
   /** Source of `clock` values (the timing model's cycle); default: instructions the invocation executed before the clock. */
   clock?: () => number;
+  /**
+   * 'ipdom' (default): SIMT stack, reconvergence at immediate post-dominators. 'its': independent
+   * thread scheduling (Vulkan-Sim IV-B): splits run independently and merge opportunistically;
+   * always runs on the warp engine.
+   */
+  reconvergence?: Reconvergence;
 }
 
 function lanesFor(
@@ -162,7 +168,11 @@ function prepare(program: Program, resources: Resources, opts: LaunchOptions): L
     watchdogInstructions: opts.watchdogInstructions ?? 10_000_000,
     ...(opts.onStep ? { onStep: opts.onStep } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.reconvergence === 'its' ? { reconvergence: 'its' as const } : {}),
   };
+  if (opts.reconvergence !== undefined && opts.reconvergence !== 'ipdom' && opts.reconvergence !== 'its') {
+    throw new SimError('resource', `reconvergence must be 'ipdom' or 'its', got '${String(opts.reconvergence)}'`);
+  }
   return new LaunchState(program, env, opts.rt, cfg, opts.specConstants);
 }
 
@@ -180,10 +190,12 @@ export function runFunctional(program: Program, resources: Resources, opts: Laun
   const state = prepare(program, resources, opts);
   const entry = program.byId.get(opts.entry)!;
   const engine = opts.engine ?? 'auto';
-  if (engine === 'laneSerial' && (!program.laneFns || opts.onStep || opts.clock)) {
-    throw new SimError('resource', 'the lane-serial engine needs a program without subgroup ops, debugPrintf and atomics, and no onStep observer or clock source');
+  const its = opts.reconvergence === 'its';
+  if (engine === 'laneSerial' && (!program.laneFns || opts.onStep || opts.clock || its)) {
+    throw new SimError('resource', 'the lane-serial engine needs a program without subgroup ops, debugPrintf and atomics, no onStep observer or clock source, and SIMT-stack reconvergence');
   }
-  const serial = program.laneFns !== undefined && !opts.onStep && !opts.clock && engine !== 'warp';
+  // The lane-serial replay reconstructs SIMT-stack order; ITS interleavings need the warp engine.
+  const serial = program.laneFns !== undefined && !opts.onStep && !opts.clock && !its && engine !== 'warp';
   let i = 0;
   for (const lanes of warpLanes(program, opts)) {
     if (lanes.mask === 0) {

@@ -12,8 +12,9 @@
  *   own rpc already is that ipdom) and one entry per taken successor other than the ipdom is
  *   pushed, the first successor on top (taken / first case runs first).
  * - `runnableSplits()` lists the splits a scheduler may pick; with stack reconvergence it is only
- *   the top entry. Independent thread scheduling (Vulkan-Sim IV-B) would return every split here
- *   and let `step(split)` run any of them.
+ *   the top entry. Under independent thread scheduling (launch option reconvergence 'its',
+ *   Vulkan-Sim IV-B) the frames/stacks are unused: a SplitTable (its-splits.ts) holds every
+ *   split, `runnableSplits()` returns all of them and `step(split)` runs the one asked for.
  * - Private memory and register files are allocated on the first step and dropped when the warp
  *   finishes, so a launch of many warps only holds the live ones.
  */
@@ -30,12 +31,13 @@ import { DEFAULT_SAMPLER, cubeFace, levelSize, readTexel, sampleImage, texelAddr
 import { formatPrintf } from './debug-printf.js';
 import { countPiece, popcount, simtBranch } from './simt-stack.js';
 import { replayTraces } from './trace-replay.js';
+import { SplitTable, type ItsSplit, type CallPosition, type RunnableSplit } from './its-splits.js';
 import type { ShaderMath } from './shader-math.js';
 
 /** Base of the synthetic addresses reported for private (local) memory accesses. */
 const LOCAL_BASE = 2 ** 44;
 
-export type { SimtEntry, Frame };
+export type { SimtEntry, Frame, RunnableSplit };
 
 export interface WarpLanes {
   /** Lanes that exist (partial warps at the right edge are masked off). */
@@ -91,6 +93,8 @@ export class Warp {
   readonly frames: Frame[] = [];
   done = false;
   private started = false;
+  /** Independent thread scheduling: the split table (undefined under SIMT-stack reconvergence). */
+  private its: SplitTable | undefined;
   private readonly texel = new Float64Array(4);
   private readonly sizeOut = new Uint32Array(4);
   private laneViews: Uint8Array[] = [];
@@ -163,7 +167,9 @@ export class Warp {
     this.started = true;
     this.initPrivate();
     const st = this.launch.program.statics;
-    this.frames.push(this.launch.takeFrame(this.entry, this.lanes.mask, st.privateGlobalBytes));
+    const entryFrame = this.launch.takeFrame(this.entry, this.lanes.mask, st.privateGlobalBytes);
+    if (this.launch.config.reconvergence === 'its') this.its = new SplitTable(entryFrame, this.lanes.mask);
+    else this.frames.push(entryFrame);
     this.launch.counters.warps++;
     this.launch.counters.threads += popcount(this.lanes.mask);
   }
@@ -174,12 +180,17 @@ export class Warp {
     return this.launch.counters;
   }
 
-  /** Splits a scheduler may run next (stack reconvergence: only the top of the top frame). */
-  runnableSplits(): SimtEntry[] {
+  /**
+   * Splits a scheduler may run next: stack reconvergence, only the top of the top frame (id 0);
+   * independent thread scheduling, every split, oldest (smallest id) first.
+   */
+  runnableSplits(): RunnableSplit[] {
     if (!this.started) this.start();
+    if (this.its) return this.its.runnable();
     if (!this.settle()) return [];
     const f = this.frames[this.frames.length - 1]!;
-    return [f.stack[f.stack.length - 1]!];
+    const e = f.stack[f.stack.length - 1]!;
+    return [{ id: 0, mask: e.mask >>> 0, fn: f.fn.id, pc: e.pc, piece: e.piece }];
   }
 
   /**
@@ -220,12 +231,16 @@ export class Warp {
     return false;
   }
 
-  /** Executes the next piece; returns its WarpStep (insts = 0 and done = true once finished). */
-  step(): WarpStep {
+  /**
+   * Executes the next piece; returns its WarpStep (insts = 0 and done = true once finished).
+   * `split` picks the split under independent thread scheduling (an id from runnableSplits();
+   * default: the oldest); it is ignored under stack reconvergence.
+   */
+  step(split?: number): WarpStep {
     const prev = this.recording;
     this.recording = true;
     try {
-      return this.exec(true)!;
+      return this.launch.config.reconvergence === 'its' ? this.execIts(true, split)! : this.exec(true)!;
     } finally {
       this.recording = prev;
     }
@@ -234,8 +249,9 @@ export class Warp {
   /** Runs the warp to completion without building WarpSteps (unless an observer wants them). */
   run(): void {
     const obs = this.launch.config.onStep;
+    const its = this.launch.config.reconvergence === 'its';
     while (!this.done) {
-      const s = this.exec(obs !== undefined);
+      const s = its ? this.execIts(obs !== undefined, undefined) : this.exec(obs !== undefined);
       if (s && obs) obs.onStep(s);
     }
   }
@@ -268,6 +284,105 @@ export class Warp {
       step.done = this.done;
     }
     return step;
+  }
+
+  /** One piece of one split under independent thread scheduling (see its-splits.ts). */
+  private execIts(build: boolean, id: number | undefined): WarpStep | undefined {
+    if (!this.started) this.start();
+    const t = this.its!;
+    const S = t.pick(id);
+    if (!S) {
+      if (t.empty) return build ? this.emptyStep() : undefined;
+      throw new SimError('internal', `warp ${this.index} has no split ${id} (runnable: ${t.splits.map((s) => s.id).join(', ')})`);
+    }
+    const top = S.calls[S.calls.length - 1]!;
+    const F = top.frame;
+    const block = F.fn.blocks[top.pc]!;
+    const piece = block.pieces[top.piece]!;
+    const mask = S.mask;
+    piece.run(this, F, mask);
+    countPiece(this.launch.counters, F.fn, block, piece, top.piece === 0, mask);
+    this.launch.issued += piece.insts;
+    let rt: RtLaneWork[] | undefined;
+    if (piece.end === 'traverse' && this.launch.rt?.takeLaneWork) {
+      rt = [];
+      for (let m = mask; m !== 0; m &= m - 1) {
+        const l = 31 - Math.clz32(m & -m);
+        const w = this.launch.rt.takeLaneWork(this.thread[l]!);
+        if (w) rt.push(w);
+      }
+    }
+    const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
+    if (step) step.split = S.id;
+    this.advanceIts(t, S, top, block, piece);
+    if (t.empty) {
+      this.done = true;
+      this.launch.releasePrivate(this.priv);
+    }
+    if (step) step.done = this.done;
+    return step;
+  }
+
+  private advanceIts(t: SplitTable, S: ItsSplit, top: CallPosition, block: BlockInfo, piece: PieceInfo): void {
+    switch (piece.end) {
+      case 'call': {
+        top.piece++;
+        const callee = this.launch.program.byId.get(piece.callee!)!;
+        if (S.calls.length >= this.launch.config.maxRecursionDepth) {
+          const site = this.launch.program.sites[piece.callSite!]!;
+          const lane = 31 - Math.clz32(S.mask & -S.mask);
+          throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.launch.config.maxRecursionDepth} calling @${callee.name}`, {
+            site, lane, thread: this.thread[lane]!,
+          });
+        }
+        const F = top.frame;
+        const pbase = F.pbase + F.fn.frameBytes;
+        this.priv.ensure(pbase + callee.frameBytes);
+        const nf = this.launch.takeFrame(callee, S.mask, pbase);
+        let leaf = 0;
+        for (const p of callee.params) {
+          nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);
+          leaf += p.leaves;
+        }
+        S.calls.push({ frame: nf, pc: 0, piece: 0 });
+        return;
+      }
+      case 'traverse':
+        top.piece++;
+        t.merge(S);
+        return;
+      case 'return':
+        top.pc = EXIT;
+        this.returnIts(t, S);
+        return;
+      case 'branch':
+        for (const s of t.branch(S, block, this.succ)) {
+          if (s.calls[s.calls.length - 1]!.pc === EXIT) this.returnIts(t, s);
+          else if (t.splits.includes(s)) t.merge(s);
+        }
+        return;
+    }
+  }
+
+  /** Split `S` left its top frame: hands its lanes' results to the caller, or finishes it. */
+  private returnIts(t: SplitTable, S: ItsSplit): void {
+    const F = S.calls.pop()!.frame;
+    if (S.calls.length === 0) {
+      t.remove(S);
+      return;
+    }
+    const caller = S.calls[S.calls.length - 1]!;
+    const callPiece = caller.frame.fn.blocks[caller.pc]!.pieces[caller.piece - 1]!;
+    if (callPiece.callResultSlot >= 0) {
+      for (let k = 0; k < callPiece.callResultLeaves; k++) {
+        const dst = (callPiece.callResultSlot + k) * 32;
+        for (let m = S.mask; m !== 0; m &= m - 1) {
+          const l = 31 - Math.clz32(m & -m);
+          caller.frame.regs[dst + l] = F.ret[k * 32 + l]!;
+        }
+      }
+    }
+    t.merge(S);
   }
 
   /** Settles so `done` is accurate for the step just taken. */

@@ -1,0 +1,130 @@
+/**
+ * Independent thread scheduling (Vulkan-Sim Section IV-B): a warp's splits kept in a table rather
+ * than a reconvergence stack, so each split runs on its own and a scheduler may pick any of them.
+ *
+ * Invariants:
+ * - Every split has a non-empty call chain (`calls`, outermost first); the last entry is where it
+ *   executes next. Masks of live splits are disjoint and non-zero; their union is the set of lanes
+ *   that have not yet returned from the entry function.
+ * - A divergent branch creates splits and pushes no reconvergence entry: the lanes taking the
+ *   first taken successor keep the split (and its id, so oldest-first matches the SIMT stack's
+ *   "taken path first" order); every other taken successor gets a new split with a fresh, larger id.
+ * - Two splits merge (the older id survives) when they sit at the same position of the same call
+ *   frame object; a frame object belongs to the split that called it and is shared by the splits
+ *   descending from that split, so the same top frame implies the same call chain below it.
+ * - `splits` is sorted by id; ids are never reused within a warp, so runs are deterministic.
+ * - Frames are shared by sibling splits and therefore not returned to the launch's frame pool.
+ */
+import { EXIT, type BlockInfo } from './compile-to-js.js';
+import type { Frame } from './launch-state.js';
+
+/** Where a split is in one call frame: block position (or EXIT) and the next piece to run. */
+export interface CallPosition {
+  frame: Frame;
+  pc: number;
+  piece: number;
+}
+
+export interface ItsSplit {
+  /** Unique within the warp; smaller is older. */
+  id: number;
+  /** Active lanes (int32 bit mask). */
+  mask: number;
+  calls: CallPosition[];
+}
+
+/** What a scheduler sees of a split it may run next. */
+export interface RunnableSplit {
+  id: number;
+  mask: number;
+  /** Function id and block position the split executes next (EXIT never appears here). */
+  fn: number;
+  pc: number;
+  piece: number;
+}
+
+export class SplitTable {
+  readonly splits: ItsSplit[] = [];
+  private nextId = 1;
+
+  constructor(entry: Frame, mask: number) {
+    this.splits.push({ id: 0, mask, calls: [{ frame: entry, pc: 0, piece: 0 }] });
+  }
+
+  get empty(): boolean {
+    return this.splits.length === 0;
+  }
+
+  runnable(): RunnableSplit[] {
+    return this.splits.map((s) => {
+      const top = s.calls[s.calls.length - 1]!;
+      return { id: s.id, mask: s.mask >>> 0, fn: top.frame.fn.id, pc: top.pc, piece: top.piece };
+    });
+  }
+
+  /** The split with this id, or the default policy's choice (oldest first) when `id` is undefined. */
+  pick(id: number | undefined): ItsSplit | undefined {
+    if (id === undefined) return this.splits[0];
+    return this.splits.find((s) => s.id === id);
+  }
+
+  /**
+   * Applies a branch of split `s` (W.succ masks per successor). Uniform: the split moves.
+   * Divergent: `s` keeps the first taken successor's lanes, each other taken successor gets a new
+   * split. Returns the splits whose position changed.
+   */
+  branch(s: ItsSplit, block: BlockInfo, succMasks: Int32Array): ItsSplit[] {
+    const top = s.calls[s.calls.length - 1]!;
+    const succs = block.succs;
+    let first = -1;
+    const moved: ItsSplit[] = [s];
+    for (let i = 0; i < succs.length; i++) {
+      const m = succMasks[i]!;
+      if (m === 0) continue;
+      if (first < 0) {
+        first = i;
+        continue;
+      }
+      // Own copies of the return positions: each split advances its callers on its own.
+      const calls = s.calls.slice(0, -1).map((c) => ({ ...c }));
+      calls.push({ frame: top.frame, pc: succs[i]!, piece: 0 });
+      const ns: ItsSplit = { id: this.nextId++, mask: m, calls };
+      this.splits.push(ns);
+      moved.push(ns);
+    }
+    top.pc = first < 0 ? EXIT : succs[first]!;
+    top.piece = 0;
+    if (first >= 0) s.mask = succMasks[first]!;
+    return moved;
+  }
+
+  remove(s: ItsSplit): void {
+    const i = this.splits.indexOf(s);
+    if (i >= 0) this.splits.splice(i, 1);
+  }
+
+  /**
+   * Opportunistic reconvergence: merges every split sitting at the same frame position as `s`
+   * into the oldest of them. Returns the survivor.
+   */
+  merge(s: ItsSplit): ItsSplit {
+    const top = s.calls[s.calls.length - 1]!;
+    if (top.pc === EXIT) return s;
+    let survivor = s;
+    for (const o of this.splits) {
+      if (o === s) continue;
+      const ot = o.calls[o.calls.length - 1]!;
+      if (ot.frame !== top.frame || ot.pc !== top.pc || ot.piece !== top.piece) continue;
+      if (o.id < survivor.id) survivor = o;
+    }
+    for (let i = this.splits.length - 1; i >= 0; i--) {
+      const o = this.splits[i]!;
+      if (o === survivor) continue;
+      const ot = o.calls[o.calls.length - 1]!;
+      if (ot.frame !== top.frame || ot.pc !== top.pc || ot.piece !== top.piece) continue;
+      survivor.mask |= o.mask;
+      this.splits.splice(i, 1);
+    }
+    return survivor;
+  }
+}

@@ -1,0 +1,139 @@
+import test from 'ava';
+import { runGlsl, compileGlslProgram, entryOf, words, u32s } from './run-ir.js';
+import { createWarps, countersOf, runFunctional } from '../../../src/sim/functional/launch.js';
+import type { WarpStep } from '../../../src/sim/warp-step.js';
+
+// Lanes l % 3 == 0 take the then-branch (11 lanes), the rest the else (21); then a ballot after the join.
+const IF_ELSE = `#version 460
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) buffer Out { uint v[]; } o;
+void main() {
+  uint l = gl_SubgroupInvocationID;
+  uint r;
+  if (l % 3u == 0u) { r = l * 2u + subgroupBallot(true).x; } else { r = l + 100u; }
+  o.v[l * 2u] = r;
+  o.v[l * 2u + 1u] = subgroupBallot(true).x;
+}`;
+
+// An if without else: the lanes skipping it wait at the join, where the others catch up.
+const IF_ONLY = `#version 460
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) buffer Out { uint v[]; } o;
+void main() {
+  uint l = gl_SubgroupInvocationID;
+  uint r = l;
+  if (l < 5u) { r = r * 7u; }
+  o.v[l * 2u] = r;
+  o.v[l * 2u + 1u] = subgroupBallot(true).x;
+}`;
+
+// Divergence inside a called function, early returns in it and in main, a loop with per-lane trips.
+const CALLS = `#version 460
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) buffer Out { uint v[]; } o;
+uint f(uint x) {
+  if (x % 4u == 1u) return x * 3u;
+  uint s = 0u;
+  for (uint i = 0u; i < x % 5u; i++) s += i + x;
+  return s;
+}
+void main() {
+  uint g = gl_GlobalInvocationID.x;
+  if (g % 7u == 3u) { o.v[g] = 999u; return; }
+  uint a = f(g);
+  if (a > 40u) a = f(a % 13u) + 1u;
+  o.v[g] = a;
+}`;
+
+const maskOf = (pred: (l: number) => boolean) => {
+  let m = 0;
+  for (let l = 0; l < 32; l++) if (pred(l)) m |= 1 << l;
+  return m >>> 0;
+};
+
+const runBoth = (src: string, n: number, size: [number, number, number]) => {
+  const a = words(n);
+  const b = words(n);
+  const ipdom = runGlsl(src, { buffers: [{ set: 0, binding: 0, data: a }] }, { size, engine: 'warp' }).counters;
+  const its = runGlsl(src, { buffers: [{ set: 0, binding: 0, data: b }] }, { size, reconvergence: 'its' }).counters;
+  return { ipdom, its, a: u32s(a), b: u32s(b) };
+};
+
+test('ITS: split paths do not reconverge at the if/else join; subgroup ops see only the split', (t) => {
+  const { ipdom, its, a, b } = runBoth(IF_ELSE, 64, [1, 1, 1]);
+  const thenMask = maskOf((l) => l % 3 === 0);
+  const elseMask = ~thenMask >>> 0;
+  for (let l = 0; l < 32; l++) {
+    t.is(b[l * 2], a[l * 2], `lane ${l} result`);
+    t.is(a[l * 2 + 1], 0xffffffff, 'SIMT stack: reconverged');
+    t.is(b[l * 2 + 1], l % 3 === 0 ? thenMask : elseMask, `ITS: lane ${l} ballots with its own split`);
+  }
+  // The join block (holding the stores) runs once per split under ITS, once per warp under IPDOM.
+  const join = its.blockNames.findIndex((_, i) => its.blockHistogram[i]![11]! > 0 && its.blockHistogram[i]![21]! > 0);
+  t.true(join >= 0, 'a block executed by the 11-lane and the 21-lane split');
+  t.is(its.blockExecutions[join], 2);
+  t.is(ipdom.blockExecutions[join], 1);
+  t.is(its.threadInsts, ipdom.threadInsts, 'the same lanes execute the same instructions');
+  t.true(its.warpInsts > ipdom.warpInsts);
+});
+
+test('ITS: a split waiting at the join merges with the one that catches up', (t) => {
+  const { ipdom, its, a, b } = runBoth(IF_ONLY, 64, [1, 1, 1]);
+  t.deepEqual(b, a);
+  for (let l = 0; l < 32; l++) t.is(b[l * 2 + 1], 0xffffffff, 'merged before the ballot');
+  t.deepEqual(its.blockExecutions, ipdom.blockExecutions);
+  t.is(its.warpInsts, ipdom.warpInsts);
+  t.is(its.threadInsts, ipdom.threadInsts);
+});
+
+test('ITS: divergent calls, loops and early returns give the SIMT stack results', (t) => {
+  const { ipdom, its, a, b } = runBoth(CALLS, 96, [3, 1, 1]);
+  t.deepEqual(b, a);
+  t.is(its.threadInsts, ipdom.threadInsts);
+  t.is(its.threads, ipdom.threads);
+  t.is(its.warps, ipdom.warps);
+  t.true(its.warpInsts >= ipdom.warpInsts);
+});
+
+test('ITS: nothing changes on a workload without divergence', (t) => {
+  const uniform = IF_ELSE.replace('l % 3u == 0u', 'l < 64u');
+  const { ipdom, its, a, b } = runBoth(uniform, 64, [2, 1, 1]);
+  t.deepEqual(b, a);
+  t.deepEqual(its, ipdom);
+});
+
+test('ITS: runnableSplits lists every split and step(split) runs the one asked for', (t) => {
+  const program = compileGlslProgram(IF_ELSE);
+  const out = words(64);
+  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: out }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its' });
+  const steps: WarpStep[] = [];
+  steps.push(w!.step());
+  t.is(steps[0]!.split, 0);
+  const splits = w!.runnableSplits();
+  t.deepEqual(splits.map((s) => s.id), [0, 1]);
+  t.deepEqual(splits.map((s) => s.mask), [maskOf((l) => l % 3 === 0), maskOf((l) => l % 3 !== 0)]);
+  // Youngest first: the else split runs to completion before the then split moves.
+  while (w!.runnableSplits().some((s) => s.id === 1)) steps.push(w!.step(1));
+  t.true(steps.slice(1).every((s) => s.split === 1 && s.activeMask === maskOf((l) => l % 3 !== 0)));
+  t.false(w!.done);
+  while (!w!.done) steps.push(w!.step());
+  t.true(steps[steps.length - 1]!.done);
+  const v = u32s(out);
+  for (let l = 0; l < 32; l++) t.is(v[l * 2], l % 3 === 0 ? l * 2 + maskOf((k) => k % 3 === 0) : l + 100);
+  t.deepEqual(w!.runnableSplits(), []);
+  const after = w!.step();
+  t.true(after.done);
+  t.is(after.insts, 0);
+});
+
+test('ITS: never uses the lane-serial engine; deterministic counters', (t) => {
+  const program = compileGlslProgram(CALLS);
+  const go = () => runFunctional(program, { buffers: [{ set: 0, binding: 0, data: words(96) }] }, { entry: entryOf(program), size: [3, 1, 1], reconvergence: 'its' });
+  t.deepEqual(go(), go());
+  t.throws(() => runFunctional(program, { buffers: [{ set: 0, binding: 0, data: words(96) }] }, { entry: entryOf(program), size: [3, 1, 1], reconvergence: 'its', engine: 'laneSerial' }), { message: /lane-serial/ });
+  const warps = createWarps(program, { buffers: [{ set: 0, binding: 0, data: words(96) }] }, { entry: entryOf(program), size: [3, 1, 1], reconvergence: 'its' });
+  for (const w of warps) while (!w.done) w.step();
+  t.deepEqual(countersOf(warps, program), go());
+});

@@ -2,10 +2,38 @@
 // simulator) at 24x24, one sample: the image must be recognisably what the workload draws,
 // checked with image statistics the scene implies (walls' colours, sky above, objects' hues).
 import test from 'ava';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import { runWorkload } from '../../src/driver/run-workload.js';
 import { readTexel, type SimImage } from '../../src/sim/functional/images.js';
+import { imageToPng } from '../../src/sim/host/image-png.js';
 
 const SIZE = 24;
+const GOLDEN = join(import.meta.dirname, 'golden');
+
+/**
+ * The expected frames are committed PNGs (the simulator is deterministic, so they must match to
+ * the byte value). After an intended change, regenerate with VVISION_UPDATE_GOLDEN=1, look at
+ * the new images, and review the diff.
+ */
+function checkGolden(workload: string, img: SimImage): void {
+  const file = join(GOLDEN, `${workload}-${SIZE}.png`);
+  const png = imageToPng(img);
+  if (process.env.VVISION_UPDATE_GOLDEN === '1' || !existsSync(file)) {
+    if (process.env.CI && !existsSync(file)) throw new Error(`${file}: missing golden image`);
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, png);
+    return;
+  }
+  const want = PNG.sync.read(readFileSync(file));
+  const got = PNG.sync.read(Buffer.from(png));
+  let differ = 0;
+  for (let i = 0; i < want.data.length; i++) if (want.data[i] !== got.data[i]) differ++;
+  if (want.width !== got.width || want.height !== got.height || differ > 0) {
+    throw new Error(`${workload}: the frame differs from ${file} in ${differ} byte(s); if intended, rerun with VVISION_UPDATE_GOLDEN=1`);
+  }
+}
 
 interface Frame {
   width: number;
@@ -18,6 +46,7 @@ async function render(workload: string): Promise<Frame> {
   const r = await runWorkload(workload, { width: SIZE, height: SIZE, spp: 1 });
   const img: SimImage | undefined = r.image;
   if (!img) throw new Error(`${workload}: no output image`);
+  checkGolden(workload, img);
   const level = img.levels[0]!;
   const texel = new Float64Array(4);
   return {

@@ -102,3 +102,8 @@ test('opaque parameters (samplers, acceleration structures) are used as values, 
 test('opaque types cannot be local variables', (t) => {
   t.regex(compileErrors('layout(set = 0, binding = 0) uniform sampler2D tex;\nvoid main() { sampler2D s = tex; }')[0]!, /local variable 's' cannot have opaque type 'sampler2D'/);
 });
+
+test('block members take no storage qualifiers; memory qualifiers may not repeat', (t) => {
+  t.regex(compileErrors(P + 'layout(set = 0, binding = 0) buffer B { const uint n; } b;\nvoid main() {}')[0]!, /member 'n': a storage qualifier \('const'\) cannot contradict the block's/);
+  t.regex(compileErrors(P + 'layout(set = 0, binding = 0) readonly readonly buffer B { uint n; } b;\nvoid main() {}')[0]!, /memory qualifier 'readonly' is repeated/);
+});

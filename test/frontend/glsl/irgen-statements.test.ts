@@ -8,6 +8,7 @@ import type { Block } from '../../../src/ir/module.js';
 import { compileErrors, compileOk, fn, instsOf } from './compile-fixtures/harness.js';
 
 const P = 'layout(location = 0) rayPayloadEXT vec3 p;\n';
+const CFA = '#version 460\n#extension GL_EXT_ray_tracing : require\n#extension GL_EXT_control_flow_attributes : require\n';
 const term = (b: Block) => b.insts[b.insts.length - 1]!;
 
 test('if/else: header with selection merge, both arms branch to the merge', (t) => {
@@ -27,7 +28,7 @@ test('if/else: header with selection merge, both arms branch to the merge', (t) 
 });
 
 test('for loop: header with loop merge + continue, condition block, back edge from continue', (t) => {
-  const m = compileOk(P + 'void main() { float s = 0.0; [[unroll]] for (int i = 0; i < 4; i++) { if (i == 2) continue; if (s > 9.0) break; s += 1.0; } p = vec3(s); }');
+  const m = compileOk(CFA + P + 'void main() { float s = 0.0; [[unroll]] for (int i = 0; i < 4; i++) { if (i == 2) continue; if (s > 9.0) break; s += 1.0; } p = vec3(s); }');
   const f = fn(m);
   const header = f.blocks.find((b) => b.merge?.kind === 'loop')!;
   t.truthy(header);
@@ -44,7 +45,7 @@ test('for loop: header with loop merge + continue, condition block, back edge fr
 });
 
 test('while(true) and do-while; dont_unroll hint', (t) => {
-  const m = compileOk(P + 'void main() { int i = 0; while (true) { if (++i > 3) break; } [[dont_unroll]] do { i--; } while (i > 0); p = vec3(float(i)); }');
+  const m = compileOk(CFA + P + 'void main() { int i = 0; while (true) { if (++i > 3) break; } [[dont_unroll]] do { i--; } while (i > 0); p = vec3(float(i)); }');
   const f = fn(m);
   const loops = f.blocks.filter((b) => b.merge?.kind === 'loop');
   t.is(loops.length, 2);
@@ -104,6 +105,10 @@ test('locals are variables at the top of the entry block; in-params are copied',
   const tw = fn(m, 'twice');
   t.is(tw.params.length, 1);
   t.is(instsOf(tw, 'store')[0]!.value, tw.params[0]!.id, 'parameter stored into its local');
+});
+
+test('loop attributes need GL_EXT_control_flow_attributes', (t) => {
+  t.regex(compileErrors(P + 'void main() { [[unroll]] for (int i = 0; i < 2; i++) {} }')[0]!, /'\[\[unroll\]\]' requires #extension GL_EXT_control_flow_attributes/);
 });
 
 test('a switch whose last label has no statements is an error (as in glslang)', (t) => {

@@ -52,6 +52,15 @@ function layoutValue(cx: IrGenContext, q: Qualifiers, name: string): number | un
 
 const has = (q: Qualifiers, name: string): boolean => q.layout.some((l) => l.name === name);
 
+/** glslang rejects a memory qualifier written twice ("replicated qualifiers"). */
+function checkRepeatedQualifiers(cx: IrGenContext, q: Qualifiers): void {
+  const seen = new Set<string>();
+  for (const m of q.memory) {
+    if (seen.has(m)) cx.error(q.loc, `memory qualifier '${m}' is repeated`);
+    seen.add(m);
+  }
+}
+
 function layoutRule(q: Qualifiers): LayoutRule | undefined {
   if (has(q, 'scalar')) return 'scalar';
   if (has(q, 'std430')) return 'std430';
@@ -104,6 +113,7 @@ function sizedFromInit(cx: IrGenContext, t: TypeId, init: Expr | undefined): Typ
 
 export function genGlobalVarDecl(cx: IrGenContext, d: VarDecl): void {
   const q = d.qualifiers;
+  checkRepeatedQualifiers(cx, q);
   for (const decl of d.declarators) {
     let t = resolveType(cx, d.type, decl.arrayDims);
     if (t === undefined) {
@@ -233,11 +243,13 @@ function coerceConstScalar(cx: IrGenContext, cv: { type: TypeId; scalar?: number
 export function genBlockDecl(cx: IrGenContext, d: BlockDecl): void {
   const q = d.qualifiers;
   const types = cx.types;
+  checkRepeatedQualifiers(cx, q);
   const isRef = has(q, 'buffer_reference');
   if (isRef) cx.requireFeature('bufferReference', q.loc, 'buffer_reference');
   if (has(q, 'scalar')) cx.requireFeature('scalarLayout', q.loc, 'scalar');
   const isPush = has(q, 'push_constant');
   const isRecord = has(q, 'shaderRecordEXT') || q.storage === 'shaderRecordEXT';
+  if (isRecord) cx.requireFeature('rayTracing', q.loc, 'shaderRecordEXT');
   const rtStorage = q.storage ? RT_STORAGE[q.storage] : undefined;
   let storage: StorageClass;
   let rule: LayoutRule | undefined = layoutRule(q);
@@ -282,6 +294,8 @@ export function genBlockDecl(cx: IrGenContext, d: BlockDecl): void {
   const specs: BlockMemberSpec[] = [];
   const memberReadonly: boolean[] = [];
   for (const m of d.members) {
+    if (m.qualifiers.storage) cx.error(m.qualifiers.loc, `member '${m.name}': a storage qualifier ('${m.qualifiers.storage}') cannot contradict the block's`);
+    checkRepeatedQualifiers(cx, m.qualifiers);
     let t = resolveType(cx, m.type, m.arrayDims);
     if (t === undefined) continue;
     t = withImageFormat(cx, t, m.qualifiers.layout);

@@ -34,6 +34,7 @@ export function genStmt(cx: IrGenContext, s: Stmt): void {
 function genStmtInner(cx: IrGenContext, s: Stmt): void {
   const fb = cx.fnb;
   const v = cx.types.void;
+  if ('attributes' in s) for (const a of s.attributes) cx.requireFeature('controlFlowAttributes', a.loc, `[[${a.name}]]`);
   switch (s.kind) {
     case 'compound':
       cx.scope.push();

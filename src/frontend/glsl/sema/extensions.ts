@@ -10,6 +10,7 @@ export type Feature =
   | 'bufferReference' | 'scalarLayout'
   | 'rayTracing' | 'rayCullMask' | 'rayFlagsPrimitiveCulling'
   | 'subgroupBasic' | 'subgroupVote' | 'subgroupBallot' | 'subgroupArithmetic' | 'subgroupShuffle' | 'subgroupShuffleRelative'
+  | 'controlFlowAttributes'
   | 'shaderClock' | 'realtimeClock' | 'debugPrintf' | 'nonuniform' | 'atomicInt64' | 'atomicFloat';
 
 const SUBGROUP_ALL = [
@@ -34,6 +35,7 @@ export const FEATURE_EXTENSIONS: Readonly<Record<Feature, readonly string[]>> = 
   subgroupArithmetic: ['GL_KHR_shader_subgroup_arithmetic'],
   subgroupShuffle: ['GL_KHR_shader_subgroup_shuffle'],
   subgroupShuffleRelative: ['GL_KHR_shader_subgroup_shuffle_relative'],
+  controlFlowAttributes: ['GL_EXT_control_flow_attributes', 'GL_EXT_control_flow_attributes2'],
   shaderClock: ['GL_ARB_shader_clock', 'GL_EXT_shader_realtime_clock'],
   realtimeClock: ['GL_EXT_shader_realtime_clock'],
   debugPrintf: ['GL_EXT_debug_printf'],

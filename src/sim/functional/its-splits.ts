@@ -13,6 +13,14 @@
  *   frame object; a frame object belongs to the split that called it and is shared by the splits
  *   descending from that split, so the same top frame implies the same call chain below it.
  * - `splits` is sorted by id; ids are never reused within a warp, so runs are deterministic.
+ * - Scheduling order (`ordered()`, what `runnable()` lists and `pick()` takes by default): the
+ *   split that lags furthest behind in program order runs first (call chains compared outermost
+ *   frame first by block position and piece; a split inside a call lags one that returned), ties
+ *   by id. Letting the laggard catch up is what makes splits of an if/else meet at the join. The
+ *   one exception is the split whose last step entered the RT unit (traceRay's traverse): it goes
+ *   last, because on hardware it waits there while the others proceed (Vulkan-Sim IV-B: "the next
+ *   block can be scheduled without waiting for ray tracing to complete"). So, without a timing
+ *   model, splits around a divergent traceRay drift apart and leave the pipeline separately.
  * - Frames are shared by sibling splits and therefore not returned to the launch's frame pool.
  */
 import { EXIT, type BlockInfo } from './compile-to-js.js';
@@ -43,9 +51,24 @@ export interface RunnableSplit {
   piece: number;
 }
 
+/** Negative when split a lags b in program order (so a should run first). */
+function lagOrder(a: ItsSplit, b: ItsSplit): number {
+  const n = Math.min(a.calls.length, b.calls.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.calls[i]!;
+    const y = b.calls[i]!;
+    if (x.pc !== y.pc) return x.pc - y.pc;
+    if (x.piece !== y.piece) return x.piece - y.piece;
+  }
+  if (a.calls.length !== b.calls.length) return b.calls.length - a.calls.length;
+  return a.id - b.id;
+}
+
 export class SplitTable {
   readonly splits: ItsSplit[] = [];
   private nextId = 1;
+  /** Id of the split whose last step entered the RT unit, or -1 once another split stepped. */
+  private inRtUnit = -1;
 
   constructor(entry: Frame, mask: number) {
     this.splits.push({ id: 0, mask, calls: [{ frame: entry, pc: 0, piece: 0 }] });
@@ -55,16 +78,30 @@ export class SplitTable {
     return this.splits.length === 0;
   }
 
+  /** Live splits in scheduling order (see the file comment). */
+  ordered(): ItsSplit[] {
+    if (this.splits.length === 1) return this.splits;
+    const out = [...this.splits].sort(lagOrder);
+    const k = out.findIndex((s) => s.id === this.inRtUnit);
+    if (k >= 0) out.push(...out.splice(k, 1));
+    return out;
+  }
+
+  /** Records that `id` executed a step, `traversal` when that step ended in an RT traversal. */
+  stepped(id: number, traversal: boolean): void {
+    this.inRtUnit = traversal ? id : -1;
+  }
+
   runnable(): RunnableSplit[] {
-    return this.splits.map((s) => {
+    return this.ordered().map((s) => {
       const top = s.calls[s.calls.length - 1]!;
       return { id: s.id, mask: s.mask >>> 0, fn: top.frame.fn.id, pc: top.pc, piece: top.piece };
     });
   }
 
-  /** The split with this id, or the default policy's choice (oldest first) when `id` is undefined. */
+  /** The split with this id, or the scheduling order's first when `id` is undefined. */
   pick(id: number | undefined): ItsSplit | undefined {
-    if (id === undefined) return this.splits[0];
+    if (id === undefined) return this.splits.length === 1 ? this.splits[0] : this.ordered()[0];
     return this.splits.find((s) => s.id === id);
   }
 

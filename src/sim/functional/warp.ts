@@ -182,7 +182,7 @@ export class Warp {
 
   /**
    * Splits a scheduler may run next: stack reconvergence, only the top of the top frame (id 0);
-   * independent thread scheduling, every split, oldest (smallest id) first.
+   * independent thread scheduling, every split, in scheduling order (its-splits.ts).
    */
   runnableSplits(): RunnableSplit[] {
     if (!this.started) this.start();
@@ -234,7 +234,7 @@ export class Warp {
   /**
    * Executes the next piece; returns its WarpStep (insts = 0 and done = true once finished).
    * `split` picks the split under independent thread scheduling (an id from runnableSplits();
-   * default: the oldest); it is ignored under stack reconvergence.
+   * default: the first in scheduling order, see its-splits.ts); ignored under stack reconvergence.
    */
   step(split?: number): WarpStep {
     const prev = this.recording;
@@ -314,6 +314,7 @@ export class Warp {
     }
     const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
     if (step) step.split = S.id;
+    t.stepped(S.id, piece.end === 'traverse');
     this.advanceIts(t, S, top, block, piece);
     if (t.empty) {
       this.done = true;

@@ -107,3 +107,9 @@ test('block members take no storage qualifiers; memory qualifiers may not repeat
   t.regex(compileErrors(P + 'layout(set = 0, binding = 0) buffer B { const uint n; } b;\nvoid main() {}')[0]!, /member 'n': a storage qualifier \('const'\) cannot contradict the block's/);
   t.regex(compileErrors(P + 'layout(set = 0, binding = 0) readonly readonly buffer B { uint n; } b;\nvoid main() {}')[0]!, /memory qualifier 'readonly' is repeated/);
 });
+
+test('main must be void main() (reported at its declaration, as glslang does)', (t) => {
+  const errs = compileErrors(P + 'int main()\n{\n  return;\n}\n');
+  t.deepEqual(errs, ["snippet.rgen:4:1: error: the entry point 'main' must return void, not 'int'"]);
+  t.regex(compileErrors(P + 'void f() {}\n')[0]!, /no 'void main\(\)' function is defined/);
+});

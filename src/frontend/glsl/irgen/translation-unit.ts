@@ -44,8 +44,12 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
           // Bodies are generated where they are defined, so they see exactly the globals and
           // functions declared above them (GLSL's rule). main goes last: it also runs the
           // initializers of globals declared after it.
-          if (f.name === 'main' && f.params.length === 0) deferred.push(f);
-          else genFunctionBody(cx, f);
+          if (f.name === 'main' && f.params.length === 0) {
+            if (cx.types.isVoid(f.returnType)) deferred.push(f);
+            else cx.error(d.loc, `the entry point 'main' must return void, not '${cx.types.name(f.returnType)}'`);
+          } else {
+            genFunctionBody(cx, f);
+          }
           break;
         }
         case 'qualifierDecl': {
@@ -69,7 +73,7 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
     cx.error({ file: 0, line: 1, column: 1 }, "no 'void main()' function is defined");
     return;
   }
-  if (!cx.types.isVoid(main.returnType)) cx.error(main.loc, "'main' must return void");
+  if (!cx.types.isVoid(main.returnType)) return;
   const ep = { stage: cx.stage, function: main.id, name: 'main' } as const;
   cx.m.entryPoints.push(cx.stage === 'compute' ? { ...ep, localSize: localSize ?? [1, 1, 1] } : { ...ep });
   // A call to a function that was only declared (prototype without body) cannot be resolved.

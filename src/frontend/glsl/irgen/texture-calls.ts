@@ -139,10 +139,11 @@ export function genTextureCall(cx: IrGenContext, name: string, args: Val[], loc:
       return emit('querySizeLod', [imageOf(), arg(1, int, 'the level of detail')], rt);
     }
     case 'textureQueryLevels':
-    case 'textureSamples':
-    case 'imageSamples':
       need([1], '(sampler)');
       return emit('queryLevels', [imageOf()], int);
+    case 'textureSamples':
+    case 'imageSamples':
+      return cx.fail(loc, `'${name}' is not supported: the IR has no sample-count query`);
     case 'imageLoad':
       need([2], `(image, ${types.name(intCoord)})`);
       return emit('read', [first.id, arg(1, intCoord, 'the coordinate')], vec4);

@@ -175,6 +175,11 @@ export class Warp {
   }
 
 
+  /** True under independent thread scheduling: a scheduler may step any split (timing model). */
+  get independentSplits(): boolean {
+    return this.launch.config.reconvergence === 'its';
+  }
+
   /** The launch-wide counters this warp adds to. */
   launchCounters() {
     return this.launch.counters;

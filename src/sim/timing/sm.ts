@@ -8,10 +8,22 @@
  * previous step have returned and the previous step's instruction latencies have elapsed. The
  * step's instructions then issue one per cycle per warp, at most one per scheduler per cycle.
  *
+ * Independent thread scheduling (Vulkan-Sim IV-B, warps with `independentSplits`): a warp's
+ * splits each have their own step in flight, in a per-split context with its own scoreboard
+ * (pending loads, RT-unit residency, latency), so one split issues while another waits for
+ * memory or sits in the RT unit. A split may start a step only when none of its lanes belongs to
+ * a step still in flight (a split created or merged by that step waits for it). The scheduler
+ * still picks warps; within the picked warp the first context that can issue does, one
+ * instruction per warp per cycle as before.
+ *
  * Invariants:
- * - A slot holds at most one warp; `pendingMem[s]` counts its outstanding load/atomic responses.
+ * - A slot holds at most one warp. Per-step state lives in typed arrays indexed by context
+ *   c = k * n + slot (k < warpSize): context k = 0 is the slot itself, the only one a warp on
+ *   the SIMT stack uses, so that path is unchanged. `pendingMem[c]` counts the context's
+ *   outstanding load/atomic responses; LD/ST entries, load waiters and RT-unit entries are
+ *   tagged with the context.
  * - Memory accesses of instruction i are sent when instruction i issues (never earlier).
- * - Per-slot state lives in typed arrays indexed by slot (no per-cycle allocation).
+ * - No per-cycle allocation.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
@@ -26,7 +38,12 @@ import { RtUnit } from './rt-unit.js';
 /** What the timing model needs from the functional core. */
 export interface TimingWarp {
   readonly done: boolean;
-  step(): WarpStep;
+  /** Executes the next step; under ITS, of split `split` (an id from runnableSplits()). */
+  step(split?: number): WarpStep;
+  /** True when the warp's splits are scheduled independently (ITS); then runnableSplits is used. */
+  readonly independentSplits?: boolean;
+  /** Splits that may run next, in the warp's preferred order, with their lanes. */
+  runnableSplits?(): readonly { id: number; mask: number }[];
 }
 
 export class SmStats {
@@ -88,6 +105,14 @@ export class Sm implements MemClient {
   private readonly inRt: Uint8Array;
   private readonly rtSent: Uint8Array;
   private readonly lastStep: Uint8Array;
+  /** Per slot: 1 when the warp schedules its splits independently (ITS). */
+  private readonly itsSlot: Uint8Array;
+  /** Per slot: highest context index k in use by the resident ITS warp. */
+  private readonly ctxHigh: Int32Array;
+  /** Per slot: the context that issued last (issueMore continues with it). */
+  private readonly lastCtx: Int32Array;
+  /** Contexts per slot (warp size: a split has at least one lane). */
+  private readonly ctxPerSlot: number;
   private readonly ctaOf: Int32Array;
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
@@ -115,16 +140,20 @@ export class Sm implements MemClient {
     map: AddressMap,
   ) {
     const n = (this.n = cfg.maxWarpsPerSm);
+    const nc = n * (this.ctxPerSlot = Math.max(1, cfg.warpSize));
     this.warps = new Array<TimingWarp | null>(n).fill(null);
-    this.steps = new Array<WarpStep | null>(n).fill(null);
-    this.instIdx = new Int32Array(n);
-    this.memIdx = new Int32Array(n);
-    this.nextIssueAt = new Float64Array(n);
-    this.readyAt = new Float64Array(n);
-    this.pendingMem = new Int32Array(n);
-    this.inRt = new Uint8Array(n);
-    this.rtSent = new Uint8Array(n);
+    this.steps = new Array<WarpStep | null>(nc).fill(null);
+    this.instIdx = new Int32Array(nc);
+    this.memIdx = new Int32Array(nc);
+    this.nextIssueAt = new Float64Array(nc);
+    this.readyAt = new Float64Array(nc);
+    this.pendingMem = new Int32Array(nc);
+    this.inRt = new Uint8Array(nc);
+    this.rtSent = new Uint8Array(nc);
     this.lastStep = new Uint8Array(n);
+    this.itsSlot = new Uint8Array(n);
+    this.ctxHigh = new Int32Array(n);
+    this.lastCtx = new Int32Array(n);
     this.ctaOf = new Int32Array(n).fill(-1);
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
@@ -136,7 +165,7 @@ export class Sm implements MemClient {
       this.wakeAt = 0;
     });
     this.icache = new Cache(cfg.il1);
-    this.slotWaiter = Array.from({ length: n }, (_, tag) => ({ client: this as MemClient, tag }));
+    this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
   get residentWarps(): number {
@@ -166,21 +195,27 @@ export class Sm implements MemClient {
     for (const w of warps) {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = w;
-      this.steps[slot] = null;
-      this.instIdx[slot] = 0;
-      this.pendingMem[slot] = 0;
-      this.inRt[slot] = 0;
-      this.rtSent[slot] = 0;
       this.lastStep[slot] = 0;
-      this.readyAt[slot] = now;
-      this.nextIssueAt[slot] = now;
+      this.itsSlot[slot] = w.independentSplits === true ? 1 : 0;
+      this.ctxHigh[slot] = 0;
+      this.lastCtx[slot] = slot;
+      for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
+        const c = k * this.n + slot;
+        this.steps[c] = null;
+        this.instIdx[c] = 0;
+        this.pendingMem[c] = 0;
+        this.inRt[c] = 0;
+        this.rtSent[c] = 0;
+        this.readyAt[c] = now;
+        this.nextIssueAt[c] = now;
+      }
       this.ctaOf[slot] = cta;
       this.sched[slot % this.sched.length]!.push(slot);
       this.resident++;
     }
   }
 
-  /** Load / atomic response for a warp slot (from the L1 hit path or a reply). */
+  /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
   onResponse(w: Waiter, _now: number): void {
     this.pendingMem[w.tag]--;
     this.wakeAt = 0;
@@ -249,22 +284,39 @@ export class Sm implements MemClient {
 
   /** Up to gpgpu_max_insn_issue_per_warp instructions of the chosen warp issue in one cycle. */
   private issueMore(slot: number, now: number): true {
+    const c = this.itsSlot[slot] === 1 ? this.lastCtx[slot]! : slot;
     for (let k = 1; k < this.cfg.maxIssuePerWarp; k++) {
-      this.nextIssueAt[slot] = now;
-      if (!this.tryIssue(slot, now)) {
-        this.nextIssueAt[slot] = Math.max(this.nextIssueAt[slot]!, now + 1);
+      this.nextIssueAt[c] = now;
+      if (!this.tryIssueCtx(slot, c, now)) {
+        this.nextIssueAt[c] = Math.max(this.nextIssueAt[c]!, now + 1);
         break;
       }
     }
     return true;
   }
 
-  /** Fetches the warp's next step when its scoreboard allows; false if it cannot have one now. */
-  private ensureStep(slot: number, now: number): boolean {
-    const step = this.steps[slot];
-    if (step !== null && (this.instIdx[slot]! < step.insts || (step.rt !== undefined && this.rtSent[slot] === 0))) return true;
-    if (this.pendingMem[slot]! > 0 || this.inRt[slot] === 1 || this.readyAt[slot]! > now) return false;
+  /** One instruction of the warp in `slot`: its only context, or under ITS the first context that can issue. */
+  private tryIssue(slot: number, now: number): boolean {
+    if (this.itsSlot[slot] === 0) return this.tryIssueCtx(slot, slot, now);
+    // One context past the highest in use, so a split without a step in flight can start one.
+    const hi = Math.min(this.ctxHigh[slot]! + 1, this.ctxPerSlot - 1);
+    for (let k = 0; k <= hi && this.warps[slot] !== null; k++) {
+      const c = k * this.n + slot;
+      if (this.tryIssueCtx(slot, c, now)) {
+        this.lastCtx[slot] = c;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Fetches the context's next step when its scoreboard allows; false if it cannot have one now. */
+  private ensureStep(slot: number, c: number, now: number): boolean {
+    const step = this.steps[c];
+    if (step !== null && (this.instIdx[c]! < step.insts || (step.rt !== undefined && this.rtSent[c] === 0))) return true;
+    if (this.pendingMem[c]! > 0 || this.inRt[c] === 1 || this.readyAt[c]! > now) return false;
     const warp = this.warps[slot]!;
+    if (this.itsSlot[slot] === 1) return this.fetchSplitStep(slot, c, warp, now);
     if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
       this.finishWarp(slot, now);
       return false;
@@ -277,6 +329,54 @@ export class Sm implements MemClient {
     this.lastStep[slot] = next.done ? 1 : 0;
     this.nextIssueAt[slot] = now + this.fetchDelay(next);
     return next.insts > 0 || next.rt !== undefined;
+  }
+
+  /**
+   * ITS: context c is idle; starts a step of the first split (in the warp's order) none of whose
+   * lanes is in a step still in flight, or finishes the warp once it is done and every context
+   * is idle.
+   */
+  private fetchSplitStep(slot: number, c: number, warp: TimingWarp, now: number): boolean {
+    if (warp.done) {
+      if (this.busyLanes(slot, now) === 0) this.finishWarp(slot, now);
+      return false;
+    }
+    const busy = this.busyLanes(slot, now);
+    let id = -1;
+    for (const s of warp.runnableSplits!()) {
+      if ((s.mask & busy) === 0) {
+        id = s.id;
+        break;
+      }
+    }
+    if (id < 0) return false;
+    const next = warp.step(id);
+    this.steps[c] = next;
+    this.instIdx[c] = 0;
+    this.memIdx[c] = 0;
+    this.rtSent[c] = 0;
+    this.nextIssueAt[c] = now + this.fetchDelay(next);
+    const k = (c - slot) / this.n;
+    if (k > this.ctxHigh[slot]!) this.ctxHigh[slot] = k;
+    return next.insts > 0 || next.rt !== undefined;
+  }
+
+  /** Whether context c has no step, or its step issued completely and every result is back. */
+  private ctxIdle(c: number, now: number): boolean {
+    const s = this.steps[c];
+    if (s === null) return true;
+    return this.instIdx[c]! >= s.insts && (s.rt === undefined || this.rtSent[c] === 1) &&
+      this.pendingMem[c] === 0 && this.inRt[c] === 0 && this.readyAt[c]! <= now;
+  }
+
+  /** ITS: lanes of the warp in `slot` whose step is still in flight in some context. */
+  private busyLanes(slot: number, now: number): number {
+    let m = 0;
+    for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
+      const c = k * this.n + slot;
+      if (!this.ctxIdle(c, now)) m |= this.steps[c]!.activeMask;
+    }
+    return m;
   }
 
   /** Instruction-cache lookup for the block; each missing line costs the miss latency. */
@@ -296,26 +396,27 @@ export class Sm implements MemClient {
     return misses * this.cfg.icacheMissLatency;
   }
 
-  private tryIssue(slot: number, now: number): boolean {
-    let step = this.steps[slot];
+  /** One instruction of context c (the slot itself unless ITS) of the warp in `slot`. */
+  private tryIssueCtx(slot: number, c: number, now: number): boolean {
+    let step = this.steps[c];
     // Fast rejects first: this runs for every candidate warp of every scheduler each cycle.
-    if (step !== null && this.instIdx[slot]! < step.insts) {
-      if (this.nextIssueAt[slot]! > now) return false;
+    if (step !== null && this.instIdx[c]! < step.insts) {
+      if (this.nextIssueAt[c]! > now) return false;
     } else {
-      if (this.pendingMem[slot]! > 0 || this.inRt[slot] === 1) return false;
-      if (!this.ensureStep(slot, now)) return false;
-      step = this.steps[slot]!;
+      if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
+      if (!this.ensureStep(slot, c, now)) return false;
+      step = this.steps[c]!;
     }
-    const i = this.instIdx[slot]!;
+    const i = this.instIdx[c]!;
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
-      if (this.rt.tryAccept(slot, step.rt!, now)) {
-        this.rtSent[slot] = 1;
-        this.inRt[slot] = 1;
+      if (this.rt.tryAccept(c, step.rt!, now)) {
+        this.rtSent[c] = 1;
+        this.inRt[c] = 1;
       }
       return false;
     }
-    if (this.nextIssueAt[slot]! > now) return false;
+    if (this.nextIssueAt[c]! > now) return false;
     const cls = step.opClasses[i]!;
     const g = UNIT_GROUP[cls]!;
     let unit = -1;
@@ -324,19 +425,19 @@ export class Sm implements MemClient {
       for (let u = 0; u < free.length; u++) if (free[u]! <= now) { unit = u; break; }
       if (unit < 0) return false;
     }
-    const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[slot] === 0;
+    const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) return false;
-    if (!this.sendMemory(slot, step, i)) return false;
+    if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
-      this.rt.tryAccept(slot, step.rt!, now);
-      this.rtSent[slot] = 1;
-      this.inRt[slot] = 1;
+      this.rt.tryAccept(c, step.rt!, now);
+      this.rtSent[c] = 1;
+      this.inRt[c] = 1;
     }
     if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
     const done = now + this.cfg.opLatency[cls]!;
-    if (done > this.readyAt[slot]!) this.readyAt[slot] = done;
-    this.nextIssueAt[slot] = now + 1;
-    this.instIdx[slot] = i + 1;
+    if (done > this.readyAt[c]!) this.readyAt[c] = done;
+    this.nextIssueAt[c] = now + 1;
+    this.instIdx[c] = i + 1;
     const lanes = popcount(step.activeMask);
     this.stats.warpInsts++;
     this.stats.threadInsts += lanes;
@@ -344,7 +445,7 @@ export class Sm implements MemClient {
     return true;
   }
 
-  /** Coalesces instruction i's accesses; false (nothing queued) if the LD/ST queue lacks room. */
+  /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */
   private sendMemory(slot: number, step: WarpStep, i: number): boolean {
     const mem = step.memory;
     let k = this.memIdx[slot]!;
@@ -377,6 +478,7 @@ export class Sm implements MemClient {
     this.account(now);
     this.warps[slot] = null;
     this.steps[slot] = null;
+    for (let k = 1; k <= this.ctxHigh[slot]!; k++) this.steps[k * this.n + slot] = null;
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
     this.slotsChanged = true;
@@ -413,22 +515,30 @@ export class Sm implements MemClient {
     let t = Infinity;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
-      const step = this.steps[slot];
-      if (step !== null && this.instIdx[slot]! < step.insts) {
-        const g = UNIT_GROUP[step.opClasses[this.instIdx[slot]!]!]!;
-        let at = this.nextIssueAt[slot]!;
-        if (g >= 0) {
-          let free = Infinity;
-          for (const u of this.unitFree[g]!) free = Math.min(free, u);
-          at = Math.max(at, free);
-        }
-        // Every warp was tried this cycle. One that was past its issue interval with a free unit
-        // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
-        if (at > now) t = Math.min(t, at);
-      } else if (step !== null && step.rt !== undefined && this.rtSent[slot] === 0) {
-        // Waiting for RT warp-buffer room: woken by the RT unit's completion callback.
-      } else if (this.pendingMem[slot] === 0 && this.inRt[slot] === 0) t = Math.min(t, Math.max(now + 1, this.readyAt[slot]!));
-      if (t === now + 1) return t;
+      const its = this.itsSlot[slot] === 1;
+      const contexts = its ? this.ctxHigh[slot]! + 1 : 1;
+      for (let k = 0; k < contexts; k++) {
+        const c = k * this.n + slot;
+        const step = this.steps[c];
+        // ITS: an idle context was tried and found no split free to start; what frees one (another
+        // context's latency, a response, an RT completion) is accounted for by that context.
+        if (its && this.ctxIdle(c, now)) continue;
+        if (step !== null && this.instIdx[c]! < step.insts) {
+          const g = UNIT_GROUP[step.opClasses[this.instIdx[c]!]!]!;
+          let at = this.nextIssueAt[c]!;
+          if (g >= 0) {
+            let free = Infinity;
+            for (const u of this.unitFree[g]!) free = Math.min(free, u);
+            at = Math.max(at, free);
+          }
+          // Every warp was tried this cycle. One that was past its issue interval with a free unit
+          // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
+          if (at > now) t = Math.min(t, at);
+        } else if (step !== null && step.rt !== undefined && this.rtSent[c] === 0) {
+          // Waiting for RT warp-buffer room: woken by the RT unit's completion callback.
+        } else if (this.pendingMem[c] === 0 && this.inRt[c] === 0) t = Math.min(t, Math.max(now + 1, this.readyAt[c]!));
+        if (t === now + 1) return t;
+      }
     }
     return t;
   }

@@ -244,10 +244,7 @@ if (!existsSync(compilePath)) {
 
   // Known front-end disagreements with glslang, kept visible: ava reports them as failing tests
   // that are expected to fail, and flags them the moment the front end is fixed.
-  const KNOWN_DISAGREEMENTS: Record<string, string> = {
-    // glslang reports the missing ';' at the next token (the '}' on line 12); vvision at line 11.
-    'missing-semicolon.rchit': 'error reported on the line of the expression, not of the unexpected token',
-  };
+  const KNOWN_DISAGREEMENTS: Record<string, string> = {};
 
   for (const f of stageFilesUnder(invalidDir)) {
     const name = basename(f);

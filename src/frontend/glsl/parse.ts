@@ -80,22 +80,33 @@ function tokenLocation(t: IToken | undefined, tokens: readonly GlslToken[], afte
 }
 
 /**
- * A syntax error as a diagnostic. A missing ';' is reported right after the token it should
- * follow; a missing name at the token that stands where the name should be.
+ * A syntax error as a diagnostic. A missing ';' is reported where glslang reports it, at the
+ * token found instead (so the two agree on the line), and the message says which token the ';'
+ * belongs after when that is on an earlier line; a missing name at the token that stands where
+ * the name should be.
  */
 function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[], sources: SourceFile[]): Diagnostic {
   const prev = (e as IRecognitionException & { previousToken?: IToken }).previousToken;
   let at = tokenLocation(e.token, tokens, false);
+  let message = e.message;
   if (e.name === 'MismatchedTokenException' && e.message.startsWith(MISSING_SEMICOLON_PREFIX) && prev !== undefined && !Number.isNaN(prev.startLine)) {
-    at = tokenLocation(prev, tokens, true);
+    const after = tokenLocation(prev, tokens, true);
+    if (Number.isNaN(e.token.startLine) || e.token.tokenType === EOF) at = after;
+    else if (after.line !== at.line || after.file !== at.file) message = `${e.message} (the ';' belongs after '${prev.image}' at line ${after.line})`;
   } else if (e.name === 'NoViableAltException' && e.message.startsWith(MISSING_SEMICOLON_PREFIX)) {
-    // Raised at the declarator name whose ';' is missing.
-    at = tokenLocation(e.token, tokens, true);
+    // Raised at the declarator name whose ';' is missing; glslang reports the token after it.
+    const after = tokenLocation(e.token, tokens, true);
+    const next = Number.isNaN(e.token.startOffset) ? undefined : tokens[e.token.startOffset + 1];
+    at = after;
+    if (next && next.tokenType !== EOF && !Number.isNaN(next.startLine)) {
+      at = tokenLocation(next, tokens, false);
+      if (after.line !== at.line || after.file !== at.file) message = `${e.message} (the ';' belongs after '${e.token.image}' at line ${after.line})`;
+    }
   } else if (e.message.startsWith(MISSING_NAME_PREFIX) && tokenMatcher(e.token, TypeName) && !Number.isNaN(e.token.startOffset)) {
     // Raised at the type itself (statement level): the name belongs where the next token is.
     at = tokenLocation(tokens[e.token.startOffset + 1], tokens, false);
   }
-  return { severity: 'error', file: sources[at.file]?.path ?? '', line: at.line, column: at.column, message: e.message };
+  return { severity: 'error', file: sources[at.file]?.path ?? '', line: at.line, column: at.column, message };
 }
 
 /**

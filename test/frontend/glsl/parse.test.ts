@@ -25,11 +25,11 @@ function t_unitAbsent(hasUnit: boolean, nDiagnostics: number): void {
   if (hasUnit && nDiagnostics > 0) throw new Error('unit returned despite errors');
 }
 
-test('a missing ; is reported right after the token it should follow, naming what was found', (t) => {
+test('a missing ; is reported at the token found instead, as glslang does, naming where the ; belongs', (t) => {
   t.deepEqual(errors('void main() {\n  float a = 1.0\n  float b = 2.0;\n}'), [
-    "bad.rgen:2:16: error: expected ';' after declaration but found 'float'",
+    "bad.rgen:3:3: error: expected ';' after declaration but found 'float' (the ';' belongs after '1.0' at line 2)",
   ]);
-  t.deepEqual(errors('void main() {\n  a = b\n}'), ["bad.rgen:2:8: error: expected ';' after expression but found '}'"]);
+  t.deepEqual(errors('void main() {\n  a = b\n}'), ["bad.rgen:3:1: error: expected ';' after expression but found '}' (the ';' belongs after 'b' at line 2)"]);
 });
 
 test('one bad line does not hide the next: errors in several statements and functions are all reported', (t) => {
@@ -46,7 +46,7 @@ test('one bad line does not hide the next: errors in several statements and func
     "bad.rgen:2:16: error: expected an expression but found ';'",
     "bad.rgen:4:11: error: expected an expression but found ')'",
     "bad.rgen:6:16: error: expected an expression but found ';'",
-    "bad.rgen:7:23: error: expected ';' after statement but found '}'",
+    "bad.rgen:7:24: error: expected ';' after statement but found '}'",
     "bad.rgen:8:10: error: expected ';' after declaration but found end of file",
   ]);
 });
@@ -71,9 +71,9 @@ test('errors inside nested blocks resynchronise at the next statement, not at fi
     "bad.rgen:4:16: error: expected an expression but found ';'",
     "bad.rgen:6:14: error: expected an expression but found ';'",
     "bad.rgen:8:9: error: expected an expression but found ']'",
-    "bad.rgen:10:8: error: expected ';' after expression but found '}'",
+    "bad.rgen:11:1: error: expected ';' after expression but found '}' (the ';' belongs after '1' at line 10)",
     "bad.rgen:12:16: error: expected an expression but found ';'",
-    "bad.rgen:13:42: error: expected ';' after declaration but found 'layout'",
+    "bad.rgen:14:1: error: expected ';' after declaration but found 'layout' (the ';' belongs after 'p' at line 13)",
   ]);
 });
 
@@ -104,7 +104,7 @@ test('preprocessor and parser errors inside an included file point into that fil
 test('a syntax error inside an included file is reported at its place in that file', (t) => {
   const files = { 'lib/util.glsl': '// helpers\nfloat twice(float x)\n{\n  return 2.0 * x\n}\n' };
   t.deepEqual(errors('#version 460\n#include "lib/util.glsl"\nvoid main() { float y = ; }', files, 'main.rgen'), [
-    "lib/util.glsl:4:17: error: expected ';' after statement but found '}'",
+    "lib/util.glsl:5:1: error: expected ';' after statement but found '}' (the ';' belongs after 'x' at line 4)",
     "main.rgen:3:25: error: expected an initializer but found ';'",
   ]);
 });
@@ -185,10 +185,10 @@ test('messages for common slips: unclosed block, stray else, nested function, mi
   t.deepEqual(errors('vec3 = vec3(1);'), ["bad.rgen:1:6: error: expected a name after 'vec3' but found '='"]);
   t.deepEqual(errors('void main() {\n  int a = 1 # 2;\n}'), [
     "bad.rgen:2:13: error: '#' is only allowed at the start of a line (a preprocessor directive) or in a macro body",
-    "bad.rgen:2:12: error: expected ';' after declaration but found '2'",
+    "bad.rgen:2:15: error: expected ';' after declaration but found '2'",
   ]);
   t.deepEqual(errors('layout(set = 0 binding = 1) uniform U { float x; } u;'), ["bad.rgen:1:16: error: expected ')' in a layout qualifier but found 'binding'"]);
-  t.deepEqual(errors('uniform Block { float x; }\nvoid main() {}'), ["bad.rgen:1:27: error: expected ';' after block declaration but found 'void'"]);
+  t.deepEqual(errors('uniform Block { float x; }\nvoid main() {}'), ["bad.rgen:2:1: error: expected ';' after block declaration but found 'void' (the ';' belongs after '}' at line 1)"]);
 });
 
 test('mangled shaders never throw: every problem is a diagnostic with a position', (t) => {

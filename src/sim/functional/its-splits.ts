@@ -135,6 +135,30 @@ export class SplitTable {
     return moved;
   }
 
+  /**
+   * Split `s` left its top frame (returned, or ran off the function's end): its lanes' results go
+   * to the caller's call site and it may merge there; leaving the entry function finishes it.
+   */
+  leaveFrame(s: ItsSplit): void {
+    const F = s.calls.pop()!.frame;
+    if (s.calls.length === 0) {
+      this.remove(s);
+      return;
+    }
+    const caller = s.calls[s.calls.length - 1]!;
+    const callPiece = caller.frame.fn.blocks[caller.pc]!.pieces[caller.piece - 1]!;
+    if (callPiece.callResultSlot >= 0) {
+      for (let k = 0; k < callPiece.callResultLeaves; k++) {
+        const dst = (callPiece.callResultSlot + k) * 32;
+        for (let m = s.mask; m !== 0; m &= m - 1) {
+          const l = 31 - Math.clz32(m & -m);
+          caller.frame.regs[dst + l] = F.ret[k * 32 + l]!;
+        }
+      }
+    }
+    this.merge(s);
+  }
+
   remove(s: ItsSplit): void {
     const i = this.splits.indexOf(s);
     if (i >= 0) this.splits.splice(i, 1);

@@ -273,15 +273,7 @@ export class Warp {
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, first, mask);
     this.launch.issued += piece.insts;
-    let rt: RtLaneWork[] | undefined;
-    if (piece.end === 'traverse' && this.launch.rt?.takeLaneWork) {
-      rt = [];
-      for (let m = mask; m !== 0; m &= m - 1) {
-        const l = 31 - Math.clz32(m & -m);
-        const w = this.launch.rt.takeLaneWork(this.thread[l]!);
-        if (w) rt.push(w);
-      }
-    }
+    const rt = piece.end === 'traverse' ? this.laneWork(mask) : undefined;
     const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
     this.advance(F, E, block, piece);
     if (step) {
@@ -308,15 +300,7 @@ export class Warp {
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, top.piece === 0, mask);
     this.launch.issued += piece.insts;
-    let rt: RtLaneWork[] | undefined;
-    if (piece.end === 'traverse' && this.launch.rt?.takeLaneWork) {
-      rt = [];
-      for (let m = mask; m !== 0; m &= m - 1) {
-        const l = 31 - Math.clz32(m & -m);
-        const w = this.launch.rt.takeLaneWork(this.thread[l]!);
-        if (w) rt.push(w);
-      }
-    }
+    const rt = piece.end === 'traverse' ? this.laneWork(mask) : undefined;
     const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
     if (step) step.split = S.id;
     t.stepped(S.id, piece.end === 'traverse');
@@ -331,64 +315,62 @@ export class Warp {
 
   private advanceIts(t: SplitTable, S: ItsSplit, top: CallPosition, block: BlockInfo, piece: PieceInfo): void {
     switch (piece.end) {
-      case 'call': {
+      case 'call':
         top.piece++;
-        const callee = this.launch.program.byId.get(piece.callee!)!;
-        if (S.calls.length >= this.launch.config.maxRecursionDepth) {
-          const site = this.launch.program.sites[piece.callSite!]!;
-          const lane = 31 - Math.clz32(S.mask & -S.mask);
-          throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.launch.config.maxRecursionDepth} calling @${callee.name}`, {
-            site, lane, thread: this.thread[lane]!,
-          });
-        }
-        const F = top.frame;
-        const pbase = F.pbase + F.fn.frameBytes;
-        this.priv.ensure(pbase + callee.frameBytes);
-        const nf = this.launch.takeFrame(callee, S.mask, pbase);
-        let leaf = 0;
-        for (const p of callee.params) {
-          nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);
-          leaf += p.leaves;
-        }
-        S.calls.push({ frame: nf, pc: 0, piece: 0 });
+        S.calls.push({ frame: this.enterCall(top.frame, piece, S.mask, S.calls.length), pc: 0, piece: 0 });
         return;
-      }
       case 'traverse':
         top.piece++;
         t.merge(S);
         return;
       case 'return':
         top.pc = EXIT;
-        this.returnIts(t, S);
+        t.leaveFrame(S);
         return;
       case 'branch':
         for (const s of t.branch(S, block, this.succ)) {
-          if (s.calls[s.calls.length - 1]!.pc === EXIT) this.returnIts(t, s);
+          if (s.calls[s.calls.length - 1]!.pc === EXIT) t.leaveFrame(s);
           else if (t.splits.includes(s)) t.merge(s);
         }
         return;
     }
   }
 
-  /** Split `S` left its top frame: hands its lanes' results to the caller, or finishes it. */
-  private returnIts(t: SplitTable, S: ItsSplit): void {
-    const F = S.calls.pop()!.frame;
-    if (S.calls.length === 0) {
-      t.remove(S);
-      return;
+
+
+  /** The RT-unit work of a traversal the lanes of `mask` just recorded (timing runs only). */
+  private laneWork(mask: number): RtLaneWork[] | undefined {
+    const rt = this.launch.rt;
+    if (!rt?.takeLaneWork) return undefined;
+    const out: RtLaneWork[] = [];
+    for (let m = mask; m !== 0; m &= m - 1) {
+      const l = 31 - Math.clz32(m & -m);
+      const w = rt.takeLaneWork(this.thread[l]!);
+      if (w) out.push(w);
     }
-    const caller = S.calls[S.calls.length - 1]!;
-    const callPiece = caller.frame.fn.blocks[caller.pc]!.pieces[caller.piece - 1]!;
-    if (callPiece.callResultSlot >= 0) {
-      for (let k = 0; k < callPiece.callResultLeaves; k++) {
-        const dst = (callPiece.callResultSlot + k) * 32;
-        for (let m = S.mask; m !== 0; m &= m - 1) {
-          const l = 31 - Math.clz32(m & -m);
-          caller.frame.regs[dst + l] = F.ret[k * 32 + l]!;
-        }
-      }
+    return out;
+  }
+
+  /** A frame for the callee of a `call` piece run by `mask` from frame F, with its arguments. */
+  private enterCall(F: Frame, piece: PieceInfo, mask: number, depth: number): Frame {
+    const callee = this.launch.program.byId.get(piece.callee!)!;
+    if (depth >= this.launch.config.maxRecursionDepth) {
+      const site = this.launch.program.sites[piece.callSite!]!;
+      throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.launch.config.maxRecursionDepth} calling @${callee.name}`, {
+        site,
+        lane: 31 - Math.clz32(mask & -mask),
+        thread: this.thread[31 - Math.clz32(mask & -mask)]!,
+      });
     }
-    t.merge(S);
+    const pbase = F.pbase + F.fn.frameBytes;
+    this.priv.ensure(pbase + callee.frameBytes);
+    const nf = this.launch.takeFrame(callee, mask, pbase);
+    let leaf = 0;
+    for (const p of callee.params) {
+      nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);
+      leaf += p.leaves;
+    }
+    return nf;
   }
 
   /** Settles so `done` is accurate for the step just taken. */
@@ -398,28 +380,10 @@ export class Warp {
 
   private advance(F: Frame, E: SimtEntry, block: BlockInfo, piece: PieceInfo): void {
     switch (piece.end) {
-      case 'call': {
+      case 'call':
         E.piece++;
-        const callee = this.launch.program.byId.get(piece.callee!)!;
-        if (this.frames.length >= this.launch.config.maxRecursionDepth) {
-          const site = this.launch.program.sites[piece.callSite!]!;
-          throw new SimError('recursion', `call depth exceeds maxRecursionDepth ${this.launch.config.maxRecursionDepth} calling @${callee.name}`, {
-            site,
-            lane: 31 - Math.clz32(E.mask & -E.mask),
-            thread: this.thread[31 - Math.clz32(E.mask & -E.mask)]!,
-          });
-        }
-        const pbase = F.pbase + F.fn.frameBytes;
-        this.priv.ensure(pbase + callee.frameBytes);
-        const nf = this.launch.takeFrame(callee, E.mask, pbase);
-        let leaf = 0;
-        for (const p of callee.params) {
-          nf.regs.set(this.args.subarray(leaf * 32, (leaf + p.leaves) * 32), p.slot * 32);
-          leaf += p.leaves;
-        }
-        this.frames.push(nf);
+        this.frames.push(this.enterCall(F, piece, E.mask, this.frames.length));
         return;
-      }
       case 'traverse':
         E.piece++;
         return;

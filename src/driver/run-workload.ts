@@ -99,7 +99,7 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
   lap('scene');
   const program = compileProgram(linked.module);
   const rt = new RtRuntime({
-    accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined,
+    accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined, fcc: opts.fcc ?? false,
     ...(record ? { shortStackSize: record.shortStackSize } : {}),
   });
   lap('simulate');

@@ -54,7 +54,9 @@ export interface RtTransaction {
 }
 
 export type RtNodeKind =
-  | 'internal' | 'instanceLeaf' | 'triangleLeaf' | 'proceduralLeaf' | 'transform' | 'stackSpill' | 'structure';
+  | 'internal' | 'instanceLeaf' | 'triangleLeaf' | 'proceduralLeaf' | 'transform' | 'stackSpill' | 'structure'
+  /** Function call coalescing: reads of the warp's coalescing buffer (shader ids, thread masks). */
+  | 'coalescingBuffer';
 
 /** The RT-unit work of one traceRay for one lane. */
 export interface RtLaneWork {

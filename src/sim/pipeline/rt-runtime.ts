@@ -16,7 +16,7 @@ import type { Builtin } from '../../ir/module.js';
 import type { RtLaneWork } from '../warp-step.js';
 import type { AccelerationStructure } from '../rt/acceleration-structure.js';
 import { RAY_FLAG, type HitRecord, type RayQuery, type TraversalResult } from '../rt/ray-query.js';
-import { TransactionRecord } from '../rt/transaction-record.js';
+import { TRANSACTION_KIND, TransactionRecord } from '../rt/transaction-record.js';
 import { traverse } from '../rt/traversal.js';
 
 export const HIT_ATTRIBUTE_BYTES = 32;
@@ -70,7 +70,19 @@ export interface RtRuntimeOptions {
   record?: boolean;
   /** On-chip traversal stack entries per ray (gpgpu_rt_stack_entries); deeper entries spill. Default 8. */
   shortStackSize?: number;
+  /**
+   * Function call coalescing (Vulkan-Sim IV-A): model the coalescing buffer's memory traffic. Each
+   * recorded candidate inserts itself into its warp's table in GPU memory: it reads the shader id
+   * of every existing row until one with its key whose thread mask lacks this thread, then that
+   * row's mask; appended to the ray's transactions for the RT unit to replay.
+   */
+  fcc?: boolean;
 }
+
+/** Where the per-warp coalescing buffers live, and their shape (16 B rows: id, mask, data pointer). */
+export const FCC_BUFFER_BASE = 2 ** 42;
+const FCC_BUFFER_BYTES_PER_WARP = 16384;
+const FCC_ROW_BYTES = 16;
 
 export interface LaneAccess {
   hitAttributes: Uint8Array;
@@ -83,6 +95,10 @@ export class RtRuntime {
   };
   private readonly frames: RayFrame[][] = [];
   private readonly work = new Map<number, RtLaneWork>();
+  /** FCC: each warp's coalescing table for its current traceRay (keys and thread masks per row). */
+  private readonly fccTables = new Map<number, { tag: string; rows: { key: number; mask: number }[] }>();
+  /** FCC: traceRays each thread issued per nesting depth (identifies the warp's current traceRay). */
+  private readonly traceCounts = new Map<number, number[]>();
 
   constructor(private readonly opts: RtRuntimeOptions) {}
 
@@ -221,6 +237,35 @@ export class RtRuntime {
     }
   }
 
+  /**
+   * FCC's coalescing-buffer inserts for this thread's candidates (see `fcc` in the options). A
+   * warp is 32 consecutive launch indices (the rows mapping); its table is per traceRay, told
+   * apart by nesting depth and how many traceRays the thread issued at that depth.
+   */
+  private recordCoalescingBuffer(thread: number, depth: number, result: TraversalResult, record: TransactionRecord): void {
+    const warp = Math.floor(thread / 32);
+    const lane = 1 << (thread & 31);
+    const counts = this.traceCounts.get(thread) ?? [];
+    counts[depth] = (counts[depth] ?? 0) + 1;
+    this.traceCounts.set(thread, counts);
+    const tag = `${depth}:${counts[depth]}`;
+    let table = this.fccTables.get(warp);
+    if (!table || table.tag !== tag) this.fccTables.set(warp, (table = { tag, rows: [] }));
+    const base = FCC_BUFFER_BASE + warp * FCC_BUFFER_BYTES_PER_WARP;
+    for (const c of result.candidates) {
+      const key = coalescingKey(c);
+      let row = 0;
+      for (; row < table.rows.length; row++) {
+        record.push(base + row * FCC_ROW_BYTES, 4, TRANSACTION_KIND.coalescingBuffer, 0);
+        const r = table.rows[row]!;
+        if (r.key === key && !(r.mask & lane)) break;
+      }
+      if (row === table.rows.length) table.rows.push({ key, mask: 0 });
+      record.push(base + row * FCC_ROW_BYTES + 4, 4, TRANSACTION_KIND.coalescingBuffer, 0);
+      table.rows[row]!.mask |= lane;
+    }
+  }
+
   /** Makes a candidate current: hit built-ins describe it; a triangle's barycentrics become the attributes. */
   private select(f: RayFrame, c: HitRecord, lane: LaneAccess): void {
     f.hit = c;
@@ -258,6 +303,7 @@ export class RtRuntime {
     };
     const record = this.opts.record ? new TransactionRecord() : undefined;
     const result = traverse(as, ray, record ? { recordInto: record, shortStackSize: this.opts.shortStackSize ?? 8 } : {});
+    if (record && this.opts.fcc) this.recordCoalescingBuffer(thread, stack.length, result, record);
     if (record) this.work.set(thread, record.toLaneWork(thread & 31));
     const c = this.counters;
     c.rays++;

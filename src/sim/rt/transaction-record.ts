@@ -17,9 +17,10 @@ export const TRANSACTION_KIND = {
   triangleLeaf: 2,
   proceduralLeaf: 3,
   stackSpill: 4,
+  coalescingBuffer: 5,
 } as const;
 
-export const TRANSACTION_KIND_NAME: readonly RtNodeKind[] = ['internal', 'instanceLeaf', 'triangleLeaf', 'proceduralLeaf', 'stackSpill'];
+export const TRANSACTION_KIND_NAME: readonly RtNodeKind[] = ['internal', 'instanceLeaf', 'triangleLeaf', 'proceduralLeaf', 'stackSpill', 'coalescingBuffer'];
 
 export class TransactionRecord {
   count = 0;

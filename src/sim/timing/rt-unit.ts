@@ -62,7 +62,7 @@ const UNIT_OF_LATENCY = [0, 0, 2, 1, 1, 1, 1];
 
 /** Operation-unit latency index per node kind (gpgpu_rt_intersection_latency order); -1: memory only. */
 const LATENCY_INDEX: Record<RtNodeKind, number> = {
-  structure: 0, internal: 1, instanceLeaf: 2, transform: 2, triangleLeaf: 4, proceduralLeaf: 6, stackSpill: -1,
+  structure: 0, internal: 1, instanceLeaf: 2, transform: 2, triangleLeaf: 4, proceduralLeaf: 6, stackSpill: -1, coalescingBuffer: -1,
 };
 
 export class RtStats {
@@ -75,6 +75,8 @@ export class RtStats {
   /** Node fetches (transactions other than stack spills). */
   nodes = 0;
   stackSpills = 0;
+  /** Function call coalescing: coalescing-buffer reads (Vulkan-Sim IV-A's extra RT-unit loads). */
+  coalescingAccesses = 0;
   /** Intersection tests and transforms (roofline operations). */
   ops = 0;
   /** Sum over operations of their pipeline latency (stage-cycles occupied). */
@@ -97,6 +99,7 @@ export class RtStats {
     this.rayLatencySum += o.rayLatencySum;
     this.nodes += o.nodes;
     this.stackSpills += o.stackSpills;
+    this.coalescingAccesses += o.coalescingAccesses;
     this.ops += o.ops;
     this.opStageCycles += o.opStageCycles;
     this.chunkRequests += o.chunkRequests;
@@ -270,6 +273,7 @@ export class RtUnit implements MemClient {
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
       if (t.kind === 'stackSpill') this.stats.stackSpills++;
+      else if (t.kind === 'coalescingBuffer') this.stats.coalescingAccesses++;
       else this.stats.nodes++;
     }
     if (taken === ready.length) ready.length = 0;

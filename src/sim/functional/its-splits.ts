@@ -14,16 +14,18 @@
  *   descending from that split, so the same top frame implies the same call chain below it.
  * - `splits` is sorted by id; ids are never reused within a warp, so runs are deterministic.
  * - Scheduling order (`ordered()`, what `runnable()` lists and `pick()` takes by default): the
- *   split that lags furthest behind in program order runs first (call chains compared outermost
- *   frame first by block position and piece; a split inside a call lags one that returned), ties
- *   by id. Letting the laggard catch up is what makes splits of an if/else meet at the join. The
+ *   split that lags behind in program order runs first. Call chains are compared outermost frame
+ *   first; within a frame a split lags one whose block post-dominates its own (that block is where
+ *   the SIMT stack would have reconverged them: an if/else join, a loop's exit), otherwise the
+ *   smaller reverse-postorder rank lags (wherever the front end or the RT lowering placed the
+ *   blocks); then the smaller piece; a split inside a call lags one that returned; ties by id. Letting the laggard catch up is what makes splits of an if/else meet at the join. The
  *   one exception is the split whose last step entered the RT unit (traceRay's traverse): it goes
  *   last, because on hardware it waits there while the others proceed (Vulkan-Sim IV-B: "the next
  *   block can be scheduled without waiting for ray tracing to complete"). So, without a timing
  *   model, splits around a divergent traceRay drift apart and leave the pipeline separately.
  * - Frames are shared by sibling splits and therefore not returned to the launch's frame pool.
  */
-import { EXIT, type BlockInfo } from './compile-to-js.js';
+import { EXIT, type BlockInfo, type FunctionInfo } from './compile-to-js.js';
 import type { Frame } from './launch-state.js';
 
 /** Where a split is in one call frame: block position (or EXIT) and the next piece to run. */
@@ -51,13 +53,58 @@ export interface RunnableSplit {
   piece: number;
 }
 
+const rpoRanks = new WeakMap<FunctionInfo, Int32Array>();
+
+/** Reverse-postorder rank of each block position of `fn` (unreachable blocks rank last). */
+function rpoRank(fn: FunctionInfo): Int32Array {
+  let rank = rpoRanks.get(fn);
+  if (rank) return rank;
+  const n = fn.blocks.length;
+  rank = new Int32Array(n).fill(n);
+  const seen = new Uint8Array(n);
+  const post: number[] = [];
+  // Iterative DFS: (block, successors visited) pairs. Successors are visited last to first so the
+  // first successor ranks lowest: the taken path runs first, as on the SIMT stack.
+  const stack: [number, number][] = n > 0 ? [[0, 0]] : [];
+  if (n > 0) seen[0] = 1;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const succs = fn.blocks[top[0]]!.succs;
+    if (top[1] < succs.length) {
+      const s = succs[succs.length - 1 - top[1]++]!;
+      if (s >= 0 && seen[s] === 0) {
+        seen[s] = 1;
+        stack.push([s, 0]);
+      }
+      continue;
+    }
+    post.push(top[0]);
+    stack.pop();
+  }
+  for (let i = 0; i < post.length; i++) rank[post[i]!] = post.length - 1 - i;
+  rpoRanks.set(fn, rank);
+  return rank;
+}
+
+/** Whether block position `a` post-dominates block position `b` in `fn` (walks b's ipdom chain). */
+function postDominates(fn: FunctionInfo, a: number, b: number): boolean {
+  for (let x = b, guard = fn.blocks.length; x !== EXIT && guard >= 0; x = fn.blocks[x]!.ipdom, guard--) if (x === a) return true;
+  return false;
+}
+
 /** Negative when split a lags b in program order (so a should run first). */
 function lagOrder(a: ItsSplit, b: ItsSplit): number {
   const n = Math.min(a.calls.length, b.calls.length);
   for (let i = 0; i < n; i++) {
     const x = a.calls[i]!;
     const y = b.calls[i]!;
-    if (x.pc !== y.pc) return x.pc - y.pc;
+    if (x.pc !== y.pc) {
+      if (x.frame.fn !== y.frame.fn) return x.pc - y.pc;
+      if (postDominates(x.frame.fn, x.pc, y.pc)) return 1;
+      if (postDominates(x.frame.fn, y.pc, x.pc)) return -1;
+      const rank = rpoRank(x.frame.fn);
+      return rank[x.pc]! - rank[y.pc]!;
+    }
     if (x.piece !== y.piece) return x.piece - y.piece;
   }
   if (a.calls.length !== b.calls.length) return b.calls.length - a.calls.length;

@@ -134,6 +134,23 @@ export class SplitTable {
     return out;
   }
 
+  /**
+   * Whether split `a` sits at a block that post-dominates where split `b` is in a frame they share
+   * (b's reconvergence point on the SIMT stack): a timing model keeps `a` there while `b` waits
+   * for a short-latency result, so they merge instead of drifting apart. False when either split
+   * no longer exists (finished or merged).
+   */
+  waitsAtJoin(a: number, b: number): boolean {
+    const A = this.splits.find((s) => s.id === a);
+    const B = this.splits.find((s) => s.id === b);
+    if (!A || !B) return false;
+    const i = A.calls.length - 1;
+    if (B.calls.length <= i || A.calls[i]!.frame !== B.calls[i]!.frame) return false;
+    const x = A.calls[i]!;
+    const y = B.calls[i]!;
+    return x.pc !== y.pc && postDominates(x.frame.fn, x.pc, y.pc);
+  }
+
   /** Records that `id` executed a step, `traversal` when that step ended in an RT traversal. */
   stepped(id: number, traversal: boolean): void {
     this.inRtUnit = traversal ? id : -1;

@@ -180,6 +180,11 @@ export class Warp {
     return this.launch.config.reconvergence === 'its';
   }
 
+  /** ITS: whether split `a` should wait at its block for split `b` (see SplitTable.waitsAtJoin). */
+  waitsAtJoin(a: number, b: number): boolean {
+    return this.its?.waitsAtJoin(a, b) ?? false;
+  }
+
   /** The launch-wide counters this warp adds to. */
   launchCounters() {
     return this.launch.counters;

@@ -44,6 +44,8 @@ export interface TimingWarp {
   readonly independentSplits?: boolean;
   /** Splits that may run next, in the warp's preferred order, with their lanes. */
   runnableSplits?(): readonly { id: number; mask: number }[];
+  /** Whether split `a` sits at split `b`'s reconvergence point (it then waits while b waits for memory). */
+  waitsAtJoin?(a: number, b: number): boolean;
 }
 
 export class SmStats {
@@ -344,7 +346,7 @@ export class Sm implements MemClient {
     const busy = this.busyLanes(slot, now);
     let id = -1;
     for (const s of warp.runnableSplits!()) {
-      if ((s.mask & busy) === 0) {
+      if ((s.mask & busy) === 0 && !this.waitsForMemorySplit(slot, warp, s.id, now)) {
         id = s.id;
         break;
       }
@@ -359,6 +361,23 @@ export class Sm implements MemClient {
     const k = (c - slot) / this.n;
     if (k > this.ctxHigh[slot]!) this.ctxHigh[slot] = k;
     return next.insts > 0 || next.rt !== undefined;
+  }
+
+  /**
+   * ITS: a split that reached the reconvergence point of a split waiting for memory or latency
+   * waits for it there (short stalls are not worth a permanent split); a split in the RT unit is
+   * not waited for, so splits around a divergent traceRay drift apart and leave separately
+   * (Vulkan-Sim IV-B, V-Vision Fig. 10-11).
+   */
+  private waitsForMemorySplit(slot: number, warp: TimingWarp, split: number, now: number): boolean {
+    if (!warp.waitsAtJoin) return false;
+    for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
+      const c = k * this.n + slot;
+      const st = this.steps[c];
+      if (st === null || st.rt !== undefined || st.split === undefined || this.ctxIdle(c, now)) continue;
+      if (warp.waitsAtJoin(split, st.split)) return true;
+    }
+    return false;
   }
 
   /** Whether context c has no step, or its step issued completely and every result is back. */

@@ -42,6 +42,7 @@ function runChase(reconvergence: 'ipdom' | 'its') {
   });
   const w = warps[0]!;
   const spy = { get done() { return w.done; }, independentSplits: w.independentSplits, runnableSplits: () => w.runnableSplits(),
+    waitsAtJoin: (a: number, b: number) => w.waitsAtJoin(a, b),
     step: (s?: number) => { const x = w.step(s); steps.push(x); return x; } };
   const stats = simulate([spy], loadConfig('mobile', ['gpgpu_n_clusters=1']));
   return { cycles: stats.values.gpu_sim_cycle!, out: u32s(out), steps, counters: countersOf(warps, program)! };
@@ -57,6 +58,11 @@ test('ITS: the ALU split issues while the other split waits for its loads', (t) 
   const switches = (xs: WarpStep[]) => xs.slice(1).filter((s, i) => s.activeMask !== xs[i]!.activeMask).length;
   t.true(switches(its.steps) > switches(ipdom.steps) + 4, `split switches: its ${switches(its.steps)}, ipdom ${switches(ipdom.steps)}`);
   t.true(its.cycles < 0.8 * ipdom.cycles, `cycles: its ${its.cycles}, ipdom ${ipdom.cycles}`);
+  // The split that reaches the join first waits there while the other is stalled (not in the RT
+  // unit), so the store after the join runs merged.
+  const last = its.steps[its.steps.length - 1]!;
+  t.is(last.activeMask, 0xffffffff);
+  t.true(last.done);
   t.is(its.counters.threadInsts, ipdom.counters.threadInsts);
 });
 

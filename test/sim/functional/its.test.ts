@@ -131,3 +131,16 @@ test('ITS: never uses the lane-serial engine; deterministic counters', (t) => {
   for (const w of warps) while (!w.done) w.step();
   t.deepEqual(countersOf(warps, program), go());
 });
+
+test('ITS: waitsAtJoin tells a split at the other split\'s reconvergence point', (t) => {
+  const program = compileGlslProgram(IF_ELSE);
+  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: words(64) }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its' });
+  w!.step();
+  t.false(w!.waitsAtJoin(0, 1), 'then and else: neither post-dominates the other');
+  t.false(w!.waitsAtJoin(1, 0));
+  const elseStart = w!.runnableSplits().find((s) => s.id === 1)!.pc;
+  while (w!.runnableSplits().find((s) => s.id === 1)!.pc === elseStart) w!.step(1);
+  t.true(w!.waitsAtJoin(1, 0), 'the else split reached the join');
+  t.false(w!.waitsAtJoin(0, 1));
+  t.false(w!.waitsAtJoin(1, 7), 'no such split');
+});

@@ -11,6 +11,7 @@
  * images with 6 layers per cube (+X, -X, +Y, -Y, +Z, -Z) and filter within a face (not seamless).
  */
 import { SimError } from './errors.js';
+import { floatToHalf, halfToFloat } from '../half-float.js';
 
 export type TexelFormat =
   | 'rgba8' | 'rgba8_snorm' | 'rgba8ui' | 'rgba8i' | 'rg8' | 'r8'
@@ -145,43 +146,7 @@ export function imageBytes(img: SimImage): number {
   return img.levels.reduce((a, l) => a + l.data.length * storageBytes(fi.storage), 0);
 }
 
-const f32Scratch = new Float32Array(1);
-const u32Scratch = new Uint32Array(f32Scratch.buffer);
-
-export function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}
-
-/** Round-to-nearest-even f32 -> f16 bits. */
-export function floatToHalf(x: number): number {
-  f32Scratch[0] = x;
-  const b = u32Scratch[0]!;
-  const sign = (b >>> 16) & 0x8000;
-  const e = (b >>> 23) & 0xff;
-  let m = b & 0x7fffff;
-  if (e === 0xff) return sign | 0x7c00 | (m ? 0x200 : 0);
-  const he = e - 127 + 15;
-  if (he >= 31) return sign | 0x7c00;
-  if (he <= 0) {
-    if (he < -10) return sign;
-    m |= 0x800000;
-    const shift = 14 - he;
-    const half = 1 << (shift - 1);
-    let r = m >>> shift;
-    const rem = m & ((1 << shift) - 1);
-    if (rem > half || (rem === half && (r & 1))) r++;
-    return sign | r;
-  }
-  let r = (he << 10) | (m >>> 13);
-  const rem = m & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (r & 1))) r++;
-  return sign | r;
-}
+export { floatToHalf, halfToFloat } from '../half-float.js';
 
 function decode(storage: Storage, v: number): number {
   switch (storage) {

@@ -12,6 +12,7 @@
  * layout expected; bytes outside the value's members and padding are never written.
  */
 import { typeName, typeOf, type StructMember, type TypeId, type TypeTable } from '../../ir/types.js';
+import { floatToHalf } from '../half-float.js';
 
 export class LayoutPackError extends Error {
   readonly path: string;
@@ -148,7 +149,7 @@ function writeScalar(
       checkRange(view, offset, t.width / 8, path);
       if (t.width === 32) view.setFloat32(offset, value, true);
       else if (t.width === 64) view.setFloat64(offset, value, true);
-      else view.setUint16(offset, float16Bits(value), true);
+      else view.setUint16(offset, floatToHalf(value), true);
       return;
     }
     case 'int': {
@@ -227,33 +228,8 @@ function describe(v: unknown): string {
   return text.length > 40 ? text.slice(0, 37) + '...' : text;
 }
 
-/** IEEE 754 binary16 bits of `x`, rounded to nearest even (DataView.setFloat16 is not in Node 20). */
-export function float16Bits(x: number): number {
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
-  f32[0] = x;
-  const bits = u32[0]!;
-  const sign = (bits >>> 16) & 0x8000;
-  const exp = (bits >>> 23) & 0xff;
-  let mant = bits & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const halfway = 1 << (shift - 1);
-    if (rem > halfway || (rem === halfway && (half & 1))) half++;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (half & 1))) half++;
-  return sign | half;
-}
+/** IEEE 754 binary16 bits of `x`, rounded to nearest even. */
+export { floatToHalf as float16Bits };
 
 /**
  * Bytes a value of `type` occupies under its layout (the end of its last member, unpadded);

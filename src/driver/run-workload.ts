@@ -121,10 +121,12 @@ export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) 
   };
 }
 
-export async function runWorkload(workload: string, opts: RunOptions = {}): Promise<RunResult> {
+export async function runWorkload(
+  workload: string, opts: RunOptions = {}, onProgress?: (invocationsDone: number, invocations: number) => void,
+): Promise<RunResult> {
   const p = await prepareRun(workload, opts);
   const t0 = performance.now();
-  const counters = runFunctional(p.program, p.host.resources, launchOptionsOf(p, opts.mapping));
+  const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(onProgress ? { onProgress } : {}) });
   p.timings.simulate += performance.now() - t0;
   const result: RunResult = {
     manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, accel: p.host.accels[0]!, image: p.host.output,

@@ -7,6 +7,7 @@ import { runWorkload } from '../../driver/run-workload.js';
 import { imageToPng } from '../../sim/host/image-png.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { OutputDir } from '../output-dir.js';
+import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { functionalStats } from '../../driver/functional-stats.js';
 
@@ -18,7 +19,10 @@ export function registerRunCommand(program: Command): void {
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawRunOptions) => {
     const opts = parseRunOptions(raw);
-    const result = await runWorkload(workload, opts);
+    const progress = progressReporter();
+    progress.message(`preparing ${workload}`);
+    const result = await runWorkload(workload, opts, (done, total) => progress.message(`simulating: ${done}/${total} pixels`));
+    progress.done();
     const out = new OutputDir(raw.out ?? `vvision-out/${result.manifest.name}-run`);
     try {
       if (result.image) out.write('image.png', imageToPng(result.image));

@@ -43,6 +43,8 @@ export interface LaunchOptions {
   engine?: 'auto' | 'warp' | 'laneSerial';
   /** Source of `clock` values (the timing model's cycle); default: instructions the invocation executed before the clock. */
   clock?: () => number;
+  /** RT launches: called after every 64 warps and at the end with the invocations (pixels) simulated so far, for a progress display. */
+  onProgress?: (invocationsDone: number, invocations: number) => void;
   /**
    * 'ipdom' (default): SIMT stack, reconvergence at immediate post-dominators. 'its': independent
    * thread scheduling (Vulkan-Sim IV-B): splits run independently and merge opportunistically;
@@ -205,7 +207,9 @@ export function runFunctional(program: Program, resources: Resources, opts: Laun
     const w = new Warp(i++, state, entry, lanes, opts.onStep !== undefined);
     if (serial) w.runLaneSerial();
     else w.run();
+    if (opts.onProgress && i % 64 === 0) opts.onProgress(state.counters.threads, opts.size[0] * opts.size[1] * opts.size[2]);
   }
+  opts.onProgress?.(state.counters.threads, opts.size[0] * opts.size[1] * opts.size[2]);
   return state.counters.snapshot(
     program.functions.map((f) => f.name),
     program.blockNames,

@@ -12,7 +12,7 @@ import type { TranslationUnit } from './ast.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { IrGenContext, SemanticError } from './irgen/context.js';
 import { genTranslationUnit } from './irgen/translation-unit.js';
-import { parseGlsl, type ParseOptions } from './parse.js';
+import { parseGlsl, type ParseOptions, type ParseResult } from './parse.js';
 
 export interface CompileOptions extends ParseOptions {
   /** Defaults from the file extension (glslangValidator's convention, STAGE_BY_EXTENSION). */
@@ -42,8 +42,24 @@ export function compileGlsl(path: string, text?: string, opts: CompileOptions = 
   }
   const parsed = parseGlsl(path, text, opts);
   if (!parsed.unit || hasErrors(parsed.diagnostics)) return { module: undefined, diagnostics: parsed.diagnostics };
+  const includeErrors = includeExtensionErrors(parsed);
+  if (includeErrors.length > 0) return { module: undefined, diagnostics: [...parsed.diagnostics, ...includeErrors] };
   const r = compileUnit(parsed.unit, parsed.sources, stage);
   return { module: r.module, diagnostics: [...parsed.diagnostics, ...r.diagnostics] };
+}
+
+/** As glslang: `#include` needs GL_GOOGLE_include_directive (or GL_ARB_shading_language_include). */
+function includeExtensionErrors(parsed: ParseResult): Diagnostic[] {
+  const site = parsed.includes?.[0];
+  if (!site || !parsed.unit) return [];
+  const enabled = parsed.unit.extensions.some(
+    (e) => (e.name === 'GL_GOOGLE_include_directive' || e.name === 'GL_ARB_shading_language_include') && e.behavior !== 'disable',
+  );
+  if (enabled) return [];
+  return [{
+    severity: 'error', file: parsed.sources[site.file]?.path ?? '', line: site.line, column: site.column,
+    message: "'#include' requires '#extension GL_GOOGLE_include_directive : require' (or enable) before it",
+  }];
 }
 
 /** Semantic analysis + IR generation of an already parsed unit (`Loc.file` indexes `sources`). */

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { EOF, tokenMatcher, type CstNode, type IRecognitionException, type IToken } from 'chevrotain';
+import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
@@ -40,6 +41,8 @@ export interface ParseResult {
   unit: TranslationUnit | undefined;
   sources: SourceFile[];
   diagnostics: Diagnostic[];
+  /** Where the `#include` directives were (`Loc.file` indexes `sources`). */
+  includes?: Loc[];
 }
 
 /**
@@ -181,5 +184,5 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
   for (const p of astBuilder.diagnostics) {
     diagnostics.push({ severity: 'error', file: pp.sources[p.loc.file]?.path ?? '', line: p.loc.line, column: p.loc.column, message: p.message });
   }
-  return { unit: hasErrors(diagnostics) ? undefined : unit, sources: pp.sources, diagnostics };
+  return { unit: hasErrors(diagnostics) ? undefined : unit, sources: pp.sources, diagnostics, includes: pp.includes };
 }

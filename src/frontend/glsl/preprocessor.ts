@@ -42,6 +42,8 @@ export interface PreprocessResult {
   /** From `#version`, 460 when absent. */
   version: number;
   extensions: { name: string; behavior: string; loc: Loc }[];
+  /** Where each `#include` directive was (its '#'), in order. */
+  includes: Loc[];
 }
 
 const MAX_INCLUDE_DEPTH = 64;
@@ -91,6 +93,7 @@ class Preprocessor implements ExpansionContext {
   readonly macros = new Map<string, Macro>();
   readonly out: GlslToken[] = [];
   readonly extensions: PreprocessResult['extensions'] = [];
+  readonly includes: Loc[] = [];
   private currentVersion = 460;
   private readonly pragmaOnce = new Set<string>();
   private readonly lexed = new Map<string, LexedFile>();
@@ -363,6 +366,7 @@ class Preprocessor implements ExpansionContext {
       target = text.slice(raw[3]!.startOffset, raw[raw.length - 2]!.endOffset! + 1).trim();
       angled = true;
     } else { this.report(hash, '#include expects "file" or <file>'); return; }
+    this.includes.push({ file: hash.file, line: hash.line, column: hash.column });
     const beside = posix.dirname(includer);
     const dirs = (this.opts.includeDirs ?? []);
     const searched = angled ? [...dirs, beside] : [beside, ...dirs];
@@ -409,5 +413,5 @@ export function preprocess(path: string, text: string, opts: PreprocessOptions =
   for (const [name, value] of PREDEFINED_MACROS) pp.defineFromOption(name, value);
   for (const [name, value] of Object.entries(opts.defines ?? {})) pp.defineFromOption(name, value);
   pp.processFile(0);
-  return { tokens: pp.out, sources: pp.sources, diagnostics: pp.diagnostics, version: pp.version(), extensions: pp.extensions };
+  return { tokens: pp.out, sources: pp.sources, diagnostics: pp.diagnostics, version: pp.version(), extensions: pp.extensions, includes: pp.includes };
 }

@@ -18,7 +18,7 @@ import type { Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg } from '../../ir/cfg.js';
 import type { EmitContext, PtrInfo } from './emit-context.js';
-import { numLit } from './emit-context.js';
+import { switchStatementJs } from './emit-switch.js';
 import { emitArith } from './emit-arith.js';
 import { emitExt } from './emit-ext.js';
 import { emitMemory, storeThrough } from './emit-memory.js';
@@ -399,20 +399,9 @@ class LaneFunctionCompiler {
           if (inst.ifTrue === inst.ifFalse) lines.push(goTo(inst.ifTrue), 'continue;');
           else lines.push(`if (${ctx.read(inst.cond, 0)}) { ${goTo(inst.ifTrue)} } else { ${goTo(inst.ifFalse)} }`, 'continue;');
           break;
-        case 'switch': {
-          const k = this.leavesOfValue(inst.selector)[0]!;
-          const norm = (x: number) => (k === 'u32' ? x >>> 0 : x | 0);
-          const byTarget = new Map<BlockId, number[]>();
-          for (const c of inst.cases) {
-            if (c.target === inst.default) continue;
-            const l = byTarget.get(c.target) ?? [];
-            l.push(norm(c.value));
-            byTarget.set(c.target, l);
-          }
-          const cs = [...byTarget].map(([t, vs]) => `${vs.map((v) => `case ${numLit(v)}:`).join(' ')} { ${goTo(t)} break; }`);
-          lines.push(`switch (${ctx.read(inst.selector, 0)}) { ${cs.join(' ')} default: { ${goTo(inst.default)} } }`, 'continue;');
+        case 'switch':
+          lines.push(switchStatementJs(inst, ctx.read(inst.selector, 0), this.leavesOfValue(inst.selector)[0] === 'u32', goTo), 'continue;');
           break;
-        }
         case 'return': {
           lines.push('W.tlen[l] = TN; IC[l] = ic;');
           if (inst.value !== undefined) {

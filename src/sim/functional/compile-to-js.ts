@@ -34,7 +34,7 @@ import {
 
 export { EXIT, countsAsInstruction, type BlockInfo, type FunctionInfo, type PieceFn, type PieceInfo } from './block-pieces.js';
 import type { EmitContext, MemSite, PtrInfo } from './emit-context.js';
-import { numLit } from './emit-context.js';
+import { switchStatementJs } from './emit-switch.js';
 import { emitArith } from './emit-arith.js';
 import { emitExt } from './emit-ext.js';
 import { emitMemory, storeThrough } from './emit-memory.js';
@@ -547,20 +547,9 @@ export class FunctionCompiler {
         }
         return { end: 'branch' };
       }
-      case 'switch': {
-        const k = this.leavesOfValue(inst.selector)[0]!;
-        const norm = (x: number) => (k === 'u32' ? x >>> 0 : x | 0);
-        const byTarget = new Map<BlockId, number[]>();
-        for (const c of inst.cases) {
-          if (c.target === inst.default) continue;
-          const l = byTarget.get(c.target) ?? [];
-          l.push(norm(c.value));
-          byTarget.set(c.target, l);
-        }
-        const cases = [...byTarget].map(([t, vs]) => `${vs.map((v) => `case ${numLit(v)}:`).join(' ')} { ${goTo(t)} break; }`);
-        lines.push(`switch (${ctx.read(inst.selector, 0)}) { ${cases.join(' ')} default: { ${goTo(inst.default)} } }`);
+      case 'switch':
+        lines.push(switchStatementJs(inst, ctx.read(inst.selector, 0), this.leavesOfValue(inst.selector)[0] === 'u32', goTo));
         return { end: 'branch' };
-      }
       case 'return': {
         if (inst.value !== undefined) {
           const v = inst.value;

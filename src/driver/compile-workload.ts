@@ -5,6 +5,7 @@
  */
 import { compileGlsl } from '../frontend/glsl/compile.js';
 import { formatDiagnostic, type Diagnostic } from '../frontend/glsl/diagnostics.js';
+import { cloneModule } from '../ir/clone.js';
 import type { Module } from '../ir/module.js';
 import type { PipelineStages } from '../passes/lower/rt-pipeline.js';
 import { ManifestError, type ShaderSource, type WorkloadManifest } from '../sim/workload/manifest.js';
@@ -21,6 +22,31 @@ export interface CompiledWorkload {
   stages: PipelineStages;
   /** Every distinct stage module, raygen first (the order instrumentation numbers shaders in). */
   modules: Module[];
+}
+
+/**
+ * An independent copy (instrumentation rewrites modules in place), so one compilation serves
+ * several runs; stages keep pointing at the same copies the module list holds.
+ */
+export function cloneCompiled(c: CompiledWorkload): CompiledWorkload {
+  const copies = new Map(c.modules.map((m) => [m, cloneModule(m)]));
+  const copy = (m: Module): Module => copies.get(m)!;
+  const s = c.stages;
+  return {
+    modules: c.modules.map(copy),
+    stages: {
+      raygen: copy(s.raygen),
+      miss: s.miss.map(copy),
+      hitGroups: s.hitGroups.map((g) => {
+        const out: PipelineStages['hitGroups'][number] = {};
+        if (g.closestHit) out.closestHit = copy(g.closestHit);
+        if (g.anyHit) out.anyHit = copy(g.anyHit);
+        if (g.intersection) out.intersection = copy(g.intersection);
+        return out;
+      }),
+      callables: s.callables.map(copy),
+    },
+  };
 }
 
 export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {

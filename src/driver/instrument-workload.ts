@@ -20,7 +20,7 @@ import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/t
 import { simulateWorkload } from './simulate-workload.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
 import { fidelityCheck, type FidelityCheck } from './fidelity-check.js';
-import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions } from './run-workload.js';
+import { launchOptionsOf, prepareRun, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export type InstrumentModeArg = InstrumentationMode | 'all';
 
@@ -78,16 +78,18 @@ export function modesOf(arg: InstrumentModeArg): InstrumentationMode[] {
 export async function instrumentWorkload(workload: string, mode: InstrumentModeArg, opts: InstrumentOptions = {}): Promise<InstrumentResult> {
   // Loaded once up front: a bad preset or key fails before any simulation.
   const config = opts.config !== undefined ? loadConfig(opts.config, opts.overrides ?? []) : undefined;
+  // One compilation, scene and BVH for every run; each run instruments its own copy of the modules.
+  const shared = await sharedPreparation(workload);
   const runs: ModeRun[] = [];
   for (const m of modesOf(mode)) {
     opts.onProgress?.(`running ${workload} instrumented for '${m}'${config ? ` on the timing model (${opts.config})` : ''}`);
-    runs.push(await runMode(workload, m, opts, config));
+    runs.push(await runMode(workload, m, opts, shared, config));
   }
   let timing: TimingOverhead | undefined;
   if (config) {
     opts.onProgress?.(`running ${workload} uninstrumented on the timing model (${opts.config})`);
     const { onProgress: _messages, bufferSize: _size, ...runOpts } = opts;
-    const base = await simulateWorkload(workload, { ...runOpts, config: opts.config!, overrides: opts.overrides ?? [] });
+    const base = await simulateWorkload(workload, { ...runOpts, config: opts.config!, overrides: opts.overrides ?? [] }, shared);
     timing = { config: base.stats.config, baseline: base.stats, baselineWallMs: base.wallMs };
   }
   const t0 = performance.now();
@@ -114,12 +116,16 @@ function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOpti
   return { counters, timing };
 }
 
-async function runMode(workload: string, mode: InstrumentationMode, opts: InstrumentOptions, config?: GpuConfig): Promise<ModeRun> {
+async function runMode(
+  workload: string, mode: InstrumentationMode, opts: InstrumentOptions, shared: SharedPreparation, config?: GpuConfig,
+): Promise<ModeRun> {
   const auto = opts.bufferSize === undefined || opts.bufferSize === 'auto';
   let words = auto ? AUTO_INITIAL_BUFFER_WORDS : (opts.bufferSize as number);
   let rerunFrom: number | undefined;
   for (;;) {
-    const prepared = await prepareRun(workload, { ...opts, instrument: [mode], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined);
+    const prepared = await prepareRun(
+      workload, { ...opts, instrument: [mode], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
+    );
     const t0 = performance.now();
     let counters: Counters;
     let timing: TimingStats | undefined;

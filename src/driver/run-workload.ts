@@ -14,14 +14,16 @@ import type { Counters } from '../sim/functional/counters.js';
 import { compileProgram, type Program } from '../sim/functional/program.js';
 import { runFunctional } from '../sim/functional/launch.js';
 import type { SimImage } from '../sim/functional/images.js';
-import { buildHostSetup, runParameters, type HostSetup, type RunParameters } from '../sim/host/build-resources.js';
+import {
+  buildAccelerationStructureFor, buildHostSetup, runParameters, type HostSetup, type RunParameters,
+} from '../sim/host/build-resources.js';
 import { loadScene } from '../sim/host/load-scene.js';
 import { RtRuntime, type RtCounters } from '../sim/pipeline/rt-runtime.js';
 import type { Scene } from '../sim/rt/scene.js';
 import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js';
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
-import { compileWorkload } from './compile-workload.js';
+import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 
 export interface RunOptions extends Partial<RunParameters> {
   /** Instrument the shaders with these V-Vision utilities before lowering. */
@@ -68,8 +70,32 @@ export interface PreparedRun {
   reconvergence: 'ipdom' | 'its';
 }
 
-/** `record`: the timing model will replay traversals, with this many on-chip stack entries per ray. */
-export async function prepareRun(workload: string, opts: RunOptions = {}, record?: { shortStackSize: number }): Promise<PreparedRun> {
+/**
+ * What several runs of one workload share (`vvision instrument --mode all` runs it once per
+ * utility): the manifest, the uninstrumented stage modules, the scene and its acceleration
+ * structure. Each run works on its own copy of the modules.
+ */
+export interface SharedPreparation {
+  manifest: WorkloadManifest;
+  compiled: CompiledWorkload;
+  scene: Scene;
+  accel: AccelerationStructure;
+}
+
+export async function sharedPreparation(workload: string): Promise<SharedPreparation> {
+  const manifest = loadManifest(resolveWorkload(workload));
+  const compiled = compileWorkload(manifest);
+  const scene = await loadScene(manifest.scene, manifest.path);
+  return { manifest, compiled, scene, accel: buildAccelerationStructureFor(manifest, scene) };
+}
+
+/**
+ * `record`: the timing model will replay traversals, with this many on-chip stack entries per ray.
+ * `shared`: reuse another run's compilation, scene and acceleration structure.
+ */
+export async function prepareRun(
+  workload: string, opts: RunOptions = {}, record?: { shortStackSize: number }, shared?: SharedPreparation,
+): Promise<PreparedRun> {
   const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
   let t = performance.now();
   const lap = (k: keyof RunResult['timings']) => {
@@ -77,9 +103,9 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
     timings[k] += now - t;
     t = now;
   };
-  const manifest = loadManifest(resolveWorkload(workload));
+  const manifest = shared?.manifest ?? loadManifest(resolveWorkload(workload));
   const params = runParameters(manifest, opts);
-  const compiled = compileWorkload(manifest);
+  const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;
   if (opts.instrument && opts.instrument.length > 0) {
@@ -89,8 +115,8 @@ export async function prepareRun(workload: string, opts: RunOptions = {}, record
   lap('instrument');
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
-  const scene = await loadScene(manifest.scene, manifest.path);
-  const host = buildHostSetup(manifest, linked, scene, params);
+  const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
+  const host = buildHostSetup(manifest, linked, scene, params, shared?.accel);
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);

@@ -8,7 +8,7 @@
 import { countersOf, createWarps } from '../sim/functional/launch.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
-import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions } from './run-workload.js';
+import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export interface SimulateOptions extends RunOptions {
   /** Preset name (baseline, mobile, treelet, rtx2060) or gpgpusim.config path. */
@@ -28,9 +28,9 @@ export interface SimulationResult {
   wallMs: number;
 }
 
-export async function simulateWorkload(workload: string, opts: SimulateOptions): Promise<SimulationResult> {
+export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
-  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries });
+  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries }, shared);
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });

@@ -66,14 +66,14 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
   };
 }
 
-export function buildHostSetup(manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, params: RunParameters): HostSetup {
+/** `accel`: an acceleration structure already built for this manifest and scene (runs of one workload share it). */
+export function buildHostSetup(
+  manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, params: RunParameters, accel?: AccelerationStructure,
+): HostSetup {
   const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
-  // Declared BLAS/TLAS (as the application builds them) win over the scene-derived ones.
-  const as = manifest.accelerationStructures
-    ? buildFromDescriptions(manifest, manifest.accelerationStructures)
-    : buildAccelerationStructure(scene, { baseAddress: AS_BASE });
+  const as = accel ?? buildAccelerationStructureFor(manifest, scene);
   const buffers: BufferResource[] = [];
   const images: ImageResource[] = [];
   const accels: Resources['accels'] = [];
@@ -222,6 +222,13 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
     if (global && !out.has(global.id)) out.set(global.id, { data: new Uint8Array(16), from: '', json: '' });
   }
   return [...out].map(([global, r]) => ({ global, data: r.data }));
+}
+
+/** The BLAS/TLAS of a workload: declared ones (as the application builds them) win over the scene-derived ones. */
+export function buildAccelerationStructureFor(manifest: WorkloadManifest, scene: Scene): AccelerationStructure {
+  return manifest.accelerationStructures
+    ? buildFromDescriptions(manifest, manifest.accelerationStructures)
+    : buildAccelerationStructure(scene, { baseAddress: AS_BASE });
 }
 
 function buildFromDescriptions(manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>): AccelerationStructure {

@@ -24,10 +24,10 @@ test('every built-in scene loads and its instances name existing meshes', async 
 test('rtv6: the box instance custom index skips exactly the spheres in the aabbs buffer', async (t) => {
   const { m, scene } = await load('rtv6');
   const spheres = sceneRecords(scene, 'spheres').length;
-  const boxes = m.scene.instances.find((i) => i.mesh === 'boxes');
+  const boxes = m.scene!.instances.find((i) => i.mesh === 'boxes');
   t.is(boxes?.customIndex, spheres);
   t.is(sceneRecords(scene, 'aabbs').length, spheres + scene.procedurals[1]!.materialIds.length);
-  t.deepEqual(m.scene.instances.map((i) => i.sbtOffset), [0, 2], 'hit groups come in (primary, shadow) pairs');
+  t.deepEqual(m.scene!.instances.map((i) => i.sbtOffset), [0, 2], 'hit groups come in (primary, shadow) pairs');
   t.is(m.hitGroups.length, 4);
 });
 
@@ -38,7 +38,7 @@ test('alpha: the sampled image files are in the order the MTL assigns texture id
   t.deepEqual(scene.textures.map((x) => x.path), textures.files);
   const used = new Set(sceneRecords(scene, 'materials').map((r) => r.textureId as number));
   t.deepEqual([...used].sort(), [0, 1, 2]);
-  t.false(m.scene.opaque, 'non-opaque geometry, so any-hit shaders run');
+  t.false(m.scene!.opaque, 'non-opaque geometry, so any-hit shaders run');
 });
 
 test('cornell and ao: the Cornell box has an emissive light material; ref has a mirror', async (t) => {

@@ -204,8 +204,10 @@ function lowerReportIntersection(m: Module, fn: Function, entry: FunctionId, any
     if (inst.op !== 'reportIntersection') return;
     const b = new Builder(m, fn);
     b.loc = inst.loc;
-    const accepted = addLocalVariable(b, boolT);
+    // Split before adding the local: the variable goes into the entry block, which may be this
+    // block, and would shift `index` past the reportIntersection.
     const rest = b.splitBlockAt(block.id, index, 'report.rest');
+    const accepted = addLocalVariable(b, boolT);
     // `rest` starts with the reportIntersection itself: it becomes the load of the verdict, keeping its id.
     const restBlock = findBlock(fn, rest);
     restBlock.insts[0] = { op: 'load', ptr: accepted, id: inst.id, type: boolT, loc: inst.loc };

@@ -22,7 +22,8 @@ import { cameraMatrices } from '../workload/camera.js';
 import {
   ManifestError, SCENE_BUFFER_FIELDS, type DescriptorBinding, type JsonValue, type SceneBufferKind, type WorkloadManifest,
 } from '../workload/manifest.js';
-import { LayoutPackError, layoutSize, packValue } from '../workload/pack-layout.js';
+import { JSON_DATA_FILE, readDataFile, readJsonDataFile } from '../workload/data-file.js';
+import { LayoutPackError, layoutSize, packMembers, packValue } from '../workload/pack-layout.js';
 import { sceneRecords, type SceneRecord } from './scene-records.js';
 
 /**
@@ -106,11 +107,22 @@ export function buildHostSetup(
         case 'uniformBuffer': {
           if (!global) break; // declared for shaders that are not in this pipeline
           const block = pointee(m.types, global);
-          const value: JsonValue | undefined = d.camera
-            ? (cameraMatrices(d.camera, params.width / params.height) as unknown as JsonValue)
-            : d.value;
           const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
-          packInto(data, m.types, block, fitToBlock(m.types, block, value), path);
+          if (d.data) {
+            const bytes = readDataFile(d.data, `${path}.data`);
+            if (bytes.byteLength < layoutSize(m.types, block)) {
+              throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
+            }
+            data.set(bytes.subarray(0, data.byteLength));
+          } else {
+            const value: JsonValue | undefined = d.camera
+              ? (cameraMatrices(d.camera, params.width / params.height) as unknown as JsonValue)
+              : substituteRunParameters(d.value!, params);
+            packInto(data, m.types, block, fitToBlock(m.types, block, value), path);
+          }
+          if (d.members) {
+            packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`);
+          }
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
           break;
         }
@@ -126,9 +138,9 @@ export function buildHostSetup(
             break;
           }
           if (d.data) {
-            data = d.data.endsWith('.json')
-              ? packJsonBuffer(m, global, JSON.parse(readFileSync(d.data, 'utf8')) as JsonValue, path)
-              : new Uint8Array(readFileSync(d.data));
+            data = JSON_DATA_FILE.test(d.data)
+              ? packJsonBuffer(m, global, readJsonDataFile(d.data, `${path}.data`) as JsonValue, path)
+              : readDataFile(d.data, `${path}.data`);
           } else if (d.value !== undefined) {
             data = packJsonBuffer(m, global, d.value, path);
           } else {
@@ -141,7 +153,7 @@ export function buildHostSetup(
         }
         case 'sampledImages':
           d.files.forEach((file, index) => {
-            const img = loadPng(file, `${path}.files[${index}]`);
+            const img = typeof file === 'string' ? loadPng(file, `${path}.files[${index}]`) : loadRawRgba8(file, `${path}.files[${index}]`);
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });
@@ -365,6 +377,16 @@ function substituteRunParameters(value: JsonValue, params: RunParameters): JsonV
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteRunParameters(v, params)]));
   }
   return value;
+}
+
+function loadRawRgba8(t: { file: string; width: number; height: number }, path: string): SimImage {
+  const texels = readDataFile(t.file, `${path}.file`);
+  if (texels.byteLength !== t.width * t.height * 4) {
+    throw new ManifestError([`${path}.file: ${texels.byteLength} bytes, but ${t.width}x${t.height} R8G8B8A8 texels are ${t.width * t.height * 4}`]);
+  }
+  const img = createImage('rgba8', t.width, t.height);
+  (img.levels[0]!.data as Uint8Array).set(texels);
+  return img;
 }
 
 function loadPng(file: string, path: string): SimImage {

@@ -8,7 +8,9 @@ import { proceduralScene } from '../rt/procedural-scenes.js';
 import { INSTANCE_FLAG, identityTransform, type Instance, type Scene } from '../rt/scene.js';
 import { ManifestError, type SceneSpec } from '../workload/manifest.js';
 
-export async function loadScene(spec: SceneSpec, manifestPath: string): Promise<Scene> {
+/** No `scene` in the manifest (the geometry is all declared in `accelerationStructures`): an empty scene. */
+export async function loadScene(spec: SceneSpec | undefined, manifestPath: string): Promise<Scene> {
+  if (!spec) return { name: 'declared', meshes: [], procedurals: [], materials: [], textures: [], instances: [] };
   const src = spec.source;
   const scene =
     src.kind === 'obj' ? loadObjScene(src.file) : src.kind === 'gltf' ? await loadGltfScene(src.file) : proceduralScene(src.generator, src.seed);

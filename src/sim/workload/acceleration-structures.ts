@@ -7,7 +7,6 @@
  * after checking every build range lies inside its data, as the Vulkan valid-usage rules require.
  * Invariant: all problems are collected and reported together, as a ManifestError when loading.
  */
-import { readFileSync } from 'node:fs';
 import type {
   BottomLevelDescription, GeometryDescription, IndexType, InstanceDescription, VertexFormat,
 } from '../rt/acceleration-structure.js';
@@ -15,6 +14,7 @@ import {
   array, boolean, describeJson, existingFile, isObject, key, nonNegativeInteger, object, oneOf, onlyKeys, report,
   type JsonChecks,
 } from './json-checks.js';
+import { JSON_DATA_FILE, RAW_DATA_FILE, readDataFile, readJsonDataFile } from './data-file.js';
 import { INSTANCE_FLAGS, ManifestError, type InstanceFlag } from './manifest.js';
 
 /** Where a buffer's bytes come from: a .bin file (raw, little-endian), a .json array, or inline numbers. */
@@ -67,8 +67,8 @@ function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undef
     return undefined;
   }
   const file = existingFile(c, v, path);
-  if (file && !/\.(bin|json)$/i.test(file)) {
-    report(c, path, `expected a .bin (raw bytes) or .json (array of numbers) file, found ${describeJson(v)}`);
+  if (file && !RAW_DATA_FILE.test(file) && !JSON_DATA_FILE.test(file)) {
+    report(c, path, `expected a .bin (raw bytes) or .json (array of numbers) file, optionally .gz, found ${describeJson(v)}`);
     return undefined;
   }
   return file ? { file } : undefined;
@@ -169,16 +169,16 @@ export function readAccelerationStructures(c: JsonChecks, v: unknown, path: stri
 }
 
 /** Bytes of a BufferData; `as` says how inline / JSON numbers are stored. */
-function bytesOf(d: BufferData, as: 'f32' | 'u16' | 'u32'): Uint8Array {
+function bytesOf(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string): Uint8Array {
   let values: number[];
   if ('values' in d) {
     values = d.values;
-  } else if (d.file.toLowerCase().endsWith('.json')) {
-    const parsed: unknown = JSON.parse(readFileSync(d.file, 'utf8'));
+  } else if (JSON_DATA_FILE.test(d.file)) {
+    const parsed = readJsonDataFile(d.file, path);
     if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'number')) throw new Error('expected a JSON array of numbers');
     values = parsed as number[];
   } else {
-    return new Uint8Array(readFileSync(d.file));
+    return readDataFile(d.file, path);
   }
   const typed = as === 'f32' ? Float32Array.from(values) : as === 'u16' ? Uint16Array.from(values) : Uint32Array.from(values);
   return new Uint8Array(typed.buffer);
@@ -196,23 +196,24 @@ export function loadAccelerationStructureDescriptions(
   spec: AccelerationStructuresSpec, where: string,
 ): { blas: BottomLevelDescription[]; instances: InstanceDescription[] } {
   const problems: string[] = [];
+  const files = new Map<string, Uint8Array>();
   const blas = spec.blas.map((b, i) => ({
     geometries: b.geometries.map((g, j): GeometryDescription => {
       const path = `${where}: accelerationStructures.blas[${i}].geometries[${j}]`;
       const flags = (g.opaque ? 0x1 : 0) | (g.noDuplicateAnyHitInvocation ? 0x2 : 0);
       if (g.type === 'aabbs') {
-        const data = readData(g.data, 'f32', `${path}.data`, problems);
+        const data = readData(g.data, 'f32', `${path}.data`, problems, files);
         const need = g.primitiveCount === 0 ? 0 : g.primitiveOffset + (g.primitiveCount - 1) * g.stride + 24;
         if (data.byteLength < need) problems.push(`${path}.data: ${g.primitiveCount} AABBs from byte ${g.primitiveOffset} at stride ${g.stride} need ${need} bytes, the data has ${data.byteLength}`);
         return { type: 'aabbs', data, stride: g.stride, flags, primitiveCount: g.primitiveCount, primitiveOffset: g.primitiveOffset };
       }
-      const vertexData = readData(g.vertexData, 'f32', `${path}.vertexData`, problems);
+      const vertexData = readData(g.vertexData, 'f32', `${path}.vertexData`, problems, files);
       const vertexBytes = VERTEX_COMPONENTS[g.vertexFormat] * 4;
       const indexBytes = INDEX_BYTES[g.indexType];
       let indexData: Uint8Array | undefined;
       let highest: number;
       if (g.indexType !== 'none' && g.indexData) {
-        indexData = readData(g.indexData, g.indexType === 'uint16' ? 'u16' : 'u32', `${path}.indexData`, problems);
+        indexData = readData(g.indexData, g.indexType === 'uint16' ? 'u16' : 'u32', `${path}.indexData`, problems, files);
         const need = g.primitiveOffset + g.primitiveCount * 3 * indexBytes;
         if (g.primitiveOffset % indexBytes !== 0) problems.push(`${path}.primitiveOffset: ${g.primitiveOffset} is not a multiple of the ${indexBytes}-byte index size`);
         if (indexData.byteLength < need) {
@@ -261,10 +262,20 @@ export function loadAccelerationStructureDescriptions(
   return { blas, instances };
 }
 
-function readData(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string, problems: string[]): Uint8Array {
+function readData(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string, problems: string[], cache: Map<string, Uint8Array>): Uint8Array {
   try {
-    return bytesOf(d, as);
+    // Many geometries often share one input buffer (one AABB file for hundreds of BLASes): read it once.
+    const id = 'file' in d ? `${as}:${d.file}` : undefined;
+    const hit = id === undefined ? undefined : cache.get(id);
+    if (hit) return hit;
+    const bytes = bytesOf(d, as, path);
+    if (id !== undefined) cache.set(id, bytes);
+    return bytes;
   } catch (e) {
+    if (e instanceof ManifestError) {
+      problems.push(...e.problems);
+      return new Uint8Array(0);
+    }
     problems.push(`${path}: cannot read ${'file' in d ? d.file : 'inline data'}: ${(e as Error).message}`);
     return new Uint8Array(0);
   }

@@ -12,9 +12,9 @@ import type { Global, Module } from '../../ir/module.js';
 import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { cameraMatrices } from './camera.js';
 import {
-  SCENE_BUFFER_FIELDS, SHADER_STAGES, type DescriptorBinding, type JsonValue, type ShaderRecordData, type WorkloadManifest,
+  SCENE_BUFFER_FIELDS, SHADER_STAGES, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
 } from './manifest.js';
-import { LayoutPackError, layoutSize, packValue } from './pack-layout.js';
+import { LayoutPackError, layoutSize, packMembers, packValue } from './pack-layout.js';
 
 /** A compiled shader module by absolute file path, as the manifest names shaders. */
 export type ModuleOf = (file: string) => Module | undefined;
@@ -113,8 +113,11 @@ function checkDescriptor(
       return;
     case 'uniformBuffer': {
       const aspect = manifest.launch.width / manifest.launch.height;
-      const value = d.camera ? (cameraMatrices(d.camera, aspect) as unknown as JsonValue) : d.value;
-      tryPack(at, `${path}.${d.camera ? 'camera' : 'value'}`, m.types, block, fitToBlock(m.types, block, value), file);
+      if (!d.data) {
+        const value = d.camera ? (cameraMatrices(d.camera, aspect) as unknown as JsonValue) : d.value;
+        tryPack(at, `${path}.${d.camera ? 'camera' : 'value'}`, m.types, block, fitToBlock(m.types, block, value), file);
+      }
+      if (d.members) tryPackMembers(at, `${path}.members`, m.types, block, d.members, file);
       return;
     }
     case 'storageBuffer':
@@ -239,4 +242,17 @@ function descriptorKind(types: TypeTable, g: Global): { kind: DescriptorKind; fo
   if (t.kind === 'sampledImage' || t.kind === 'sampler') return { kind: 'sampledImages' };
   if (t.kind === 'image') return t.sampled ? { kind: 'sampledImages' } : { kind: 'storageImage', format: t.format };
   return undefined;
+}
+
+/** `members` overrides name existing members and fit their types (run parameters stand for numbers). */
+function tryPackMembers(
+  at: (path: string, message: string) => void, path: string, types: TypeTable, block: TypeId, members: JsonObject, file: string,
+): void {
+  const numbers = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, typeof v === 'string' && /^\$\{\w+\}$/.test(v) ? 1 : v]));
+  try {
+    packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path);
+  } catch (e) {
+    if (!(e instanceof LayoutPackError)) throw e;
+    at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+  }
 }

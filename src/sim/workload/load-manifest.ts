@@ -3,10 +3,12 @@
  * any user's `workload.json`. Invariant: every user-triggerable failure (missing file, bad JSON,
  * schema problems, unknown workload name) surfaces as a `ManifestError`, never a raw exception.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManifestError, type WorkloadManifest } from './manifest.js';
+import { isLumibenchWorkload, LUMIBENCH_VARIANTS, lumibenchWkndManifest } from './lumibench-wknd.js';
 import { validateManifest } from './validate-manifest.js';
 
 /** Name of the manifest file inside a workload folder. */
@@ -64,6 +66,7 @@ export function resolveWorkload(nameOrPath: string): string {
   if (!looksLikePath) {
     const builtin = join(builtinWorkloadsDir(), nameOrPath, MANIFEST_FILE);
     if (existsSync(builtin)) return builtin;
+    if (isLumibenchWorkload(nameOrPath)) return writeGeneratedManifest(nameOrPath, lumibenchWkndManifest(calibrationDir(), nameOrPath));
   }
   const abs = resolve(nameOrPath);
   if (existsSync(abs)) {
@@ -74,4 +77,35 @@ export function resolveWorkload(nameOrPath: string): string {
   }
   const names = listBuiltinWorkloads().map((w) => w.name);
   throw new ManifestError([`${nameOrPath}: unknown workload (built-in workloads: ${names.join(', ')}; or give a path to a ${MANIFEST_FILE})`]);
+}
+
+/**
+ * Where the shared calibration workloads live: `VVISION_CALIBRATION_DIR`, else `../shared/calibration`
+ * beside the project root (where CI and the development machines keep it).
+ */
+export function calibrationDir(): string {
+  return process.env.VVISION_CALIBRATION_DIR ?? resolve(builtinWorkloadsDir(), '../../shared/calibration');
+}
+
+/** Workloads generated from the shared calibration data (real third-party applications), by name. */
+export function listCalibrationWorkloads(): { name: string; description: string }[] {
+  return Object.entries(LUMIBENCH_VARIANTS).map(([name, v]) => ({
+    name, description: `LumiBench WKND frame, ${v.what}: the real application, generated from ${join(calibrationDir(), 'lumibench-wknd')}`,
+  }));
+}
+
+/**
+ * Writes a generated manifest where the rest of the pipeline can load it like any other (all its
+ * paths are absolute), whole or not at all, and returns its path. Rewritten only when it changed.
+ */
+function writeGeneratedManifest(name: string, json: unknown): string {
+  const dir = join(tmpdir(), `vvision-workloads-${process.getuid?.() ?? 0}`, name);
+  const file = join(dir, MANIFEST_FILE);
+  const text = `${JSON.stringify(json, null, 1)}\n`;
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return file;
+  mkdirSync(dir, { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
+  return file;
 }

@@ -123,11 +123,17 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
 export type DescriptorContent =
   | { kind: 'accelerationStructure' }
   | { kind: 'storageImage'; format: StorageImageFormat; role: StorageImageRole }
-  /** Exactly one of `value` (JSON matching the block) and `camera`. */
-  | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec }
+  /**
+   * Exactly one of `value` (JSON matching the block), `camera` and `data` (absolute path of the
+   * block's raw bytes, .bin or .bin.gz, as a real host uploads them). `members` then overwrites
+   * single members by name (`"Camera.Width"`, or `"Width"` inside a block whose only member is a
+   * struct) with JSON values; strings "${width}", "${height}", "${spp}", "${bounces}", "${seed}"
+   * are run parameters, so launch options reach the fields the application keeps them in.
+   */
+  | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec; data?: string; members?: JsonObject }
   /**
    * Exactly one of `from: 'scene'` (with `what`), `data` (absolute path of a .json value or a raw
-   * .bin image of the buffer) and `value` (inline JSON). `fields` renames scene fields to the
+   * .bin image of the buffer, either optionally gzip'd as .json.gz / .bin.gz) and `value` (inline JSON). `fields` renames scene fields to the
    * shader's member names: `{shaderMember: sceneField}`.
    */
   | {
@@ -141,8 +147,11 @@ export type DescriptorContent =
       /** Element count for a buffer the shader writes (no initial content). */
       elements?: number;
     }
-  /** Absolute PNG paths, one per array element (`sampler2D textures[]`). */
-  | { kind: 'sampledImages'; files: string[]; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+  /** One texture per array element (`sampler2D textures[]`), in the application's order. */
+  | { kind: 'sampledImages'; files: TextureFile[]; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+
+/** An absolute PNG path, or raw R8G8B8A8 texels (`.rgba8`, `.rgba8.gz`) of the given size. */
+export type TextureFile = string | { file: string; width: number; height: number };
 
 export type DescriptorBinding = { set: number; binding: number } & DescriptorContent;
 
@@ -214,7 +223,8 @@ export interface WorkloadManifest {
   pushConstants?: JsonObject;
   /** constant_id -> value. JSON keys are decimal strings. */
   specConstants: Record<number, number | boolean>;
-  scene: SceneSpec;
+  /** Absent only when `accelerationStructures` declares all geometry (then no buffer comes `from: 'scene'`). */
+  scene?: SceneSpec;
   launch: LaunchSize;
   /** Samples per pixel, >= 1. */
   spp: number;

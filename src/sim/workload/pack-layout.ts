@@ -275,3 +275,48 @@ export function layoutSize(types: TypeTable, type: TypeId, runtimeLength = 0, ma
       throw new LayoutPackError('', `${typeName(types, type)} has no memory layout`);
   }
 }
+
+/**
+ * Overwrites single members of an already packed block: `members` maps a dotted member path
+ * (`"Camera.Width"`, `"Lights.0.color"` for an array element) to its JSON value. A first path
+ * component that is not a member of `block` is looked up inside the block's only member when that
+ * member is a struct (`uniform U { UniformBufferObject Camera; }` accepts `"Width"`).
+ * Invariant: only the bytes of the named members change; an unknown path is a LayoutPackError.
+ */
+export function packMembers(view: DataView, block: TypeId, types: TypeTable, members: Record<string, unknown>, path: string): void {
+  for (const [name, value] of Object.entries(members)) {
+    const at = memberAt(types, block, name.split('.'), `${path}.${name}`);
+    pack(view, at.offset, at.type, types, value, `${path}.${name}`, {}, at.matrix);
+  }
+}
+
+function memberAt(types: TypeTable, block: TypeId, parts: string[], path: string): { offset: number; type: TypeId; matrix: MatrixLayout } {
+  let type = block;
+  let offset = 0;
+  let matrix: MatrixLayout = {};
+  const top = typeOf(types, block);
+  if (top.kind === 'struct' && top.members.length === 1 && !top.members.some((m) => m.name === parts[0])) {
+    const only = top.members[0]!;
+    if (typeOf(types, only.type).kind === 'struct') parts = [only.name, ...parts];
+  }
+  for (const part of parts) {
+    const t = typeOf(types, type);
+    if (t.kind === 'struct') {
+      const m = t.members.find((x) => x.name === part);
+      if (!m || m.offset === undefined) {
+        throw new LayoutPackError(path, `no member '${part}' in ${typeName(types, type)} (members: ${t.members.map((x) => x.name).join(', ')})`);
+      }
+      offset += m.offset;
+      type = m.type;
+      matrix = { ...(m.matrixStride !== undefined ? { matrixStride: m.matrixStride } : {}), ...(m.rowMajor ? { rowMajor: true } : {}) };
+    } else if (t.kind === 'array' && /^\d+$/.test(part) && t.stride !== undefined) {
+      const index = Number(part);
+      if (t.length > 0 && index >= t.length) throw new LayoutPackError(path, `index ${index} out of range for ${typeName(types, type)}`);
+      offset += index * t.stride;
+      type = t.elem;
+    } else {
+      throw new LayoutPackError(path, `'${part}' does not name a member of ${typeName(types, type)}`);
+    }
+  }
+  return { offset, type, matrix };
+}

@@ -64,7 +64,14 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const pushConstants = root.pushConstants === undefined ? undefined : readJsonObject(c, root.pushConstants, 'pushConstants');
   const specConstants = readSpecConstants(c, root.specConstants);
   const scene = root.scene === undefined ? undefined : readScene(c, root.scene, 'scene');
-  if (root.scene === undefined) report(c, 'scene', 'missing (e.g. {"obj": "model.obj"} or {"procedural": "wknd", "seed": 1})');
+  if (root.scene === undefined && root.accelerationStructures === undefined) {
+    report(c, 'scene', 'missing (e.g. {"obj": "model.obj"} or {"procedural": "wknd", "seed": 1}; optional when "accelerationStructures" declares the geometry)');
+  }
+  if (root.scene === undefined) {
+    descriptors.forEach((d, i) => {
+      if (d.kind === 'storageBuffer' && d.from === 'scene') report(c, key(key('descriptors', i), 'from'), '"scene" needs a "scene" in the manifest, and there is none');
+    });
+  }
   const accelerationStructures = root.accelerationStructures === undefined
     ? undefined
     : readAccelerationStructures(c, root.accelerationStructures, 'accelerationStructures');
@@ -88,7 +95,6 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
     maxRecursionDepth: maxRecursionDepth!,
     descriptors,
     specConstants,
-    scene: scene!,
     launch: launch!,
     spp: spp!,
     bounces: bounces!,
@@ -97,6 +103,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   if (raygenShaderRecord) manifest.raygenShaderRecord = raygenShaderRecord;
   if (pushConstants) manifest.pushConstants = pushConstants;
   if (accelerationStructures) manifest.accelerationStructures = accelerationStructures;
+  if (scene) manifest.scene = scene;
   return { manifest, problems: [] };
 }
 
@@ -307,7 +314,7 @@ function checkPlaceholders(c: JsonChecks, root: Record<string, unknown>): void {
     if (typeof v === 'string') {
       const m = /^\$\{(.*)\}$/.exec(v);
       if (!m) return;
-      if (!allowed) report(c, path, `run parameter ${v} is only substituted in pushConstants`);
+      if (!allowed) report(c, path, `run parameter ${v} is only substituted in pushConstants and in uniform buffers' "value" and "members"`);
       else if (!RUN_PARAMETERS.includes(m[1]!)) report(c, path, `unknown run parameter ${v} (known: ${RUN_PARAMETERS.map((n) => '${' + n + '}').join(', ')})`);
     } else if (Array.isArray(v)) {
       v.forEach((x, i) => visit(x, key(path, i), allowed));
@@ -316,5 +323,12 @@ function checkPlaceholders(c: JsonChecks, root: Record<string, unknown>): void {
     }
   };
   visit(root.pushConstants, 'pushConstants', true);
-  for (const k of ['descriptors', 'hitGroups', 'miss', 'callables', 'raygenShaderRecord']) visit(root[k], k, false);
+  if (Array.isArray(root.descriptors)) {
+    root.descriptors.forEach((d, i) => {
+      const uniform = isObject(d) && d.kind === 'uniformBuffer';
+      if (!isObject(d)) return;
+      for (const [k, x] of Object.entries(d)) visit(x, key(key('descriptors', i), k), uniform && (k === 'value' || k === 'members'));
+    });
+  }
+  for (const k of ['hitGroups', 'miss', 'callables', 'raygenShaderRecord']) visit(root[k], k, false);
 }

@@ -9,8 +9,9 @@ import {
 } from './json-checks.js';
 import {
   INSTANCE_FLAGS, PROCEDURAL_SCENES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type CameraSpec, type DescriptorBinding, type DescriptorContent,
-  type InstanceFlag, type InstanceSpec, type JsonObject, type JsonValue, type SceneSource, type SceneSpec,
+  type InstanceFlag, type InstanceSpec, type JsonObject, type JsonValue, type SceneSource, type SceneSpec, type TextureFile,
 } from './manifest.js';
+import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 
 const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
 
@@ -66,18 +67,29 @@ function readDescriptorContent(
       return format && role ? { kind, format, role } : undefined;
     }
     case 'uniformBuffer': {
-      onlyKeys(c, obj, [...common, 'layout', 'value', 'camera'], path);
+      onlyKeys(c, obj, [...common, 'layout', 'value', 'camera', 'data', 'members'], path);
       const layout = obj.layout === undefined ? 'std140' : oneOf(c, obj.layout, ['std140', 'std430', 'scalar'] as const, key(path, 'layout'));
-      if ((obj.value === undefined) === (obj.camera === undefined)) {
-        report(c, path, 'a uniform buffer needs exactly one of "value" (JSON matching the block) and "camera"');
+      const sources = ['value', 'camera', 'data'].filter((k) => obj[k] !== undefined);
+      if (sources.length !== 1) {
+        report(c, path, 'a uniform buffer needs exactly one of "value" (JSON matching the block), "camera" and "data" (the block\'s raw bytes, a .bin file)');
         return undefined;
       }
+      const members = obj.members === undefined ? undefined : readJsonObject(c, obj.members, key(path, 'members'));
+      if (obj.members !== undefined && !members) return undefined;
       if (obj.camera !== undefined) {
         const camera = readCamera(c, obj.camera, key(path, 'camera'));
-        return camera && layout ? { kind, layout, camera } : undefined;
+        return camera && layout ? { kind, layout, camera, ...(members ? { members } : {}) } : undefined;
+      }
+      if (obj.data !== undefined) {
+        const data = existingFile(c, obj.data, key(path, 'data'));
+        if (data && !RAW_DATA_FILE.test(data)) {
+          report(c, key(path, 'data'), `expected a .bin file (the block's raw bytes), optionally .gz, found ${describeJson(obj.data)}`);
+          return undefined;
+        }
+        return data && layout ? { kind, layout, data, ...(members ? { members } : {}) } : undefined;
       }
       const value = readJsonObject(c, obj.value, key(path, 'value'));
-      return value && layout ? { kind, layout, value } : undefined;
+      return value && layout ? { kind, layout, value, ...(members ? { members } : {}) } : undefined;
     }
     case 'storageBuffer':
       return readStorageBuffer(c, obj, path, common);
@@ -85,15 +97,11 @@ function readDescriptorContent(
       onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
       const list = array(c, obj.files, key(path, 'files'));
       if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
-      const files = (list ?? []).map((f, i) => {
-        const abs = existingFile(c, f, key(key(path, 'files'), i));
-        if (abs && !abs.toLowerCase().endsWith('.png')) report(c, key(key(path, 'files'), i), `expected a .png file, found ${describeJson(f)}`);
-        return abs;
-      });
+      const files = (list ?? []).map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));
       const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
       const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
       if (!list || files.some((f) => f === undefined) || !filter || !wrap) return undefined;
-      return { kind, files: files as string[], filter, wrap };
+      return { kind, files: files as TextureFile[], filter, wrap };
     }
   }
 }
@@ -141,8 +149,8 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
   }
   if (obj.data !== undefined) {
     const data = existingFile(c, obj.data, key(path, 'data'));
-    if (data && !/\.(json|bin)$/i.test(data)) {
-      report(c, key(path, 'data'), `expected a .json (values) or .bin (raw bytes) file, found ${describeJson(obj.data)}`);
+    if (data && !JSON_DATA_FILE.test(data) && !RAW_DATA_FILE.test(data)) {
+      report(c, key(path, 'data'), `expected a .json (values) or .bin (raw bytes) file, optionally .gz, found ${describeJson(obj.data)}`);
       return undefined;
     }
     return data ? { kind: 'storageBuffer', layout, data } : undefined;
@@ -250,3 +258,21 @@ function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | u
   return { mesh, transform, customIndex, mask, sbtOffset, flags };
 }
 
+
+/** One element of a sampler array: a PNG path, or `{file, width, height}` for raw R8G8B8A8 texels (`.rgba8`, optionally `.gz`). */
+function readTextureFile(c: JsonChecks, v: unknown, path: string): TextureFile | undefined {
+  if (isObject(v)) {
+    onlyKeys(c, v, ['file', 'width', 'height'], path);
+    const file = existingFile(c, v.file, key(path, 'file'));
+    const width = nonNegativeInteger(c, v.width, key(path, 'width'), 1);
+    const height = nonNegativeInteger(c, v.height, key(path, 'height'), 1);
+    if (file && !/\.rgba8(\.gz)?$/i.test(file)) report(c, key(path, 'file'), `expected raw R8G8B8A8 texels (.rgba8 or .rgba8.gz), found ${describeJson(v.file)}`);
+    return file && width !== undefined && height !== undefined ? { file, width, height } : undefined;
+  }
+  const abs = existingFile(c, v, path);
+  if (abs && !abs.toLowerCase().endsWith('.png')) {
+    report(c, path, `expected a .png file, or {"file": "x.rgba8", "width": w, "height": h}, found ${describeJson(v)}`);
+    return undefined;
+  }
+  return abs;
+}

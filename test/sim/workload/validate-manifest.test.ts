@@ -81,8 +81,8 @@ test('a valid manifest loads with absolute paths, merged defines and defaults fi
   t.deepEqual(m.hitGroups[1]!.shaderRecord, { color: [1, 0, 0, 1] });
   t.deepEqual(m.launch, { width: 64, height: 32, depth: 1 });
   t.deepEqual(m.specConstants, { 0: 8, 1: true });
-  t.deepEqual(m.scene.instances[0]!.transform, [1, 0, 0, 0, 0, 1, 0, 2, 0, 0, 1, 0]);
-  t.is(m.scene.source.kind, 'obj');
+  t.deepEqual(m.scene!.instances[0]!.transform, [1, 0, 0, 0, 0, 1, 0, 2, 0, 0, 1, 0]);
+  t.is(m.scene!.source.kind, 'obj');
   const ubo = m.descriptors[2]!;
   t.true(ubo.kind === 'uniformBuffer' && ubo.camera !== undefined && ubo.camera.near === 0.1 && ubo.camera.up[1] === 1);
   const tex = m.descriptors[5]!;
@@ -240,7 +240,7 @@ test('run-parameter placeholders: unknown names, and placeholders outside pushCo
   (m.descriptors as Record<string, unknown>[])[6]!.value = { exposure: '${seed}' };
   const problems = problemsOf(m);
   hasProblem(t, problems, /pushConstants\.frame: unknown run parameter \$\{frame\} \(known: \$\{width\}/);
-  hasProblem(t, problems, /descriptors\[6\]\.value\.exposure: run parameter \$\{seed\} is only substituted in pushConstants/);
+  hasProblem(t, problems, /descriptors\[6\]\.value\.exposure: run parameter \$\{seed\} is only substituted in pushConstants and in uniform buffers/);
   t.false(problems.some((p) => p.includes('pushConstants.spp')));
 });
 

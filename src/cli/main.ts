@@ -4,6 +4,7 @@
  * driver / stages; errors a user can cause end in one clear message and a non-zero exit.
  */
 import { Command } from 'commander';
+import { registerCalibrateCommand } from './commands/calibrate.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerAnnotateCommand } from './commands/annotate.js';
 import { registerInstrumentCommand } from './commands/instrument.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerAnnotateCommand(program);
   registerReportCommand(program);
   registerSimCommand(program);
+  registerCalibrateCommand(program);
   return program;
 }
 

@@ -2,7 +2,7 @@
  * Reader for gpgpusim.config-style text: one `-key value` per line, `#` starts a comment,
  * values may be double-quoted, blank lines are ignored. Also reads `key=value` overrides
  * (`--set`). Keys are checked against the declarations; GPGPU-Sim options without a counterpart
- * here are skipped and reported; any other unknown key is a ConfigError naming the key, the file
+ * here are skipped and reported with the reason; any other unknown key is a ConfigError naming the key, the file
  * and line, and the closest known name.
  *
  * Invariant: the result maps declared parameter names to raw value text; later lines win.
@@ -35,15 +35,19 @@ export function readConfigText(
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    const line = stripComment(lines[i]!).trim();
+    let line = stripComment(lines[i]!).trim();
+    // A double-quoted value may continue on the next lines (Vulkan-Sim's gpgpu_dram_timing_opt does).
+    while (unbalancedQuote(line) && i + 1 < lines.length) line = `${line}${stripComment(lines[++i]!).trim()}`;
+    if (unbalancedQuote(line)) throw new ConfigError('unterminated double-quoted value', undefined, file, lineNo);
     if (line === '') continue;
     const m = /^-?(\S+)\s+(.*)$/.exec(line);
     if (!m) throw new ConfigError(`expected "-key value", got "${line}"`, undefined, file, lineNo);
     const key = m[1]!;
     const value = unquote(m[2]!.trim());
     if (!findParam(key)) {
-      if (IGNORED_GPGPUSIM_KEYS.has(key)) {
-        ignored?.push(`${file}:${lineNo}: ${key}`);
+      const reason = IGNORED_GPGPUSIM_KEYS.get(key);
+      if (reason !== undefined) {
+        ignored?.push(`${file}:${lineNo}: ${key}: ${reason}`);
         continue;
       }
       throw unknownKeyError(key, file, lineNo);
@@ -73,6 +77,10 @@ function stripComment(line: string): string {
     else if (c === '#' && !inQuote) return line.slice(0, i);
   }
   return line;
+}
+
+function unbalancedQuote(line: string): boolean {
+  return (line.split('"').length - 1) % 2 === 1;
 }
 
 function unquote(v: string): string {

@@ -1,49 +1,96 @@
 /**
- * GPGPU-Sim / Accel-Sim / Vulkan-Sim options that appear in their tested configs but have no
- * counterpart in this model (PTX front-end switches, power models, operand collectors, shared
- * memory, texture/constant caches, visualiser, ...). A config file may contain them -- so a
- * researcher's gpgpusim.config reads as it is -- and the loader reports them as ignored instead
- * of failing. Any key neither declared nor listed here is an error.
+ * GPGPU-Sim / Accel-Sim / Vulkan-Sim options that appear in their tested configs but are not
+ * parameters of this model, each with the reason it is ignored. A config file may contain them
+ * -- so a researcher's gpgpusim.config (e.g. Vulkan-Sim's SM75_RTX2060) reads as it is -- and the
+ * loader lists them, with their reason, instead of failing. Any key neither declared in params.ts
+ * nor listed here is an error.
  */
-export const IGNORED_GPGPUSIM_KEYS: ReadonlySet<string> = new Set([
-  'gpgpu_ptx_sim_mode', 'gpgpu_ptx_force_max_capability', 'gpgpu_ptx_convert_to_ptxplus',
-  'gpgpu_ptx_save_converted_ptxplus', 'gpgpu_ptx_instruction_classification', 'gpgpu_ptx_use_cuobjdump',
-  'gpgpu_simd_model', 'gpgpu_stack_size_limit', 'gpgpu_heap_size_limit', 'gpgpu_runtime_sync_depth_limit',
-  'gpgpu_runtime_pending_launch_count_limit', 'gpgpu_kernel_launch_latency', 'gpgpu_TB_launch_latency',
-  'gpgpu_occupancy_sm_number', 'gpgpu_compute_capability_major', 'gpgpu_compute_capability_minor',
-  'gpgpu_shmem_size', 'gpgpu_shmem_sizeDefault', 'gpgpu_shmem_size_PrefL1', 'gpgpu_shmem_size_PrefShared',
-  'gpgpu_shmem_per_block', 'gpgpu_shmem_num_banks', 'gpgpu_shmem_limited_broadcast', 'gpgpu_shmem_warp_parts',
-  'gpgpu_shmem_option', 'gpgpu_smem_latency', 'gpgpu_unified_l1d_size', 'gpgpu_adaptive_cache_config',
-  'gpgpu_l1_banks', 'gpgpu_l1_banks_byte_interleaving', 'gpgpu_l1_banks_hashing_function',
-  'gpgpu_l1_cache_write_ratio', 'gpgpu_gmem_skip_L1D', 'gpgpu_cache:dl1PrefL1', 'gpgpu_cache:dl1PrefShared',
-  'gpgpu_tex_cache:l1', 'gpgpu_const_cache:l1', 'gpgpu_cache:dl2_texture_only', 'gpgpu_perfect_inst_const_cache',
-  'gpgpu_inst_fetch_throughput', 'gpgpu_pipeline_widths', 'gpgpu_num_dp_units', 'gpgpu_num_int_units',
-  'gpgpu_tensor_core_avail', 'gpgpu_num_tensor_core_units', 'gpgpu_sub_core_model',
-  'gpgpu_enable_specialized_operand_collector', 'gpgpu_operand_collector_num_units_gen',
-  'gpgpu_operand_collector_num_in_ports_gen', 'gpgpu_operand_collector_num_out_ports_gen',
-  'gpgpu_operand_collector_num_units_sp', 'gpgpu_operand_collector_num_units_dp',
-  'gpgpu_operand_collector_num_units_sfu', 'gpgpu_operand_collector_num_units_int',
-  'gpgpu_operand_collector_num_units_tensor_core', 'gpgpu_operand_collector_num_units_mem',
-  'gpgpu_operand_collector_num_in_ports_sp', 'gpgpu_operand_collector_num_out_ports_sp',
-  'gpgpu_num_reg_banks', 'gpgpu_reg_bank_use_warp_id', 'gpgpu_reg_file_port_throughput',
-  'gpgpu_dual_issue_diff_exec_units', 'gpgpu_coalesce_arch', 'gpgpu_ignore_resources_limitation',
-  'ptx_opcode_latency_fp', 'ptx_opcode_initiation_fp', 'ptx_opcode_latency_dp', 'ptx_opcode_initiation_dp',
-  'ptx_opcode_latency_tesnor', 'ptx_opcode_initiation_tensor', 'trace_opcode_latency_initiation_int',
-  'trace_opcode_latency_initiation_sp', 'trace_opcode_latency_initiation_dp', 'trace_opcode_latency_initiation_sfu',
-  'trace_opcode_latency_initiation_tensor', 'specialized_unit_1', 'specialized_unit_2', 'specialized_unit_3',
-  'gpgpu_memlatency_stat', 'gpgpu_perf_sim_memcpy', 'gpgpu_memory_partition_indexing', 'gpgpu_mem_address_mask',
-  'gpgpu_mem_addr_mapping', 'gpgpu_mem_addr_test', 'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues',
-  'gpgpu_l2_rop_latency_stall', 'dram_data_command_freq_ratio', 'dram_bnk_indexing_policy',
-  'dram_bnkgrp_indexing_policy', 'dram_dual_bus_interface', 'dram_seperate_write_queue_enable',
-  'dram_write_queue_size', 'dram_elimnate_rw_turnaround', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache',
-  'gpgpu_deadlock_detect', 'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_cta', 'gpgpu_max_completed_cta',
-  'gpgpu_concurrent_kernel_sm', 'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets',
-  'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles', 'enable_ptx_file_line_stats', 'visualizer_enabled',
-  'visualizer_outputfile', 'visualizer_zlevel', 'gpgpu_runtime_stat', 'gpgpu_cflog_interval', 'power_simulation_enabled',
-  'power_trace_enabled', 'power_per_cycle_dump', 'power_trace_zlevel', 'steady_power_levels_enabled',
-  'steady_state_definition', 'gpuwattch_xml_file', 'accelwattch_xml_file', 'power_simulation_mode',
-  'gpgpu_clock_gated_lanes', 'gpgpu_clock_gated_reg_file', 'gpgpu_ptx_inst_debug_to_file',
-  'gpgpu_ptx_inst_debug_file', 'gpgpu_ptx_inst_debug_thread_uid', 'save_embedded_ptx', 'keep',
-  'gpgpu_n_cluster_ejection_buffer_size', 'gpgpu_n_ldst_response_buffer_size', 'gpgpu_shader_cta_size',
-  'gpgpu_shader_registers_per_cta', 'gpgpu_local_mem_map', 'gpgpu_fill_entire_line_on_clean',
-]);
+const REASONS: readonly (readonly [string, readonly string[]])[] = [
+  ['PTX / CUDA front-end or runtime switch: vvision compiles GLSL to its own IR and has no PTX, ptxplus or CUDA runtime', [
+    'gpgpu_ptx_sim_mode', 'gpgpu_ptx_force_max_capability', 'gpgpu_ptx_convert_to_ptxplus', 'gpgpu_ptx_save_converted_ptxplus',
+    'gpgpu_ptx_instruction_classification', 'gpgpu_ptx_use_cuobjdump', 'gpgpu_stack_size_limit', 'gpgpu_heap_size_limit',
+    'gpgpu_runtime_sync_depth_limit', 'gpgpu_runtime_pending_launch_count_limit', 'gpgpu_compute_capability_major',
+    'gpgpu_compute_capability_minor', 'gpgpu_ptx_inst_debug_to_file', 'gpgpu_ptx_inst_debug_file',
+    'gpgpu_ptx_inst_debug_thread_uid', 'save_embedded_ptx', 'keep', 'gpgpu_local_mem_map', 'gpgpu_max_simulated_rt_kernels',
+  ]],
+  ['kernel launch overhead: vvision simulates one vkCmdTraceRaysKHR from its first cycle (Vulkan-Sim reports gpu_sim_cycle of the kernel alone, without it)', [
+    'gpgpu_kernel_launch_latency', 'gpgpu_TB_launch_latency',
+  ]],
+  ['occupancy calculator / resource limit already expressed by gpgpu_shader_registers, gpgpu_shader_cta and gpgpu_shader_core_pipeline', [
+    'gpgpu_occupancy_sm_number', 'gpgpu_registers_per_block', 'gpgpu_shader_cta_size', 'gpgpu_shader_registers_per_cta',
+    'gpgpu_ignore_resources_limitation', 'gpgpu_max_cta', 'gpgpu_concurrent_kernel_sm',
+  ]],
+  ['shared memory: ray tracing shaders have no workgroup shared memory, so its size, banks and latency never matter', [
+    'gpgpu_shmem_size', 'gpgpu_shmem_sizeDefault', 'gpgpu_shmem_size_PrefL1', 'gpgpu_shmem_size_PrefShared',
+    'gpgpu_shmem_per_block', 'gpgpu_shmem_num_banks', 'gpgpu_shmem_limited_broadcast', 'gpgpu_shmem_warp_parts',
+    'gpgpu_shmem_option', 'gpgpu_smem_latency', 'gpgpu_unified_l1d_size', 'gpgpu_adaptive_cache_config',
+    'gpgpu_cache:dl1PrefL1', 'gpgpu_cache:dl1PrefShared',
+  ]],
+  ['L1D banking / write-ratio detail: the L1D is modelled as one port per cycle with its MSHRs and miss queue (gpgpu_cache:dl1)', [
+    'gpgpu_l1_banks', 'gpgpu_l1_banks_byte_interleaving', 'gpgpu_l1_banks_hashing_function', 'gpgpu_l1_cache_write_ratio',
+    'gpgpu_n_cluster_ejection_buffer_size', 'gpgpu_n_ldst_response_buffer_size',
+  ]],
+  ['L1D bypass switch for CUDA ld.cg: every global access of a ray tracing shader goes through the L1D here, as with the 0 Vulkan-Sim sets', [
+    'gpgpu_gmem_skip_L1D',
+  ]],
+  ['texture / constant caches: vvision models no texture or constant cache; uniform and texture reads go through the L1D', [
+    'gpgpu_tex_cache:l1', 'gpgpu_const_cache:l1', 'gpgpu_cache:dl2_texture_only',
+  ]],
+  ['instruction fetch detail: instruction fetch is modelled by the I-cache (gpgpu_cache:il1); Vulkan-Sim also sets a perfect instruction cache', [
+    'gpgpu_perfect_inst_const_cache', 'gpgpu_inst_fetch_throughput',
+  ]],
+  ['issue-stage detail: the model issues through gpgpu_num_sched_per_core schedulers into SP/SFU/mem units; per-unit widths, operand collectors, register banks and sub-core partitioning are not modelled', [
+    'gpgpu_pipeline_widths', 'gpgpu_num_dp_units', 'gpgpu_num_int_units', 'gpgpu_tensor_core_avail', 'gpgpu_num_tensor_core_units',
+    'gpgpu_sub_core_model', 'gpgpu_enable_specialized_operand_collector', 'gpgpu_operand_collector_num_units_gen',
+    'gpgpu_operand_collector_num_in_ports_gen', 'gpgpu_operand_collector_num_out_ports_gen',
+    'gpgpu_operand_collector_num_units_sp', 'gpgpu_operand_collector_num_units_dp', 'gpgpu_operand_collector_num_units_sfu',
+    'gpgpu_operand_collector_num_units_int', 'gpgpu_operand_collector_num_units_tensor_core',
+    'gpgpu_operand_collector_num_units_mem', 'gpgpu_operand_collector_num_in_ports_sp', 'gpgpu_operand_collector_num_out_ports_sp',
+    'gpgpu_num_reg_banks', 'gpgpu_reg_bank_use_warp_id', 'gpgpu_reg_file_port_throughput', 'gpgpu_dual_issue_diff_exec_units',
+    'gpgpu_num_rt_core_units', 'specialized_unit_1', 'specialized_unit_2', 'specialized_unit_3', 'gpgpu_simd_model',
+  ]],
+  ['latency of a unit the IR never uses: no double-precision or tensor-core instructions in ray tracing shaders here (doubles in the IR run as fp32-class ALU ops)', [
+    'ptx_opcode_latency_dp', 'ptx_opcode_initiation_dp', 'ptx_opcode_latency_tesnor', 'ptx_opcode_initiation_tensor',
+    'trace_opcode_latency_initiation_dp', 'trace_opcode_latency_initiation_tensor',
+  ]],
+  ['fp ALU latency table: the model has one ALU class for int and fp arithmetic, timed by ptx_opcode_latency_int[0] / ptx_opcode_initiation_int[0] (equal to the fp add latency, 4 cycles, in every tested config); fp divides run in the SFU class', [
+    'ptx_opcode_latency_fp', 'ptx_opcode_initiation_fp',
+  ]],
+  ['Accel-Sim trace-driven latency tables: vvision is execution-driven and uses the ptx_opcode_* tables', [
+    'trace_opcode_latency_initiation_int', 'trace_opcode_latency_initiation_sp', 'trace_opcode_latency_initiation_sfu',
+  ]],
+  ['coalescing architecture switch: the coalescer always merges a warp\'s accesses into 32-byte sectors of 128-byte lines, as sm_75 (gpgpu_coalesce_arch 75) does', [
+    'gpgpu_coalesce_arch',
+  ]],
+  ['address mapping detail: DRAM addresses map by channel interleaving of 256-byte chunks with row and bank bits above them (address-map.ts), not by a bit-mask string', [
+    'gpgpu_memory_partition_indexing', 'gpgpu_mem_address_mask', 'gpgpu_mem_addr_mapping', 'gpgpu_mem_addr_test',
+    'dram_bnk_indexing_policy', 'dram_bnkgrp_indexing_policy',
+  ]],
+  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); return/partition queues, separate write queues and data-command ratios are not modelled', [
+    'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall', 'dram_data_command_freq_ratio',
+    'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size', 'dram_elimnate_rw_turnaround',
+  ]],
+  ['memcpy / flush between kernels: one trace-rays launch is simulated, with caches starting empty (as after Vulkan-Sim\'s flush)', [
+    'gpgpu_perf_sim_memcpy', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache', 'gpgpu_fill_entire_line_on_clean',
+  ]],
+  ['simulation control: vvision always runs the launch to completion and has its own deadlock / watchdog handling', [
+    'gpgpu_deadlock_detect', 'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
+  ]],
+  ['interconnect detail: the interconnect is modelled as a crossbar with per-port flit bandwidth (icnt_flit_size), latency and buffers (icnt_in_buffer_limit); BookSim network modes, subnets and arbiters are not', [
+    'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets', 'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles',
+  ]],
+  ['statistics / visualisation / power output of GPGPU-Sim: vvision writes its own stats.txt and has no power model', [
+    'enable_ptx_file_line_stats', 'visualizer_enabled', 'visualizer_outputfile', 'visualizer_zlevel', 'gpgpu_runtime_stat',
+    'gpgpu_cflog_interval', 'gpgpu_memlatency_stat', 'power_simulation_enabled', 'power_trace_enabled', 'power_per_cycle_dump',
+    'power_trace_zlevel', 'steady_power_levels_enabled', 'steady_state_definition', 'gpuwattch_xml_file', 'accelwattch_xml_file',
+    'power_simulation_mode', 'gpgpu_clock_gated_lanes', 'gpgpu_clock_gated_reg_file',
+  ]],
+  ['Vulkan-Sim research options that are off in this config (coherence engine, SIMD reconvergence table experiments): not modelled; a config that turns them on is still read, and this list says so', [
+    'gpgpu_rt_coherence_engine', 'gpgpu_rt_coherence_engine_config', 'gpgpu_simd_rec_time_out', 'gpgpu_simd_st_size', 'gpgpu_simd_rec_size',
+  ]],
+];
+
+/** Key -> why this model ignores it. */
+export const IGNORED_GPGPUSIM_KEYS: ReadonlyMap<string, string> = new Map(
+  REASONS.flatMap(([reason, keys]) => keys.map((k) => [k, reason] as const)),
+);

@@ -52,7 +52,7 @@ export interface GpuConfig {
     maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
     /** structure, internal, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf. */
     latency: number[];
-    opUnits: number; stackEntries: number; useL1: boolean; perfectMem: boolean;
+    opUnits: number; stackEntries: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
   };
   statsSampleInterval: number;
@@ -119,7 +119,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     const d = decl(name);
     const xs = v.split(',').map((s) => Number(s.trim()));
     if (xs.some((x) => !Number.isInteger(x) || x < 0)) fail(name, o, `"${v}" is not a list of non-negative integers`);
-    if (d.listLength !== undefined && xs.length !== d.listLength) fail(name, o, `expects ${d.listLength} comma-separated values, got ${xs.length}`);
+    if (d.listLength !== undefined && !d.listLength.includes(xs.length)) fail(name, o, `expects ${d.listLength.join(' or ')} comma-separated values, got ${xs.length}`);
     return xs;
   };
   const str = (name: string): string => {
@@ -209,6 +209,8 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       opUnits: int('gpgpu_rt_op_units', 1),
       stackEntries: int('gpgpu_rt_stack_entries', 1),
       useL1: bool('gpgpu_rt_use_l1'),
+      rtCache: withOrigin('gpgpu_rt_cache:l1', (v) => parseCacheConfig(v, 'gpgpu_rt_cache:l1')),
+      disableRtCache: bool('gpgpu_rt_disable_rt_cache'),
       perfectMem: bool('gpgpu_rt_perfect_mem'),
       coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),

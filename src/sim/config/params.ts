@@ -30,8 +30,8 @@ export interface ParamDecl {
   readonly description: string;
   /** For enum-like strings: the accepted values. */
   readonly choices?: readonly string[];
-  /** For intList: required number of elements. */
-  readonly listLength?: number;
+  /** For intList: the accepted numbers of elements. */
+  readonly listLength?: readonly number[];
 }
 
 function p(
@@ -40,7 +40,7 @@ function p(
   def: string,
   unit: string,
   description: string,
-  extra: { choices?: readonly string[]; listLength?: number } = {},
+  extra: { choices?: readonly string[]; listLength?: readonly number[] } = {},
 ): ParamDecl {
   return { name, kind, default: def, unit, description, ...extra };
 }
@@ -61,8 +61,8 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_num_sp_units', 'int', '4', 'units', 'ALU (SP) pipelines per SM'),
   p('gpgpu_num_sfu_units', 'int', '4', 'units', 'special-function pipelines per SM'),
   p('gpgpu_num_mem_units', 'int', '1', 'units', 'load/store units per SM'),
-  p('ptx_opcode_latency_int', 'intList', '4,13,4,5,145', 'cycles', 'integer latency add,max,mul,mad,div; [0] is the ALU class latency', { listLength: 5 }),
-  p('ptx_opcode_initiation_int', 'intList', '1,2,2,2,8', 'cycles', 'integer initiation interval add,max,mul,mad,div; [0] is the ALU class interval', { listLength: 5 }),
+  p('ptx_opcode_latency_int', 'intList', '4,13,4,5,145', 'cycles', 'integer latency add,max,mul,mad,div[,shfl]; [0] is the ALU class latency (an Accel-Sim 6th entry, shfl, is read and unused)', { listLength: [5, 6] }),
+  p('ptx_opcode_initiation_int', 'intList', '1,2,2,2,8', 'cycles', 'integer initiation interval add,max,mul,mad,div[,shfl]; [0] is the ALU class interval', { listLength: [5, 6] }),
   p('ptx_opcode_latency_sfu', 'int', '21', 'cycles', 'SFU (transcendental, div, sqrt) latency'),
   p('ptx_opcode_initiation_sfu', 'int', '8', 'cycles', 'SFU initiation interval'),
   p('gpgpu_control_latency', 'int', '1', 'cycles', 'branch / call / vote latency'),
@@ -96,10 +96,12 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_max_mshr', 'int', '64', 'entries', 'outstanding unique RT memory requests per RT unit'),
   p('gpgpu_rt_mem_queue_size', 'int', '64', 'chunks', 'RT memory access queue entries'),
   p('gpgpu_rt_response_fifo_size', 'int', '64', 'chunks', 'RT response FIFO entries'),
-  p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: 7 }),
+  p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: [7] }),
   p('gpgpu_rt_op_units', 'int', '32', 'units', 'pipelined operation units of each kind per RT unit'),
   p('gpgpu_rt_stack_entries', 'int', '8', 'entries', 'short traversal stack entries per ray; the functional traversal (shortStackSize) records deeper pushes/pops as stackSpill transactions'),
-  p('gpgpu_rt_use_l1', 'bool', '1', '', 'RT unit accesses go through the L1D (0: a dedicated RT cache of the dl1 geometry)'),
+  p('gpgpu_rt_use_l1', 'bool', '1', '', 'RT unit accesses go through the L1D (0: through the dedicated RT cache gpgpu_rt_cache:l1)'),
+  p('gpgpu_rt_cache:l1', 'cache', 'S:32:128:16,L:R:m:L:P,A:256:256,32:0,32', 'cache', 'dedicated RT cache per SM, used when gpgpu_rt_use_l1 = 0 (Vulkan-Sim: 64KB 16-way)'),
+  p('gpgpu_rt_disable_rt_cache', 'bool', '0', '', 'with gpgpu_rt_use_l1 = 0: the RT unit has no cache at all and every chunk goes to the L2'),
   p('gpgpu_rt_perfect_mem', 'bool', '0', '', 'limit study: BVH node accesses complete in one cycle (Perfect BVH)'),
   p('gpgpu_rt_coalesce_warps', 'bool', '0', '', 'merge identical RT requests across warps, not only within a warp'),
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),

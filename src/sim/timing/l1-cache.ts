@@ -29,19 +29,26 @@ export class L1DataCache {
   /** Dirty lines evicted from a write-back L1, waiting for the interconnect. */
   private readonly writebacks: MemRequest[] = [];
 
+  /**
+   * `geometry`: the cache this front end holds (the L1D by default; the dedicated RT cache).
+   * `bypass`: no tag array at all (gpgpu_rt_disable_rt_cache): every load misses, merges only in
+   * the MSHRs, and is not filled.
+   */
   constructor(
     cfg: GpuConfig,
     private readonly sm: number,
     private readonly map: AddressMap,
+    geometry = cfg.l1d,
+    private readonly bypass = false,
   ) {
-    this.cache = new Cache(cfg.l1d);
-    this.missQueue = new TimedQueue<MemRequest>(cfg.l1d.missQueue);
+    this.cache = new Cache(geometry);
+    this.missQueue = new TimedQueue<MemRequest>(geometry.missQueue);
     this.latency = cfg.l1Latency;
     this.perfectAll = cfg.perfectMem;
     this.perfectRt = cfg.rt.perfectMem;
-    this.writeBack = cfg.l1d.write === 'writeBack';
-    this.localWriteBack = cfg.l1d.write === 'localWriteBack';
-    this.writeAllocate = cfg.l1d.writeAlloc !== 'none';
+    this.writeBack = geometry.write === 'writeBack';
+    this.localWriteBack = geometry.write === 'localWriteBack';
+    this.writeAllocate = geometry.writeAlloc !== 'none';
   }
 
   /** `local`: the access is to thread-local memory (the `L` write policy writes it back). */
@@ -79,7 +86,7 @@ export class L1DataCache {
       this.missQueue.tryPush(this.request(line, bytes, kind, source, null, now), now + this.latency);
       return true;
     }
-    if (c.probe(line)) {
+    if (!this.bypass && c.probe(line)) {
       c.stats.count(source, AccessOutcome.Hit);
       if (waiter) this.hitQueue.tryPush(waiter, now + this.latency);
       return true;
@@ -136,7 +143,7 @@ export class L1DataCache {
 
   onReply(req: MemRequest, now: number): void {
     if (req.kind === ReqKind.Load) {
-      this.writeBackEviction(this.cache.fill(req.addr, false), req.source, now);
+      if (!this.bypass) this.writeBackEviction(this.cache.fill(req.addr, false), req.source, now);
       this.cache.mshr.delete(req.addr);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);

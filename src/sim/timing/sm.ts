@@ -161,7 +161,7 @@ export class Sm implements MemClient {
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.unitFree = [cfg.units.sp, cfg.units.sfu, cfg.units.mem].map((k) => new Float64Array(k));
     this.l1 = new L1DataCache(cfg, id, map);
-    this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map);
+    this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
       this.inRt[slot] = 0;
       this.wakeAt = 0;

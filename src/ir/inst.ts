@@ -144,8 +144,14 @@ export type Inst = InstCommon &
     // ----- memory -----
     /** Function-local variable (SPIR-V OpVariable Function). `type` is the pointer type. Only at the start of the entry block. */
     | { op: 'variable'; init?: ValueId }
-    | { op: 'load'; ptr: ValueId }
-    | { op: 'store'; ptr: ValueId; value: ValueId }
+    /**
+     * `payloadCopy`: emitted by the RT pipeline lowering to pass a payload / callable data value
+     * between a call site and the callee's incoming variable. It stands for argument passing
+     * (Vulkan-Sim passes a pointer to the caller's variable; hardware passes registers), so the
+     * simulator charges it as a register move, not memory traffic.
+     */
+    | { op: 'load'; ptr: ValueId; payloadCopy?: boolean }
+    | { op: 'store'; ptr: ValueId; value: ValueId; payloadCopy?: boolean }
     /** Pointer into a composite; indices are SSA values (constants for struct members). `type` is the result pointer type. */
     | { op: 'accessChain'; base: ValueId; indices: ValueId[] }
     /** OpArrayLength: number of elements of the runtime array that is member `member` of the block `ptr` points to. */

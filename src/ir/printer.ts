@@ -54,8 +54,8 @@ const ints = (name: string): FieldSyntax => ({ name, kind: 'ints' });
 
 export const INST_SYNTAX: { readonly [O in Op]: readonly FieldSyntax[] } = {
   variable: [ov('init')],
-  load: [v('ptr')],
-  store: [v('ptr'), v('value')],
+  load: [v('ptr'), { name: 'payloadCopy', kind: 'flag', optional: true }],
+  store: [v('ptr'), v('value'), { name: 'payloadCopy', kind: 'flag', optional: true }],
   accessChain: [v('base'), vs('indices')],
   arrayLength: [v('ptr'), { name: 'member', kind: 'int' }],
   convertUToPtr: [v('value')],

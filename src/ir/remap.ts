@@ -24,9 +24,9 @@ export function remapInst(inst: Inst, maps: IdMaps): Inst {
     case 'variable':
       return inst.init !== undefined ? { ...head, op: 'variable', init: v(inst.init) } : { ...head, op: 'variable' };
     case 'load':
-      return { ...head, op: 'load', ptr: v(inst.ptr) };
+      return { ...head, op: 'load', ptr: v(inst.ptr), ...(inst.payloadCopy ? { payloadCopy: true } : {}) };
     case 'store':
-      return { ...head, op: 'store', ptr: v(inst.ptr), value: v(inst.value) };
+      return { ...head, op: 'store', ptr: v(inst.ptr), value: v(inst.value), ...(inst.payloadCopy ? { payloadCopy: true } : {}) };
     case 'accessChain':
       return { ...head, op: 'accessChain', base: v(inst.base), indices: inst.indices.map(v) };
     case 'arrayLength':

@@ -31,7 +31,33 @@ export const enum OpClass {
   Register = 6,
 }
 
-export type MemorySpace = 'global' | 'constant' | 'texture' | 'local';
+/**
+ * `local`: per-thread memory interleaved across a warp's lanes (CUDA local memory);
+ * `rtState`: the ray tracing pipeline's per-thread state (payloads, hit attributes, callable
+ * data) at the same interleaved addresses; the timing model re-lays it out per
+ * gpgpu_rt_thread_state.
+ */
+export type MemorySpace = 'global' | 'constant' | 'texture' | 'local' | 'rtState';
+
+/**
+ * Where a lane's private (local / rtState) memory lives in the simulated address space: word w of
+ * lane l of warp k at LOCAL_BASE + k * LOCAL_WARP_BYTES + w * 128 + l * 4, interleaved across
+ * the warp's lanes as CUDA local memory is (a warp's access to one word is one 128-byte line).
+ */
+export const LOCAL_BASE = 2 ** 44;
+export const LOCAL_WARP_BYTES = 2 ** 24;
+
+export function localAddress(warp: number, word: number, lane: number): number {
+  return LOCAL_BASE + warp * LOCAL_WARP_BYTES + word * 128 + lane * 4;
+}
+
+/** The inverse of `localAddress` (for an address it produced). */
+export function decodeLocalAddress(a: number): { warp: number; word: number; lane: number } {
+  const off = a - LOCAL_BASE;
+  const warp = Math.floor(off / LOCAL_WARP_BYTES);
+  const inWarp = off - warp * LOCAL_WARP_BYTES;
+  return { warp, word: Math.floor(inWarp / 128), lane: (inWarp % 128) >> 2 };
+}
 
 export interface MemAccess {
   /** Index of the instruction in this step (0-based, < insts). */

@@ -28,17 +28,17 @@ export function callShader(b: Builder, callee: ShaderEntry, alsoFor: ShaderEntry
   const payloadType = pointeeOf(b.module, valueType(b, payload));
   const saved = targets.map((g) => {
     const t = pointeeOf(b.module, g.type);
-    const old = b.emit('load', { ptr: g.id }, t);
-    const incoming = b.emit('load', { ptr: payload }, payloadType);
-    b.emitVoid('store', { ptr: g.id, value: convertValue(b, incoming, payloadType, t) });
+    const old = b.emit('load', { ptr: g.id, payloadCopy: true }, t);
+    const incoming = b.emit('load', { ptr: payload, payloadCopy: true }, payloadType);
+    b.emitVoid('store', { ptr: g.id, value: convertValue(b, incoming, payloadType, t), payloadCopy: true });
     return { g, t, old };
   });
   const result = b.emit('call', { callee: callee.fn, args: [] }, resultType);
   for (const { g, t } of saved.slice(0, 1)) {
-    const out = b.emit('load', { ptr: g.id }, t);
-    b.emitVoid('store', { ptr: payload, value: convertValue(b, out, t, payloadType) });
+    const out = b.emit('load', { ptr: g.id, payloadCopy: true }, t);
+    b.emitVoid('store', { ptr: payload, value: convertValue(b, out, t, payloadType), payloadCopy: true });
   }
-  for (const { g, old } of saved) b.emitVoid('store', { ptr: g.id, value: old });
+  for (const { g, old } of saved) b.emitVoid('store', { ptr: g.id, value: old, payloadCopy: true });
   return result;
 }
 

@@ -16,6 +16,9 @@ import { type RawSetting, applyOverrides, readConfigText } from './config-file.j
 import { type DramTiming, parseDramTiming } from './dram-timing.js';
 import { PARAMS, type ParamDecl, findParam } from './params.js';
 
+/** gpgpu_rt_thread_state: where the RT pipeline's per-thread state lives (src/sim/timing/rt-thread-state.ts). */
+export type RtThreadStateMode = 'per_thread' | 'interleaved';
+
 export interface GpuConfig {
   /** The preset or file it came from, plus overrides, for reports. */
   source: string;
@@ -52,7 +55,7 @@ export interface GpuConfig {
     maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
     /** structure, internal, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf. */
     latency: number[];
-    opUnits: number; stackEntries: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
+    opUnits: number; stackEntries: number; threadState: RtThreadStateMode; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
   };
   statsSampleInterval: number;
@@ -208,6 +211,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       latency: rtLatency.map((x) => Math.max(1, x)),
       opUnits: int('gpgpu_rt_op_units', 1),
       stackEntries: int('gpgpu_rt_stack_entries', 1),
+      threadState: str('gpgpu_rt_thread_state') as RtThreadStateMode,
       useL1: bool('gpgpu_rt_use_l1'),
       rtCache: withOrigin('gpgpu_rt_cache:l1', (v) => parseCacheConfig(v, 'gpgpu_rt_cache:l1')),
       disableRtCache: bool('gpgpu_rt_disable_rt_cache'),

@@ -104,6 +104,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_disable_rt_cache', 'bool', '0', '', 'with gpgpu_rt_use_l1 = 0: the RT unit has no cache at all and every chunk goes to the L2'),
   p('gpgpu_rt_perfect_mem', 'bool', '0', '', 'limit study: BVH node accesses complete in one cycle (Perfect BVH)'),
   p('gpgpu_rt_coalesce_warps', 'bool', '0', '', 'merge identical RT requests across warps, not only within a warp'),
+  p('gpgpu_rt_thread_state', 'string', 'per_thread', '', 'where payloads, hit attributes and callable data live: per_thread = Vulkan-Sim\'s own global allocation per thread and variable, scalar accesses, stores written through to the L2; interleaved = CUDA-style local memory, one line per warp access, written back in the L1D', { choices: ['per_thread', 'interleaved'] }),
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),

@@ -12,6 +12,7 @@
  * executed before the clock) in both engines, so it is allowed unless a timing clock is attached. Memory written by one lane and read
  * by another in the same launch is a data race in Vulkan too, so it is not a restriction.
  */
+import { isRtStateStorage } from './rt-state-storage.js';
 import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
@@ -83,7 +84,7 @@ class LaneFunctionCompiler {
     if (s === 'uniform' || s === 'pushConstant') return { base: { kind: 'shared', space: 'constant' }, pointee: t.pointee };
     if (s === 'function') return { base: { kind: 'private', fnStorage: true }, pointee: t.pointee };
     if (s === 'uniformConstant' || s === 'input' || s === 'image') return { base: { kind: 'generic' }, pointee: t.pointee };
-    return { base: { kind: 'private', fnStorage: false }, pointee: t.pointee };
+    return { base: { kind: 'private', fnStorage: false, rtState: isRtStateStorage(s) }, pointee: t.pointee };
   }
 
   private typeOfValue(v: ValueId): TypeId {

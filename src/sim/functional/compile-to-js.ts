@@ -27,6 +27,7 @@ import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg } from '../../ir/cfg.js';
 import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
 import { OpClass } from '../warp-step.js';
+import { isRtStateStorage } from './rt-state-storage.js';
 import {
   EXIT, countsAsInstruction, defaultClass, splitBlock,
   type BlockInfo, type FunctionInfo, type Piece, type PieceFn, type PieceInfo,
@@ -248,7 +249,7 @@ export class FunctionCompiler {
     if (s === 'uniform' || s === 'pushConstant') return { base: { kind: 'shared', space: 'constant' }, pointee: t.pointee };
     if (s === 'function') return { base: { kind: 'private', fnStorage: true }, pointee: t.pointee };
     if (s === 'uniformConstant' || s === 'input' || s === 'image') return { base: { kind: 'generic' }, pointee: t.pointee };
-    return { base: { kind: 'private', fnStorage: false }, pointee: t.pointee };
+    return { base: { kind: 'private', fnStorage: false, rtState: isRtStateStorage(s) }, pointee: t.pointee };
   }
 
   private leavesOfValue(v: ValueId): LeafKind[] {
@@ -419,7 +420,7 @@ export class FunctionCompiler {
       callResultSlot,
       callResultLeaves,
       subgroupOps,
-      memSitesBySpace: Int32Array.from(['global', 'constant', 'texture', 'local'].map((sp) => memSites.filter((m) => m.space === sp).length)),
+      memSitesBySpace: Int32Array.from((['global', 'constant', 'texture', 'local', 'rtState'] as const).map((sp) => memSites.filter((m) => m.space === sp).length)),
       source,
     };
   }

@@ -51,8 +51,8 @@ export class CounterSet {
   readonly blockExec: Float64Array;
   readonly blockHist: Float64Array;
   readonly subgroup = new Map<string, number>();
-  readonly memWarp = new Float64Array(4);
-  readonly memLane = new Float64Array(4);
+  readonly memWarp = new Float64Array(5);
+  readonly memLane = new Float64Array(5);
   readonly printf: PrintfRecord[] = [];
 
   constructor(functions: number, readonly blockCount: number) {
@@ -63,7 +63,7 @@ export class CounterSet {
   }
 
   snapshot(fnNames: string[], blockNames: string[]): Counters {
-    const spaces: MemorySpace[] = ['global', 'constant', 'texture', 'local'];
+    const spaces: MemorySpace[] = ['global', 'constant', 'texture', 'local', 'rtState'];
     const memory = {} as Counters['memory'];
     spaces.forEach((s, i) => (memory[s] = { warpAccesses: this.memWarp[i]!, laneAccesses: this.memLane[i]! }));
     const subgroupOps: Record<string, number> = {};
@@ -85,4 +85,4 @@ export class CounterSet {
   }
 }
 
-export const SPACE_INDEX: Record<MemorySpace, number> = { global: 0, constant: 1, texture: 2, local: 3 };
+export const SPACE_INDEX: Record<MemorySpace, number> = { global: 0, constant: 1, texture: 2, local: 3, rtState: 4 };

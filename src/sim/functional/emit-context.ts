@@ -15,14 +15,18 @@ import type { Inst, ValueId } from '../../ir/inst.js';
 import type { Module } from '../../ir/module.js';
 import type { TypeId } from '../../ir/types.js';
 import type { LayoutTable, LeafKind, MatrixDecoration } from './layout.js';
-import type { OpClass } from '../warp-step.js';
+import type { MemorySpace, OpClass } from '../warp-step.js';
 
 /** What the compiler knows statically about where a pointer value points. */
 export type PtrBase =
   /** A buffer-like region; `region` is the global (position in Module.globals) whose single buffer it is, when statically known. */
   | { kind: 'shared'; space: 'global' | 'constant'; region?: number; workgroup?: boolean }
-  /** Per-lane private memory; `fnStorage` marks function-storage (register-class) locals. */
-  | { kind: 'private'; fnStorage: boolean }
+  /**
+   * Per-lane private memory; `fnStorage` marks function-storage (register-class) locals;
+   * `rtState` marks the ray tracing pipeline's per-thread state (payloads, hit attributes,
+   * callable data), whose accesses the timing model lays out as gpgpu_rt_thread_state says.
+   */
+  | { kind: 'private'; fnStorage: boolean; rtState?: boolean }
   /** Anything (pointer parameters, phis of pointers): decided at run time by the sign. */
   | { kind: 'generic' }
   /** A built-in input variable; `leaf` = first leaf of the pointee within the builtin's value. */
@@ -47,7 +51,7 @@ export interface MemSite {
   kind: 'load' | 'store' | 'atomic';
   /** Bytes per lane. */
   size: number;
-  space: 'global' | 'constant' | 'texture' | 'local';
+  space: MemorySpace;
 }
 
 export interface EmitContext {

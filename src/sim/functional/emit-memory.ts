@@ -30,7 +30,7 @@ interface Access {
 export function spaceOfPtr(p: PtrInfo): MemSite['space'] {
   const b = p.base;
   if (b.kind === 'shared' || b.kind === 'bufferArray') return b.space;
-  return 'local';
+  return b.kind === 'private' && b.rtState ? 'rtState' : 'local';
 }
 
 function pointeeOfPtrType(ctx: EmitContext, ty: TypeId): TypeId {
@@ -61,7 +61,7 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
   ctx.need('PW', 'P.laneWords');
   if (b.kind === 'private') {
     ctx.line(`const ${w} = l * PW + ((${a} - ${PRIVATE_BASE}) >> 2);`);
-    if (b.fnStorage) ctx.setClass(OpClass.Register);
+    if (b.fnStorage || ((inst.op === 'load' || inst.op === 'store') && inst.payloadCopy)) ctx.setClass(OpClass.Register);
     else {
       ctx.setClass(OpClass.Memory);
       recordAddress();

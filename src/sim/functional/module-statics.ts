@@ -8,6 +8,7 @@
  * hitAttribute global aliases it, as in Vulkan), followed by the other private-class globals at
  * 8-byte aligned offsets; `privateGlobalBytes` is where call frames start.
  */
+import { isRtStateStorage } from './rt-state-storage.js';
 import type { ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Constant, Global, Module } from '../../ir/module.js';
@@ -184,7 +185,7 @@ export class ModuleStatics {
     const { g, index } = e;
     const pointee = this.pointee(g);
     if (g.builtin) return { base: { kind: 'builtin', builtin: g.builtin, leaf: 0 }, pointee };
-    if (this.privateOffset.has(index)) return { base: { kind: 'private', fnStorage: false }, pointee };
+    if (this.privateOffset.has(index)) return { base: { kind: 'private', fnStorage: false, rtState: isRtStateStorage(g.storage) }, pointee };
     if (this.workgroupOffset.has(index)) return { base: { kind: 'shared', space: 'global', workgroup: true }, pointee };
     const pt = typeOf(this.m.types, pointee);
     switch (g.storage) {

@@ -59,7 +59,7 @@ export function countPiece(c: CounterSet, fn: FunctionInfo, block: BlockInfo, pi
   if (piece.subgroupOps.length > 0) for (const op of piece.subgroupOps) c.subgroup.set(op, (c.subgroup.get(op) ?? 0) + 1);
   if (piece.memSites.length > 0) {
     const by = piece.memSitesBySpace;
-    for (let si = 0; si < 4; si++) {
+    for (let si = 0; si < by.length; si++) {
       const k = by[si]!;
       if (k === 0) continue;
       c.memWarp[si]! += k;

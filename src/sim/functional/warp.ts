@@ -20,7 +20,7 @@
  */
 import type { Builtin } from '../../ir/module.js';
 import type { RtRuntimeFn } from '../../ir/inst.js';
-import type { MemAccess, RtLaneWork, WarpStep } from '../warp-step.js';
+import { localAddress, type MemAccess, type RtLaneWork, type WarpStep } from '../warp-step.js';
 import { EXIT, type BlockInfo, type FunctionInfo, type PieceInfo } from './compile-to-js.js';
 import { SimError, formatSite } from './errors.js';
 import type { LaunchState, SimtEntry, Frame } from './launch-state.js';
@@ -35,7 +35,6 @@ import { SplitTable, type ItsSplit, type CallPosition, type RunnableSplit } from
 import type { ShaderMath } from './shader-math.js';
 
 /** Base of the synthetic addresses reported for private (local) memory accesses. */
-const LOCAL_BASE = 2 ** 44;
 
 export type { SimtEntry, Frame, RunnableSplit };
 
@@ -412,7 +411,7 @@ export class Warp {
       for (let m = mask; m !== 0; m &= m - 1) {
         const l = 31 - Math.clz32(m & -m);
         const a = this.addrBuf[k * 32 + l]!;
-        addresses[l] = a < 0 ? LOCAL_BASE + this.index * 2 ** 24 + ((a - PRIVATE_BASE) >> 2) * 128 + l * 4 : a;
+        addresses[l] = a < 0 ? localAddress(this.index, (a - PRIVATE_BASE) >> 2, l) : a;
       }
       return { instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 };
     });

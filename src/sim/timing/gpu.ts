@@ -185,6 +185,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     numSms: config.numSms,
     maxWarpsPerSm: config.maxWarpsPerSm,
     numChannels: config.numMemChannels,
+    rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
     sm,
     l1d,

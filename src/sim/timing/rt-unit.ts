@@ -48,6 +48,8 @@ interface RtWarp {
   active: number;
   /** Rays in READY status, in the order they became ready. */
   readyRays: Ray[];
+  /** Sum over its rays of (finish - entry) cycles. */
+  threadCycles: number;
 }
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
@@ -72,6 +74,13 @@ export class RtStats {
   readonly warpLatencies: number[] = [];
   raysCompleted = 0;
   rayLatencySum = 0;
+  /**
+   * Vulkan-Sim's per-warp measures (shader.cc rt_unit::cycle): the sum over warps of
+   * sum(thread end - warp start) / (32 x warp latency), and of sum(thread end - warp start) / 32.
+   * Both divide by the warp size, not the active lanes: a warp of few rays is inefficient.
+   */
+  warpEfficiencySum = 0;
+  warpThreadLatencySum = 0;
   /** Node fetches (transactions other than stack spills). */
   nodes = 0;
   stackSpills = 0;
@@ -97,6 +106,8 @@ export class RtStats {
     for (const l of o.warpLatencies) this.warpLatencies.push(l);
     this.raysCompleted += o.raysCompleted;
     this.rayLatencySum += o.rayLatencySum;
+    this.warpEfficiencySum += o.warpEfficiencySum;
+    this.warpThreadLatencySum += o.warpThreadLatencySum;
     this.nodes += o.nodes;
     this.stackSpills += o.stackSpills;
     this.coalescingAccesses += o.coalescingAccesses;
@@ -163,7 +174,7 @@ export class RtUnit implements MemClient {
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
-    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [] };
+    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [], threadCycles: 0 };
     for (const lw of work) {
       this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
       const ray: Ray = { warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now };
@@ -310,6 +321,7 @@ export class RtUnit implements MemClient {
     ray.status = DONE;
     this.stats.raysCompleted++;
     this.stats.rayLatencySum += now - ray.start;
+    w.threadCycles += now - w.enteredAt;
     w.active--;
     this.activeRays--;
     if (w.active === 0) this.completeWarp(w, now);
@@ -323,6 +335,8 @@ export class RtUnit implements MemClient {
     this.stats.warpsCompleted++;
     this.stats.warpLatencySum += lat;
     this.stats.warpLatencies.push(lat);
+    this.stats.warpThreadLatencySum += w.threadCycles / 32;
+    if (lat > 0) this.stats.warpEfficiencySum += w.threadCycles / (32 * lat);
     this.onWarpDone(w.slot, now);
   }
 

@@ -29,6 +29,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
+import { perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
 import { L1DataCache } from './l1-cache.js';
@@ -476,14 +477,20 @@ export class Sm implements MemClient {
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       const before = out.length;
-      coalesce(a, out);
+      const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
+      if (perThread) perThreadRequests(a, out);
+      else coalesce(a, out);
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
+      const local = a.space === 'local' || (a.space === 'rtState' && !perThread);
       for (let j = before; j < out.length; j++) {
         kinds.push(kind);
-        locals.push(a.space === 'local');
+        locals.push(local);
       }
     }
-    if (this.ldst.length - this.ldstHead + out.length > this.cfg.ldstQueueSize) return false;
+    // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
+    // a wide value) still goes when the queue is empty, as it would drain through it in order.
+    const queued = this.ldst.length - this.ldstHead;
+    if (queued > 0 && queued + out.length > this.cfg.ldstQueueSize) return false;
     this.memIdx[slot] = k;
     for (let j = 0; j < out.length; j++) {
       const kind = kinds[j]!;

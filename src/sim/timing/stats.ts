@@ -49,11 +49,11 @@ export const STAT_META: Record<string, StatMeta> = {
   bwutil: { unit: 'ratio', description: 'cycles transferring data / all cycles, averaged over channels (VI-C)' },
   rt_total_warps: { unit: 'warps', description: 'warps that went through the RT units' },
   rt_total_rays: { unit: 'rays', description: 'rays traversed' },
-  rt_avg_efficiency: { unit: 'ratio', description: 'RT-unit SIMT efficiency: active rays / (resident warps x 32), per active RT cycle' },
+  rt_avg_efficiency: { unit: 'ratio', description: 'RT-unit SIMT efficiency as Vulkan-Sim defines it: per warp, the sum of its rays\' RT cycles / (32 x the warp\'s RT latency), averaged over warps' },
   rt_avg_active_rays: { unit: 'rays/cycle', description: 'rays still traversing per RT-unit cycle with a resident warp' },
-  rt_avg_warp_occupancy: { unit: 'warps', description: 'resident warps per RT-unit cycle with a resident warp' },
+  rt_avg_warp_occupancy: { unit: 'ratio', description: 'warp-buffer occupancy as Vulkan-Sim defines it: summed warp RT latency / RT-active cycles / gpgpu_rt_max_warps' },
   rt_avg_warp_latency: { unit: 'cycles', description: 'cycles from a warp entering the RT unit to its last ray finishing' },
-  rt_avg_thread_latency: { unit: 'cycles', description: 'cycles from a ray entering the RT unit to its traversal finishing' },
+  rt_avg_thread_latency: { unit: 'cycles', description: 'per warp, the sum of its rays\' cycles from entering the RT unit to finishing / 32, averaged over warps (Vulkan-Sim\'s definition)' },
   rt_avg_nodes_per_ray: { unit: 'nodes', description: 'BVH node fetches per ray' },
   rt_total_ops: { unit: 'ops', description: 'intersection tests and transforms' },
   rt_total_requests: { unit: 'chunks', description: 'unique 32 B requests the RT units sent to the cache' },
@@ -97,6 +97,8 @@ export interface StatsInput {
   numSms: number;
   maxWarpsPerSm: number;
   numChannels: number;
+  /** gpgpu_rt_max_warps (occupancy is a fraction of it). */
+  rtMaxWarps: number;
   /** # operation units x # pipeline stages per unit, summed over unit kinds. */
   rtComputeBound: number;
   sm: SmStats;
@@ -161,11 +163,11 @@ export function buildStats(x: StatsInput): TimingStats {
   const rt = {
     rt_total_warps: r.warpsCompleted,
     rt_total_rays: r.raysCompleted,
-    rt_avg_efficiency: div(r.activeRayCycles, r.warpCycles * 32),
+    rt_avg_efficiency: div(r.warpEfficiencySum, r.warpsCompleted),
     rt_avg_active_rays: div(r.activeRayCycles, r.activeCycles),
-    rt_avg_warp_occupancy: div(r.warpCycles, r.activeCycles),
+    rt_avg_warp_occupancy: div(r.warpLatencySum, r.activeCycles * x.rtMaxWarps),
     rt_avg_warp_latency: div(r.warpLatencySum, r.warpsCompleted),
-    rt_avg_thread_latency: div(r.rayLatencySum, r.raysCompleted),
+    rt_avg_thread_latency: div(r.warpThreadLatencySum, r.warpsCompleted),
     rt_avg_nodes_per_ray: div(r.nodes, r.raysCompleted),
     rt_total_ops: r.ops,
     rt_total_requests: r.chunkRequests,

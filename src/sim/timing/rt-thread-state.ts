@@ -1,0 +1,46 @@
+/**
+ * Where the ray tracing pipeline's per-thread state (payloads, hit attributes, callable data:
+ * `rtState` accesses) lives, per `gpgpu_rt_thread_state`:
+ * - `interleaved`: CUDA-style local memory, interleaved across a warp's lanes (a warp's access to
+ *   one word is one 128-byte line) and written back in the L1D like other local memory;
+ * - `per_thread` (Vulkan-Sim): every thread's variables are separate global allocations
+ *   (vulkan_rt_thread_data.h `add_variable_decleration_entry` -> `gpgpusim_alloc`, which GPGPU-Sim
+ *   aligns to 256 bytes), read and written by scalar 32-bit PTX loads / stores. A warp's access
+ *   to one word is then one request per active lane, and stores write through to the L2 as
+ *   other global stores do. That is where most of Vulkan-Sim's L2 write traffic comes from.
+ *
+ * Invariant: `per_thread` requests are one per active lane and 32-bit word, in lane order then
+ * word order, each 32 bytes (one sector) at its thread's own block.
+ */
+import { LINE_BYTES, SECTOR_BYTES, type LineRequest } from './coalescer.js';
+import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
+
+/** Base of the per-thread blocks, above every other region of the address plan. */
+export const RT_STATE_BASE = 2 ** 46;
+/** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block. */
+export const RT_STATE_BLOCK_BYTES = 256;
+/** Blocks reserved per thread (its private state up to 16 KiB). */
+const BLOCKS_PER_THREAD = 64;
+
+/**
+ * The per-thread address of byte `offset` of a thread's private state: the state is cut into
+ * 256-byte blocks, and block b of the 32 lanes of a warp are consecutive allocations (GPGPU-Sim
+ * runs a warp's threads one after another, so their allocations of one variable are adjacent).
+ */
+export function perThreadAddress(warp: number, lane: number, offset: number): number {
+  const block = Math.floor(offset / RT_STATE_BLOCK_BYTES);
+  return RT_STATE_BASE + ((warp * BLOCKS_PER_THREAD + block) * 32 + lane) * RT_STATE_BLOCK_BYTES + (offset % RT_STATE_BLOCK_BYTES);
+}
+
+/** Appends the `per_thread` requests of one rtState access. */
+export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
+  const words = Math.max(1, Math.ceil(access.size / 4));
+  for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
+    const lane = 31 - Math.clz32(m & -m);
+    const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
+    for (let k = 0; k < words; k++) {
+      const a = perThreadAddress(warp, lane, (word + k) * 4);
+      out.push({ line: a - (a % LINE_BYTES), bytes: SECTOR_BYTES });
+    }
+  }
+}

@@ -141,6 +141,33 @@ export class Cache {
     if (f !== undefined) this.dirty[f] = 1;
   }
 
+  /**
+   * Drops `line` if present (write-evict). Its frame becomes the set's next victim, as an invalid
+   * frame is; a later miss of the line counts as capacity/conflict (it was here).
+   */
+  invalidate(line: number): void {
+    const k = this.key(line);
+    const f = this.frameOf.get(k);
+    if (f === undefined) return;
+    this.frameOf.delete(k);
+    this.tags[f] = -1;
+    this.dirty[f] = 0;
+    const set = this.setOf(line);
+    // Move the frame to the tail (next victim).
+    if (this.tail[set] !== f) {
+      const p = this.prev[f]!;
+      const n = this.next[f]!;
+      if (p >= 0) this.next[p] = n;
+      else this.head[set] = n;
+      this.prev[n] = p;
+      const t = this.tail[set]!;
+      this.next[t] = f;
+      this.prev[f] = t;
+      this.next[f] = -1;
+      this.tail[set] = f;
+    }
+  }
+
   /** Allocates `line` (no-op if present); returns the evicted valid line, if any. */
   fill(line: number, dirty: boolean): Eviction | undefined {
     const k = this.key(line);

@@ -1,7 +1,8 @@
 /**
  * The SM's L1 data cache front end (also used as the dedicated RT cache when
  * `gpgpu_rt_use_l1 = 0`): tag lookup with `gpgpu_l1_latency`, MSHR merging of misses to the same
- * line, a bounded miss queue toward the interconnect, write-through / no-write-allocate stores,
+ * line, a bounded miss queue toward the interconnect, write-through / no-write-allocate stores
+ * (write-evict for global stores under the `L` policy),
  * atomics forwarded to the L2, and the perfect-memory limit knobs.
  *
  * Invariants:
@@ -80,10 +81,15 @@ export class L1DataCache {
           return true;
         }
       }
-      // Write-through, no write-allocate: a hit refreshes the line, every store goes to the L2.
+      // Write-through, no write-allocate: every store goes to the L2. A hit refreshes the line,
+      // except under GPGPU-Sim's `L` policy (local write-back, global write-evict), where a global
+      // store that hits invalidates the line (data_cache::wr_hit_global_we_local_wb), so the next
+      // load of it misses.
       if (this.missQueue.full) return this.fail(source);
-      c.stats.count(source, c.probe(line) ? AccessOutcome.Hit : c.missKind(line));
-      this.missQueue.tryPush(this.request(line, bytes, kind, source, null, now), now + this.latency);
+      const hit = c.probe(line);
+      c.stats.count(source, hit ? AccessOutcome.Hit : c.missKind(line));
+      if (hit && this.localWriteBack) c.invalidate(line);
+      this.missQueue.tryPush(this.request(line, bytes, kind, source, waiter ? [waiter] : null, now), now + this.latency);
       return true;
     }
     if (!this.bypass && c.probe(line)) {

@@ -71,15 +71,18 @@ export class L2Bank {
     const c = this.cache;
     const line = c.lineOf(req.addr);
     if (req.kind === ReqKind.Store) {
+      // Every store from an SM is acknowledged (GPGPU-Sim's write ack): a header-only reply.
+      if (req.sm >= 0 && this.replyCount() >= REPLY_LIMIT) return false;
       if (c.probe(line)) {
         c.stats.count(req.source, AccessOutcome.Hit);
         c.markDirty(line);
-        return true;
+      } else {
+        if (this.toDram.length >= this.dramLimit) return this.fail(req);
+        c.stats.count(req.source, c.missKind(line));
+        if (this.writeAllocate) this.evict(c.fill(line, true));
+        else this.toDram.push({ ...req, addr: line, waiters: null, subPartition: this.id });
       }
-      if (this.toDram.length >= this.dramLimit) return this.fail(req);
-      c.stats.count(req.source, c.missKind(line));
-      if (this.writeAllocate) this.evict(c.fill(line, true));
-      else this.toDram.push({ ...req, addr: line, waiters: null, subPartition: this.id });
+      if (req.sm >= 0) this.replies.push(req);
       return true;
     }
     if (this.replyCount() >= REPLY_LIMIT) return false;

@@ -37,6 +37,8 @@ interface Ray {
   status: number;
   pendingChunks: number;
   start: number;
+  /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
+  stores: number[] | null;
 }
 
 interface RtWarp {
@@ -50,6 +52,14 @@ interface RtWarp {
   readyRays: Ray[];
   /** Sum over its rays of (finish - entry) cycles. */
   threadCycles: number;
+  /** Intersection-table stores sent or queued and not yet acknowledged; the warp leaves after the last ack. */
+  pendingStores: number;
+  storeAck: StoreAck;
+}
+
+/** The write-ack waiter of a warp's intersection-table stores. */
+interface StoreAck extends Waiter {
+  warp: RtWarp;
 }
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
@@ -92,6 +102,8 @@ export class RtStats {
   opStageCycles = 0;
   /** Unique chunk requests sent to the cache (cache blocks fetched). */
   chunkRequests = 0;
+  /** Intersection-table stores (Vulkan-Sim rt_writes): two 32-byte writes per procedural-leaf candidate. */
+  stores = 0;
   /** Chunk requests merged into an identical pending request (within the warp / across warps). */
   mergedInWarp = 0;
   mergedAcrossWarps = 0;
@@ -114,12 +126,38 @@ export class RtStats {
     this.ops += o.ops;
     this.opStageCycles += o.opStageCycles;
     this.chunkRequests += o.chunkRequests;
+    this.stores += o.stores;
     this.mergedInWarp += o.mergedInWarp;
     this.mergedAcrossWarps += o.mergedAcrossWarps;
     this.activeCycles += o.activeCycles;
     this.warpCycles += o.warpCycles;
     this.activeRayCycles += o.activeRayCycles;
   }
+}
+
+/** Vulkan-Sim's RT_WRITE_BACK_SIZE: every RT-unit store is one 32-byte write. */
+const STORE_BYTES = 32;
+/** Vulkan-Sim's Baseline_Entry: uint32 hitGroupIndex[32], then {uint32 primitiveID, instanceID} shader_data[32]. */
+export const INTERSECTION_TABLE_ENTRY_BYTES = 32 * 4 + 32 * 8;
+/** INTERSECTION_TABLE_MAX_LENGTH entries per warp. */
+export const INTERSECTION_TABLE_BYTES = 1000 * INTERSECTION_TABLE_ENTRY_BYTES;
+
+/**
+ * The intersection-table stores of one lane's traversal (Vulkan-Sim Baseline_warp_intersection_table
+ * ::add_intersection): the k-th procedural-leaf candidate writes hitGroupIndex[lane] (4 B) and
+ * shader_data[lane] (8 B) of table entry k, each as a 32-byte write of its aligned sector.
+ */
+export function intersectionTableStores(table: number, lane: number, tx: readonly RtTransaction[]): number[] | null {
+  let out: number[] | null = null;
+  let k = 0;
+  for (const t of tx) {
+    if (t.kind !== 'proceduralLeaf') continue;
+    const entry = table + k++ * INTERSECTION_TABLE_ENTRY_BYTES;
+    const hitGroup = entry + lane * 4;
+    const shaderData = entry + 32 * 4 + lane * 8;
+    (out ??= []).push(hitGroup - (hitGroup % STORE_BYTES), shaderData - (shaderData % STORE_BYTES));
+  }
+  return out;
 }
 
 export class RtUnit implements MemClient {
@@ -136,7 +174,10 @@ export class RtUnit implements MemClient {
   /** Set when a ray could not get MSHR / queue space; cleared when either frees up. */
   private blocked = false;
   private readonly memQueue: ChunkReq[] = [];
-  private readonly responses: ChunkReq[] = [];
+  /** Intersection-table stores waiting for the memory port (they go before new chunk requests). */
+  private readonly storeQueue: { addr: number; ack: StoreAck }[] = [];
+  private storeHead = 0;
+  private readonly responses: Waiter[] = [];
   private responseHead = 0;
   private readonly ops = new EventHeap<Ray>();
   private lastAccount = 0;
@@ -147,10 +188,17 @@ export class RtUnit implements MemClient {
   private readonly latency: number[];
   private readonly chunkBytes: number;
 
+  /**
+   * `cache`: where node chunks go (the L1D, or the RT cache); `l1`: where intersection-table
+   * stores go (always the L1D, as in Vulkan-Sim). `tableBase(slot)`: the address of the
+   * intersection table of the warp in that SM slot.
+   */
   constructor(
     private readonly cfg: GpuConfig,
     private readonly cache: L1DataCache,
     private readonly onWarpDone: (slot: number, now: number) => void,
+    private readonly l1: L1DataCache = cache,
+    private readonly tableBase: (slot: number) => number = () => 0,
   ) {
     this.buffer = new Array<RtWarp | null>(cfg.rt.maxWarps).fill(null);
     this.latency = cfg.rt.latency;
@@ -174,10 +222,15 @@ export class RtUnit implements MemClient {
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
-    const w: RtWarp = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [], threadCycles: 0 };
+    const w = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [], threadCycles: 0, pendingStores: 0 } as unknown as RtWarp;
+    w.storeAck = { client: this, tag: -1, warp: w };
+    const table = this.tableBase(slot);
     for (const lw of work) {
       this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
-      const ray: Ray = { warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now };
+      const ray: Ray = {
+        warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now,
+        stores: this.cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
+      };
       w.rays.push(ray);
       if (ray.tx.length === 0) {
         ray.status = DONE;
@@ -195,7 +248,7 @@ export class RtUnit implements MemClient {
   }
 
   onResponse(w: Waiter, _now: number): void {
-    this.responses.push(w as ChunkReq);
+    this.responses.push(w);
   }
 
   cycle(now: number): void {
@@ -205,11 +258,20 @@ export class RtUnit implements MemClient {
     while (this.ops.size > 0 && this.ops.peekTime() <= now) this.advance(this.ops.pop(), now);
     // 2. Response FIFO: one chunk per cycle to the operation scheduler.
     if (this.responseHead < this.responses.length) {
-      const c = this.responses[this.responseHead++]!;
+      const r = this.responses[this.responseHead++]!;
       if (this.responseHead === this.responses.length) {
         this.responses.length = 0;
         this.responseHead = 0;
       }
+      if (r.tag === -1) {
+        // A write ack of an intersection-table store.
+        const w = (r as StoreAck).warp;
+        w.pendingStores--;
+        this.awaitingFifo--;
+        if (w.active === 0 && w.pendingStores === 0) this.completeWarp(w, now);
+        return this.cycleScheduler(now);
+      }
+      const c = r as ChunkReq;
       this.pending.delete(c.key);
       this.mshrUsed--;
       this.awaitingFifo--;
@@ -218,13 +280,31 @@ export class RtUnit implements MemClient {
         if (--ray.pendingChunks === 0) this.startOp(ray, now);
       }
     }
+    this.cycleScheduler(now);
+  }
+
+  private cycleScheduler(now: number): void {
     // 3. Warp + memory scheduler.
     if (!this.blocked) {
       const w = this.selectWarp();
       if (w) this.scheduleMemory(w);
     }
-    // 4. Head of the memory access queue goes to the cache, if its response will have a
-    //    Response FIFO entry (credit-based: sent and not yet popped < FIFO size).
+    // 4. One request per cycle to the memory port, if its response will have a Response FIFO
+    //    entry (credit-based: sent and not yet popped < FIFO size). Intersection-table stores go
+    //    first (Vulkan-Sim rt_unit::memory_cycle serves mem_store_q before new accesses).
+    if (this.storeHead < this.storeQueue.length && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
+      const s = this.storeQueue[this.storeHead]!;
+      if (this.l1.access(s.addr, STORE_BYTES, ReqKind.Store, ReqSource.Rt, s.ack, now)) {
+        this.storeHead++;
+        if (this.storeHead === this.storeQueue.length) {
+          this.storeQueue.length = 0;
+          this.storeHead = 0;
+        }
+        this.awaitingFifo++;
+        this.stats.stores++;
+      }
+      return;
+    }
     const head = this.memQueue[0];
     if (head !== undefined && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       const line = head.addr;
@@ -292,6 +372,13 @@ export class RtUnit implements MemClient {
   }
 
   private startOp(ray: Ray, now: number): void {
+    if (ray.stores !== null) {
+      // Vulkan-Sim queues all of a thread's traversal stores when its first node arrives
+      // (warp_inst_t::dec_thread_latency, at the start of the thread's first intersection delay).
+      for (const addr of ray.stores) this.storeQueue.push({ addr, ack: ray.warp.storeAck });
+      ray.warp.pendingStores += ray.stores.length;
+      ray.stores = null;
+    }
     const t = ray.tx[ray.idx]!;
     const li = LATENCY_INDEX[t.kind];
     if (li < 0) {
@@ -324,7 +411,7 @@ export class RtUnit implements MemClient {
     w.threadCycles += now - w.enteredAt;
     w.active--;
     this.activeRays--;
-    if (w.active === 0) this.completeWarp(w, now);
+    if (w.active === 0 && w.pendingStores === 0) this.completeWarp(w, now);
   }
 
   private completeWarp(w: RtWarp, now: number): void {
@@ -357,13 +444,13 @@ export class RtUnit implements MemClient {
   }
 
   nextEvent(now: number): number {
-    if (this.responseHead < this.responses.length || this.memQueue.length > 0) return now + 1;
+    if (this.responseHead < this.responses.length || this.memQueue.length > 0 || this.storeHead < this.storeQueue.length) return now + 1;
     if (!this.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
     return t <= now ? now + 1 : t;
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0;
+    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0 && this.storeHead === this.storeQueue.length;
   }
 }

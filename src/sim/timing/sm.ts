@@ -34,7 +34,8 @@ import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
 import { L1DataCache } from './l1-cache.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { RtUnit } from './rt-unit.js';
+import { INTERSECTION_TABLE_BYTES, RtUnit } from './rt-unit.js';
+import { RT_TABLE_BASE } from './rt-thread-state.js';
 
 /** What the timing model needs from the functional core. */
 export interface TimingWarp {
@@ -163,10 +164,11 @@ export class Sm implements MemClient {
     this.unitFree = [cfg.units.sp, cfg.units.sfu, cfg.units.mem].map((k) => new Float64Array(k));
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
+    const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
     this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
       this.inRt[slot] = 0;
       this.wakeAt = 0;
-    });
+    }, this.l1, (slot) => tables + slot * INTERSECTION_TABLE_BYTES);
     this.icache = new Cache(cfg.il1);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }

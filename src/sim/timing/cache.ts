@@ -19,27 +19,44 @@ export const enum AccessOutcome {
   MissCompulsory = 2,
   MissCapacityConflict = 3,
   ReservationFail = 4,
+  /** Sectored caches: the line is here but a needed sector is not readable (GPGPU-Sim SECTOR_MISS). */
+  MissSector = 5,
 }
-export const OUTCOME_NAMES = ['hit', 'hit_reserved', 'miss_compulsory', 'miss_capacity_conflict', 'reservation_fail'] as const;
+export const OUTCOME_NAMES = ['hit', 'hit_reserved', 'miss_compulsory', 'miss_capacity_conflict', 'reservation_fail', 'miss_sector'] as const;
+export const OUTCOMES = OUTCOME_NAMES.length;
+
+/** Every word of a 128-byte line (32-bit word mask). */
+export const ALL_WORDS = 0xffffffff;
+
+/** The 4-bit mask of the 32-byte sectors a 32-bit word mask touches. */
+export function sectorsOf(words: number): number {
+  return (words & 0xff ? 1 : 0) | (words & 0xff00 ? 2 : 0) | (words & 0xff0000 ? 4 : 0) | (words & 0xff000000 ? 8 : 0);
+}
+
+/** The word mask of whole sectors. */
+export function wordsOfSectors(sectors: number): number {
+  return ((sectors & 1 ? 0xff : 0) | (sectors & 2 ? 0xff00 : 0) | (sectors & 4 ? 0xff0000 : 0) | (sectors & 8 ? 0xff000000 : 0)) >>> 0;
+}
 
 export class CacheStats {
-  /** [source * 5 + outcome] */
-  readonly counts = new Float64Array(10);
+  /** [source * OUTCOMES + outcome] */
+  readonly counts = new Float64Array(2 * OUTCOMES);
   count(source: ReqSource, outcome: AccessOutcome): void {
-    this.counts[source * 5 + outcome]!++;
+    this.counts[source * OUTCOMES + outcome]!++;
   }
   get(source: ReqSource, outcome: AccessOutcome): number {
-    return this.counts[source * 5 + outcome]!;
+    return this.counts[source * OUTCOMES + outcome]!;
   }
-  /** Accesses excluding reservation failures (those are retried and counted again). */
+  /** Accesses excluding reservation failures (those are retried and counted again), as GPGPU-Sim's get_sub_stats. */
   accesses(): number {
     let n = 0;
-    for (let s = 0; s < 2; s++) for (let o = 0; o < 4; o++) n += this.counts[s * 5 + o]!;
+    for (let s = 0; s < 2; s++) for (let o = 0; o < OUTCOMES; o++) if (o !== AccessOutcome.ReservationFail) n += this.counts[s * OUTCOMES + o]!;
     return n;
   }
+  /** MISS + SECTOR_MISS, as GPGPU-Sim counts misses. */
   misses(): number {
     let n = 0;
-    for (let s = 0; s < 2; s++) n += this.counts[s * 5 + 2]! + this.counts[s * 5 + 3]!;
+    for (let s = 0; s < 2; s++) n += this.counts[s * OUTCOMES + 2]! + this.counts[s * OUTCOMES + 3]! + this.counts[s * OUTCOMES + 5]!;
     return n;
   }
   add(o: CacheStats): void {
@@ -59,6 +76,12 @@ export class Cache {
   private readonly lru: boolean;
   private readonly tags: Float64Array;
   private readonly dirty: Uint8Array;
+  /** Sectored caches track readability per 32-byte sector (`sectored` false: whole lines). */
+  private readonly sectored: boolean;
+  /** Per frame: sectors filled from below (readable). */
+  private readonly filled: Uint8Array;
+  /** Per frame: words written here (a sector whose 8 words are all written is readable too). */
+  private readonly written: Uint32Array;
   /** Per-set recency list over frames: head = most recent, tail = victim (invalid frames sit at the tail). */
   private readonly prev: Int32Array;
   private readonly next: Int32Array;
@@ -79,6 +102,9 @@ export class Cache {
     const frames = this.sets * this.ways;
     this.tags = new Float64Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);
+    this.sectored = geometry.sectored && geometry.lineBytes === 128;
+    this.filled = new Uint8Array(frames);
+    this.written = new Uint32Array(frames);
     this.prev = new Int32Array(frames);
     this.next = new Int32Array(frames);
     this.head = new Int32Array(this.sets);
@@ -136,6 +162,66 @@ export class Cache {
     return this.seen.has(this.key(line)) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
   }
 
+  /**
+   * Sector-aware lookup of the words an access needs (GPGPU-Sim tag_array::probe): Hit when the
+   * line is here and every sector touched is readable (filled, or all 8 of its words written),
+   * MissSector when the line is here but a touched sector is not, else the line's miss kind.
+   * Updates recency when the line is here. Non-sectored caches look at whole lines.
+   */
+  lookup(line: number, words: number): AccessOutcome {
+    const f = this.frameOf.get(this.key(line));
+    if (f === undefined) return this.missKind(line);
+    if (this.lru) this.touch(this.setOf(line), f);
+    if (!this.sectored) return AccessOutcome.Hit;
+    const need = sectorsOf(words);
+    return (need & ~this.readable(f)) === 0 ? AccessOutcome.Hit : AccessOutcome.MissSector;
+  }
+
+  private readable(f: number): number {
+    const w = this.written[f]!;
+    return this.filled[f]! | ((w & 0xff) === 0xff ? 1 : 0) | ((w & 0xff00) === 0xff00 ? 2 : 0)
+      | ((w & 0xff0000) === 0xff0000 ? 4 : 0) | ((w >>> 24) === 0xff ? 8 : 0);
+  }
+
+  /** Sectors of `words` this line lacks (all of them when the line is absent). */
+  missingSectors(line: number, words: number): number {
+    const need = this.sectored ? sectorsOf(words) : 0xf;
+    const f = this.frameOf.get(this.key(line));
+    if (f === undefined) return need;
+    return this.sectored ? need & ~this.readable(f) : 0;
+  }
+
+  /** Fills the sectors of `words` (allocating the line if absent); returns the evicted line, if any. */
+  fillWords(line: number, words: number, dirty: boolean): Eviction | undefined {
+    const ev = this.fill(line, dirty);
+    const f = this.frameOf.get(this.key(line))!;
+    this.filled[f]! |= this.sectored ? sectorsOf(words) : 0xf;
+    return ev;
+  }
+
+  /** Writes `words` into the line (allocating it, without fetching, if absent: lazy fetch-on-read). */
+  writeWords(line: number, words: number): Eviction | undefined {
+    const ev = this.fill(line, true);
+    const f = this.frameOf.get(this.key(line))!;
+    this.written[f]! |= words;
+    if (!this.sectored) this.filled[f] = 0xf;
+    return ev;
+  }
+
+  /** Write-evict of the sectors of `words` (GPGPU-Sim wr_hit_we: block->set_status(INVALID, sector mask)). */
+  invalidateWords(line: number, words: number): void {
+    if (!this.sectored) {
+      this.invalidate(line);
+      return;
+    }
+    const f = this.frameOf.get(this.key(line));
+    if (f === undefined) return;
+    const s = sectorsOf(words);
+    this.filled[f]! &= ~s;
+    this.written[f] = (this.written[f]! & ~wordsOfSectors(s)) >>> 0;
+    if (this.filled[f] === 0 && this.written[f] === 0) this.invalidate(line);
+  }
+
   markDirty(line: number): void {
     const f = this.frameOf.get(this.key(line));
     if (f !== undefined) this.dirty[f] = 1;
@@ -152,6 +238,8 @@ export class Cache {
     this.frameOf.delete(k);
     this.tags[f] = -1;
     this.dirty[f] = 0;
+    this.filled[f] = 0;
+    this.written[f] = 0;
     const set = this.setOf(line);
     // Move the frame to the tail (next victim).
     if (this.tail[set] !== f) {
@@ -186,6 +274,8 @@ export class Cache {
     }
     this.tags[victim] = line;
     this.dirty[victim] = dirty ? 1 : 0;
+    this.filled[victim] = this.sectored ? 0 : 0xf;
+    this.written[victim] = 0;
     this.frameOf.set(k, victim);
     // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
     this.touch(set, victim);

@@ -1,12 +1,14 @@
 /**
  * Memory coalescing of one warp memory instruction, as GPGPU-Sim does for sm_70+: the active
- * lanes' byte ranges are grouped by 128 B line, and each line request carries the number of 32 B
- * sectors it touches (the data actually moved).
+ * lanes' byte ranges are grouped by 128 B line, and each line request carries the 32 B sectors it
+ * touches (the data actually moved) and the 4-byte words it touches (sectored caches track
+ * partially written sectors by word).
  *
  * Invariants: output lines are unique, 128 B aligned, in first-touch lane order (deterministic);
  * `bytes` is a multiple of 32 between 32 and 128.
  */
 import type { MemAccess } from '../warp-step.js';
+import { sectorsOf } from './cache.js';
 
 export const LINE_BYTES = 128;
 export const SECTOR_BYTES = 32;
@@ -14,6 +16,8 @@ export const SECTOR_BYTES = 32;
 export interface LineRequest {
   line: number;
   bytes: number;
+  /** The 4-byte words of the line the access touches (bit i: bytes 4i..4i+3). */
+  words: number;
 }
 
 // Scratch for one access, grown when a lane's bytes span more than two lines.
@@ -32,16 +36,19 @@ export function coalesce(access: MemAccess, out: LineRequest[] = []): LineReques
     if (((access.laneMask >>> lane) & 1) === 0) continue;
     const a0 = access.addresses[lane]!;
     const a1 = a0 + size - 1;
-    for (let s = a0 - (a0 % SECTOR_BYTES); s <= a1; s += SECTOR_BYTES) {
-      const line = s - (s % LINE_BYTES);
-      const bit = 1 << ((s - line) / SECTOR_BYTES);
+    for (let w = a0 - (a0 % 4); w <= a1; w += 4) {
+      const line = w - (w % LINE_BYTES);
+      const bit = 1 << ((w - line) >> 2);
       // Linear search: a warp touches few distinct lines, and it keeps first-touch order.
-      let k = 0;
-      while (k < n && scratchLines[k] !== line) k++;
-      if (k === n) {
-        scratchLines[n] = line;
-        scratchMasks[n] = 0;
-        n++;
+      let k = n - 1;
+      if (k < 0 || scratchLines[k] !== line) {
+        k = 0;
+        while (k < n && scratchLines[k] !== line) k++;
+        if (k === n) {
+          scratchLines[n] = line;
+          scratchMasks[n] = 0;
+          n++;
+        }
       }
       scratchMasks[k]! |= bit;
     }
@@ -52,12 +59,8 @@ export function coalesce(access: MemAccess, out: LineRequest[] = []): LineReques
 
 function flush(n: number, out: LineRequest[]): void {
   for (let k = 0; k < n; k++) {
-    let m = scratchMasks[k]!;
-    let sectors = 0;
-    while (m) {
-      sectors += m & 1;
-      m >>>= 1;
-    }
-    out.push({ line: scratchLines[k]!, bytes: sectors * SECTOR_BYTES });
+    const words = scratchMasks[k]! >>> 0;
+    const sectors = sectorsOf(words);
+    out.push({ line: scratchLines[k]!, bytes: ((sectors & 1) + ((sectors >> 1) & 1) + ((sectors >> 2) & 1) + (sectors >> 3)) * SECTOR_BYTES, words });
   }
 }

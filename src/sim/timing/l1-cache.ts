@@ -12,7 +12,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { type AddressMap, subPartitionOf } from './address-map.js';
-import { AccessOutcome, Cache } from './cache.js';
+import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
 import type { Interconnect } from './interconnect.js';
 import { type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
@@ -52,8 +52,14 @@ export class L1DataCache {
     this.writeAllocate = geometry.writeAlloc !== 'none';
   }
 
-  /** `local`: the access is to thread-local memory (the `L` write policy writes it back). */
-  access(addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local = false): boolean {
+  /**
+   * `local`: the access is to thread-local memory (the `L` write policy writes it back).
+   * `words`: the 4-byte words of the line the access touches (sectored caches hit per sector).
+   */
+  access(
+    addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local = false,
+    words = ALL_WORDS,
+  ): boolean {
     const c = this.cache;
     if (this.perfectAll || (this.perfectRt && source === ReqSource.Rt)) {
       c.stats.count(source, AccessOutcome.Hit);
@@ -63,36 +69,37 @@ export class L1DataCache {
     const line = c.lineOf(addr);
     if (kind === ReqKind.Atomic) {
       if (this.missQueue.full) return this.fail(source);
-      this.missQueue.tryPush(this.request(line, bytes, kind, source, [waiter!], now), now + this.latency);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, [waiter!], now), now + this.latency);
       return true;
     }
     if (kind === ReqKind.Store) {
       if (this.writeBack || (this.localWriteBack && local)) {
         // Write-back: a hit dirties the line; a miss allocates it dirty (no fetch) unless the
         // write-allocate policy is N, in which case the store is written through.
-        if (c.probe(line)) {
-          c.stats.count(source, AccessOutcome.Hit);
-          c.markDirty(line);
+        const outcome = c.lookup(line, words);
+        if (outcome === AccessOutcome.Hit || c.probe(line)) {
+          c.stats.count(source, outcome);
+          this.writeBackEviction(c.writeWords(line, words), source, now);
           return true;
         }
         if (this.writeAllocate) {
-          c.stats.count(source, c.missKind(line));
-          this.writeBackEviction(c.fill(line, true), source, now);
+          c.stats.count(source, outcome);
+          this.writeBackEviction(c.writeWords(line, words), source, now);
           return true;
         }
       }
-      // Write-through, no write-allocate: every store goes to the L2. A hit refreshes the line,
-      // except under GPGPU-Sim's `L` policy (local write-back, global write-evict), where a global
-      // store that hits invalidates the line (data_cache::wr_hit_global_we_local_wb), so the next
-      // load of it misses.
+      // Write-through, no write-allocate: every store goes to the L2. Under GPGPU-Sim's `L`
+      // policy (local write-back, global write-evict) a global store that hits invalidates the
+      // sectors it writes (data_cache::wr_hit_global_we_local_wb), so the next load of them misses.
       if (this.missQueue.full) return this.fail(source);
-      const hit = c.probe(line);
-      c.stats.count(source, hit ? AccessOutcome.Hit : c.missKind(line));
-      if (hit && this.localWriteBack) c.invalidate(line);
-      this.missQueue.tryPush(this.request(line, bytes, kind, source, waiter ? [waiter] : null, now), now + this.latency);
+      const outcome = c.lookup(line, words);
+      c.stats.count(source, outcome);
+      if (outcome === AccessOutcome.Hit && this.localWriteBack) c.invalidateWords(line, words);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiter ? [waiter] : null, now), now + this.latency);
       return true;
     }
-    if (!this.bypass && c.probe(line)) {
+    const outcome = this.bypass ? c.missKind(line) : c.lookup(line, words);
+    if (outcome === AccessOutcome.Hit) {
       c.stats.count(source, AccessOutcome.Hit);
       if (waiter) this.hitQueue.tryPush(waiter, now + this.latency);
       return true;
@@ -102,19 +109,23 @@ export class L1DataCache {
       if (!c.mshrCanMerge(pending)) return this.fail(source);
       c.stats.count(source, AccessOutcome.HitReserved);
       if (waiter) pending.waiters!.push(waiter);
+      pending.words = (pending.words | words) >>> 0;
       pending.bytes = Math.min(c.lineBytes, Math.max(pending.bytes, bytes));
       return true;
     }
     if (!c.mshrFree() || this.missQueue.full) return this.fail(source);
-    c.stats.count(source, c.missKind(line));
-    const req = this.request(line, bytes, kind, source, waiter ? [waiter] : [], now);
+    c.stats.count(source, outcome);
+    // A sectored cache fetches only the sectors it lacks.
+    const missing = c.missingSectors(line, words);
+    const fetch = missing === 0xf || !c.geometry.sectored ? bytes : Math.min(bytes, popcount4(missing) * 32);
+    const req = this.request(line, fetch, words, kind, source, waiter ? [waiter] : [], now);
     c.mshr.set(line, req);
     this.missQueue.tryPush(req, now + this.latency);
     return true;
   }
 
   private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
-    if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ReqKind.Store, source, null, now));
+    if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, source, null, now));
   }
 
   private fail(source: ReqSource): false {
@@ -122,8 +133,8 @@ export class L1DataCache {
     return false;
   }
 
-  private request(line: number, bytes: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
-    return { addr: line, bytes, kind, source, sm: this.sm, subPartition: subPartitionOf(this.map, line), waiters, sentAt: now };
+  private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
+    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: subPartitionOf(this.map, line), waiters, sentAt: now };
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
@@ -149,7 +160,7 @@ export class L1DataCache {
 
   onReply(req: MemRequest, now: number): void {
     if (req.kind === ReqKind.Load) {
-      if (!this.bypass) this.writeBackEviction(this.cache.fill(req.addr, false), req.source, now);
+      if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.addr, req.words, false), req.source, now);
       this.cache.mshr.delete(req.addr);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
@@ -164,4 +175,8 @@ export class L1DataCache {
   idle(): boolean {
     return this.hitQueue.length === 0 && this.missQueue.length === 0 && this.writebacks.length === 0 && this.cache.mshr.size === 0;
   }
+}
+
+function popcount4(m: number): number {
+  return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 }

@@ -34,6 +34,8 @@ export interface Waiter {
 export interface MemRequest {
   addr: number;
   bytes: number;
+  /** The 4-byte words of the line `addr` the request reads or writes (cache.ts ALL_WORDS: the whole line). */
+  words: number;
   kind: ReqKind;
   source: ReqSource;
   /** Issuing SM (reply destination). */

@@ -12,7 +12,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
-import { AccessOutcome, Cache } from './cache.js';
+import { ALL_WORDS, AccessOutcome, Cache, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
 import type { Interconnect } from './interconnect.js';
 import { type MemRequest, ReqKind } from './mem-request.js';
@@ -73,20 +73,25 @@ export class L2Bank {
     if (req.kind === ReqKind.Store) {
       // Every store from an SM is acknowledged (GPGPU-Sim's write ack): a header-only reply.
       if (req.sm >= 0 && this.replyCount() >= REPLY_LIMIT) return false;
-      if (c.probe(line)) {
-        c.stats.count(req.source, AccessOutcome.Hit);
-        c.markDirty(line);
+      // A sectored L2 hits a store only on readable sectors; a partial write to a sector that is
+      // neither filled nor fully written is a SECTOR_MISS every time (GPGPU-Sim tag_array::probe
+      // with lazy fetch-on-read: the sector stays MODIFIED and unreadable).
+      const outcome = c.lookup(line, req.words);
+      if (outcome === AccessOutcome.Hit) {
+        c.stats.count(req.source, outcome);
+        c.writeWords(line, req.words);
       } else {
         if (this.toDram.length >= this.dramLimit) return this.fail(req);
-        c.stats.count(req.source, c.missKind(line));
-        if (this.writeAllocate) this.evict(c.fill(line, true));
+        c.stats.count(req.source, outcome);
+        if (this.writeAllocate) this.evict(c.writeWords(line, req.words));
         else this.toDram.push({ ...req, addr: line, waiters: null, subPartition: this.id });
       }
       if (req.sm >= 0) this.replies.push(req);
       return true;
     }
     if (this.replyCount() >= REPLY_LIMIT) return false;
-    if (c.probe(line)) {
+    const outcome = c.lookup(line, req.words);
+    if (outcome === AccessOutcome.Hit) {
       c.stats.count(req.source, AccessOutcome.Hit);
       if (req.kind === ReqKind.Atomic) c.markDirty(line);
       this.replies.push(req);
@@ -100,10 +105,11 @@ export class L2Bank {
       return true;
     }
     if (this.pending.size >= c.geometry.mshrEntries || this.toDram.length >= this.dramLimit) return this.fail(req);
-    c.stats.count(req.source, c.missKind(line));
+    c.stats.count(req.source, outcome);
     this.pending.set(line, [req]);
-    const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, Math.ceil(req.bytes / 32) * 32);
-    this.toDram.push({ ...req, addr: line, bytes, kind: ReqKind.Load, waiters: null, subPartition: this.id });
+    const missing = c.missingSectors(line, req.words);
+    const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
+    this.toDram.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id });
     return true;
   }
 
@@ -114,7 +120,7 @@ export class L2Bank {
 
   private evict(ev: { line: number; dirty: boolean } | undefined): void {
     if (ev?.dirty) {
-      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0 });
+      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0 });
     }
   }
 
@@ -124,7 +130,7 @@ export class L2Bank {
     const waiting = this.pending.get(line) ?? [];
     this.pending.delete(line);
     const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
-    this.evict(this.cache.fill(line, dirty));
+    this.evict(this.cache.fillWords(line, fetch.words, dirty));
     for (const r of waiting) this.replies.push(r);
   }
 

@@ -42,7 +42,8 @@ export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
     const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
     for (let k = 0; k < words; k++) {
       const a = perThreadAddress(warp, lane, (word + k) * 4);
-      out.push({ line: a - (a % LINE_BYTES), bytes: SECTOR_BYTES });
+      const line = a - (a % LINE_BYTES);
+      out.push({ line, bytes: SECTOR_BYTES, words: (1 << ((a - line) >> 2)) >>> 0 });
     }
   }
 }

@@ -160,6 +160,13 @@ export function intersectionTableStores(table: number, lane: number, tx: readonl
   return out;
 }
 
+/** The words of its 128-byte line that a chunk of `bytes` at `addr` covers. */
+function chunkWords(addr: number, bytes: number): number {
+  const first = (addr % 128) >> 2;
+  const n = Math.min(32 - first, Math.max(1, bytes >> 2));
+  return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;
+}
+
 export class RtUnit implements MemClient {
   private readonly buffer: (RtWarp | null)[];
   private resident = 0;
@@ -294,7 +301,7 @@ export class RtUnit implements MemClient {
     //    first (Vulkan-Sim rt_unit::memory_cycle serves mem_store_q before new accesses).
     if (this.storeHead < this.storeQueue.length && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       const s = this.storeQueue[this.storeHead]!;
-      if (this.l1.access(s.addr, STORE_BYTES, ReqKind.Store, ReqSource.Rt, s.ack, now)) {
+      if (this.l1.access(s.addr, STORE_BYTES, ReqKind.Store, ReqSource.Rt, s.ack, now, false, chunkWords(s.addr, STORE_BYTES))) {
         this.storeHead++;
         if (this.storeHead === this.storeQueue.length) {
           this.storeQueue.length = 0;
@@ -308,7 +315,7 @@ export class RtUnit implements MemClient {
     const head = this.memQueue[0];
     if (head !== undefined && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       const line = head.addr;
-      if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now)) {
+      if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(line, this.chunkBytes))) {
         this.memQueue.shift();
         this.awaitingFifo++;
         this.blocked = false;

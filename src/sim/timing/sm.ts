@@ -81,6 +81,7 @@ const INST_BYTES = 16;
 interface LdstEntry {
   addr: number;
   bytes: number;
+  words: number;
   kind: ReqKind;
   slot: number;
   local: boolean;
@@ -251,7 +252,7 @@ export class Sm implements MemClient {
     for (let k = 0; k < this.cfg.units.mem && this.ldstHead < this.ldst.length; k++) {
       const e = this.ldst[this.ldstHead]!;
       const waiter = e.kind === ReqKind.Store ? null : this.slotWaiter[e.slot]!;
-      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now, e.local)) break;
+      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now, e.local, e.words)) break;
       this.ldstHead++;
       this.wakeAt = 0;
     }
@@ -496,7 +497,7 @@ export class Sm implements MemClient {
     this.memIdx[slot] = k;
     for (let j = 0; j < out.length; j++) {
       const kind = kinds[j]!;
-      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, kind, slot, local: locals[j]! });
+      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, words: out[j]!.words, kind, slot, local: locals[j]! });
       if (kind !== ReqKind.Store) this.pendingMem[slot]++;
     }
     return true;

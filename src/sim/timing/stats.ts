@@ -7,7 +7,7 @@
  *
  * Invariant: `TimingStats` is plain JSON-able data (numbers, arrays, records).
  */
-import { CacheStats, OUTCOME_NAMES } from './cache.js';
+import { CacheStats, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
 import type { RtStats } from './rt-unit.js';
 import type { SmStats } from './sm.js';
@@ -117,7 +117,7 @@ export interface StatsInput {
 const div = (a: number, b: number): number => (b > 0 ? a / b : 0);
 
 function breakdown(c: CacheStats): CacheBreakdown {
-  const one = (src: 0 | 1) => Object.fromEntries(OUTCOME_NAMES.map((n, o) => [n, c.counts[src * 5 + o]!])) as CacheBreakdown['rt'];
+  const one = (src: 0 | 1) => Object.fromEntries(OUTCOME_NAMES.map((n, o) => [n, c.counts[src * OUTCOMES + o]!])) as CacheBreakdown['rt'];
   return { shader: one(0), rt: one(1) };
 }
 

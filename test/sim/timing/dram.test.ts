@@ -6,7 +6,7 @@ import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js
 
 const cfg = loadConfig('mobile', ['gpgpu_n_mem=1']);
 const map: AddressMap = { channels: 1, subPerChannel: 2, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
-const req = (addr: number, kind = ReqKind.Load): MemRequest => ({ addr, bytes: 128, kind, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0 });
+const req = (addr: number, kind = ReqKind.Load): MemRequest => ({ addr, bytes: 128, kind, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, words: 0xffffffff });
 
 /** Runs the channel until every read returned; returns return cycles by address. */
 function drain(ch: DramChannel, reqs: MemRequest[]): Map<number, number> {

@@ -22,6 +22,8 @@ export class L1DataCache {
   private readonly missQueue: TimedQueue<MemRequest>;
   private readonly hitQueue = new TimedQueue<Waiter>(1 << 30);
   private readonly latency: number;
+  /** Hit latency seen by the RT unit (Vulkan-Sim hands an RT hit back in the cycle of the access). */
+  private readonly rtHitLatency: number;
   private readonly perfectAll: boolean;
   private readonly perfectRt: boolean;
   private readonly writeBack: boolean;
@@ -45,6 +47,7 @@ export class L1DataCache {
     this.cache = new Cache(geometry);
     this.missQueue = new TimedQueue<MemRequest>(geometry.missQueue);
     this.latency = cfg.l1Latency;
+    this.rtHitLatency = cfg.rt.cacheHitLatency;
     this.perfectAll = cfg.perfectMem;
     this.perfectRt = cfg.rt.perfectMem;
     this.writeBack = geometry.write === 'writeBack';
@@ -101,7 +104,7 @@ export class L1DataCache {
     const outcome = this.bypass ? c.missKind(line) : c.lookup(line, words);
     if (outcome === AccessOutcome.Hit) {
       c.stats.count(source, AccessOutcome.Hit);
-      if (waiter) this.hitQueue.tryPush(waiter, now + this.latency);
+      if (waiter) this.hitQueue.tryPush(waiter, now + (source === ReqSource.Rt ? this.rtHitLatency : this.latency));
       return true;
     }
     const pending = c.mshr.get(line);

@@ -9,12 +9,13 @@ function access(addrOf: (lane: number) => number, size: number, laneMask = 0xfff
 }
 
 test('32 consecutive words form one 128 B line with 4 sectors', (t) => {
-  t.deepEqual(coalesce(access((l) => 0x1000 + 4 * l, 4)), [{ line: 0x1000, bytes: 128 }]);
+  t.deepEqual(coalesce(access((l) => 0x1000 + 4 * l, 4)), [{ line: 0x1000, bytes: 128, words: 0xffffffff }]);
 });
 
 test('16 B per lane spans four lines; misaligned words touch an extra sector', (t) => {
   t.is(coalesce(access((l) => 0x1000 + 16 * l, 16)).length, 4);
-  t.deepEqual(coalesce(access((l) => 0x1000 + 30 + 0 * l, 4, 1)), [{ line: 0x1000, bytes: 64 }]);
+  // bytes 30..33: words 7 and 8, in sectors 0 and 1
+  t.deepEqual(coalesce(access((l) => 0x1000 + 30 + 0 * l, 4, 1)), [{ line: 0x1000, bytes: 64, words: (1 << 7) | (1 << 8) }]);
 });
 
 test('scattered lanes give one request per line; inactive lanes are ignored', (t) => {

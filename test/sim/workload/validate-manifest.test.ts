@@ -152,7 +152,7 @@ test('a uniform buffer with both or neither of value and camera is reported', (t
   const m = base();
   const d = m.descriptors as Record<string, unknown>[];
   d[6]!.camera = { lookFrom: [0, 0, 1], lookAt: [0, 0, 0], fovY: 30 };
-  hasProblem(t, problemsOf(m), /descriptors\[6\]: a uniform buffer needs exactly one of "value" .* and "camera"/);
+  hasProblem(t, problemsOf(m), /descriptors\[6\]: a uniform buffer needs exactly one of "value" .*, "camera" and "data"/);
 });
 
 test('camera mistakes name the camera key', (t) => {
@@ -179,7 +179,7 @@ test('a sampled image that is missing or not a PNG is reported per file', (t) =>
   (m.descriptors as Record<string, unknown>[])[5]!.files = ['tex.png', 'nope.png', 'data.bin'];
   const problems = problemsOf(m);
   hasProblem(t, problems, /descriptors\[5\]\.files\[1\]: file not found: .*nope\.png/);
-  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png file, found "data\.bin"/);
+  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png file, or \{"file": "x\.rgba8", "width": w, "height": h\}, found "data\.bin"/);
 });
 
 test('scene mistakes: two sources, unknown generator, bad instance fields', (t) => {
@@ -238,9 +238,11 @@ test('run-parameter placeholders: unknown names, and placeholders outside pushCo
   const m = base();
   m.pushConstants = { frame: '${frame}', spp: '${spp}' };
   (m.descriptors as Record<string, unknown>[])[6]!.value = { exposure: '${seed}' };
+  (m.descriptors as Record<string, unknown>[])[4] = { set: 0, binding: 4, kind: 'storageBuffer', value: { count: '${spp}' } };
   const problems = problemsOf(m);
   hasProblem(t, problems, /pushConstants\.frame: unknown run parameter \$\{frame\} \(known: \$\{width\}/);
-  hasProblem(t, problems, /descriptors\[6\]\.value\.exposure: run parameter \$\{seed\} is only substituted in pushConstants and in uniform buffers/);
+  hasProblem(t, problems, /descriptors\[4\]\.value\.count: run parameter \$\{spp\} is only substituted in pushConstants and in uniform buffers/);
+  t.false(problems.some((p) => p.includes('descriptors[6]')), 'uniform buffer values take run parameters');
   t.false(problems.some((p) => p.includes('pushConstants.spp')));
 });
 

@@ -34,6 +34,15 @@ export function perThreadAddress(warp: number, lane: number, offset: number): nu
   return RT_STATE_BASE + ((warp * BLOCKS_PER_THREAD + block) * 32 + lane) * RT_STATE_BLOCK_BYTES + (offset % RT_STATE_BLOCK_BYTES);
 }
 
+/** The number of requests `perThreadRequests` makes for an access (one per active lane and word). */
+export function perThreadRequestCount(access: MemAccess): number {
+  let lanes = access.laneMask >>> 0;
+  lanes -= (lanes >>> 1) & 0x55555555;
+  lanes = (lanes & 0x33333333) + ((lanes >>> 2) & 0x33333333);
+  lanes = (((lanes + (lanes >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  return lanes * Math.max(1, Math.ceil(access.size / 4));
+}
+
 /** Appends the `per_thread` requests of one rtState access. */
 export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
   const words = Math.max(1, Math.ceil(access.size / 4));
@@ -41,9 +50,11 @@ export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
     const lane = 31 - Math.clz32(m & -m);
     const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
     for (let k = 0; k < words; k++) {
-      const a = perThreadAddress(warp, lane, (word + k) * 4);
-      const line = a - (a % LINE_BYTES);
-      out.push({ line, bytes: SECTOR_BYTES, words: (1 << ((a - line) >> 2)) >>> 0 });
+      const offset = (word + k) * 4;
+      const inBlock = offset % RT_STATE_BLOCK_BYTES;
+      const a = perThreadAddress(warp, lane, offset);
+      // Blocks are 256-byte aligned, so the line is the block start or its second half.
+      out.push({ line: a - (inBlock % LINE_BYTES), bytes: SECTOR_BYTES, words: (1 << ((inBlock % LINE_BYTES) >> 2)) >>> 0 });
     }
   }
 }

@@ -29,7 +29,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
-import { perThreadRequests } from './rt-thread-state.js';
+import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
 import { L1DataCache } from './l1-cache.js';
@@ -473,6 +473,17 @@ export class Sm implements MemClient {
     const mem = step.memory;
     let k = this.memIdx[slot]!;
     if (k >= mem.length || mem[k]!.instIndex !== i) return true;
+    // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
+    // expanding uncoalesced per-thread accesses into their requests is the expensive part.
+    const queued = this.ldst.length - this.ldstHead;
+    if (queued > 0) {
+      let least = 0;
+      for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
+        const a = mem[j]!;
+        least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : 1;
+      }
+      if (queued + least > this.cfg.ldstQueueSize) return false;
+    }
     const out = this.scratch;
     out.length = 0;
     const kinds: ReqKind[] = [];
@@ -492,7 +503,6 @@ export class Sm implements MemClient {
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.
-    const queued = this.ldst.length - this.ldstHead;
     if (queued > 0 && queued + out.length > this.cfg.ldstQueueSize) return false;
     this.memIdx[slot] = k;
     for (let j = 0; j < out.length; j++) {

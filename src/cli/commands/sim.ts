@@ -39,6 +39,9 @@ export function registerSimCommand(program: Command): void {
       const image = p.host.output;
       if (image) out.write('image.png', imageToPng(image));
       out.write('stats.txt', formatStats(r.stats));
+      if (r.config.ignored.length > 0) {
+        out.write('config-ignored.txt', `# options of ${raw.config} this model does not have, each with the reason\n${r.config.ignored.join('\n')}\n`);
+      }
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
       writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
       const dir = out.commit();
@@ -46,6 +49,7 @@ export function registerSimCommand(program: Command): void {
       process.stdout.write(
         `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
           `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +
+          (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,
       );
     } catch (e) {

@@ -69,6 +69,9 @@ export interface Eviction {
   dirty: boolean;
 }
 
+const WINDOW_LINES = 2 ** 22;
+const MAX_WINDOWS = 255;
+
 export class Cache {
   readonly lineBytes: number;
   private readonly sets: number;
@@ -128,9 +131,32 @@ export class Cache {
     return this.sets === 1 ? 0 : Math.floor(line / this.lineBytes) % this.sets;
   }
 
+  /**
+   * A unique small-integer key per line, so the tag maps hash V8 small integers rather than
+   * doubles (the address plan puts regions at 2^36..2^47): the line index is cut into a 2^22-line
+   * window number, renumbered densely in first-touch order, and the offset in the window.
+   * Beyond 255 windows the key is 2^30 + the line index (still unique, just slower).
+   */
   private key(line: number): number {
-    return Math.floor(line / this.lineBytes);
+    const idx = Math.floor(line / this.lineBytes);
+    const hi = Math.floor(idx / WINDOW_LINES);
+    let id: number | undefined;
+    if (hi === this.lastWindow) id = this.lastWindowId;
+    else {
+      id = this.windows.get(hi);
+      if (id === undefined) {
+        id = this.windows.size;
+        this.windows.set(hi, id);
+      }
+      this.lastWindow = hi;
+      this.lastWindowId = id;
+    }
+    return id < MAX_WINDOWS ? id * WINDOW_LINES + (idx - hi * WINDOW_LINES) : 2 ** 30 + idx;
   }
+
+  private readonly windows = new Map<number, number>();
+  private lastWindow = -1;
+  private lastWindowId = 0;
 
   /** Moves frame f to the most-recent end of its set's list. */
   private touch(set: number, f: number): void {

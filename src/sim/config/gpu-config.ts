@@ -55,7 +55,7 @@ export interface GpuConfig {
     maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
     /** structure, internal, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf. */
     latency: number[];
-    opUnits: number; stackEntries: number; threadState: RtThreadStateMode; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
+    opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
   };
   statsSampleInterval: number;
@@ -213,6 +213,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       stackEntries: int('gpgpu_rt_stack_entries', 1),
       threadState: str('gpgpu_rt_thread_state') as RtThreadStateMode,
       intersectionTableStores: bool('gpgpu_rt_intersection_table_stores'),
+      scheduler: str('gpgpu_rt_scheduler') as 'access' | 'warp',
       cacheHitLatency: int('gpgpu_rt_cache_hit_latency', 1),
       useL1: bool('gpgpu_rt_use_l1'),
       rtCache: withOrigin('gpgpu_rt_cache:l1', (v) => parseCacheConfig(v, 'gpgpu_rt_cache:l1')),

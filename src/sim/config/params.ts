@@ -107,6 +107,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_coalesce_warps', 'bool', '0', '', 'merge identical RT requests across warps, not only within a warp'),
   p('gpgpu_rt_thread_state', 'string', 'per_thread', '', 'where payloads, hit attributes and callable data live: per_thread = Vulkan-Sim\'s own global allocation per thread and variable, scalar accesses, stores written through to the L2; interleaved = CUDA-style local memory, one line per warp access, written back in the L1D', { choices: ['per_thread', 'interleaved'] }),
   p('gpgpu_rt_intersection_table_stores', 'bool', '1', '', 'Vulkan-Sim\'s delayed intersection shaders: each procedural-leaf candidate writes two 32 B intersection-table entries through the L1D, and the warp leaves the RT unit after their write acks'),
+  p('gpgpu_rt_scheduler', 'string', 'access', '', 'RT-unit memory scheduling: access = Vulkan-Sim\'s (one unique node address per new access, for the oldest warp with a ray ready, only once the previous access\'s chunks and queued stores are out); warp = greedy-then-oldest warp, all its ready rays\' chunks queued at once', { choices: ['access', 'warp'] }),
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),

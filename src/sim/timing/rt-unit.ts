@@ -292,9 +292,17 @@ export class RtUnit implements MemClient {
 
   private cycleScheduler(now: number): void {
     // 3. Warp + memory scheduler.
-    if (!this.blocked) {
+    if (this.cfg.rt.scheduler === 'access') {
+      // Vulkan-Sim (rt_unit::memory_cycle): a new access only when the last one's chunks and all
+      // queued stores are out; then the oldest warp with a ray ready gets one unique address,
+      // shared by all its ready rays that want it.
+      if (!this.blocked && this.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
+        const w = this.oldestReadyWarp();
+        if (w) this.scheduleMemory(w, true);
+      }
+    } else if (!this.blocked) {
       const w = this.selectWarp();
-      if (w) this.scheduleMemory(w);
+      if (w) this.scheduleMemory(w, false);
     }
     // 4. One request per cycle to the memory port, if its response will have a Response FIFO
     //    entry (credit-based: sent and not yet popped < FIFO size). Intersection-table stores go
@@ -333,11 +341,33 @@ export class RtUnit implements MemClient {
     return best;
   }
 
-  private scheduleMemory(w: RtWarp): void {
+  private oldestReadyWarp(): RtWarp | null {
+    let best: RtWarp | null = null;
+    for (const w of this.buffer) if (w && w.readyRays.length > 0 && (!best || w.age < best.age)) best = w;
+    return best;
+  }
+
+  /** `oneAccess`: only the rays of `w` that want the same node as its first ready ray. */
+  private scheduleMemory(w: RtWarp, oneAccess: boolean): void {
     const coalesce = this.cfg.rt.coalesceWarps;
     const maxWarps = this.cfg.rt.maxWarps;
     const cb = this.chunkBytes;
     const ready = w.readyRays;
+    if (oneAccess) {
+      const address = ready[0]!.tx[ready[0]!.idx]!.address;
+      const same = ready.filter((r) => r.tx[r.idx]!.address === address);
+      const rest = ready.filter((r) => r.tx[r.idx]!.address !== address);
+      ready.length = 0;
+      ready.push(...same);
+      this.scheduleRays(w, ready, coalesce, maxWarps, cb);
+      ready.push(...rest);
+      return;
+    }
+    this.scheduleRays(w, ready, coalesce, maxWarps, cb);
+  }
+
+  /** Queues the chunk requests of `ready` rays in order until MSHRs or the queue run out; removes the rays it took. */
+  private scheduleRays(w: RtWarp, ready: Ray[], coalesce: boolean, maxWarps: number, cb: number): void {
     let taken = 0;
     for (; taken < ready.length; taken++) {
       const ray = ready[taken]!;

@@ -3,6 +3,7 @@
  * the cycle-level timing model; writes stats.json, stats.txt (Vulkan-Sim `name = value` dump),
  * image.png and an HTML page of the Vulkan-Sim figures.
  */
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { simulateWorkload } from '../../driver/simulate-workload.js';
 import { imageToPng } from '../../sim/host/image-png.js';
@@ -34,7 +35,9 @@ export function registerSimCommand(program: Command): void {
     });
     progress.done();
     const p = r.prepared;
-    const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${raw.config.replace(/[^A-Za-z0-9_-]/g, '_')}`);
+    // A config file names the folder by its base name (SM75_RTX2060.gpgpusim.config -> SM75_RTX2060).
+    const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+    const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${configName}`);
     try {
       const image = p.host.output;
       if (image) out.write('image.png', imageToPng(image));

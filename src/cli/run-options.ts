@@ -15,6 +15,7 @@ export interface RawRunOptions {
   mapping?: string;
   fcc?: boolean;
   its?: boolean;
+  floatModel?: string;
   out?: string;
 }
 
@@ -28,6 +29,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
+    .option('--float-model <ieee|gpu>', 'float division, normalize and pow exactly rounded (ieee) or as GPU compilers lower them (gpu: rcp, rsq, exp2/log2); default: the manifest\'s floatModel, else ieee')
     .option('--out <dir>', 'output directory');
 }
 
@@ -52,6 +54,10 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   if (seed !== undefined) out.seed = seed;
   if (raw.fcc) out.fcc = true;
   if (raw.its) out.its = true;
+  if (raw.floatModel !== undefined) {
+    if (raw.floatModel !== 'ieee' && raw.floatModel !== 'gpu') throw new CliUsageError(`--float-model: expected ieee or gpu, got '${raw.floatModel}'`);
+    out.floatModel = raw.floatModel;
+  }
   if (raw.mapping !== undefined) {
     if (raw.mapping !== 'rows' && raw.mapping !== 'tiles4x8') throw new CliUsageError(`--mapping: expected rows or tiles4x8, got '${raw.mapping}'`);
     out.mapping = raw.mapping;

@@ -4,7 +4,10 @@
  * lumibench-wknd/vulkan-sim/SUMMARY.tsv) with the ratio and the issue-8 target it must meet.
  * Everything shown is computed from the two runs; nothing here is tuned per figure.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { imageToPng } from '../sim/host/image-png.js';
+import type { SimImage } from '../sim/functional/images.js';
 import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { ManifestError } from '../sim/workload/manifest.js';
@@ -50,9 +53,22 @@ export interface CalibrationRow {
   withinTarget?: boolean;
 }
 
+/** How the rendered frame compares with Vulkan-Sim's, pixel by pixel (the Vulkan-Sim paper's bar). */
+export interface FrameAgreement {
+  pixels: number;
+  /** Pixels whose R, G or B differs by more than 2/255. */
+  differing: number;
+  fraction: number;
+  maxDifference: number;
+}
+
+/** The Vulkan-Sim paper's bar against NVIDIA: at most 0.3% of pixels off by more than 2/255. */
+export const FRAME_BAR = 0.003;
+
 export interface CalibrationResult {
   reference: ReferenceRun;
   rows: CalibrationRow[];
+  frame?: FrameAgreement;
   wallSeconds: number;
   cpuSeconds: number;
   /** The process's high-water mark so far (a later size includes the earlier ones' peak). */
@@ -113,7 +129,37 @@ export async function calibrateRun(reference: ReferenceRun, config?: string, ove
     }
     return row;
   });
-  return {
+  const out: CalibrationResult = {
     reference, rows, wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMb: resourceUsage().maxRSS / 1024,
   };
+  const image = r.prepared.host.output;
+  if (image) out.frame = compareWithReferenceFrame(image, reference);
+  return out;
+}
+
+/**
+ * Compares a frame with Vulkan-Sim's rendered frame of the run (`<run>/frame_<W>x<H>_x<S>.png`,
+ * upscaled S times by pixel replication).
+ */
+export function compareWithReferenceFrame(image: SimImage, reference: ReferenceRun, dir = vulkanSimDir()): FrameAgreement | undefined {
+  const runDir = join(dir, reference.run);
+  const file = existsSync(runDir) ? readdirSync(runDir).find((f) => /^frame_\d+x\d+_x\d+\.png$/.test(f)) : undefined;
+  if (!file) return undefined;
+  const scale = Number(/_x(\d+)\.png$/.exec(file)![1]);
+  const ref = PNG.sync.read(readFileSync(join(runDir, file)));
+  const ours = PNG.sync.read(Buffer.from(imageToPng(image)));
+  let differing = 0;
+  let maxDifference = 0;
+  for (let y = 0; y < ours.height; y++) {
+    for (let x = 0; x < ours.width; x++) {
+      const a = (y * ours.width + x) * 4;
+      const b = (y * scale * ref.width + x * scale) * 4;
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(ours.data[a + c]! - ref.data[b + c]!));
+      if (d > 2) differing++;
+      maxDifference = Math.max(maxDifference, d);
+    }
+  }
+  const pixels = ours.width * ours.height;
+  return { pixels, differing, fraction: differing / pixels, maxDifference };
 }

@@ -4,6 +4,7 @@
  * -> functional simulation -> image, counters, instrumentation dump. Each arrow is a plain call
  * into its stage; the driver only wires them (the CLI is a thin shell over it).
  */
+import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import {
   DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
@@ -35,6 +36,8 @@ export interface RunOptions extends Partial<RunParameters> {
   fcc?: boolean;
   /** Independent thread scheduling (Vulkan-Sim IV-B) instead of the IPDOM SIMT stack. */
   its?: boolean;
+  /** Overrides the manifest's `floatModel` (src/sim/functional/float-model.ts). */
+  floatModel?: FloatModel;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -123,7 +126,7 @@ export async function prepareRun(
     host.resources.buffers!.push({ set: INSTRUMENTATION_SET, binding: INSTRUMENTATION_BINDING, data: dumpBuffer });
   }
   lap('scene');
-  const program = compileProgram(linked.module);
+  const program = compileProgram(linked.module, opts.floatModel ?? manifest.floatModel);
   const rt = new RtRuntime({
     accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined, fcc: opts.fcc ?? false,
     ...(record ? { shortStackSize: record.shortStackSize } : {}),

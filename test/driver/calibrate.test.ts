@@ -6,7 +6,7 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { calibrateRun, readReferenceRuns } from '../../src/driver/calibrate.js';
+import { calibrateRun, FRAME_BAR, readReferenceRuns } from '../../src/driver/calibrate.js';
 import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 
 const available = existsSync(join(calibrationDir(), 'lumibench-wknd', 'vulkan-sim', 'SUMMARY.tsv'));
@@ -39,6 +39,8 @@ for (const size of ['32x32x1', '64x64x2']) {
       }
       t.true(row.withinTarget, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim} (target ${JSON.stringify(row.target)})`);
     }
+    t.log(`frame: ${r.frame!.differing}/${r.frame!.pixels} pixels differ by more than 2/255`);
+    t.true(r.frame!.fraction <= FRAME_BAR, 'the frame matches Vulkan-Sim\'s within the Vulkan-Sim paper\'s bar (same RNG streams, GPU float model)');
     const get = (f: string) => r.rows.find((x) => x.figure === f)!;
     t.true(get('rt_avg_warp_occupancy').ratio > 0.85 && get('rt_avg_warp_occupancy').ratio < 1.15, 'RT warp-buffer occupancy as Vulkan-Sim defines it');
   });

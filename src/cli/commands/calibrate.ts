@@ -4,7 +4,7 @@
  * ratio and whether it meets the calibration target.
  */
 import type { Command } from 'commander';
-import { calibrateRun, readReferenceRuns, type CalibrationResult } from '../../driver/calibrate.js';
+import { calibrateRun, FRAME_BAR, readReferenceRuns, type CalibrationResult } from '../../driver/calibrate.js';
 
 interface RawCalibrateOptions {
   config?: string;
@@ -40,6 +40,9 @@ export function formatCalibration(r: CalibrationResult): string {
       ? `${row.target.kind === 'absolute' ? `±${row.target.tolerance} abs` : `±${row.target.tolerance * 100}%`} ${row.withinTarget ? 'met' : 'MISSED'}`
       : '';
     lines.push(`  ${row.figure.padEnd(27)} ${fmt(row.vulkanSim).padStart(12)} ${fmt(row.vvision).padStart(12)} ${row.ratio.toFixed(3).padStart(7)}  ${target}`);
+  }
+  if (r.frame) {
+    lines.push(`  frame: ${r.frame.differing} of ${r.frame.pixels} pixels differ from Vulkan-Sim's by more than 2/255 (${(100 * r.frame.fraction).toFixed(2)}%; bar 0.3%: ${r.frame.fraction <= FRAME_BAR ? 'met' : 'MISSED'})`);
   }
   lines.push(`  wall ${r.wallSeconds.toFixed(1)} s (Vulkan-Sim ${ref.wallSeconds.toFixed(0)} s), CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB (Vulkan-Sim ${ref.maxRssMb} MB)`);
   return `${lines.join('\n')}\n\n`;

@@ -202,6 +202,7 @@ class LaneFunctionCompiler {
     return {
       module: this.m,
       layout: this.layout,
+      floatModel: this.statics.floatModel,
       read(v: ValueId, k: number, lane = 'l'): string {
         if (lane !== 'l') throw new SimError('internal', 'cross-lane read in the lane-serial backend');
         const c = self.statics.constantLeaves(v);

@@ -280,6 +280,7 @@ export class FunctionCompiler {
     const ctx: EmitContext = {
       module: this.m,
       layout: this.layout,
+      floatModel: this.statics.floatModel,
       read(v: ValueId, k: number, lane = 'l'): string {
         const c = self.statics.constantLeaves(v);
         if (c) {

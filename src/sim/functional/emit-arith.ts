@@ -5,6 +5,7 @@
  * after every operation; integer results are wrapped to 32 bits (`|0`, `>>>0`, Math.imul).
  * The runtime helpers are reached through the prelude name `X` (shader-math.ts).
  */
+import type { FloatModel } from './float-model.js';
 import type { Inst, InstOf, ValueId } from '../../ir/inst.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { OpClass } from '../warp-step.js';
@@ -66,7 +67,7 @@ function hoist(ctx: EmitContext, exprs: string[]): string[] {
   });
 }
 
-function binaryScalar(kind: string, k: LeafKind, a: string, b: string): string {
+function binaryScalar(kind: string, k: LeafKind, a: string, b: string, floatModel: FloatModel): string {
   const f = isFloat(k);
   const is64 = k === 'i64' || k === 'u64';
   switch (kind) {
@@ -78,7 +79,8 @@ function binaryScalar(kind: string, k: LeafKind, a: string, b: string): string {
       if (f || is64) return wrap(k, `${a} * ${b}`);
       return k === 'u32' ? `(Math.imul(${a}, ${b}) >>> 0)` : `Math.imul(${a}, ${b})`;
     case 'div':
-      if (f) return wrap(k, `${a} / ${b}`);
+      // GPU compilers divide by multiplying with the rounded reciprocal (float-model.ts).
+      if (f) return wrap(k, floatModel === 'gpu' && k === 'f32' ? `${a} * Math.fround(1 / ${b})` : `${a} / ${b}`);
       if (is64) return `Math.trunc(${a} / ${b})`;
       return k === 'u32' ? `X.udiv(${a}, ${b})` : `X.sdiv(${a}, ${b})`;
     case 'rem':
@@ -164,7 +166,7 @@ function emitBinary(ctx: EmitContext, inst: InstOf<'binary'>): void {
       const k = ak[0]!;
       const f = isFloat(k);
       if (f && (inst.kind === 'div' || inst.kind === 'rem' || inst.kind === 'mod')) ctx.setClass(OpClass.Sfu);
-      ctx.def(inst.id, rk.map((_, i) => binaryScalar(inst.kind, k, at(ctx, inst.a, i), at(ctx, inst.b, i))));
+      ctx.def(inst.id, rk.map((_, i) => binaryScalar(inst.kind, k, at(ctx, inst.a, i), at(ctx, inst.b, i), ctx.floatModel)));
     }
   }
 }

@@ -11,6 +11,7 @@
  *   values and materialisable ones (constants, globals, variables).
  * - `def(id, exprs)` binds the result leaves; each expr is evaluated exactly once, in order.
  */
+import type { FloatModel } from './float-model.js';
 import type { Inst, ValueId } from '../../ir/inst.js';
 import type { Module } from '../../ir/module.js';
 import type { TypeId } from '../../ir/types.js';
@@ -57,6 +58,8 @@ export interface MemSite {
 export interface EmitContext {
   readonly module: Module;
   readonly layout: LayoutTable;
+  /** How float division, normalize, inversesqrt and pow are evaluated (float-model.ts). */
+  readonly floatModel: FloatModel;
   read(v: ValueId, k: number, lane?: string): string;
   leaves(v: ValueId): LeafKind[];
   typeOfValue(v: ValueId): TypeId;

@@ -80,7 +80,8 @@ export function emitExt(ctx: EmitContext, inst: InstOf<'ext'>, storeThrough: Sto
   const k0: LeafKind = ctx.leaves(args[0]!)[0]!;
   const perLeaf = (f: (i: number, k: LeafKind) => string): void => ctx.def(inst.id, rk.map((k, i) => f(i, k)));
 
-  const unary = UNARY_F[inst.fn];
+  // GPU compilers take rsq as the rounded reciprocal of the rounded sqrt (float-model.ts).
+  const unary = ctx.floatModel === 'gpu' && inst.fn === 'inversesqrt' ? (a: string) => fr(`1 / ${fr(`Math.sqrt(${a})`)}`) : UNARY_F[inst.fn];
   if (unary) {
     perLeaf((i) => unary(at(0, i)));
     return;
@@ -96,7 +97,9 @@ export function emitExt(ctx: EmitContext, inst: InstOf<'ext'>, storeThrough: Sto
       perLeaf((i) => fr(`Math.atan2(${at(0, i)}, ${at(1, i)})`));
       return;
     case 'pow':
-      perLeaf((i) => fr(`Math.pow(${at(0, i)}, ${at(1, i)})`));
+      perLeaf((i) => (ctx.floatModel === 'gpu'
+        ? fr(`Math.pow(2, ${fr(`${at(1, i)} * ${fr(`Math.log2(${at(0, i)})`)}`)})`)
+        : fr(`Math.pow(${at(0, i)}, ${at(1, i)})`)));
       return;
     case 'min':
     case 'nmin':
@@ -143,6 +146,12 @@ export function emitExt(ctx: EmitContext, inst: InstOf<'ext'>, storeThrough: Sto
     case 'normalize': {
       const v = bind(all(0));
       const len = ctx.tmp('len');
+      if (ctx.floatModel === 'gpu') {
+        // v * rsq(dot(v, v)), rsq = rcp(sqrt) rounded at each step (float-model.ts).
+        ctx.line(`const ${len} = ${fr(`1 / ${fr(`Math.sqrt(${fsumSq(v)})`)}`)};`);
+        ctx.def(inst.id, v.map((x) => fr(`${x} * ${len}`)));
+        return;
+      }
       ctx.line(`const ${len} = ${fr(`Math.sqrt(${fsumSq(v)})`)};`);
       ctx.def(inst.id, v.map((x) => fr(`${x} / ${len}`)));
       return;

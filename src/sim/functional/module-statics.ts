@@ -8,6 +8,7 @@
  * hitAttribute global aliases it, as in Vulkan), followed by the other private-class globals at
  * 8-byte aligned offsets; `privateGlobalBytes` is where call frames start.
  */
+import type { FloatModel } from './float-model.js';
 import { isRtStateStorage } from './rt-state-storage.js';
 import type { ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
@@ -43,7 +44,7 @@ export class ModuleStatics {
   /** Positions in `Module.constants` of spec constants (W.spec is indexed by constant position). */
   readonly specConstants: { index: number; specId: number; value: number }[] = [];
 
-  constructor(readonly m: Module) {
+  constructor(readonly m: Module, readonly floatModel: FloatModel = 'ieee') {
     this.layout = new LayoutTable(m.types);
     m.constants.forEach((c, index) => {
       this.constById.set(c.id, { c, index });

@@ -8,6 +8,7 @@
  * `<function>/<block>` for the block with global index k. A program is immutable once built and
  * can be launched any number of times.
  */
+import type { FloatModel } from './float-model.js';
 import type { FunctionId } from '../../ir/inst.js';
 import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
@@ -27,8 +28,9 @@ export interface Program {
   laneFns?: LaneFn[];
 }
 
-export function compileProgram(m: Module): Program {
-  const statics = new ModuleStatics(m);
+/** `floatModel`: how float division, normalize and pow are evaluated (float-model.ts). */
+export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Program {
+  const statics = new ModuleStatics(m, floatModel);
   const sites: Site[] = [];
   const functions: FunctionInfo[] = [];
   const blockNames: string[] = [];

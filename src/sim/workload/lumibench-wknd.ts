@@ -11,6 +11,7 @@
  * - the 487 BLASes and TLAS instances from `instances.json` (one AABB geometry per BLAS, opaque;
  *   instance custom index = model index, SBT offset = hit group, TRIANGLE_FACING_CULL_DISABLE);
  * - the SBT of pipeline.json (raygen, one miss, hit groups triangles / spheres / cubes / cylinders);
+ * - `floatModel: gpu`: float operations evaluated as the Mesa NIR code Vulkan-Sim runs does;
  * - run parameters written into the UBO members that hold them (`members`): `--width/--height`
  *   -> Width/Height, `--spp` -> NumberOfSamples and TotalNumberOfSamples (the first frame after an
  *   accumulation reset, as LumiBench renders it), `--bounces` -> NumberOfBounces, `--seed` ->
@@ -142,6 +143,9 @@ export function lumibenchWkndManifest(calibrationDir: string, name: LumibenchWor
     spp: 2,
     bounces: 16,
     seed: 1,
+    // Vulkan-Sim runs Mesa's NIR, which divides by reciprocal, normalizes by rsq and takes pow as
+    // exp2(y * log2(x)); the path tracer's paths depend on it (docs/calibration.md).
+    floatModel: 'gpu',
   };
 }
 

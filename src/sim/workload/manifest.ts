@@ -231,6 +231,8 @@ export interface WorkloadManifest {
   /** Maximum path length the shaders are asked for, >= 0. */
   bounces: number;
   seed: number;
+  /** How the application's float operations are evaluated (src/sim/functional/float-model.ts); default 'ieee'. */
+  floatModel: 'ieee' | 'gpu';
 }
 
 /** Thrown by `loadManifest`/`resolveWorkload`; `problems` holds every problem found, each naming its key path. */

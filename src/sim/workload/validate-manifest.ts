@@ -7,7 +7,7 @@
  */
 import { extname, isAbsolute, resolve } from 'node:path';
 import {
-  array, describeJson, existingDirectory, existingFile, isObject, key, newJsonChecks,
+  array, describeJson, existingDirectory, existingFile, isObject, key, newJsonChecks, oneOf,
   nonNegativeInteger, object, onlyKeys, report, string, type JsonChecks,
 } from './json-checks.js';
 import {
@@ -20,7 +20,7 @@ import { readDescriptors, readJsonObject, readScene } from './validate-resources
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
   'miss', 'callables', 'maxRecursionDepth', 'descriptors', 'pushConstants', 'specConstants', 'scene', 'launch', 'spp',
-  'bounces', 'seed', 'notes', 'accelerationStructures',
+  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel',
 ];
 
 export interface ManifestValidation {
@@ -79,6 +79,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const spp = root.spp === undefined ? 1 : nonNegativeInteger(c, root.spp, 'spp', 1);
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');
   const seed = root.seed === undefined ? 0 : nonNegativeInteger(c, root.seed, 'seed');
+  const floatModel = root.floatModel === undefined ? 'ieee' : oneOf(c, root.floatModel, ['ieee', 'gpu'] as const, 'floatModel');
 
   checkPlaceholders(c, root);
 
@@ -99,6 +100,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
     spp: spp!,
     bounces: bounces!,
     seed: seed!,
+    floatModel: floatModel!,
   };
   if (raygenShaderRecord) manifest.raygenShaderRecord = raygenShaderRecord;
   if (pushConstants) manifest.pushConstants = pushConstants;

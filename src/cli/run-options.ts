@@ -16,6 +16,8 @@ export interface RawRunOptions {
   fcc?: boolean;
   its?: boolean;
   floatModel?: string;
+  itsPolicy?: string;
+  push?: string[];
   out?: string;
 }
 
@@ -29,6 +31,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
+    .option('--its-policy <barriers|barriers-all|merge>', 'with --its: convergence barriers at post-dominators except across a traceRay (barriers, NVIDIA\'s, default), at every divergent branch (barriers-all: its_reconverge_after_trace), or none, merging splits that meet (merge, the earlier model)')
+    .option('--push <name=value>', 'set a push-constant member for this run (repeatable), e.g. --push shape=2', (v: string, prev: string[] = []) => [...prev, v])
     .option('--float-model <ieee|gpu>', 'float division, normalize and pow exactly rounded (ieee) or as GPU compilers lower them (gpu: rcp, rsq, exp2/log2); default: the manifest\'s floatModel, else ieee')
     .option('--out <dir>', 'output directory');
 }
@@ -54,6 +58,18 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   if (seed !== undefined) out.seed = seed;
   if (raw.fcc) out.fcc = true;
   if (raw.its) out.its = true;
+  if (raw.push !== undefined) {
+    out.push = {};
+    for (const kv of raw.push) {
+      const m = /^([A-Za-z_]\w*)=(-?\d+(\.\d+)?)$/.exec(kv);
+      if (!m) throw new CliUsageError(`--push: expected name=number, got '${kv}'`);
+      out.push[m[1]!] = Number(m[2]);
+    }
+  }
+  if (raw.itsPolicy !== undefined) {
+    if (!['barriers', 'barriers-all', 'merge'].includes(raw.itsPolicy)) throw new CliUsageError(`--its-policy: expected barriers, barriers-all or merge, got '${raw.itsPolicy}'`);
+    out.itsPolicy = raw.itsPolicy as RunOptions['itsPolicy'];
+  }
   if (raw.floatModel !== undefined) {
     if (raw.floatModel !== 'ieee' && raw.floatModel !== 'gpu') throw new CliUsageError(`--float-model: expected ieee or gpu, got '${raw.floatModel}'`);
     out.floatModel = raw.floatModel;

@@ -4,6 +4,7 @@
  * -> functional simulation -> image, counters, instrumentation dump. Each arrow is a plain call
  * into its stage; the driver only wires them (the CLI is a thin shell over it).
  */
+import type { ItsPolicy } from '../sim/functional/launch-state.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import {
@@ -38,6 +39,14 @@ export interface RunOptions extends Partial<RunParameters> {
   its?: boolean;
   /** Overrides the manifest's `floatModel` (src/sim/functional/float-model.ts). */
   floatModel?: FloatModel;
+  /**
+   * With `its`: how splits reconverge (src/sim/functional/launch-state.ts ItsPolicy): 'barriers'
+   * (default: NVIDIA's, none across a traceRay), 'barriers-all' (its_reconverge_after_trace), or
+   * 'merge' (the earlier opportunistic merging).
+   */
+  itsPolicy?: ItsPolicy;
+  /** Push-constant members set for this run over the manifest's `pushConstants` (CLI `--push name=value`). */
+  push?: Record<string, number>;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -71,6 +80,7 @@ export interface PreparedRun {
   timings: RunResult['timings'];
   /** Warp reconvergence the launch uses (from RunOptions.its). */
   reconvergence: 'ipdom' | 'its';
+  itsPolicy: ItsPolicy;
 }
 
 /**
@@ -106,7 +116,8 @@ export async function prepareRun(
     timings[k] += now - t;
     t = now;
   };
-  const manifest = shared?.manifest ?? loadManifest(resolveWorkload(workload));
+  const loaded = shared?.manifest ?? loadManifest(resolveWorkload(workload));
+  const manifest = opts.push ? { ...loaded, pushConstants: { ...(loaded.pushConstants ?? {}), ...opts.push } } : loaded;
   const params = runParameters(manifest, opts);
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
@@ -132,7 +143,7 @@ export async function prepareRun(
     ...(record ? { shortStackSize: record.shortStackSize } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom' };
+  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   return out;
@@ -147,6 +158,7 @@ export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) 
     rt: p.rt,
     specConstants: p.host.specConstants,
     reconvergence: p.reconvergence,
+    itsPolicy: p.itsPolicy,
   };
 }
 

@@ -26,6 +26,7 @@
  * - Frames are shared by sibling splits and therefore not returned to the launch's frame pool.
  */
 import { EXIT, type BlockInfo, type FunctionInfo } from './compile-to-js.js';
+import { convergenceBarrier, NO_BARRIER, type BarrierPolicy } from './its-barriers.js';
 import type { Frame } from './launch-state.js';
 
 /** Where a split is in one call frame: block position (or EXIT) and the next piece to run. */
@@ -41,6 +42,20 @@ export interface ItsSplit {
   /** Active lanes (int32 bit mask). */
   mask: number;
   calls: CallPosition[];
+  /** Convergence barriers the split belongs to, innermost last (shared with its siblings). */
+  barriers: Barrier[];
+}
+
+/**
+ * A convergence barrier (BSSY / BSYNC): the lanes of a divergent branch wait at `frame`'s position
+ * (`pc`, `piece`) until every one of `mask` that is still running has arrived, then run as one split.
+ */
+export interface Barrier {
+  frame: Frame;
+  pc: number;
+  piece: number;
+  /** Lanes expected; lanes that finish or leave the frame early are dropped from it. */
+  mask: number;
 }
 
 /** What a scheduler sees of a split it may run next. */
@@ -117,8 +132,63 @@ export class SplitTable {
   /** Id of the split whose last step entered the RT unit, or -1 once another split stepped. */
   private inRtUnit = -1;
 
-  constructor(entry: Frame, mask: number) {
-    this.splits.push({ id: 0, mask, calls: [{ frame: entry, pc: 0, piece: 0 }] });
+  constructor(entry: Frame, mask: number, private readonly policy?: BarrierPolicy) {
+    this.splits.push({ id: 0, mask, calls: [{ frame: entry, pc: 0, piece: 0 }], barriers: [] });
+  }
+
+  /** A split waiting at its innermost barrier (not runnable until the barrier's lanes are all there). */
+  private waiting(s: ItsSplit): boolean {
+    const b = s.barriers[s.barriers.length - 1];
+    if (!b) return false;
+    const top = s.calls[s.calls.length - 1]!;
+    return top.frame === b.frame && top.pc === b.pc && top.piece === b.piece;
+  }
+
+  /**
+   * Merges the splits waiting at barrier `b` once all its running lanes are there; repeats for the
+   * survivor's next barrier when it sits at that one too. Returns the survivor, if a merge happened.
+   */
+  private release(b: Barrier): void {
+    for (;;) {
+      let arrived = 0;
+      const members: ItsSplit[] = [];
+      for (const s of this.splits) {
+        if (s.barriers[s.barriers.length - 1] === b && this.waiting(s)) {
+          arrived |= s.mask;
+          members.push(s);
+        }
+      }
+      if (members.length === 0 || (b.mask & ~arrived) !== 0) return;
+      members.sort((x, y) => x.id - y.id);
+      const survivor = members[0]!;
+      for (const o of members.slice(1)) {
+        survivor.mask |= o.mask;
+        this.remove(o);
+      }
+      survivor.barriers.pop();
+      const next = survivor.barriers[survivor.barriers.length - 1];
+      if (!next || !this.waiting(survivor)) return;
+      b = next;
+    }
+  }
+
+  /** After `s` moved: if it reached its innermost barrier, release that barrier when complete. */
+  arrive(s: ItsSplit): void {
+    if (this.policy && this.waiting(s)) this.release(s.barriers[s.barriers.length - 1]!);
+  }
+
+  /** Lanes `mask` will never reach barriers in `frame` (they returned from it, or finished). */
+  private dropLanes(mask: number, frame: Frame | undefined): void {
+    const touched = new Set<Barrier>();
+    for (const s of this.splits) {
+      for (const b of s.barriers) {
+        if ((frame === undefined || b.frame === frame) && (b.mask & mask) !== 0) {
+          b.mask &= ~mask;
+          touched.add(b);
+        }
+      }
+    }
+    for (const b of touched) this.release(b);
   }
 
   get empty(): boolean {
@@ -128,7 +198,7 @@ export class SplitTable {
   /** Live splits in scheduling order (see the file comment). */
   ordered(): ItsSplit[] {
     if (this.splits.length === 1) return this.splits;
-    const out = [...this.splits].sort(lagOrder);
+    const out = (this.policy ? this.splits.filter((s) => !this.waiting(s)) : [...this.splits]).sort(lagOrder);
     const k = out.findIndex((s) => s.id === this.inRtUnit);
     if (k >= 0) out.push(...out.splice(k, 1));
     return out;
@@ -179,6 +249,18 @@ export class SplitTable {
     const succs = block.succs;
     let first = -1;
     const moved: ItsSplit[] = [s];
+    let taken = 0;
+    for (let i = 0; i < succs.length; i++) if (succMasks[i] !== 0) taken++;
+    if (taken > 1 && this.policy) {
+      // Divergent: a convergence barrier at the post-dominator, unless the policy leaves this
+      // branch without one (a traceRay in between); the function's end means the caller's return point.
+      const pc = convergenceBarrier(top.frame.fn, top.pc, this.policy);
+      if (pc !== NO_BARRIER) {
+        const caller = s.calls[s.calls.length - 2];
+        const at = pc !== EXIT ? { frame: top.frame, pc, piece: 0 } : caller ? { frame: caller.frame, pc: caller.pc, piece: caller.piece } : undefined;
+        if (at) s.barriers = [...s.barriers, { ...at, mask: s.mask }];
+      }
+    }
     for (let i = 0; i < succs.length; i++) {
       const m = succMasks[i]!;
       if (m === 0) continue;
@@ -189,7 +271,7 @@ export class SplitTable {
       // Own copies of the return positions: each split advances its callers on its own.
       const calls = s.calls.slice(0, -1).map((c) => ({ ...c }));
       calls.push({ frame: top.frame, pc: succs[i]!, piece: 0 });
-      const ns: ItsSplit = { id: this.nextId++, mask: m, calls };
+      const ns: ItsSplit = { id: this.nextId++, mask: m, calls, barriers: [...s.barriers] };
       this.splits.push(ns);
       moved.push(ns);
     }
@@ -205,10 +287,16 @@ export class SplitTable {
    */
   leaveFrame(s: ItsSplit): void {
     const F = s.calls.pop()!.frame;
+    if (this.policy) {
+      // Barriers of the frame it leaves can no longer be reached by these lanes.
+      while (s.barriers.length > 0 && s.barriers[s.barriers.length - 1]!.frame === F) s.barriers.pop();
+    }
     if (s.calls.length === 0) {
       this.remove(s);
+      if (this.policy) this.dropLanes(s.mask, undefined);
       return;
     }
+    if (this.policy) this.dropLanes(s.mask, F);
     const caller = s.calls[s.calls.length - 1]!;
     const callPiece = caller.frame.fn.blocks[caller.pc]!.pieces[caller.piece - 1]!;
     if (callPiece.callResultSlot >= 0) {
@@ -220,7 +308,17 @@ export class SplitTable {
         }
       }
     }
-    this.merge(s);
+    if (this.policy) this.arrive(s);
+    else this.merge(s);
+  }
+
+  /**
+   * After split `s` moved: with convergence barriers it may complete one; without (the policy-less
+   * table of the earlier model) it merges with any split at the same position.
+   */
+  settle(s: ItsSplit): void {
+    if (this.policy) this.arrive(s);
+    else this.merge(s);
   }
 
   remove(s: ItsSplit): void {

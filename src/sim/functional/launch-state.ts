@@ -72,7 +72,18 @@ export interface LaunchConfig {
   clock?: () => number;
   /** 'ipdom' (SIMT stack, default) or 'its' (independent thread scheduling, its-splits.ts). */
   reconvergence?: Reconvergence;
+  /** Under 'its': how splits reconverge (ItsPolicy); default 'barriers'. */
+  itsPolicy?: ItsPolicy;
 }
+
+/**
+ * How independent thread scheduling reconverges (its-barriers.ts):
+ * - 'barriers' (default, as NVIDIA GPUs do): convergence barriers at post-dominators of divergent
+ *   branches, except where a traceRay lies in the divergent region;
+ * - 'barriers-all': a barrier at every divergent branch (its_reconverge_after_trace = 1);
+ * - 'merge': the earlier model: no barriers; splits merge when they meet at the same block.
+ */
+export type ItsPolicy = 'barriers' | 'barriers-all' | 'merge';
 
 export type Reconvergence = 'ipdom' | 'its';
 

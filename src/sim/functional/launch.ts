@@ -17,7 +17,7 @@ import type { StepObserver } from '../warp-step.js';
 import type { Program } from './program.js';
 import { bindResources, type Resources } from './resources.js';
 import type { RtRuntime } from './rt-runtime.js';
-import { LaunchState, type Reconvergence } from './launch-state.js';
+import { LaunchState, type ItsPolicy, type Reconvergence } from './launch-state.js';
 import { Warp, type WarpLanes } from './warp.js';
 import type { Counters } from './counters.js';
 import { SimError } from './errors.js';
@@ -51,6 +51,8 @@ export interface LaunchOptions {
    * always runs on the warp engine.
    */
   reconvergence?: Reconvergence;
+  /** Under 'its': convergence barriers as NVIDIA GPUs place them (default), everywhere, or none (launch-state.ts ItsPolicy). */
+  itsPolicy?: ItsPolicy;
 }
 
 function lanesFor(
@@ -171,6 +173,7 @@ function prepare(program: Program, resources: Resources, opts: LaunchOptions): L
     ...(opts.onStep ? { onStep: opts.onStep } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.reconvergence === 'its' ? { reconvergence: 'its' as const } : {}),
+    ...(opts.itsPolicy ? { itsPolicy: opts.itsPolicy } : {}),
   };
   if (opts.reconvergence !== undefined && opts.reconvergence !== 'ipdom' && opts.reconvergence !== 'its') {
     throw new SimError('resource', `reconvergence must be 'ipdom' or 'its', got '${String(opts.reconvergence)}'`);

@@ -167,7 +167,12 @@ export class Warp {
     this.initPrivate();
     const st = this.launch.program.statics;
     const entryFrame = this.launch.takeFrame(this.entry, this.lanes.mask, st.privateGlobalBytes);
-    if (this.launch.config.reconvergence === 'its') this.its = new SplitTable(entryFrame, this.lanes.mask);
+    if (this.launch.config.reconvergence === 'its') {
+      const policy = this.launch.config.itsPolicy === 'merge'
+        ? undefined
+        : { byId: this.launch.program.byId, reconvergeAfterTrace: this.launch.config.itsPolicy === 'barriers-all' };
+      this.its = new SplitTable(entryFrame, this.lanes.mask, policy);
+    }
     else this.frames.push(entryFrame);
     this.launch.counters.warps++;
     this.launch.counters.threads += popcount(this.lanes.mask);
@@ -325,7 +330,7 @@ export class Warp {
         return;
       case 'traverse':
         top.piece++;
-        t.merge(S);
+        t.settle(S);
         return;
       case 'return':
         top.pc = EXIT;
@@ -334,7 +339,7 @@ export class Warp {
       case 'branch':
         for (const s of t.branch(S, block, this.succ)) {
           if (s.calls[s.calls.length - 1]!.pc === EXIT) t.leaveFrame(s);
-          else if (t.splits.includes(s)) t.merge(s);
+          else if (t.splits.includes(s)) t.settle(s);
         }
         return;
     }

@@ -94,10 +94,10 @@ test('ITS: nothing changes on a workload without divergence', (t) => {
   t.deepEqual(its, ipdom);
 });
 
-test('ITS: runnableSplits lists every split and step(split) runs the one asked for', (t) => {
+test('ITS (merge policy, the earlier model): runnableSplits lists every split and step(split) runs the one asked for', (t) => {
   const program = compileGlslProgram(IF_ELSE);
   const out = words(64);
-  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: out }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its' });
+  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: out }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its', itsPolicy: 'merge' });
   const steps: WarpStep[] = [];
   steps.push(w!.step());
   t.is(steps[0]!.split, 0);
@@ -132,9 +132,9 @@ test('ITS: never uses the lane-serial engine; deterministic counters', (t) => {
   t.deepEqual(countersOf(warps, program), go());
 });
 
-test('ITS: waitsAtJoin tells a split at the other split\'s reconvergence point', (t) => {
+test('ITS (merge policy): waitsAtJoin tells a split at the other split\'s reconvergence point', (t) => {
   const program = compileGlslProgram(IF_ELSE);
-  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: words(64) }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its' });
+  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: words(64) }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its', itsPolicy: 'merge' });
   w!.step();
   t.false(w!.waitsAtJoin(0, 1), 'then and else: neither post-dominates the other');
   t.false(w!.waitsAtJoin(1, 0));
@@ -143,4 +143,18 @@ test('ITS: waitsAtJoin tells a split at the other split\'s reconvergence point',
   t.true(w!.waitsAtJoin(1, 0), 'the else split reached the join');
   t.false(w!.waitsAtJoin(0, 1));
   t.false(w!.waitsAtJoin(1, 7), 'no such split');
+});
+
+test('ITS (convergence barriers, the default): ALU-only divergence waits at the join and reconverges there', (t) => {
+  const program = compileGlslProgram(IF_ELSE);
+  const out = words(64);
+  const [w] = createWarps(program, { buffers: [{ set: 0, binding: 0, data: out }] }, { entry: entryOf(program), size: [1, 1, 1], reconvergence: 'its' });
+  w!.step();
+  t.deepEqual(w!.runnableSplits().map((s) => s.id), [0, 1]);
+  // Run the else split as far as it can go: it stops at the join (the barrier), not past it.
+  while (w!.runnableSplits().some((s) => s.id === 1)) w!.step(1);
+  t.deepEqual(w!.runnableSplits().map((s) => s.id), [0], 'the else split waits at the barrier');
+  while (!w!.done) w!.step();
+  const v = u32s(out);
+  for (let l = 0; l < 32; l++) t.is(v[l * 2 + 1], 0xffffffff, `lane ${l}: the ballot after the join sees the whole warp again`);
 });

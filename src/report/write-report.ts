@@ -5,6 +5,7 @@
  * from reports/; assets (CSS, chart.js) are copied beside them, so the report opens from a
  * file:// URL with no network.
  */
+import { H100_ITS_EXITS_PER_ENTRY } from './its-hardware-reference.js';
 import Handlebars from 'handlebars';
 import { loadTemplates, writeAssets, type ReportWriter } from './templates.js';
 import { allCharts, type ChartSpec } from './chart-specs.js';
@@ -108,7 +109,11 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       tables: [{
         title: 'Entries and exits', header: ['invocation', 'entry executions', 'exit executions', 'exit / entry'],
         rows: r.its.map((x) => [x.invocation, int(x.evidence.entryExecutions), int(x.evidence.exitExecutions), x.evidence.exitPerEntry.toFixed(4)]),
-      }],
+      }, ...(input.record.workload === 'its-shapes' ? [{
+        title: 'Measured on an NVIDIA H100 (driver 580), the same raygen shapes: compare this run (push constant shape) with its row',
+        header: ['shape', 'raygen', 'H100 exit / entry'],
+        rows: H100_ITS_EXITS_PER_ENTRY.map((h) => [String(h.shape), h.raygen, h.exitsPerEntry.toFixed(2)]),
+      }] : [])],
     });
   }
   const meta = input.metadata.simt;

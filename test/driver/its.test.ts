@@ -5,6 +5,7 @@
 import test from 'ava';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
 import { runWorkload } from '../../src/driver/run-workload.js';
+import { H100_ITS_EXITS_PER_ENTRY } from '../../src/report/its-hardware-reference.js';
 
 const size = { width: 16, height: 8, spp: 1 };
 
@@ -38,26 +39,16 @@ for (const w of ['ao', 'pt', 'rtv6']) {
   });
 }
 
-/** The H100's exits per entry for each its-shapes variant (issue 15), and what vvision must give. */
-const H100 = [
-  { shape: 0, what: 'every lane traces', h100: 1.0 },
-  { shape: 1, what: 'if ((x & 1) == 0) traceRay', h100: 2.0 },
-  { shape: 2, what: 'loop of x & 3 traceRays', h100: 4.0 },
-  { shape: 3, what: 'the same if, ALU work instead of traceRay', h100: 1.0 },
-  { shape: 4, what: 'second traceRay only where the first hit', h100: 1.08 },
-  { shape: 5, what: 'if/else, each side with its own traceRay', h100: 2.0 },
-];
-
 for (const engine of ['functional', 'timing'] as const) {
   test(`its-shapes under --its reproduces the H100 exit/entry table (${engine})`, async (t) => {
-    for (const s of H100) {
+    for (const s of H100_ITS_EXITS_PER_ENTRY) {
       const r = await instrumentWorkload('its-shapes', 'its', {
         width: 64, height: 4, its: true, push: { shape: s.shape }, ...(engine === 'timing' ? { config: 'mobile' } : {}),
       });
       const e = r.results.its![0]!.evidence.exitPerEntry;
-      t.log(`shape ${s.shape} (${s.what}): vvision ${e}, H100 ${s.h100}`);
+      t.log(`shape ${s.shape} (${s.raygen}): vvision ${e}, H100 ${s.exitsPerEntry}`);
       if (s.shape === 4) t.true(e > 1 && e < 1.5, `shape 4: only warps where hits and misses mix leave in two pieces (${e})`);
-      else t.is(e, s.h100, `shape ${s.shape}: ${s.what}`);
+      else t.is(e, s.exitsPerEntry, `shape ${s.shape}: ${s.raygen}`);
     }
   });
 }

@@ -20,7 +20,6 @@ import { ObjParseError } from '../sim/rt/load-obj.js';
 import { ProceduralSceneError } from '../sim/rt/procedural-scenes.js';
 import { TraversalError } from '../sim/rt/traversal.js';
 import { ManifestError } from '../sim/workload/manifest.js';
-import { TimingStallError } from '../sim/timing/watchdog.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator), 1 for every other failure. */
@@ -36,7 +35,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof TraversalError || e instanceof UnknownInstrumentationModeError ||
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
-    e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingStallError
+    e instanceof ReservedBindingError || e instanceof MetadataFormatError
   );
 }
 

@@ -73,7 +73,7 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['memcpy / flush between kernels: one trace-rays launch is simulated, with caches starting empty (as after Vulkan-Sim\'s flush)', [
     'gpgpu_perf_sim_memcpy', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache', 'gpgpu_fill_entire_line_on_clean',
   ]],
-  ['simulation control: vvision runs the launch to completion; its own watchdog window is gpgpu_deadlock_cycles', [
+  ['simulation control: vvision always runs the launch to completion and has its own deadlock / watchdog handling', [
     'gpgpu_deadlock_detect', 'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
   ]],
   ['interconnect detail: the interconnect is modelled as a crossbar with per-port flit bandwidth (icnt_flit_size), latency and buffers (icnt_in_buffer_limit); BookSim network modes, subnets and arbiters are not', [

@@ -58,8 +58,6 @@ export interface GpuConfig {
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
   };
-  /** gpgpu_deadlock_cycles: the watchdog's window (watchdog.ts). */
-  deadlockCycles: number;
   statsSampleInterval: number;
   /** Every parameter's final raw text, by name (for dumps and reproducibility). */
   raw: Record<string, string>;
@@ -225,7 +223,6 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
-    deadlockCycles: int('gpgpu_deadlock_cycles', 1),
     raw,
     ignored: [],
   };

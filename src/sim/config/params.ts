@@ -109,7 +109,6 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_intersection_table_stores', 'bool', '1', '', 'Vulkan-Sim\'s delayed intersection shaders: each procedural-leaf candidate writes two 32 B intersection-table entries through the L1D, and the warp leaves the RT unit after their write acks'),
   p('gpgpu_rt_scheduler', 'string', 'access', '', 'RT-unit memory scheduling: access = Vulkan-Sim\'s (one unique node address per new access, for the oldest warp with a ray ready, only once the previous access\'s chunks and queued stores are out); warp = greedy-then-oldest warp, all its ready rays\' chunks queued at once', { choices: ['access', 'warp'] }),
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
-  p('gpgpu_deadlock_cycles', 'int', '1000000', 'cycles', 'watchdog: stop with a message naming the stuck SM, warp and unit when no warp issues and no memory reply arrives for this many cycles (GPGPU-Sim gpgpu_deadlock_detect)'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),
 ];

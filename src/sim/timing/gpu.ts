@@ -11,7 +11,6 @@
  * Invariants: deterministic (no wall-clock or random input reaches the model); `warp.step()` is
  * called in simulated-time order; the run ends when every warp has finished and the memory system has drained (or at maxCycles).
  */
-import { ProgressWatchdog, TimingStallError } from './watchdog.js';
 import type { GpuConfig } from '../config/gpu-config.js';
 import { ConfigError } from '../config/config-error.js';
 import type { AddressMap } from './address-map.js';
@@ -56,9 +55,6 @@ export class Gpu {
     this.partitionWake = new Float64Array(this.partitions.length);
   }
 
-  /** Replies handed to SMs so far (the watchdog's sign of memory progress). */
-  repliesDelivered = 0;
-
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
 
@@ -77,10 +73,7 @@ export class Gpu {
     let issued = false;
     for (const sm of this.sms) {
       const reply = this.replyNet.receive(sm.id, now);
-      if (reply) {
-        sm.onReply(reply, now);
-        this.repliesDelivered++;
-      }
+      if (reply) sm.onReply(reply, now);
       if (sm.cycle(now, this.reqNet)) issued = true;
     }
     return issued;
@@ -138,24 +131,16 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   };
   const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
 
-  const watchdog = new ProgressWatchdog(config.deadlockCycles);
-  let replies = 0;
-  const stuck = (): string => {
-    const parts = gpu.sms.map((sm) => sm.stallReport(now)).filter((r): r is string => r !== undefined);
-    return `${warpsDone()} of ${warps.length} warps done; ${parts.slice(0, 4).join('; ')}${parts.length > 4 ? `; and ${parts.length - 4} more SMs` : ''}`;
-  };
   for (;;) {
     ctas.cycle(gpu.sms, now);
     const issued = gpu.cycle(now);
-    if (issued || gpu.repliesDelivered !== replies) {
-      watchdog.progressed(now);
-      replies = gpu.repliesDelivered;
-    } else watchdog.check(now, stuck);
     // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
     // for store acknowledgements before a warp exits).
     if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
     const next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
-    if (next === Infinity) throw new TimingStallError(`timing model deadlock: nothing left to happen at cycle ${now}: ${stuck()}`);
+    if (next === Infinity) {
+      throw new Error(`internal: timing model deadlock at cycle ${now} (${warpsDone()} of ${warps.length} warps done)`);
+    }
     if (next > maxCycles) {
       truncated = true;
       now = maxCycles;

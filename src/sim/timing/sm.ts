@@ -178,20 +178,6 @@ export class Sm implements MemClient {
     return this.resident;
   }
 
-  /** For the watchdog: this SM's first resident warp and what it waits for, or undefined when idle. */
-  stallReport(now: number): string | undefined {
-    const slot = this.warps.findIndex((w) => w !== null);
-    if (slot < 0) return undefined;
-    const why = this.inRt[slot] === 1
-      ? `in the RT unit (${this.rt.residentWarps} warps resident, ${this.rt.raysInFlight} rays in flight)`
-      : this.pendingMem[slot]! > 0
-        ? `waiting for ${this.pendingMem[slot]} loads from the L1D / memory (${this.ldst.length - this.ldstHead} requests queued at the L1D)`
-        : this.readyAt[slot]! > now
-          ? `waiting for a functional unit until cycle ${this.readyAt[slot]}`
-          : 'ready, but its steps issue no instructions';
-    return `SM ${this.id}, warp slot ${slot} (${this.resident} warps resident): ${why}`;
-  }
-
   get residentCtas(): number {
     return this.ctaLeft.size;
   }

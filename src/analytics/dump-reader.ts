@@ -91,12 +91,10 @@ export function readDumpWords(words: Uint32Array, meta: InstrumentationMetadata,
 
   const siteCount = meta.sites.length;
   const sizeOf = new Uint32Array(siteCount);
-  const isWarpId = new Uint8Array(siteCount);
   for (let s = 0; s < siteCount; s++) {
     const site = meta.sites[s]!;
     if (site.id !== s) throw new DumpFormatError(`metadata site at index ${s} has id ${site.id}; ids must equal indices`);
     sizeOf[s] = site.entryWords;
-    if (site.kind === 'warpId') isWarpId[s] = 1;
   }
 
   const end = Math.min(requiredWords, capacityWords);
@@ -128,9 +126,6 @@ export function readDumpWords(words: Uint32Array, meta: InstrumentationMetadata,
       // An overflowing run stops writing at the first entry that does not fit; a complete run must end exactly.
       if (overflowed) break;
       throw new DumpFormatError(`entry at word ${at} (inst id ${site}, ${size} words) runs past the written end at word ${end}`);
-    }
-    if (isWarpId[site] === 1 && size > 2 && words[at + 2]! >= words[WARP_ID_COUNT_WORD]!) {
-      throw new DumpFormatError(`entry at word ${at} (a CreateWarpId entry) records warp id ${words[at + 2]}, but the header counts ${words[WARP_ID_COUNT_WORD]} warps`);
     }
     offsets[n] = at;
     sites[n] = site;

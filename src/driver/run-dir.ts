@@ -16,9 +16,8 @@ import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
   annotatedFiles, annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
 } from '../analytics/index.js';
-import { DumpFormatError, InstrumentationBufferTooSmallError, type Dump } from '../analytics/dump-reader.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
-import { FIRST_ENTRY_WORD, INSTRUMENTATION_MODES, WORDS_WRITTEN_WORD } from '../primitives/buffer-layout.js';
+import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
@@ -146,7 +145,7 @@ export function loadRunDir(dir: string): RunData {
     for (const p of [dumpPath, metaPath]) if (!existsSync(p)) throw new RunDirError(`${p}: missing`);
     const meta = parseMetadata(readFileSync(metaPath, 'utf8'), metaPath);
     const bytes = new Uint8Array(readFileSync(dumpPath));
-    dumps.push({ mode: m.mode, dump: readSavedDump(bytes, meta, dumpPath), metadata: meta });
+    dumps.push({ mode: m.mode, dump: readDump(bytes, meta), metadata: meta });
     metadata[m.mode] = meta;
   }
   const { results, heatmap } = analyseDumps(record.workload, dumps, record.params);
@@ -155,29 +154,4 @@ export function loadRunDir(dir: string): RunData {
   };
   if (heatmap) data.heatmap = heatmap;
   return data;
-}
-
-/**
- * A run directory's dump.bin holds exactly the header and the words written (the run reran with
- * the exact size when its buffer was too small), so a header claiming more, an inst id outside the
- * metadata or a warp id beyond the counter means the file is damaged: said as such, never as a
- * buffer size to rerun with.
- */
-function readSavedDump(bytes: Uint8Array, meta: InstrumentationMetadata, path: string): Dump {
-  const corrupt = (why: string): never => {
-    throw new DumpFormatError(`${path}: dump.bin is corrupt: ${why}`);
-  };
-  if (bytes.byteLength % 4 !== 0 || bytes.byteLength < FIRST_ENTRY_WORD * 4) {
-    corrupt(`${bytes.byteLength} bytes is not a ${FIRST_ENTRY_WORD}-word header followed by 32-bit words`);
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const written = view.getUint32(WORDS_WRITTEN_WORD * 4, true);
-  const held = bytes.byteLength / 4 - FIRST_ENTRY_WORD;
-  if (written !== held) corrupt(`its header says ${written} entry words were written, but the file holds ${held}`);
-  try {
-    return readDump(bytes, meta);
-  } catch (e) {
-    if (e instanceof DumpFormatError || e instanceof InstrumentationBufferTooSmallError) return corrupt(e.message);
-    throw e;
-  }
 }

@@ -6,7 +6,6 @@
  * file and which holds every #included file (once) with its text. Nothing here throws for a
  * problem in the shader.
  */
-import { firstNonTextCharacter } from './source-text.js';
 import { readFileSync } from 'node:fs';
 import { EOF, tokenMatcher, type CstNode, type IRecognitionException, type IToken } from 'chevrotain';
 import type { Loc } from '../../ir/inst.js';
@@ -155,10 +154,6 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
       sources: [{ path, text: '' }],
       diagnostics: [{ severity: 'error', file: path, line: 0, column: 0, message: `cannot open file "${path}"` }],
     };
-  }
-  const notText = firstNonTextCharacter(source);
-  if (notText) {
-    return { unit: undefined, sources: [{ path, text: source }], diagnostics: [{ severity: 'error', file: path, ...notText }] };
   }
   const pp = preprocess(path, source, { ...opts, host });
   markUserTypeNames(pp.tokens);

@@ -11,7 +11,6 @@
  * sources[0] is the main file; each file appears once, however often it is included); problems
  * become diagnostics, never exceptions.
  */
-import { firstNonTextCharacter } from './source-text.js';
 import { posix } from 'node:path';
 import type { IToken } from 'chevrotain';
 import type { Loc } from '../../ir/inst.js';
@@ -384,11 +383,6 @@ class Preprocessor implements ExpansionContext {
       return;
     }
     if (this.pragmaOnce.has(found.path)) return;
-    const notText = firstNonTextCharacter(found.text);
-    if (notText) {
-      this.report(args[0], `"${target}" is ${notText.message.replace(/^not a text file: /, 'not a text file: ')} at its line ${notText.line}, column ${notText.column}`);
-      return;
-    }
     if (this.depth >= MAX_INCLUDE_DEPTH) { this.report(args[0], `#include nested too deeply (over ${MAX_INCLUDE_DEPTH} levels; recursive include?)`); return; }
     const index = this.sourceIndex(found.path, found.text);
     this.depth++;

@@ -36,7 +36,7 @@ export const IGNORED_GPGPUSIM_KEYS: ReadonlySet<string> = new Set([
   'gpgpu_l2_rop_latency_stall', 'dram_data_command_freq_ratio', 'dram_bnk_indexing_policy',
   'dram_bnkgrp_indexing_policy', 'dram_dual_bus_interface', 'dram_seperate_write_queue_enable',
   'dram_write_queue_size', 'dram_elimnate_rw_turnaround', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache',
-  'gpgpu_deadlock_detect', 'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_cta', 'gpgpu_max_completed_cta',
+  'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_cta', 'gpgpu_max_completed_cta',
   'gpgpu_concurrent_kernel_sm', 'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets',
   'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles', 'enable_ptx_file_line_stats', 'visualizer_enabled',
   'visualizer_outputfile', 'visualizer_zlevel', 'gpgpu_runtime_stat', 'gpgpu_cflog_interval', 'power_simulation_enabled',

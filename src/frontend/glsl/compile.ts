@@ -9,10 +9,10 @@
 import { extname } from 'node:path';
 import { newModule, STAGE_BY_EXTENSION, type Module, type SourceFile, type Stage } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
-import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { caughtErrorMessage, hasErrors, type Diagnostic } from './diagnostics.js';
 import { IrGenContext, SemanticError } from './irgen/context.js';
 import { genTranslationUnit } from './irgen/translation-unit.js';
-import { parseGlsl, TOO_DEEP_MESSAGE, type ParseOptions, type ParseResult } from './parse.js';
+import { parseGlsl, type ParseOptions, type ParseResult } from './parse.js';
 
 export interface CompileOptions extends ParseOptions {
   /** Defaults from the file extension (glslangValidator's convention, STAGE_BY_EXTENSION). */
@@ -72,9 +72,7 @@ export function compileUnit(unit: TranslationUnit, sources: SourceFile[], stage:
   } catch (e) {
     if (!(e instanceof SemanticError)) {
       const loc = cx.fb?.current.insts.at(-1)?.loc ?? { file: 0, line: 1, column: 1 };
-      // Semantic analysis and IR generation recurse over the AST: a nesting past the stack is the shader's limit, not our bug.
-      if (e instanceof RangeError && /call stack/.test(e.message)) cx.error(loc, TOO_DEEP_MESSAGE);
-      else cx.error(loc, `internal compiler error: ${e instanceof Error ? e.message : String(e)}`);
+      cx.error(loc, caughtErrorMessage(e));
     }
   }
   const diagnostics = cx.diagnostics;

@@ -12,7 +12,7 @@ import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
-import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { hasErrors, TOO_DEEP_MESSAGE, type Diagnostic } from './diagnostics.js';
 import { glslParser } from './parser.js';
 import { describeToken, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser-messages.js';
 import { preprocess, type SourceHost } from './preprocessor.js';
@@ -132,9 +132,6 @@ function tooDeeplyNested(tokens: readonly GlslToken[]): GlslToken | undefined {
   }
   return undefined;
 }
-
-/** Message for a nesting the parser or code generator could not follow (see MAX_NESTING_DEPTH). */
-export const TOO_DEEP_MESSAGE = 'statements or expressions nested too deeply for vvision (chains of else-if, ?: or = included)';
 
 /**
  * Runs the parser over the whole token vector. When it stops early at a token that cannot start a

@@ -146,3 +146,37 @@ export function readDumpWords(words: Uint32Array, meta: InstrumentationMetadata,
     entrySite: sites,
   };
 }
+
+/**
+ * Reads a dump saved in a run directory, which holds exactly the words the run wrote (header +
+ * `buf[1]` entry words, never an overflowed buffer), and checks it against itself and its metadata
+ * before any analysis sees it: the header against the file size, every entry's inst id and size
+ * against the metadata, and every CreateWarpId entry's warp id against the header's warp counter.
+ * Anything inconsistent is a DumpFormatError that says what does not agree: a saved dump that
+ * disagrees was truncated, overwritten or paired with another run's metadata.json, and advice
+ * to rerun with a bigger buffer would be wrong.
+ */
+export function readSavedDump(bytes: Uint8Array, meta: InstrumentationMetadata): Dump {
+  const words = asWords(bytes);
+  const wordsWritten = words[WORDS_WRITTEN_WORD]!;
+  const expectedWords = requiredBufferWords(wordsWritten);
+  if (expectedWords !== words.length) {
+    throw new DumpFormatError(
+      `its header says ${wordsWritten} entry words were written (a file of ${expectedWords * 4} bytes), but the file has ${bytes.byteLength} bytes`,
+    );
+  }
+  const dump = readDumpWords(words, meta);
+  const warpIdField = new Int32Array(meta.sites.length).fill(-1);
+  for (const site of meta.sites) if (site.primitive === 'CreateWarpId') warpIdField[site.id] = site.fields.indexOf('warp_id');
+  for (let k = 0; k < dump.entryCount; k++) {
+    const field = warpIdField[dump.entrySite[k]!]!;
+    if (field < 0) continue;
+    const warpId = words[dump.entryOffsets[k]! + field]!;
+    if (warpId >= dump.warpIdCount) {
+      throw new DumpFormatError(
+        `entry at word ${dump.entryOffsets[k]} (inst id ${dump.entrySite[k]}) has warp id ${warpId}, but the header's warp counter is ${dump.warpIdCount}`,
+      );
+    }
+  }
+  return dump;
+}

@@ -19,6 +19,7 @@ import { GltfLoadError } from '../sim/rt/load-gltf.js';
 import { ObjParseError } from '../sim/rt/load-obj.js';
 import { ProceduralSceneError } from '../sim/rt/procedural-scenes.js';
 import { TraversalError } from '../sim/rt/traversal.js';
+import { TimingDeadlockError } from '../sim/timing/watchdog.js';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
 
@@ -35,7 +36,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof TraversalError || e instanceof UnknownInstrumentationModeError ||
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
-    e instanceof ReservedBindingError || e instanceof MetadataFormatError
+    e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError
   );
 }
 

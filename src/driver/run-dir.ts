@@ -14,7 +14,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
-  annotatedFiles, annotateSource, heatmapPng, readDump, simtLineData, vvisionDataFiles, type VVisionResults, type WorkHeatmap,
+  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
+  type WorkHeatmap,
 } from '../analytics/index.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
@@ -145,7 +146,14 @@ export function loadRunDir(dir: string): RunData {
     for (const p of [dumpPath, metaPath]) if (!existsSync(p)) throw new RunDirError(`${p}: missing`);
     const meta = parseMetadata(readFileSync(metaPath, 'utf8'), metaPath);
     const bytes = new Uint8Array(readFileSync(dumpPath));
-    dumps.push({ mode: m.mode, dump: readDump(bytes, meta), metadata: meta });
+    let dump: Dump;
+    try {
+      dump = readSavedDump(bytes, meta);
+    } catch (e) {
+      if (e instanceof DumpFormatError) throw new RunDirError(`${dumpPath} is corrupt: ${e.message}`);
+      throw e;
+    }
+    dumps.push({ mode: m.mode, dump, metadata: meta });
     metadata[m.mode] = meta;
   }
   const { results, heatmap } = analyseDumps(record.workload, dumps, record.params);

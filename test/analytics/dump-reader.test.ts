@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DumpFormatError, InstrumentationBufferTooSmallError, readDump } from '../../src/analytics/dump-reader.js';
+import { DumpFormatError, InstrumentationBufferTooSmallError, readDump, readSavedDump } from '../../src/analytics/dump-reader.js';
 import { DumpWriter, FixtureMeta, FULL } from './dump-fixture.js';
 
 function fixture(capacity: number) {
@@ -73,4 +73,42 @@ test('after an overflow the unwritten gap before the end of the buffer is not de
   w.warpBallot(0, FULL, ballot); // does not fit: leaves 2 zero words behind
   const d = readDump(w.bytes(), f.meta, { allowOverflow: true });
   t.deepEqual(Array.from(d.entrySite), [trace, ballot]);
+});
+
+/** A saved dump holds exactly the words written, as `instrument` saves it. */
+function saved(bytes: Uint8Array): Uint8Array {
+  const words = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true) + 2;
+  return bytes.slice(0, words * 4);
+}
+
+test('a saved dump that agrees with its header and metadata reads as readDump does', (t) => {
+  const { f, w, wid, blk } = fixture(64);
+  w.createWarpId(0, 0b101, wid);
+  w.warpBallot(0, FULL, blk);
+  const d = readSavedDump(saved(w.bytes()), f.meta);
+  t.is(d.entryCount, 3);
+  t.is(d.warpIdCount, 1);
+});
+
+test('a saved dump whose header disagrees with the file size is corrupt, not an overflow', (t) => {
+  const { f, w, blk } = fixture(64);
+  w.warpBallot(0, FULL, blk);
+  const bytes = saved(w.bytes());
+  new DataView(bytes.buffer).setUint32(4, 1691205708, true);
+  const err = t.throws(() => readSavedDump(bytes, f.meta), { instanceOf: DumpFormatError });
+  t.is(err.message, 'its header says 1691205708 entry words were written (a file of 6764822840 bytes), but the file has 20 bytes');
+  t.throws(() => readSavedDump(saved(w.bytes()).subarray(0, 16), f.meta), { message: /header says 3 entry words .* the file has 16 bytes/ });
+});
+
+test('a saved dump with an inst id out of range, or a warp id past the counter, is corrupt', (t) => {
+  const { f, w, wid, blk } = fixture(64);
+  w.createWarpId(0, 0b1, wid);
+  w.warpBallot(0, FULL, blk);
+  const bytes = saved(w.bytes());
+  const view = new DataView(bytes.buffer);
+  view.setUint32(4 * 4, 7, true); // the CreateWarpId entry's warp_id (words 2..4: twid, inst, warp)
+  t.throws(() => readSavedDump(bytes, f.meta), { instanceOf: DumpFormatError, message: /word 2 \(inst id 0\) has warp id 7, but the header's warp counter is 1/ });
+  view.setUint32(4 * 4, 0, true);
+  view.setUint32(6 * 4, 40, true); // the ballot entry's inst id
+  t.throws(() => readSavedDump(bytes, f.meta), { instanceOf: DumpFormatError, message: /word 5 has inst id 40, but the metadata has 3 sites/ });
 });

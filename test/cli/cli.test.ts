@@ -33,6 +33,17 @@ test('instrument --mode simt writes a complete run directory and prints where th
   const again = vvision(['report', out]);
   t.is(again.status, 0, again.stderr);
   t.true(existsSync(join(out, 'index.html')));
+  // A dump overwritten with other bytes is named corrupt, with what disagrees: no buffer-size advice.
+  const dumpPath = join(out, 'runs/simt/dump.bin');
+  const noise = new Uint8Array(readFileSync(dumpPath).byteLength);
+  let s = 12345;
+  for (let i = 0; i < noise.length; i++) noise[i] = (s = (s * 1103515245 + 12345) & 0x7fffffff) >> 16;
+  writeFileSync(dumpPath, noise);
+  const corrupt = vvision(['report', out]);
+  t.is(corrupt.status, 1);
+  t.regex(corrupt.stderr, /runs\/simt\/dump\.bin is corrupt: its header says \d+ entry words were written \(a file of \d+ bytes\), but the file has \d+ bytes/);
+  t.false(corrupt.stderr.includes('--buffer-size'));
+  t.false(corrupt.stderr.includes('    at '));
 });
 
 test('a bad workload argument is one clear line and exit 1, no stack trace, no output left behind', (t) => {

@@ -9,7 +9,7 @@
 import { extname } from 'node:path';
 import { newModule, STAGE_BY_EXTENSION, type Module, type SourceFile, type Stage } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
-import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { caughtErrorMessage, hasErrors, type Diagnostic } from './diagnostics.js';
 import { IrGenContext, SemanticError } from './irgen/context.js';
 import { genTranslationUnit } from './irgen/translation-unit.js';
 import { parseGlsl, type ParseOptions, type ParseResult } from './parse.js';
@@ -72,7 +72,7 @@ export function compileUnit(unit: TranslationUnit, sources: SourceFile[], stage:
   } catch (e) {
     if (!(e instanceof SemanticError)) {
       const loc = cx.fb?.current.insts.at(-1)?.loc ?? { file: 0, line: 1, column: 1 };
-      cx.error(loc, `internal compiler error: ${e instanceof Error ? e.message : String(e)}`);
+      cx.error(loc, caughtErrorMessage(e));
     }
   }
   const diagnostics = cx.diagnostics;

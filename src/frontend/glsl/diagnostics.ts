@@ -21,3 +21,16 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function hasErrors(ds: readonly Diagnostic[]): boolean {
   return ds.some((d) => d.severity === 'error');
 }
+
+/** Message for a nesting the recursive parser or code generator could not follow. */
+export const TOO_DEEP_MESSAGE = 'statements or expressions nested too deeply for vvision (chains of else-if, ?: or = included)';
+
+/**
+ * The message for an exception caught inside the compiler: a stack overflow is the shader's
+ * nesting meeting vvision's limit (reported at the construct being compiled); anything else is
+ * our bug, an `internal compiler error`.
+ */
+export function caughtErrorMessage(e: unknown): string {
+  if (e instanceof RangeError && /call stack/.test(e.message)) return TOO_DEEP_MESSAGE;
+  return `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+}

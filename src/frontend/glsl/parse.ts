@@ -12,11 +12,13 @@ import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
-import { hasErrors, type Diagnostic } from './diagnostics.js';
+import { hasErrors, TOO_DEEP_MESSAGE, type Diagnostic } from './diagnostics.js';
 import { glslParser } from './parser.js';
 import { describeToken, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser-messages.js';
 import { preprocess, type SourceHost } from './preprocessor.js';
-import { Dot, Identifier, RCurly, Semicolon, StorageQualifier, Struct, TypeName, UserTypeName, type GlslToken } from './tokens.js';
+import {
+  Dot, Identifier, LBracket, LCurly, LParen, RBracket, RCurly, RParen, Semicolon, StorageQualifier, Struct, TypeName, UserTypeName, type GlslToken,
+} from './tokens.js';
 
 export type { SourceHost } from './preprocessor.js';
 
@@ -113,6 +115,25 @@ function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[]
 }
 
 /**
+ * Deepest nesting of '(', '[' and '{' the parser accepts. The chevrotain parser is recursive
+ * descent, so its depth is bounded by the JavaScript call stack (about 200 levels of nested blocks
+ * under a test runner); past this limit the shader gets a located error naming it instead of a
+ * stack overflow. glslang's own bison stack (10,000 entries) stops near 1,400 nested `if` blocks.
+ */
+export const MAX_NESTING_DEPTH = 128;
+
+/** The first token that opens a bracket deeper than MAX_NESTING_DEPTH, if any. */
+function tooDeeplyNested(tokens: readonly GlslToken[]): GlslToken | undefined {
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.tokenType === LParen || t.tokenType === LBracket || t.tokenType === LCurly) {
+      if (++depth > MAX_NESTING_DEPTH) return t;
+    } else if ((t.tokenType === RParen || t.tokenType === RBracket || t.tokenType === RCurly) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/**
  * Runs the parser over the whole token vector. When it stops early at a token that cannot start a
  * file-scope declaration (a stray ')' say), it reports that token and parses on after it, so the
  * rest of the shader still gets checked. The CST is the first run's (only used when error-free).
@@ -156,8 +177,24 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
     };
   }
   const pp = preprocess(path, source, { ...opts, host });
+  const deep = hasErrors(pp.diagnostics) ? undefined : tooDeeplyNested(pp.tokens);
+  if (deep !== undefined) {
+    const at = tokenLocation(deep, pp.tokens, false);
+    const message = `'${deep.image}' nests deeper than ${MAX_NESTING_DEPTH} levels of (, [ and {: vvision's nesting limit`;
+    return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message }] };
+  }
   markUserTypeNames(pp.tokens);
-  const { cst, errors, strayTokens } = parseTokens(pp.tokens);
+  let parsed: ReturnType<typeof parseTokens>;
+  try {
+    parsed = parseTokens(pp.tokens);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    // The recursive parser ran out of stack (a long else-if or ?: chain): report where it was.
+    const index = (glslParser as unknown as { currIdx: number }).currIdx + 1;
+    const at = tokenLocation(pp.tokens[Math.min(Math.max(index, 0), pp.tokens.length - 1)], pp.tokens, false);
+    return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: TOO_DEEP_MESSAGE }] };
+  }
+  const { cst, errors, strayTokens } = parsed;
   const diagnostics = [...pp.diagnostics];
   // After a syntax error, brace matching is unreliable: a closer left over then is a cascade, not news.
   const firstError = Math.min(...errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));

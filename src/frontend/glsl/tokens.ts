@@ -212,8 +212,30 @@ export interface LexError {
   message: string;
 }
 
+/**
+ * Where `text` stops being text: the first control character other than tab, newline, vertical tab,
+ * form feed and carriage return (a NUL, an escape, DEL...). Source files never hold one, and binary
+ * input (an image, a SPIR-V module, random bytes named `.rgen`) almost always does within its first
+ * bytes, so it is rejected at once instead of being lexed into thousands of errors.
+ */
+export function nonTextCharacter(text: string): LexError | undefined {
+  // eslint-disable-next-line no-control-regex
+  const m = /[\x00-\x08\x0e-\x1f\x7f]/.exec(text);
+  if (m === null) return undefined;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  const code = m[0].charCodeAt(0).toString(16).padStart(2, '0');
+  return { line, column: m.index - lineStart + 1, message: `not a text file: unexpected character 0x${code} (a control character) at offset ${m.index}` };
+}
+
 /** Lexes one source text into preprocessing tokens (Newline tokens included, comments skipped). */
 export function lexGlsl(text: string): { tokens: IToken[]; errors: LexError[] } {
+  const binary = nonTextCharacter(text);
+  if (binary !== undefined) return { tokens: [], errors: [binary] };
   const r = glslLexer.tokenize(text);
   const errors: LexError[] = r.errors.map((e) => ({
     line: e.line ?? 0,

@@ -73,8 +73,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['memcpy / flush between kernels: one trace-rays launch is simulated, with caches starting empty (as after Vulkan-Sim\'s flush)', [
     'gpgpu_perf_sim_memcpy', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache', 'gpgpu_fill_entire_line_on_clean',
   ]],
-  ['simulation control: vvision always runs the launch to completion and has its own deadlock / watchdog handling', [
-    'gpgpu_deadlock_detect', 'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
+  ['simulation control: vvision runs the launch to completion (its watchdog is gpgpu_deadlock_detect / gpgpu_deadlock_window)', [
+    'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
   ]],
   ['interconnect detail: the interconnect is modelled as a crossbar with per-port flit bandwidth (icnt_flit_size), latency and buffers (icnt_in_buffer_limit); BookSim network modes, subnets and arbiters are not', [
     'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets', 'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles',

@@ -59,6 +59,8 @@ export interface GpuConfig {
     coalesceWarps: boolean; chunkBytes: number;
   };
   statsSampleInterval: number;
+  /** Cycles without progress after which the run stops as deadlocked; Infinity when detection is off. */
+  deadlockWindow: number;
   /** Every parameter's final raw text, by name (for dumps and reproducibility). */
   raw: Record<string, string>;
   /** GPGPU-Sim options in the file that this model does not have, as `file:line: key`. */
@@ -223,6 +225,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
+    deadlockWindow: bool('gpgpu_deadlock_detect') ? int('gpgpu_deadlock_window', 1) : Infinity,
     raw,
     ignored: [],
   };

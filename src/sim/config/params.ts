@@ -111,6 +111,9 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),
+  // --- deadlock detection (GPGPU-Sim gpgpu_sim::cycle checks every 50,000 cycles that an instruction was issued)
+  p('gpgpu_deadlock_detect', 'bool', '1', '', 'stop the run with a deadlock report when nothing makes progress for gpgpu_deadlock_window cycles'),
+  p('gpgpu_deadlock_window', 'int', '50000', 'cycles', 'cycles with no warp issuing and no memory request retiring that count as a deadlock'),
 ];
 
 const byName = new Map<string, ParamDecl>();

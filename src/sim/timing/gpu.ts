@@ -22,6 +22,7 @@ import { MemoryPartition } from './memory-partition.js';
 import { RtStats } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type TimingStats, buildStats } from './stats.js';
+import { DeadlockWatchdog } from './watchdog.js';
 
 export type { TimingWarp } from './sm.js';
 
@@ -55,6 +56,9 @@ export class Gpu {
     this.partitionWake = new Float64Array(this.partitions.length);
   }
 
+  /** Memory replies delivered to SMs so far (progress, for the deadlock watchdog). */
+  repliesDelivered = 0;
+
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
 
@@ -73,7 +77,10 @@ export class Gpu {
     let issued = false;
     for (const sm of this.sms) {
       const reply = this.replyNet.receive(sm.id, now);
-      if (reply) sm.onReply(reply, now);
+      if (reply) {
+        sm.onReply(reply, now);
+        this.repliesDelivered++;
+      }
       if (sm.cycle(now, this.reqNet)) issued = true;
     }
     return issued;
@@ -130,6 +137,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     rtWarps.push(w);
   };
   const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
+  const watchdog = new DeadlockWatchdog(config.deadlockWindow);
 
   for (;;) {
     ctas.cycle(gpu.sms, now);
@@ -138,6 +146,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     // for store acknowledgements before a warp exits).
     if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
     const next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
+    watchdog.observe(now, Math.min(next, maxCycles + 1), issued, gpu.repliesDelivered, gpu.sms);
     if (next === Infinity) {
       throw new Error(`internal: timing model deadlock at cycle ${now} (${warpsDone()} of ${warps.length} warps done)`);
     }

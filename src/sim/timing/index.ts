@@ -4,6 +4,7 @@
  * the Vulkan-Sim style dump.
  */
 export { simulate, Gpu, type SimulateOptions, type TimingWarp } from './gpu.js';
+export { TimingDeadlockError } from './watchdog.js';
 export { formatStats, STAT_META, type TimingStats } from './stats.js';
 export { loadConfig, configFromText, PRESETS, type GpuConfig } from '../config/gpu-config.js';
 export { formatConfig } from '../config/format-config.js';

@@ -592,4 +592,24 @@ export class Sm implements MemClient {
   idle(): boolean {
     return this.resident === 0 && this.ldstHead === this.ldst.length && this.l1.idle() && this.rt.idle();
   }
+
+  /** For the deadlock watchdog (watchdog.ts): each resident warp and the unit it waits on. */
+  stalledWarps(now: number): { slot: number; cta: number; unit: string }[] {
+    const out: { slot: number; cta: number; unit: string }[] = [];
+    const queued = this.ldst.length - this.ldstHead;
+    for (let slot = 0; slot < this.n; slot++) {
+      if (this.warps[slot] === null) continue;
+      let unit = queued > 0 ? `the LD/ST unit (${queued} accesses queued)` : 'the warp scheduler (no instruction ready to issue)';
+      for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
+        const c = k * this.n + slot;
+        if (this.inRt[c] === 1) unit = 'the RT unit (traversal accepted, never completed)';
+        else if (this.pendingMem[c]! > 0) unit = `the L1D / memory system (${this.pendingMem[c]} load responses outstanding)`;
+        else if (this.readyAt[c]! > now) unit = `a functional unit (result due at cycle ${this.readyAt[c]})`;
+        else continue;
+        break;
+      }
+      out.push({ slot, cta: this.ctaOf[slot]!, unit });
+    }
+    return out;
+  }
 }

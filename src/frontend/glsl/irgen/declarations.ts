@@ -96,6 +96,14 @@ function withImageFormat(cx: IrGenContext, t: TypeId, layout: LayoutQualifier[])
   return t;
 }
 
+/** Opaque, or an array or struct with an opaque type inside (at any depth). */
+function containsOpaque(cx: IrGenContext, t: TypeId): boolean {
+  const tt = cx.types.get(t);
+  if (tt.kind === 'array' || tt.kind === 'runtimeArray') return containsOpaque(cx, tt.elem);
+  if (tt.kind === 'struct') return tt.members.some((m) => containsOpaque(cx, m.type));
+  return cx.types.isOpaque(t);
+}
+
 function isOpaqueOrArrayOfOpaque(cx: IrGenContext, t: TypeId): boolean {
   const tt = cx.types.get(t);
   if (tt.kind === 'array' || tt.kind === 'runtimeArray') return isOpaqueOrArrayOfOpaque(cx, tt.elem);
@@ -298,6 +306,11 @@ export function genBlockDecl(cx: IrGenContext, d: BlockDecl): void {
     checkRepeatedQualifiers(cx, m.qualifiers);
     let t = resolveType(cx, m.type, m.arrayDims);
     if (t === undefined) continue;
+    if (containsOpaque(cx, t)) {
+      // As glslang: a block holds plain data only (its layout has no place for an image or sampler).
+      cx.error(m.loc, `'${m.name}': member of block cannot be or contain a sampler, image or acceleration structure type`);
+      continue;
+    }
     t = withImageFormat(cx, t, m.qualifiers.layout);
     const spec: BlockMemberSpec = { name: m.name, type: t };
     const off = layoutValue(cx, m.qualifiers, 'offset');
@@ -465,21 +478,22 @@ export function declareFunction(cx: IrGenContext, d: FunctionDecl): FunctionSymb
 
 /** Whether a constant expression reads a specialization constant (directly or through a const derived from one). */
 export function dependsOnSpecConstant(cx: IrGenContext, e: Expr): boolean {
-  let found = false;
-  const visit = (node: unknown): void => {
-    if (found || node === null || typeof node !== 'object') return;
+  // An explicit work stack: a 20,000-term constant sum is 20,000 levels deep.
+  const work: unknown[] = [e];
+  while (work.length > 0) {
+    const node = work.pop();
+    if (node === null || typeof node !== 'object') continue;
     if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
+      for (const x of node) work.push(x);
+      continue;
     }
     const n = node as { kind?: string; name?: string };
     if (n.kind === 'ident' && n.name !== undefined) {
       const sym = cx.scope.lookup(n.name);
-      if ((sym?.kind === 'constant' && sym.spec) || (sym?.kind === 'variable' && sym.specDerived)) found = true;
-      return;
+      if ((sym?.kind === 'constant' && sym.spec) || (sym?.kind === 'variable' && sym.specDerived)) return true;
+      continue;
     }
-    for (const [k, v] of Object.entries(node)) if (k !== 'loc') visit(v);
-  };
-  visit(e);
-  return found;
+    for (const [k, v] of Object.entries(node)) if (k !== 'loc') work.push(v);
+  }
+  return false;
 }

@@ -40,9 +40,23 @@ export function genExpr(cx: IrGenContext, e: Expr): Val {
     case 'member':
     case 'index':
       return loadRef(cx, genRef(cx, e), e.loc);
-    case 'binary':
+    case 'binary': {
       if (e.op === '&&' || e.op === '||') return genLogical(cx, e.op, e.left, e.right, e.loc);
-      return binaryOp(cx, e.op, genExpr(cx, e.left), genExpr(cx, e.right), e.loc);
+      // Down the left spine of a left-associative chain iteratively (generated shaders hold
+      // 20,000-term sums): only right operands recurse. Evaluation order is unchanged.
+      const spine: Extract<Expr, { kind: 'binary' }>[] = [e];
+      let base = e.left;
+      while (base.kind === 'binary' && base.op !== '&&' && base.op !== '||') {
+        spine.push(base);
+        base = base.left;
+      }
+      let acc = genExpr(cx, base);
+      for (let i = spine.length - 1; i >= 0; i--) {
+        const b = spine[i]!;
+        acc = binaryOp(cx, b.op, acc, genExpr(cx, b.right), b.loc);
+      }
+      return acc;
+    }
     case 'unary':
       return genUnary(cx, e.op, e.operand, e.loc);
     case 'assign':

@@ -16,6 +16,7 @@ import type { MergeInfo } from '../../../ir/module.js';
 import { evalConst } from '../sema/const-eval.js';
 import { constEnvOf, declareStructType } from '../sema/type-resolution.js';
 import { STAGE_NAMES } from '../builtins/variables.js';
+import { caughtErrorMessage } from '../diagnostics.js';
 import { SemanticError, type IrGenContext } from './context.js';
 import { genCondition, genExpr } from './expressions.js';
 import { genLocalDecl } from './declarations.js';
@@ -26,8 +27,7 @@ export function genStmt(cx: IrGenContext, s: Stmt): void {
     genStmtInner(cx, s);
   } catch (e) {
     if (e instanceof SemanticError) return;
-    const msg = e instanceof Error ? e.message : String(e);
-    cx.error(s.loc, `internal compiler error: ${msg}`);
+    cx.error(s.loc, caughtErrorMessage(e));
   }
 }
 

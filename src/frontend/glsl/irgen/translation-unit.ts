@@ -8,6 +8,7 @@
  * every function ends each block with one terminator (falling off a non-void function returns an
  * undefined value, with a warning, as glslang does).
  */
+import { caughtErrorMessage } from '../diagnostics.js';
 import type { TranslationUnit } from '../ast.js';
 import type { ValueId } from '../../../ir/inst.js';
 import type { Param } from '../../../ir/module.js';
@@ -63,7 +64,7 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
         }
       }
     } catch (e) {
-      if (!(e instanceof SemanticError)) cx.error(d.loc, `internal compiler error: ${e instanceof Error ? e.message : String(e)}`);
+      if (!(e instanceof SemanticError)) cx.error(d.loc, caughtErrorMessage(e));
     }
   }
   for (const f of deferred) genFunctionBody(cx, f);

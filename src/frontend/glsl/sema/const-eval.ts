@@ -209,10 +209,25 @@ export function evalConst(env: ConstEnv, e: Expr): ConstValue | undefined {
   }
 }
 
+/**
+ * Left-associative chains (`1.0 + 1.0 + ...`, 20,000 terms in generated code) are walked down
+ * their left spine iteratively, so the recursion depth is that of the right operands only.
+ */
 function evalBinary(env: ConstEnv, op: string, l: Expr, r: Expr): ConstValue | undefined {
-  const { types } = env;
-  const a = evalConst(env, l);
+  const spine: Extract<Expr, { kind: 'binary' }>[] = [];
+  let base = l;
+  while (base.kind === 'binary' && base.op !== '&&' && base.op !== '||' && base.op !== '^^') {
+    spine.push(base);
+    base = base.left;
+  }
+  let a = evalConst(env, base);
+  for (let i = spine.length - 1; i >= 0 && a !== undefined; i--) a = evalBinaryValue(env, spine[i]!.op, a, spine[i]!.right);
   if (!a) return undefined;
+  return evalBinaryValue(env, op, a, r);
+}
+
+function evalBinaryValue(env: ConstEnv, op: string, a: ConstValue, r: Expr): ConstValue | undefined {
+  const { types } = env;
   if (op === '&&' || op === '||' || op === '^^') {
     if (typeof a.scalar !== 'boolean') return undefined;
     if (op === '&&' && !a.scalar) return a;

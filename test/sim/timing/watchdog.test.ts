@@ -1,0 +1,45 @@
+/**
+ * The deadlock watchdog (src/sim/timing/watchdog.ts): a unit that never responds is provoked
+ * through the configuration (a DRAM return latency or an RT-unit latency far past the window),
+ * and the run must stop with a message naming the SM, the warp and the unit, instead of hanging.
+ */
+import test from 'ava';
+import { loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../src/sim/timing/gpu.js';
+import { TimingDeadlockError } from '../../../src/sim/timing/watchdog.js';
+import { ScriptedWarp, aluStep, chaseStep, traversalWorkload } from './synthetic-warp.js';
+
+const ONE_SM = ['gpgpu_n_clusters=1'];
+/** A memory system that never answers within any sensible window. */
+const DEAD_DRAM = 'dram_latency=1000000000';
+
+test('a load whose DRAM never answers stops the run naming SM, warp and the memory system', (t) => {
+  const cfg = loadConfig('mobile', [...ONE_SM, DEAD_DRAM, 'gpgpu_deadlock_window=5000']);
+  const warps = [new ScriptedWarp([aluStep(4), chaseStep(0x100000), aluStep(2)])];
+  const err = t.throws(() => simulate(warps, cfg), { instanceOf: TimingDeadlockError });
+  t.is(err.sm, 0);
+  t.is(err.slot, 0);
+  t.regex(err.message, /^timing model deadlock: no warp issued, no memory request retired and no warp finished since cycle \d+ \(gpgpu_deadlock_window = 5000 cycles/);
+  t.regex(err.message, /SM 0, warp in slot 0 \(CTA 0\) waits on the L1D \/ memory system \(1 load responses outstanding\)/);
+});
+
+test('an RT unit that never finishes a traversal is named as the stuck unit', (t) => {
+  const cfg = loadConfig('mobile', [...ONE_SM, 'gpgpu_rt_intersection_latency=1000000000,1000000000,1000000000,1000000000,1000000000,1000000000,1000000000']);
+  const warps = traversalWorkload(1, 1, 4, 1 << 16);
+  const err = t.throws(() => simulate(warps, cfg), { instanceOf: TimingDeadlockError });
+  t.regex(err.message, /gpgpu_deadlock_window = 50000 cycles/);
+  t.regex(err.message, /SM 0, warp in slot \d+ \(CTA \d+\) waits on the RT unit/);
+});
+
+test('with detection off the same run is not stopped by the watchdog (it ends at maxCycles)', (t) => {
+  const cfg = loadConfig('mobile', [...ONE_SM, DEAD_DRAM, 'gpgpu_deadlock_detect=0']);
+  const stats = simulate([new ScriptedWarp([chaseStep(0x100000)])], cfg, { maxCycles: 200000 });
+  t.is(stats.values.gpu_sim_truncated, 1);
+});
+
+test('a healthy run is unaffected: same cycles with the smallest window that still passes and the default', (t) => {
+  const steps = () => [new ScriptedWarp(Array.from({ length: 20 }, (_, i) => chaseStep(0x100000 + i * 40960)))];
+  const a = simulate(steps(), loadConfig('mobile', ONE_SM)).values.gpu_sim_cycle;
+  const b = simulate(steps(), loadConfig('mobile', [...ONE_SM, 'gpgpu_deadlock_window=2000'])).values.gpu_sim_cycle;
+  t.is(a, b);
+});

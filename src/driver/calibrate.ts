@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { calibrationDir } from '../sim/workload/load-manifest.js';
-import { simulateWorkload } from './simulate-workload.js';
+import { simulateWorkload, type SimulateOptions } from './simulate-workload.js';
 
 /** A Vulkan-Sim run of SUMMARY.tsv: its size and its figures by stat name. */
 export interface ReferenceRun {
@@ -109,12 +109,15 @@ export function withinTarget(target: Target, reference: number, ours: number): b
 }
 
 /** Runs the frame at the reference run's size on `config` (default: Vulkan-Sim's own config file). */
-export async function calibrateRun(reference: ReferenceRun, config?: string, overrides: string[] = []): Promise<CalibrationResult> {
+export async function calibrateRun(
+  reference: ReferenceRun, config?: string, overrides: string[] = [], onProgress?: SimulateOptions['onProgress'],
+): Promise<CalibrationResult> {
   const cfg = config ?? join(vulkanSimDir(), 'SM75_RTX2060.gpgpusim.config');
   const cpu0 = cpuUsage();
   const t0 = performance.now();
   const r = await simulateWorkload('lumibench-wknd', {
     config: cfg, overrides, width: reference.width, height: reference.height, spp: reference.spp,
+    ...(onProgress ? { onProgress } : {}),
   });
   const wallSeconds = (performance.now() - t0) / 1000;
   const cpu = cpuUsage(cpu0);

@@ -4,6 +4,7 @@
  * ratio and whether it meets the calibration target.
  */
 import type { Command } from 'commander';
+import { progressReporter } from '../progress.js';
 import { calibrateRun, FRAME_BAR, readReferenceRuns, type CalibrationResult } from '../../driver/calibrate.js';
 
 interface RawCalibrateOptions {
@@ -21,8 +22,12 @@ export function registerCalibrateCommand(program: Command): void {
     .option('--json', 'print the results as JSON')
     .action(async (raw: RawCalibrateOptions) => {
       const results: CalibrationResult[] = [];
+      const progress = progressReporter();
       for (const ref of readReferenceRuns()) {
-        const r = await calibrateRun(ref, raw.config, raw.set);
+        const r = await calibrateRun(ref, raw.config, raw.set, (cycle, done, total) => {
+          progress.message(`${ref.run}: cycle ${cycle.toLocaleString('en-US')}, ${done}/${total} warps done`);
+        });
+        progress.done();
         results.push(r);
         if (!raw.json) process.stdout.write(formatCalibration(r));
       }

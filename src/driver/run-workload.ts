@@ -11,6 +11,8 @@ import {
   DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
 } from '../primitives/buffer-layout.js';
 import { instrumentModule } from '../passes/instrument/instrument-module.js';
+import { injectPixelCostCounters, PIXEL_COST_BINDING, PIXEL_COST_SET } from '../passes/zatel/pixel-cost.js';
+import { injectPixelFilter, PIXEL_FILTER_BINDING, PIXEL_FILTER_SET } from '../passes/zatel/pixel-filter.js';
 import { linkPipeline, type LinkedPipeline } from '../passes/lower/rt-pipeline.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { compileProgram, type Program } from '../sim/functional/program.js';
@@ -47,6 +49,16 @@ export interface RunOptions extends Partial<RunParameters> {
   itsPolicy?: ItsPolicy;
   /** Push-constant members set for this run over the manifest's `pushConstants` (CLI `--push name=value`). */
   push?: Record<string, number>;
+  /**
+   * Zatel's pixel filter (src/passes/zatel/pixel-filter.ts): one bit per launch thread, 1 = trace;
+   * threads whose bit is 0 exit at the start of the ray generation shader.
+   */
+  pixelMask?: Uint32Array;
+  /**
+   * Zatel's heatmap profile (src/passes/zatel/pixel-cost.ts): count the instructions each launch
+   * thread executes, across every stage, into `RunResult.pixelCost`.
+   */
+  pixelCost?: boolean;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -62,6 +74,8 @@ export interface RunResult {
   /** Present when instrumented: the raw buffer (Fig. 6 layout) and its static metadata. */
   dump?: Uint8Array;
   metadata?: InstrumentationMetadata;
+  /** With `RunOptions.pixelCost`: instructions per launch thread (index x + w * (y + h * z)). */
+  pixelCost?: Uint32Array;
   /** Milliseconds per phase. */
   timings: Record<'compile' | 'instrument' | 'link' | 'scene' | 'simulate', number>;
 }
@@ -77,6 +91,7 @@ export interface PreparedRun {
   rt: RtRuntime;
   dumpBuffer?: Uint8Array;
   metadata?: InstrumentationMetadata;
+  pixelCost?: Uint32Array;
   timings: RunResult['timings'];
   /** Warp reconvergence the launch uses (from RunOptions.its). */
   reconvergence: 'ipdom' | 'its';
@@ -126,6 +141,8 @@ export async function prepareRun(
     metadata = emptyMetadata();
     for (const mode of opts.instrument) for (const m of compiled.modules) instrumentModule(m, mode, { metadata });
   }
+  if (opts.pixelMask) injectPixelFilter(compiled.stages.raygen);
+  if (opts.pixelCost) for (const m of compiled.modules) injectPixelCostCounters(m);
   lap('instrument');
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
@@ -135,6 +152,15 @@ export async function prepareRun(
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);
     host.resources.buffers!.push({ set: INSTRUMENTATION_SET, binding: INSTRUMENTATION_BINDING, data: dumpBuffer });
+  }
+  let pixelCost: Uint32Array | undefined;
+  if (opts.pixelCost) {
+    pixelCost = new Uint32Array(Math.max(1, host.launch[0] * host.launch[1] * host.launch[2]));
+    host.resources.buffers!.push({ set: PIXEL_COST_SET, binding: PIXEL_COST_BINDING, data: new Uint8Array(pixelCost.buffer) });
+  }
+  if (opts.pixelMask) {
+    const m = opts.pixelMask;
+    host.resources.buffers!.push({ set: PIXEL_FILTER_SET, binding: PIXEL_FILTER_BINDING, data: new Uint8Array(m.buffer, m.byteOffset, m.byteLength) });
   }
   lap('scene');
   const program = compileProgram(linked.module, opts.floatModel ?? manifest.floatModel);
@@ -146,6 +172,7 @@ export async function prepareRun(
   const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
+  if (pixelCost) out.pixelCost = pixelCost;
   return out;
 }
 
@@ -175,5 +202,6 @@ export async function runWorkload(
   };
   if (p.dumpBuffer) result.dump = p.dumpBuffer;
   if (p.metadata) result.metadata = p.metadata;
+  if (p.pixelCost) result.pixelCost = p.pixelCost;
   return result;
 }

@@ -12,6 +12,7 @@ import { registerReportCommand } from './commands/report.js';
 import { registerSimCommand } from './commands/sim.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
+import { registerZatelCommand } from './commands/zatel.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerSimCommand(program);
   registerCalibrateCommand(program);
+  registerZatelCommand(program);
   return program;
 }
 

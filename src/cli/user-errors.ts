@@ -21,6 +21,9 @@ import { ProceduralSceneError } from '../sim/rt/procedural-scenes.js';
 import { TraversalError } from '../sim/rt/traversal.js';
 import { TimingDeadlockError } from '../sim/timing/watchdog.js';
 import { ManifestError } from '../sim/workload/manifest.js';
+import { JobFailedError } from '../driver/jobs/local-backend.js';
+import { ZatelOptionError } from '../driver/zatel/downscale.js';
+import { PixelFilterBindingError } from '../passes/zatel/pixel-filter.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator), 1 for every other failure. */
@@ -36,7 +39,8 @@ export function isUserError(e: unknown): e is Error {
     e instanceof TraversalError || e instanceof UnknownInstrumentationModeError ||
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
-    e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError
+    e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
+    e instanceof JobFailedError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError
   );
 }
 

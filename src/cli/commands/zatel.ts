@@ -1,0 +1,144 @@
+/**
+ * `vvision zatel [workload] --config <preset|file> [--k N] [--fraction auto|P] [--division
+ * fine|coarse] [--distribution uniform|temperature|temperature5] [--extrapolation
+ * linear|exponential] [--jobs N] [--validate]`: Zatel's scale-model prediction of a full timing
+ * simulation (paper 004), printed and written as predicted.json, the heatmaps, the chosen pixels,
+ * an HTML page, and with --validate the full simulation beside it (validation.json).
+ */
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { jobRunOptions } from '../../driver/jobs/job-spec.js';
+import { TABLE_I_METRICS, type Extrapolation } from '../../driver/zatel/combine.js';
+import type { Division } from '../../driver/zatel/division.js';
+import { chosenPixelsPng, heatmapPng, quantisedHeatmapPng } from '../../driver/zatel/heatmap.js';
+import type { Distribution } from '../../driver/zatel/representative-pixels.js';
+import { runZatel, validationJson, type ZatelResult } from '../../driver/zatel/run-zatel.js';
+import { writeZatelReport } from '../../report/write-zatel-report.js';
+import { STAT_META } from '../../sim/timing/index.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { jobProgressDisplay } from '../job-progress.js';
+import { OutputDir } from '../output-dir.js';
+import { progressReporter } from '../progress.js';
+import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { CliUsageError } from '../user-errors.js';
+
+interface RawZatelOptions extends RawRunOptions {
+  config: string;
+  set: string[];
+  k?: string;
+  fraction: string;
+  division: string;
+  distribution: string;
+  extrapolation: string;
+  clusters: string;
+  selectSeed: string;
+  jobs?: string;
+  jobDir: string;
+  validate?: boolean;
+}
+
+function oneOf<T extends string>(name: string, v: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(v)) throw new CliUsageError(`--${name}: expected ${allowed.join(', ')}, got '${v}'`);
+  return v as T;
+}
+
+function positiveInt(name: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`--${name}: expected a positive integer, got '${v}'`);
+  return n;
+}
+
+export function registerZatelCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('zatel')
+      .description("Zatel scale-model simulation (paper 004): predict a full timing simulation from K downscaled runs of representative pixels, in parallel")
+      .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--set <key=value>', 'override one configuration knob of the target (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--k <n>', 'downscaling factor and number of groups (default: gcd of SMs and memory partitions)')
+      .option('--fraction <auto|P>', "traced pixels per group: auto = eq. 1 bounded to [0.3, 0.6]; a number P in (0, 1] caps it (the paper's 'up to 10%' is 0.1)", 'auto')
+      .option('--division <fine|coarse>', 'fine: 32x2 chunks dealt round-robin (default); coarse: K rectangles', 'fine')
+      .option('--distribution <uniform|temperature|temperature5>', 'colour distribution of the chosen blocks: uniform (default), eq. 2, or eq. 3 (fifth power)', 'uniform')
+      .option('--extrapolation <linear|exponential>', 'linear (default) or exponential regression over three runs at 20/30/40% (Sec. III-G)', 'linear')
+      .option('--clusters <n>', 'K-means colours of the quantised heatmap', '5')
+      .option('--select-seed <n>', 'seed of the section-block selection and K-means', '1')
+      .option('--jobs <n>', 'group simulations run at once (default: one per core)')
+      .option('--job-dir <dir>', 'job store: finished simulations are kept here and reused', 'vvision-out/jobs')
+      .option('--validate', 'also simulate the full frame and report the error per metric and the speedup (validation.json)')
+      .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
+  ).action(async (workload: string, raw: RawZatelOptions) => {
+    const run = parseRunOptions(raw);
+    const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
+    if (fraction !== 'auto' && !(fraction > 0 && fraction <= 1)) throw new CliUsageError(`--fraction: expected auto or a number in (0, 1], got '${raw.fraction}'`);
+    const clusters = positiveInt('clusters', raw.clusters);
+    if (clusters > 255) throw new CliUsageError(`--clusters: at most 255, got ${clusters}`);
+    const phase = progressReporter();
+    const bars = jobProgressDisplay(0, (id) => id.slice(0, 8));
+    let r: ZatelResult;
+    try {
+      r = await runZatel({
+        workload, config: raw.config, overrides: raw.set, run: jobRunOptions(run as Record<string, unknown>),
+        ...(raw.k !== undefined ? { k: positiveInt('k', raw.k) } : {}),
+        fraction,
+        division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
+        distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
+        extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
+        clusters, seed: positiveInt('select-seed', raw.selectSeed),
+        ...(raw.jobs !== undefined ? { jobs: positiveInt('jobs', raw.jobs) } : {}),
+        jobDir: raw.jobDir, validate: raw.validate === true, progress: bars,
+        onPhase: (text) => phase.message(text),
+      });
+    } finally {
+      bars.stop();
+      phase.done();
+    }
+    const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+    const name = basename(workload).replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+    const out = new OutputDir(raw.out ?? `vvision-out/${name}-zatel-${configName}`);
+    try {
+      out.write('heatmap.png', heatmapPng(r.heatmap));
+      out.write('heatmap-quantised.png', quantisedHeatmapPng(r.heatmap));
+      out.write('chosen-pixels.png', chosenPixelsPng(r.heatmap, r.traced));
+      out.write('predicted.json', `${JSON.stringify({ workload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
+      out.write('groups.csv', `group,pixels,traced_fraction,job\n${r.groups.flatMap((g) => g.runs.map((x) => `${g.index},${g.pixels},${x.selection.fraction.toFixed(6)},${x.jobId}`)).join('\n')}\n`);
+      if (r.validation) out.write('validation.json', validationJson(r.validation));
+      writeZatelReport(out, {
+        workload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
+        downscaled: { sms: r.downscaling.sms, partitions: r.downscaling.partitions },
+        settings: {
+          k: r.downscaling.k, fraction: String(fraction), division: raw.division, distribution: raw.distribution,
+          extrapolation: raw.extrapolation, clusters, 'select seed': raw.selectSeed,
+        },
+        tableI: TABLE_I_METRICS, predicted: r.predicted,
+        groups: r.groups.map((g) => ({ index: g.index, pixels: g.pixels, fractions: g.runs.map((x) => x.selection.fraction), cycles: g.estimate.gpu_sim_cycle ?? 0 })),
+        timing: r.timing, meta: STAT_META,
+        ...(r.validation ? { validation: r.validation } : {}),
+      });
+      const dir = out.commit();
+      process.stdout.write(formatZatel(r) + `report: ${dir}/index.html\n`);
+    } catch (e) {
+      out.abandon();
+      throw e;
+    }
+  });
+}
+
+export function formatZatel(r: ZatelResult): string {
+  const v = r.validation;
+  const fmt = (x: number) => (Number.isInteger(x) ? x.toLocaleString('en-US') : Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(4));
+  const lines = [
+    `Zatel: K = ${r.downscaling.k} groups on ${r.downscaling.sms} SMs / ${r.downscaling.partitions} partition(s) each, ` +
+      `traced ${(100 * r.traced.size / (r.width * r.height)).toFixed(1)}% of ${r.width}x${r.height} pixels`,
+    `  ${'metric'.padEnd(27)} ${'predicted'.padStart(14)}${v ? ` ${'full'.padStart(14)} ${'error'.padStart(8)}` : ''}`,
+  ];
+  for (const n of TABLE_I_METRICS) {
+    const p = r.predicted[n];
+    if (p === undefined) continue;
+    const m = v?.metrics[n];
+    lines.push(`  ${n.padEnd(27)} ${fmt(p).padStart(14)}${m ? ` ${fmt(m.full).padStart(14)} ${`${(100 * m.relativeError).toFixed(2)}%`.padStart(8)}` : ''}`);
+  }
+  const t = r.timing;
+  lines.push(`  wall: heatmap ${t.heatmapSeconds.toFixed(1)} s + groups ${t.groupsSeconds.toFixed(1)} s = ${t.totalSeconds.toFixed(1)} s${t.groupsTiming === 'measured' ? '' : ` (${t.groupsTiming})`}`);
+  if (v) lines.push(`  full simulation ${v.fullWallSeconds.toFixed(1)} s: speedup ${v.speedup.toFixed(2)}x (${v.speedupExcludingHeatmap.toFixed(2)}x without the heatmap)`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,235 @@
+/**
+ * Zatel end to end (paper 004, Fig. 3): (1-2) the execution-cost heatmap from a functional run
+ * with per-pixel counters, quantised; (3) K = gcd(SMs, partitions) and the downscaled config; (4)
+ * the image divided into K groups; (5) each group's representative pixels; (6) one timing job per
+ * group (per traced fraction with exponential regression) with the raygen pixel filter, run in
+ * parallel by the local backend; (7) the groups' figures extrapolated and combined. With
+ * `validate`, the full frame on the target config is simulated as one more job and each metric's
+ * relative error and the speedup are computed.
+ *
+ * Jobs live in a content-addressed job store, so a rerun with the same inputs reuses finished
+ * simulations (and a validation's full run is shared by every Zatel setting on that workload).
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runWorkload } from '../run-workload.js';
+import { loadConfig } from '../../sim/timing/index.js';
+import { canonicalJson, encodePixelMask, jobConfig, jobWorkload, type JobRunOptions, type SimJobSpec } from '../jobs/job-spec.js';
+import { JobStore, writeFileAtomic, type JobResult } from '../jobs/job-store.js';
+import { defaultJobCount, JobFailedError, runJobsLocally, type LocalRunOptions } from '../jobs/local-backend.js';
+import { pixelMaskWords } from '../../passes/zatel/pixel-filter.js';
+import { createHash } from 'node:crypto';
+import { combineGroups, extrapolateGroup, TABLE_I_METRICS, type Extrapolation } from './combine.js';
+import { divideImage, type Division } from './division.js';
+import { downscale, ZatelOptionError, type Downscaling } from './downscale.js';
+import { buildHeatmap, type Heatmap } from './heatmap.js';
+import { selectRepresentativePixels, tracedFraction, type Distribution, type Selection } from './representative-pixels.js';
+
+/** The paper's three fractions for exponential regression (Sec. IV-F). */
+export const REGRESSION_FRACTIONS = [0.2, 0.3, 0.4] as const;
+
+export interface ZatelOptions {
+  workload: string;
+  config: string;
+  overrides: string[];
+  run: JobRunOptions;
+  /** Default: gcd(SMs, memory partitions). */
+  k?: number;
+  /** 'auto' = eq. 1 bounded to [0.3, 0.6]; a number caps it (the paper's "up to 10%"). */
+  fraction: 'auto' | number;
+  division: Division;
+  distribution: Distribution;
+  extrapolation: Extrapolation;
+  /** K-means colours (paper: 5). */
+  clusters: number;
+  /** Seed of the block selection and of K-means. */
+  seed: number;
+  jobs?: number;
+  /** Folder of the job store (shared, content-addressed). */
+  jobDir: string;
+  validate: boolean;
+  progress?: LocalRunOptions;
+  onPhase?: (text: string) => void;
+}
+
+export interface ZatelGroupReport {
+  index: number;
+  pixels: number;
+  /** One per traced fraction (one with linear extrapolation, three with exponential). */
+  runs: { selection: Selection; jobId: string; values: Record<string, number>; wallSeconds: number }[];
+  estimate: Record<string, number>;
+}
+
+export interface MetricValidation {
+  predicted: number;
+  full: number;
+  relativeError: number;
+}
+
+export interface ZatelValidation {
+  metrics: Record<string, MetricValidation>;
+  /** Full simulation wall / Zatel wall (heatmap included). */
+  speedup: number;
+  /** Full simulation wall / the parallel group phase alone (the paper profiles the heatmap on a GPU). */
+  speedupExcludingHeatmap: number;
+  zatelWallSeconds: number;
+  fullWallSeconds: number;
+  jobId: string;
+}
+
+export interface ZatelResult {
+  options: ZatelOptions;
+  width: number;
+  height: number;
+  downscaling: Downscaling;
+  heatmap: Heatmap;
+  groups: ZatelGroupReport[];
+  predicted: Record<string, number>;
+  /** The traced pixels (all groups, largest fraction). */
+  traced: Set<number>;
+  timing: {
+    heatmapSeconds: number;
+    groupsSeconds: number;
+    /** 'measured' when every group job ran now; otherwise estimated from the jobs' recorded walls. */
+    groupsTiming: 'measured' | 'estimated from cached jobs';
+    totalSeconds: number;
+    /** Sum of the group jobs' own walls (CPU-side cost without parallelism). */
+    groupJobSeconds: number;
+  };
+  validation?: ZatelValidation;
+}
+
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
+}
+
+/** Per-thread cost of the functional run, cached in the job store by workload + run options. */
+async function pixelCost(o: ZatelOptions, store: JobStore): Promise<{ cost: Uint32Array; width: number; height: number; seconds: number }> {
+  const key = hashOf({ kind: 'heatmap', workload: jobWorkload(o.workload), run: o.run });
+  const dir = join(store.dir, 'heatmaps');
+  const file = join(dir, `${key}.json`);
+  if (existsSync(file)) {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as { cost: number[]; width: number; height: number; seconds: number };
+    return { cost: Uint32Array.from(cached.cost), width: cached.width, height: cached.height, seconds: cached.seconds };
+  }
+  const t0 = performance.now();
+  const r = await runWorkload(o.workload, { ...o.run, pixelCost: true });
+  const seconds = (performance.now() - t0) / 1000;
+  const out = { cost: r.pixelCost!, width: r.params.width, height: r.params.height, seconds };
+  mkdirSync(dir, { recursive: true });
+  writeFileAtomic(file, JSON.stringify({ ...out, cost: Array.from(out.cost) }));
+  return out;
+}
+
+/** Makespan of jobs of the given lengths on `workers` workers, longest first (for cached runs). */
+function scheduledWall(lengths: number[], workers: number): number {
+  const load = new Array<number>(Math.max(1, workers)).fill(0);
+  for (const l of [...lengths].sort((a, b) => b - a)) {
+    const i = load.indexOf(Math.min(...load));
+    load[i]! += l;
+  }
+  return Math.max(...load);
+}
+
+export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
+  if (o.fraction !== 'auto' && !(o.fraction > 0 && o.fraction <= 1)) {
+    throw new ZatelOptionError(`--fraction must be 'auto' or a number in (0, 1], got ${o.fraction}`);
+  }
+  const store = new JobStore(o.jobDir);
+  const tStart = performance.now();
+  const config = loadConfig(o.config, o.overrides);
+  const scaled = downscale(config, o.k);
+
+  o.onPhase?.('heatmap: functional run with per-pixel counters');
+  const profile = await pixelCost(o, store);
+  const { width, height } = profile;
+  const heatmap = buildHeatmap(profile.cost, width, height, o.clusters, o.seed);
+  const threads = profile.cost.length;
+
+  const groups = divideImage(width, height, scaled.k, o.division);
+  const base = {
+    kind: 'sim' as const, workload: jobWorkload(o.workload), config: jobConfig(o.config), run: o.run,
+  };
+  const plans = groups.map((g) => {
+    const eq1 = tracedFraction(g, heatmap);
+    const target = o.fraction === 'auto' ? eq1 : Math.min(eq1, o.fraction);
+    const fractions = o.extrapolation === 'exponential' ? [...REGRESSION_FRACTIONS] : [target];
+    const runs = fractions.map((f) => {
+      const selection = selectRepresentativePixels(g, heatmap, f, o.distribution, o.seed);
+      const spec: SimJobSpec = { ...base, overrides: [...o.overrides, ...scaled.overrides], pixelMask: encodePixelMask(pixelMaskWords(selection.pixels, threads)) };
+      return { selection, jobId: store.add(spec) };
+    });
+    return { group: g, runs };
+  });
+  const ids = plans.flatMap((p) => p.runs.map((r) => r.jobId));
+  const label = new Map<string, string>();
+  plans.forEach((p) => p.runs.forEach((r) => label.set(r.jobId, `group ${p.group.index} (${(100 * r.selection.fraction).toFixed(0)}%)`)));
+
+  o.onPhase?.(`${ids.length} group simulations on ${scaled.sms} SMs / ${scaled.partitions} partitions each`);
+  const tGroups = performance.now();
+  const summary = await runJobsLocally(store, ids, { ...(o.jobs !== undefined ? { jobs: o.jobs } : {}), ...o.progress });
+  const measuredGroups = (performance.now() - tGroups) / 1000;
+  if (summary.failed.length > 0) {
+    throw new JobFailedError('Zatel group simulations', summary.failed, store);
+  }
+  const resultOf = (id: string): JobResult => store.result(id)!;
+  const reports: ZatelGroupReport[] = plans.map((p) => {
+    const runs = p.runs.map((r) => {
+      const res = resultOf(r.jobId);
+      return { ...r, values: res.values, wallSeconds: res.wallSeconds };
+    });
+    return {
+      index: p.group.index, pixels: p.group.pixels, runs,
+      estimate: extrapolateGroup(runs.map((r) => ({ fraction: r.selection.fraction, values: r.values })), o.extrapolation),
+    };
+  });
+  const predicted = combineGroups(reports.map((r) => r.estimate));
+  const jobWalls = reports.flatMap((r) => r.runs.map((x) => x.wallSeconds));
+  const workers = Math.min(o.jobs ?? defaultJobCount(), ids.length);
+  const allRan = summary.skipped.length === 0;
+  const groupsSeconds = allRan ? measuredGroups : scheduledWall(jobWalls, workers);
+  const heatmapSeconds = profile.seconds;
+  const traced = new Set<number>();
+  for (const r of reports) for (const p of r.runs[r.runs.length - 1]!.selection.pixels) traced.add(p);
+  const result: ZatelResult = {
+    options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced,
+    timing: {
+      heatmapSeconds, groupsSeconds, groupsTiming: allRan ? 'measured' : 'estimated from cached jobs',
+      totalSeconds: allRan ? (performance.now() - tStart) / 1000 : heatmapSeconds + groupsSeconds,
+      groupJobSeconds: jobWalls.reduce((a, b) => a + b, 0),
+    },
+  };
+
+  if (o.validate) {
+    o.onPhase?.('validation: the full frame on the target GPU');
+    const fullId = store.add({ ...base, overrides: [...o.overrides] });
+    const full = await runJobsLocally(store, [fullId], { jobs: 1, ...o.progress });
+    if (full.failed.length > 0) throw new JobFailedError('Zatel validation (the full simulation)', full.failed, store);
+    const f = store.result(fullId)!;
+    const metrics: Record<string, MetricValidation> = {};
+    for (const [name, p] of Object.entries(predicted)) {
+      const v = f.values[name];
+      if (v === undefined) continue;
+      metrics[name] = { predicted: p, full: v, relativeError: v !== 0 ? Math.abs(p - v) / Math.abs(v) : p === 0 ? 0 : Infinity };
+    }
+    result.validation = {
+      metrics,
+      speedup: f.wallSeconds / result.timing.totalSeconds,
+      speedupExcludingHeatmap: f.wallSeconds / groupsSeconds,
+      zatelWallSeconds: result.timing.totalSeconds,
+      fullWallSeconds: f.wallSeconds,
+      jobId: fullId,
+    };
+  }
+  return result;
+}
+
+/** `validation.json`: the contract scripts and sweeps read. */
+export function validationJson(v: ZatelValidation): string {
+  const metrics: Record<string, MetricValidation> = {};
+  for (const name of Object.keys(v.metrics).sort()) metrics[name] = v.metrics[name]!;
+  return `${JSON.stringify({
+    metrics, speedup: v.speedup, speedupExcludingHeatmap: v.speedupExcludingHeatmap,
+    zatelWallSeconds: v.zatelWallSeconds, fullWallSeconds: v.fullWallSeconds, tableI: TABLE_I_METRICS,
+  }, null, 2)}\n`;
+}

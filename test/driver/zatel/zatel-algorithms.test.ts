@@ -1,0 +1,120 @@
+/**
+ * Zatel's pieces against the paper: division (Fig. 5-6), heat gradient and coldness, K-means,
+ * eq. 1 bounds and the block selection (eq. 2-3), downscaling by gcd, and combining (Sec. III-G/H).
+ */
+import test from 'ava';
+import { combineGroups, combineRule, exponentialAtOne, extrapolateGroup } from '../../../src/driver/zatel/combine.js';
+import { coarseGrid, divideImage } from '../../../src/driver/zatel/division.js';
+import { downscale, gcd } from '../../../src/driver/zatel/downscale.js';
+import { buildHeatmap, coldness, heatColour } from '../../../src/driver/zatel/heatmap.js';
+import { kMeansColours } from '../../../src/driver/zatel/kmeans.js';
+import { selectRepresentativePixels, tracedFraction } from '../../../src/driver/zatel/representative-pixels.js';
+import { loadConfig } from '../../../src/sim/timing/index.js';
+
+test('fine division deals 32x2 chunks round-robin in raster order (Fig. 6)', (t) => {
+  // 160 px wide = 5 chunks per row, as Fig. 6; K = 4.
+  const groups = divideImage(160, 10, 4, 'fine');
+  const groupOfChunk = (cx: number, cy: number) => groups.findIndex((g) => g.blocks.some((b) => b[0] === cy * 2 * 160 + cx * 32));
+  t.deepEqual([0, 1, 2, 3, 4].map((cx) => groupOfChunk(cx, 0)), [0, 1, 2, 3, 0]);
+  t.deepEqual([0, 1, 2, 3, 4].map((cx) => groupOfChunk(cx, 1)), [1, 2, 3, 0, 1]);
+  const all = groups.flatMap((g) => g.blocks.flat()).sort((a, b) => a - b);
+  t.deepEqual(all, [...Array(1600).keys()], 'every pixel in exactly one group');
+  t.true(groups.every((g) => g.blocks.every((b) => b.length === 64)));
+});
+
+test('coarse division: K rectangles, 3 rows x 2 columns for K = 6 (Fig. 5)', (t) => {
+  t.deepEqual(coarseGrid(6), { rows: 3, cols: 2 });
+  t.deepEqual(coarseGrid(4), { rows: 2, cols: 2 });
+  const groups = divideImage(64, 60, 6, 'coarse');
+  t.is(groups.length, 6);
+  t.deepEqual(groups.map((g) => g.pixels), [640, 640, 640, 640, 640, 640]);
+  // Group 0 is the top-left rectangle: x < 32, y < 20.
+  t.true(groups[0]!.blocks.flat().every((p) => p % 64 < 32 && Math.floor(p / 64) < 20));
+});
+
+test('heat gradient: cold blue to hot red; coldness from the hue', (t) => {
+  t.deepEqual(heatColour(0), [0, 0, 1]);
+  t.deepEqual(heatColour(1), [1, 0, 0]);
+  t.deepEqual(heatColour(0.5), [0, 1, 0]);
+  t.is(coldness([0, 0, 1]), 1);
+  t.is(coldness([1, 0, 0]), 0);
+  t.is(coldness([0, 1, 0]), 0.5);
+  for (let x = 0; x <= 1; x += 0.125) t.true(Math.abs(coldness(heatColour(x)) - (1 - x)) < 1e-9, `t = ${x}`);
+});
+
+test('K-means separates clear colour clusters and is deterministic for a seed', (t) => {
+  const colours: [number, number, number][] = [];
+  for (let i = 0; i < 50; i++) colours.push([0, 0, 1], [1, 0, 0], [0, 1, 0]);
+  const a = kMeansColours(colours, 3, 7);
+  const b = kMeansColours(colours, 3, 7);
+  t.deepEqual(a, b);
+  t.is(new Set(a.assignment).size, 3);
+  t.is(a.assignment[0], a.assignment[3]);
+  t.not(a.assignment[0], a.assignment[1]);
+});
+
+test('eq. 1: P is the mean coldness, bounded to [0.3, 0.6]', (t) => {
+  // Left half cold (cost 0), right half hot (cost 1): mean coldness 0.5.
+  const w = 64;
+  const h = 4;
+  const cost = Array.from({ length: w * h }, (_, i) => (i % w < 32 ? 0 : 100));
+  const heat = buildHeatmap(cost, w, h, 2);
+  const [g] = divideImage(w, h, 1, 'fine');
+  t.true(Math.abs(tracedFraction(g!, heat) - 0.5) < 1e-9);
+  const allCold = buildHeatmap(new Array(w * h).fill(0), w, h, 2);
+  t.is(tracedFraction(g!, allCold), 0.6);
+  const allHot = buildHeatmap(new Array(w * h).fill(5), w, h, 2);
+  t.is(tracedFraction(g!, allHot), 0.3);
+});
+
+test('block selection: whole 32x2 blocks, the asked fraction, and eq. 3 favours hot blocks', (t) => {
+  const w = 256;
+  const h = 32;
+  // Hot blocks where x < 32 (1/8 of the image), cold elsewhere.
+  const cost = Array.from({ length: w * h }, (_, i) => (i % w < 32 ? 100 : 1));
+  const heat = buildHeatmap(cost, w, h, 2);
+  const [g] = divideImage(w, h, 1, 'fine');
+  const hotShare = (pixels: number[]) => pixels.filter((p) => p % w < 32).length / pixels.length;
+  const uniform = selectRepresentativePixels(g!, heat, 0.25, 'uniform', 1);
+  const temp5 = selectRepresentativePixels(g!, heat, 0.25, 'temperature5', 1);
+  t.is(uniform.pixels.length % 64, 0);
+  t.true(Math.abs(uniform.fraction - 0.25) < 0.02, `${uniform.fraction}`);
+  t.true(Math.abs(hotShare(uniform.pixels) - 0.125) < 0.03, `uniform keeps the group's mix: ${hotShare(uniform.pixels)}`);
+  t.true(hotShare(temp5.pixels) > 0.45, `eq. 3 takes mostly hot blocks: ${hotShare(temp5.pixels)}`);
+  t.deepEqual(selectRepresentativePixels(g!, heat, 0.25, 'uniform', 1), uniform, 'seeded');
+});
+
+test('downscaling: K = gcd(SMs, partitions); mobile 8/4 -> 4, rtx2060 30/12 -> 6 (paper IV-B)', (t) => {
+  t.is(gcd(30, 12), 6);
+  const mobile = downscale(loadConfig('mobile'));
+  t.deepEqual([mobile.k, mobile.sms, mobile.partitions], [4, 2, 1]);
+  const rtx = downscale(loadConfig('rtx2060'));
+  t.deepEqual([rtx.k, rtx.sms, rtx.partitions], [6, 5, 2]);
+  t.deepEqual(downscale(loadConfig('rtx2060'), 3).overrides, ['gpgpu_n_clusters=10', 'gpgpu_n_cores_per_cluster=1', 'gpgpu_n_mem=4']);
+  t.throws(() => downscale(loadConfig('mobile'), 3), { message: /--k 3 does not divide/ });
+});
+
+test('combining: cycles extrapolated and averaged, counts summed, IPC summed, rates averaged (Sec. III-G/H)', (t) => {
+  t.is(combineRule('gpu_sim_cycle'), 'cycles');
+  t.is(combineRule('gpu_ipc'), 'throughput');
+  t.is(combineRule('L1D_total_cache_miss_rate'), 'rate');
+  t.is(combineRule('gpu_sim_insn'), 'count');
+  t.is(combineRule('gpu_sim_wall_seconds'), undefined);
+  // The paper's example: 100,000 cycles at 10% -> 1,000,000.
+  const g1 = extrapolateGroup([{ fraction: 0.1, values: { gpu_sim_cycle: 100_000, gpu_ipc: 20, L1D_total_cache_miss_rate: 0.7, gpu_sim_insn: 10 } }], 'linear');
+  t.is(g1.gpu_sim_cycle, 1_000_000);
+  t.is(g1.L1D_total_cache_miss_rate, 0.7);
+  const g2 = extrapolateGroup([{ fraction: 0.5, values: { gpu_sim_cycle: 600_000, gpu_ipc: 50, L1D_total_cache_miss_rate: 0.6, gpu_sim_insn: 10 } }], 'linear');
+  const c = combineGroups([g1, g2]);
+  t.is(c.gpu_ipc, 70, '20 + 50 IPC, the paper\'s example');
+  t.true(Math.abs(c.L1D_total_cache_miss_rate! - 0.65) < 1e-12, 'miss rates averaged to 0.65');
+  t.is(c.gpu_sim_cycle, 1_100_000);
+  t.is(c.gpu_sim_insn, 120);
+});
+
+test('exponential regression recovers y = a e^(b x) at x = 1', (t) => {
+  const f = (x: number) => 3 * Math.exp(1.5 * x);
+  const y = exponentialAtOne([0.2, 0.3, 0.4].map((x) => ({ x, y: f(x) })));
+  t.true(Math.abs(y - f(1)) < 1e-9);
+  t.true(Math.abs(exponentialAtOne([{ x: 0.2, y: 0 }, { x: 0.4, y: 2 }]) - 8) < 1e-9, 'linear fit when a value is not positive');
+});

@@ -13,6 +13,7 @@ import { registerSimCommand } from './commands/sim.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { registerZatelCommand } from './commands/zatel.js';
+import { registerSweepCommand } from './commands/sweep.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerSimCommand(program);
   registerCalibrateCommand(program);
+  registerSweepCommand(program);
   registerZatelCommand(program);
   return program;
 }

@@ -14,6 +14,8 @@ export interface JobResult {
   /** Every stat of the run, by its Vulkan-Sim name (gpu_sim_cycle, gpu_ipc, ...). */
   values: Record<string, number>;
   wallSeconds: number;
+  /** The run's resolved size (the manifest's defaults filled in). */
+  params: { width: number; height: number; spp: number };
 }
 
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {

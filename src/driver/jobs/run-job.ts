@@ -19,5 +19,6 @@ export async function runSimJob(spec: SimJobSpec, onProgress?: JobProgress): Pro
   });
   const values: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.stats.values)) if (typeof v === 'number') values[k] = v;
-  return { id: jobId(spec), values, wallSeconds: (performance.now() - t0) / 1000 };
+  const { width, height, spp } = r.prepared.params;
+  return { id: jobId(spec), values, wallSeconds: (performance.now() - t0) / 1000, params: { width, height, spp } };
 }

@@ -1,0 +1,80 @@
+/**
+ * `vvision sweep`: one timing simulation per grid point, as jobs in the content-addressed job
+ * store run by the local backend (worker threads). Resumable by construction: a point whose
+ * result is in the store is not simulated again, so an interrupted sweep picks up where it
+ * stopped and a widened grid runs only the new points.
+ */
+import { jobConfig, jobWorkload, type JobRunOptions } from '../jobs/job-spec.js';
+import { JobStore } from '../jobs/job-store.js';
+import { JobFailedError, runJobsLocally, type LocalRunOptions } from '../jobs/local-backend.js';
+import { sweepPoints, type SweepDimension, type SweepPoint } from './sweep-grid.js';
+
+export interface SweepOptions {
+  workload: string;
+  config: string;
+  overrides: string[];
+  run: JobRunOptions;
+  dims: SweepDimension[];
+  jobs?: number;
+  jobDir: string;
+  progress?: LocalRunOptions;
+}
+
+export interface SweepRow {
+  point: SweepPoint;
+  jobId: string;
+  values: Record<string, number>;
+  wallSeconds: number;
+  /** The point's cycles relative to the first point's (speedup > 1 = faster). */
+  speedup: number;
+}
+
+export interface SweepResult {
+  dims: SweepDimension[];
+  rows: SweepRow[];
+  params: { width: number; height: number; spp: number };
+  ran: number;
+  reused: number;
+}
+
+export function sweepLabel(dims: SweepDimension[], p: SweepPoint): string {
+  return dims.map((d, i) => `${d.knob}=${p.values[i]}`).join(' ');
+}
+
+export async function runSweep(o: SweepOptions): Promise<SweepResult> {
+  const points = sweepPoints(o.dims, o.config, o.overrides);
+  const store = new JobStore(o.jobDir);
+  const base = { kind: 'sim' as const, workload: jobWorkload(o.workload), config: jobConfig(o.config), run: o.run };
+  const ids = points.map((p) => store.add({ ...base, overrides: [...o.overrides, ...p.overrides] }));
+  const summary = await runJobsLocally(store, ids, { ...(o.jobs !== undefined ? { jobs: o.jobs } : {}), ...o.progress });
+  if (summary.failed.length > 0) throw new JobFailedError('sweep', summary.failed, store);
+  const results = ids.map((id) => store.result(id)!);
+  const baseCycles = results[0]!.values.gpu_sim_cycle ?? 0;
+  const rows = points.map((point, i) => {
+    const r = results[i]!;
+    const cycles = r.values.gpu_sim_cycle ?? 0;
+    return { point, jobId: ids[i]!, values: r.values, wallSeconds: r.wallSeconds, speedup: cycles > 0 ? baseCycles / cycles : 0 };
+  });
+  return { dims: o.dims, rows, params: results[0]!.params, ran: summary.ran.length, reused: summary.skipped.length };
+}
+
+/** The columns of sweep.csv after the knobs. */
+export const SWEEP_METRICS = [
+  'gpu_sim_cycle', 'gpu_ipc', 'gpu_sim_insn', 'L1D_total_cache_miss_rate', 'L2_total_cache_miss_rate', 'dram_eff', 'bwutil',
+  'rt_avg_efficiency', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'dram_reads', 'dram_writes',
+] as const;
+
+function csvField(s: string): string {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function sweepCsv(r: SweepResult): string {
+  const header = [...r.dims.map((d) => d.knob), ...SWEEP_METRICS, 'speedup', 'wall_seconds', 'job'];
+  const lines = [header.map(csvField).join(',')];
+  for (const row of r.rows) {
+    lines.push([
+      ...row.point.values, ...SWEEP_METRICS.map((m) => String(row.values[m] ?? '')), row.speedup.toFixed(6), row.wallSeconds.toFixed(3), row.jobId,
+    ].map(csvField).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -14,6 +14,8 @@ import { registerRunCommand } from './commands/run.js';
 import { registerWorkloadsCommand } from './commands/workloads.js';
 import { registerZatelCommand } from './commands/zatel.js';
 import { registerSweepCommand } from './commands/sweep.js';
+import { registerRunJobCommand } from './commands/run-job.js';
+import { registerCollectCommand } from './commands/collect.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -33,6 +35,8 @@ export function buildProgram(): Command {
   registerCalibrateCommand(program);
   registerSweepCommand(program);
   registerZatelCommand(program);
+  registerCollectCommand(program);
+  registerRunJobCommand(program);
   return program;
 }
 

@@ -22,6 +22,7 @@ import { TraversalError } from '../sim/rt/traversal.js';
 import { TimingDeadlockError } from '../sim/timing/watchdog.js';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { JobFailedError } from '../driver/jobs/local-backend.js';
+import { JobsDeferred, SlurmError } from '../driver/jobs/slurm-backend.js';
 import { ZatelOptionError } from '../driver/zatel/downscale.js';
 import { PixelFilterBindingError } from '../passes/zatel/pixel-filter.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
@@ -40,7 +41,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
-    e instanceof JobFailedError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError
+    e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError
   );
 }
 
@@ -48,6 +49,11 @@ export function isUserError(e: unknown): e is Error {
 export class CliUsageError extends Error {}
 
 export function reportError(e: unknown): number {
+  if (e instanceof JobsDeferred) {
+    // `--backend slurm --no-submit`: the script is the output; not an error.
+    process.stdout.write(`${e.message}\n`);
+    return 0;
+  }
   if (e instanceof ShaderCompileError) {
     process.stderr.write(`${e.message}\n`);
   } else if (isUserError(e)) {

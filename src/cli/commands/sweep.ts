@@ -13,36 +13,31 @@ import { STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { jobProgressDisplay } from '../job-progress.js';
 import { OutputDir } from '../output-dir.js';
+import { addBackendOptions, parseBackend, type RawBackendOptions } from '../backend-options.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
 
-interface RawSweepOptions extends RawRunOptions {
+interface RawSweepOptions extends RawRunOptions, RawBackendOptions {
   config: string;
   set: string[];
   vary: string[];
-  jobs?: string;
   jobDir: string;
 }
 
 export function registerSweepCommand(program: Command): void {
-  addRunOptions(
+  addBackendOptions(addRunOptions(
     program
       .command('sweep')
       .description('a grid of timing simulations over configuration knobs, in parallel and resumable: sweep.csv and charts')
       .option('--config <preset|file>', 'base GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one knob of the base configuration (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--vary <knob=v1,v2,...>', "a dimension of the grid (repeatable): a configuration knob, or limit=baseline,rt-cache,perfect-bvh,perfect-mem (Vulkan-Sim Fig. 15's limit studies)", (v: string, prev: string[]) => [...prev, v], [] as string[])
-      .option('--jobs <n>', 'simulations run at once (default: one per core)')
       .option('--job-dir <dir>', 'job store: finished points are kept here and not rerun', 'vvision-out/jobs')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
-  ).action(async (workload: string, raw: RawSweepOptions) => {
+  )).action(async (workload: string, raw: RawSweepOptions) => {
     if (raw.vary.length === 0) throw new CliUsageError('sweep: give at least one --vary knob=v1,v2,...');
     const dims = raw.vary.map(parseVary);
-    let jobs: number | undefined;
-    if (raw.jobs !== undefined) {
-      jobs = Number(raw.jobs);
-      if (!Number.isInteger(jobs) || jobs < 1) throw new CliUsageError(`--jobs: expected a positive integer, got '${raw.jobs}'`);
-    }
+    const backend = parseBackend(raw);
     const run = parseRunOptions(raw);
     const total = dims.reduce((n, d) => n * d.values.length, 1);
     const bars = jobProgressDisplay(total, (id) => id.slice(0, 8));
@@ -50,7 +45,7 @@ export function registerSweepCommand(program: Command): void {
     try {
       r = await runSweep({
         workload, config: raw.config, overrides: raw.set, run: jobRunOptions(run as Record<string, unknown>), dims,
-        ...(jobs !== undefined ? { jobs } : {}), jobDir: raw.jobDir, progress: bars,
+        backend, jobDir: raw.jobDir, progress: bars,
       });
     } finally {
       bars.stop();
@@ -66,7 +61,7 @@ export function registerSweepCommand(program: Command): void {
       });
       const dir = out.commit();
       const lines = r.rows.map((x) => `  ${sweepLabel(r.dims, x.point).padEnd(40)} ${String(x.values.gpu_sim_cycle ?? '').padStart(10)} cycles  IPC ${(x.values.gpu_ipc ?? 0).toFixed(2).padStart(7)}  DRAM eff ${(100 * (x.values.dram_eff ?? 0)).toFixed(1).padStart(5)}%  util ${(100 * (x.values.bwutil ?? 0)).toFixed(1).padStart(5)}%  speedup ${x.speedup.toFixed(3)}`);
-      process.stdout.write(`sweep of ${workload} on ${raw.config}: ${r.rows.length} points (${r.ran} simulated, ${r.reused} reused from ${raw.jobDir})\n${lines.join('\n')}\nreport: ${dir}/index.html\n`);
+      process.stdout.write(`sweep of ${workload} on ${raw.config}: ${r.rows.length} points (${r.ran} simulated${backend.name === 'local' ? '' : ` on ${backend.name}`}, ${r.reused} reused from ${raw.jobDir})\n${lines.join('\n')}\nreport: ${dir}/index.html\n`);
     } catch (e) {
       out.abandon();
       throw e;

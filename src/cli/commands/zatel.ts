@@ -19,10 +19,11 @@ import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { jobProgressDisplay } from '../job-progress.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
+import { addBackendOptions, parseBackend, parseJobs, type RawBackendOptions } from '../backend-options.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
 
-interface RawZatelOptions extends RawRunOptions {
+interface RawZatelOptions extends RawRunOptions, RawBackendOptions {
   config: string;
   set: string[];
   k?: string;
@@ -32,7 +33,6 @@ interface RawZatelOptions extends RawRunOptions {
   extrapolation: string;
   clusters: string;
   selectSeed: string;
-  jobs?: string;
   jobDir: string;
   validate?: boolean;
 }
@@ -49,7 +49,7 @@ function positiveInt(name: string, v: string): number {
 }
 
 export function registerZatelCommand(program: Command): void {
-  addRunOptions(
+  addBackendOptions(addRunOptions(
     program
       .command('zatel')
       .description("Zatel scale-model simulation (paper 004): predict a full timing simulation from K downscaled runs of representative pixels, in parallel")
@@ -62,11 +62,10 @@ export function registerZatelCommand(program: Command): void {
       .option('--extrapolation <linear|exponential>', 'linear (default) or exponential regression over three runs at 20/30/40% (Sec. III-G)', 'linear')
       .option('--clusters <n>', 'K-means colours of the quantised heatmap', '5')
       .option('--select-seed <n>', 'seed of the section-block selection and K-means', '1')
-      .option('--jobs <n>', 'group simulations run at once (default: one per core)')
       .option('--job-dir <dir>', 'job store: finished simulations are kept here and reused', 'vvision-out/jobs')
       .option('--validate', 'also simulate the full frame and report the error per metric and the speedup (validation.json)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
-  ).action(async (workload: string, raw: RawZatelOptions) => {
+  )).action(async (workload: string, raw: RawZatelOptions) => {
     const run = parseRunOptions(raw);
     const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
     if (fraction !== 'auto' && !(fraction > 0 && fraction <= 1)) throw new CliUsageError(`--fraction: expected auto or a number in (0, 1], got '${raw.fraction}'`);
@@ -84,7 +83,7 @@ export function registerZatelCommand(program: Command): void {
         distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
-        ...(raw.jobs !== undefined ? { jobs: positiveInt('jobs', raw.jobs) } : {}),
+        ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: parseBackend(raw),
         jobDir: raw.jobDir, validate: raw.validate === true, progress: bars,
         onPhase: (text) => phase.message(text),
       });

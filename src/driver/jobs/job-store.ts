@@ -71,6 +71,10 @@ export class JobStore {
     writeFileAtomic(join(d, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
   }
 
+  clearFailure(id: string): void {
+    rmSync(join(this.jobDir(id), 'error.txt'), { force: true });
+  }
+
   writeFailure(id: string, message: string): void {
     writeFileAtomic(join(this.jobDir(id), 'error.txt'), `${message}\n`);
   }

@@ -22,7 +22,7 @@ export interface LocalRunOptions {
 /** Jobs that failed, each with its own message (the job's error.txt keeps it too). */
 export class JobFailedError extends Error {
   constructor(what: string, readonly failures: { id: string; error: string }[], store: JobStore) {
-    super(`${what}: ${failures.length} job(s) failed: ${failures.map((f) => `${f.error} (job ${store.jobDir(f.id)})`).join('; ')}`);
+    super(`${what}: ${failures.length} job(s) without a result: ${failures.map((f) => `${f.error} (job ${store.jobDir(f.id)})`).join('; ')}`);
     this.name = 'JobFailedError';
   }
 }

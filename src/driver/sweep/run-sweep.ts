@@ -6,7 +6,8 @@
  */
 import { jobConfig, jobWorkload, type JobRunOptions } from '../jobs/job-spec.js';
 import { JobStore } from '../jobs/job-store.js';
-import { JobFailedError, runJobsLocally, type LocalRunOptions } from '../jobs/local-backend.js';
+import { localBackend, type JobBackend, type JobProgressHooks } from '../jobs/backend.js';
+import { JobFailedError } from '../jobs/local-backend.js';
 import { sweepPoints, type SweepDimension, type SweepPoint } from './sweep-grid.js';
 
 export interface SweepOptions {
@@ -15,9 +16,10 @@ export interface SweepOptions {
   overrides: string[];
   run: JobRunOptions;
   dims: SweepDimension[];
-  jobs?: number;
+  /** Default: the local backend with one worker per core. */
+  backend?: JobBackend;
   jobDir: string;
-  progress?: LocalRunOptions;
+  progress?: JobProgressHooks;
 }
 
 export interface SweepRow {
@@ -46,7 +48,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const store = new JobStore(o.jobDir);
   const base = { kind: 'sim' as const, workload: jobWorkload(o.workload), config: jobConfig(o.config), run: o.run };
   const ids = points.map((p) => store.add({ ...base, overrides: [...o.overrides, ...p.overrides] }));
-  const summary = await runJobsLocally(store, ids, { ...(o.jobs !== undefined ? { jobs: o.jobs } : {}), ...o.progress });
+  const summary = await (o.backend ?? localBackend()).run(store, ids, o.progress);
   if (summary.failed.length > 0) throw new JobFailedError('sweep', summary.failed, store);
   const results = ids.map((id) => store.result(id)!);
   const baseCycles = results[0]!.values.gpu_sim_cycle ?? 0;

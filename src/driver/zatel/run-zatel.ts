@@ -16,7 +16,8 @@ import { runWorkload } from '../run-workload.js';
 import { loadConfig } from '../../sim/timing/index.js';
 import { canonicalJson, encodePixelMask, jobConfig, jobWorkload, type JobRunOptions, type SimJobSpec } from '../jobs/job-spec.js';
 import { JobStore, writeFileAtomic, type JobResult } from '../jobs/job-store.js';
-import { defaultJobCount, JobFailedError, runJobsLocally, type LocalRunOptions } from '../jobs/local-backend.js';
+import { localBackend, type JobBackend, type JobProgressHooks } from '../jobs/backend.js';
+import { defaultJobCount, JobFailedError } from '../jobs/local-backend.js';
 import { pixelMaskWords } from '../../passes/zatel/pixel-filter.js';
 import { createHash } from 'node:crypto';
 import { combineGroups, extrapolateGroup, TABLE_I_METRICS, type Extrapolation } from './combine.js';
@@ -44,11 +45,14 @@ export interface ZatelOptions {
   clusters: number;
   /** Seed of the block selection and of K-means. */
   seed: number;
+  /** Workers of the default local backend (and the parallelism the timing estimate assumes). */
   jobs?: number;
+  /** Default: the local backend with `jobs` workers. */
+  backend?: JobBackend;
   /** Folder of the job store (shared, content-addressed). */
   jobDir: string;
   validate: boolean;
-  progress?: LocalRunOptions;
+  progress?: JobProgressHooks;
   onPhase?: (text: string) => void;
 }
 
@@ -167,7 +171,8 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
 
   o.onPhase?.(`${ids.length} group simulations on ${scaled.sms} SMs / ${scaled.partitions} partitions each`);
   const tGroups = performance.now();
-  const summary = await runJobsLocally(store, ids, { ...(o.jobs !== undefined ? { jobs: o.jobs } : {}), ...o.progress });
+  const backend = o.backend ?? localBackend(o.jobs);
+  const summary = await backend.run(store, ids, o.progress);
   const measuredGroups = (performance.now() - tGroups) / 1000;
   if (summary.failed.length > 0) {
     throw new JobFailedError('Zatel group simulations', summary.failed, store);
@@ -203,7 +208,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   if (o.validate) {
     o.onPhase?.('validation: the full frame on the target GPU');
     const fullId = store.add({ ...base, overrides: [...o.overrides] });
-    const full = await runJobsLocally(store, [fullId], { jobs: 1, ...o.progress });
+    const full = await (backend.name === 'local' ? localBackend(1) : backend).run(store, [fullId], o.progress);
     if (full.failed.length > 0) throw new JobFailedError('Zatel validation (the full simulation)', full.failed, store);
     const f = store.result(fullId)!;
     const metrics: Record<string, MetricValidation> = {};

@@ -3,12 +3,10 @@
  * at a time, `jobs` workers (one per core by default). Jobs whose result already exists are
  * skipped (a resumed sweep reruns only what is missing); a failed job records its error and the
  * others go on.
- *
- * Running from the TypeScript sources (tests, `tsx`), a worker registers tsx's loader before
- * importing the worker module; the built package loads the compiled worker directly.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, startModuleWorker } from '../../platform/module-worker.js';
 import type { JobStore } from './job-store.js';
 
 export interface LocalRunOptions {
@@ -34,12 +32,7 @@ export interface LocalRunSummary {
 }
 
 function startWorker(dir: string): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./job-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: { dir } });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { dir } });
+  return startModuleWorker(siblingModule('./job-worker', import.meta.url), { workerData: { dir } });
 }
 
 export function defaultJobCount(): number {

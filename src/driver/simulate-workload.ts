@@ -30,7 +30,7 @@ export interface SimulationResult {
 
 export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
-  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries }, shared);
+  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled }, shared);
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });

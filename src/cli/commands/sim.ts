@@ -17,6 +17,7 @@ import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-optio
 interface RawSimOptions extends RawRunOptions {
   config: string;
   set: string[];
+  predictor?: boolean;
 }
 
 export function registerSimCommand(program: Command): void {
@@ -26,11 +27,12 @@ export function registerSimCommand(program: Command): void {
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawSimOptions) => {
     const progress = progressReporter();
     const r = await simulateWorkload(workload, {
-      ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
+      ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
       onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
     });
     progress.done();

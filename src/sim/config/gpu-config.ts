@@ -15,6 +15,7 @@ import { ConfigError } from './config-error.js';
 import { type RawSetting, applyOverrides, readConfigText } from './config-file.js';
 import { type DramTiming, parseDramTiming } from './dram-timing.js';
 import { PARAMS, type ParamDecl, findParam } from './params.js';
+import type { PredictorConfig, RayHashFunction, ReplacementPolicy } from './predictor-config.js';
 
 /** gpgpu_rt_thread_state: where the RT pipeline's per-thread state lives (src/sim/timing/rt-thread-state.ts). */
 export type RtThreadStateMode = 'per_thread' | 'interleaved';
@@ -57,6 +58,7 @@ export interface GpuConfig {
     latency: number[];
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
+    predictor: PredictorConfig;
   };
   statsSampleInterval: number;
   /** Cycles without progress after which the run stops as deadlocked; Infinity when detection is off. */
@@ -126,6 +128,12 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     if (xs.some((x) => !Number.isInteger(x) || x < 0)) fail(name, o, `"${v}" is not a list of non-negative integers`);
     if (d.listLength !== undefined && !d.listLength.includes(xs.length)) fail(name, o, `expects ${d.listLength.join(' or ')} comma-separated values, got ${xs.length}`);
     return xs;
+  };
+  const float = (name: string): number => {
+    const [v, o] = rawText(name);
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) fail(name, o, `"${v}" is not a non-negative number`);
+    return n;
   };
   const str = (name: string): string => {
     const [v, o] = rawText(name);
@@ -223,6 +231,30 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       perfectMem: bool('gpgpu_rt_perfect_mem'),
       coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
+      predictor: {
+        enabled: bool('gpgpu_rt_predictor'),
+        entries: int('gpgpu_rt_predictor_entries', 1),
+        ways: int('gpgpu_rt_predictor_ways', 1),
+        nodesPerEntry: int('gpgpu_rt_predictor_nodes_per_entry', 1),
+        tagBits: int('gpgpu_rt_predictor_tag_bits', 1),
+        entryReplacement: str('gpgpu_rt_predictor_replacement') as ReplacementPolicy,
+        nodeReplacement: str('gpgpu_rt_predictor_node_replacement') as ReplacementPolicy,
+        hash: {
+          fn: str('gpgpu_rt_predictor_hash') as RayHashFunction,
+          originBits: int('gpgpu_rt_predictor_origin_bits', 1),
+          directionBits: int('gpgpu_rt_predictor_direction_bits', 0),
+          twoPointRatio: float('gpgpu_rt_predictor_two_point_ratio'),
+        },
+        goUpLevel: int('gpgpu_rt_predictor_go_up_level', 0),
+        ports: int('gpgpu_rt_predictor_ports', 1),
+        latency: int('gpgpu_rt_predictor_latency', 0),
+        repack: bool('gpgpu_rt_predictor_repack'),
+        collectorSize: int('gpgpu_rt_predictor_collector_size', 32),
+        collectorTimeout: int('gpgpu_rt_predictor_collector_timeout', 0),
+        extraWarps: int('gpgpu_rt_predictor_extra_warps', 0),
+        oracle: str('gpgpu_rt_predictor_oracle') as PredictorConfig['oracle'],
+        closestHit: bool('gpgpu_rt_predictor_closest_hit'),
+      },
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
     deadlockWindow: bool('gpgpu_deadlock_detect') ? int('gpgpu_deadlock_window', 1) : Infinity,

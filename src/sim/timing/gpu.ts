@@ -196,6 +196,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
+    rtPredictorTableBytes: gpu.sms[0]?.rt.predictorTableBytes ?? 0,
     sm,
     l1d,
     l2,

@@ -127,8 +127,25 @@ export interface Camera {
   focusDistance: number;
 }
 
+/**
+ * One model file of a multi-model scene (manifest `scene.models`): which meshes, materials and
+ * textures of the concatenated scene came from it. Its meshes' material ids and its materials'
+ * texture indices are scene-wide (offset by `firstMaterial` / `firstTexture`).
+ */
+export interface SceneModel {
+  name: string;
+  firstMesh: number;
+  meshCount: number;
+  firstMaterial: number;
+  materialCount: number;
+  firstTexture: number;
+  textureCount: number;
+}
+
 export interface Scene {
   name: string;
+  /** Present for scenes made of several model files; absent means one model per mesh. */
+  models?: SceneModel[];
   meshes: TriangleMesh[];
   procedurals: ProceduralGeometry[];
   materials: Material[];

@@ -82,7 +82,7 @@ test('a valid manifest loads with absolute paths, merged defines and defaults fi
   t.deepEqual(m.launch, { width: 64, height: 32, depth: 1 });
   t.deepEqual(m.specConstants, { 0: 8, 1: true });
   t.deepEqual(m.scene!.instances[0]!.transform, [1, 0, 0, 0, 0, 1, 0, 2, 0, 0, 1, 0]);
-  t.is(m.scene!.source.kind, 'obj');
+  t.is(m.scene!.source!.kind, 'obj');
   const ubo = m.descriptors[2]!;
   t.true(ubo.kind === 'uniformBuffer' && ubo.camera !== undefined && ubo.camera.near === 0.1 && ubo.camera.up[1] === 1);
   const tex = m.descriptors[5]!;
@@ -174,12 +174,12 @@ test('a storage buffer source must be exactly one of from/data/value/elements', 
   hasProblem(t, problems, /descriptors\[4\]: a storage buffer needs one of "from": "scene"/);
 });
 
-test('a sampled image that is missing or not a PNG is reported per file', (t) => {
+test('a sampled image that is missing or not a PNG / JPEG / KTX2 is reported per file', (t) => {
   const m = base();
   (m.descriptors as Record<string, unknown>[])[5]!.files = ['tex.png', 'nope.png', 'data.bin'];
   const problems = problemsOf(m);
   hasProblem(t, problems, /descriptors\[5\]\.files\[1\]: file not found: .*nope\.png/);
-  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png file, or \{"file": "x\.rgba8", "width": w, "height": h\}, found "data\.bin"/);
+  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png, \.jpg \/ \.jpeg or \.ktx2 file, or \{"file": "x\.rgba8", "width": w, "height": h\}, found "data\.bin"/);
 });
 
 test('scene mistakes: two sources, unknown generator, bad instance fields', (t) => {

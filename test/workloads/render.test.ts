@@ -19,7 +19,7 @@ const GOLDEN = join(import.meta.dirname, 'golden');
  */
 function checkGolden(workload: string, img: SimImage): void {
   const file = join(GOLDEN, `${workload}-${SIZE}.png`);
-  const png = imageToPng(img);
+  const png = imageToPng(img, { keepAlpha: true });
   if (process.env.VVISION_UPDATE_GOLDEN === '1' || !existsSync(file)) {
     if (process.env.CI && !existsSync(file)) throw new Error(`${file}: missing golden image`);
     mkdirSync(GOLDEN, { recursive: true });

@@ -11,7 +11,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { intern, newTypeTable, typeName, typeOf, type Type, type TypeId, type TypeTable } from '../../ir/types.js';
 import {
-  ManifestError, SCENE_BUFFER_FIELDS, type AddressOf, type JsonValue, type SceneBufferKind, type ScalarElement, type StorageBufferContent,
+  ManifestError, SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type ScalarElement, type StorageBufferContent,
 } from '../workload/manifest.js';
 import { JSON_DATA_FILE, readDataFile, readJsonDataFile } from '../workload/data-file.js';
 import { layoutSize, packValue, type PackOptions } from '../workload/pack-layout.js';
@@ -189,7 +189,7 @@ export function packSceneRecords(
           return [mem.name, { ...field, addressOf: field.addressOf.split(MODEL_PLACEHOLDER).join(model) }];
         }
         if (!(field in r)) {
-          const known = Object.keys(SCENE_BUFFER_FIELDS[kind]).join(', ');
+          const known = Object.keys(sceneFields(kind)).join(', ');
           throw new ManifestError([
             `${path}: element ${i}: ${layout.from}'s member '${mem.name}' has no scene field '${field}' in ${kind} (fields: ${known}; rename with "fields")`,
           ]);

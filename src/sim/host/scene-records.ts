@@ -63,6 +63,7 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
             position: [m.positions[3 * i]!, m.positions[3 * i + 1]!, m.positions[3 * i + 2]!],
             normal: m.normals ? [m.normals[3 * i]!, m.normals[3 * i + 1]!, m.normals[3 * i + 2]!] : [0, 0, 0],
             texCoord: m.uvs ? [m.uvs[2 * i]!, m.uvs[2 * i + 1]!] : [0, 0],
+            color: m.colors ? [m.colors[3 * i]!, m.colors[3 * i + 1]!, m.colors[3 * i + 2]!] : [1, 1, 1],
           });
         }
       }

@@ -69,6 +69,8 @@ export interface TriangleMesh {
   positions: Float32Array;
   normals?: Float32Array;
   uvs?: Float32Array;
+  /** Per-vertex RGB (OBJ `v x y z r g b`), 3 floats per vertex, when the file has them. */
+  colors?: Float32Array;
   indices: Uint32Array;
   /** One material id per triangle. */
   materialIds: Uint32Array;

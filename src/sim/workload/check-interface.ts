@@ -12,7 +12,7 @@ import type { Global, Module } from '../../ir/module.js';
 import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { cameraMemberValues } from './camera.js';
 import {
-  SCENE_BUFFER_FIELDS, SHADER_STAGES, type AddressOf, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
+  SCENE_BUFFER_FIELDS, SHADER_STAGES, sceneFields, type AddressOf, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
 } from './manifest.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from './pack-layout.js';
 import { structElementLayout } from '../host/buffer-contents.js';
@@ -156,7 +156,7 @@ function checkSceneFields(
     return;
   }
   const elem = typeOf(types, lt.elem);
-  const known = SCENE_BUFFER_FIELDS[what];
+  const known = sceneFields(what);
   if (elem.kind !== 'struct') return; // scalars / vectors take the record's single value
   for (const mem of elem.members) {
     const field = fields[mem.name] ?? mem.name;

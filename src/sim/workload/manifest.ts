@@ -120,7 +120,7 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
   /** One per instance (nvpro ObjDesc): device addresses of that instance's buffers. */
   instanceDescriptions: {
     vertexAddress: 'uint64_t', indexAddress: 'uint64_t', materialAddress: 'uint64_t', materialIndexAddress: 'uint64_t',
-    firstVertex: 'uint', firstIndex: 'uint', firstMaterial: 'uint', firstTexture: 'uint', model: 'uint',
+    firstVertex: 'uint', firstIndex: 'uint', firstMaterial: 'uint',
   },
   /**
    * One per model of `scene.models` (one per mesh otherwise): where the model starts in the
@@ -140,6 +140,21 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
   /** Emissive triangles or analytic lights of the scene. */
   lights: { position: 'vec3', color: 'vec3', intensity: 'float', type: 'int' },
 };
+
+/**
+ * Record fields packed by name only: they are not part of the fixed layout a buffer gets when
+ * neither a shader nor `struct` gives one (that layout is `SCENE_BUFFER_FIELDS` in order and stays
+ * as it is). Vertex `color` is the OBJ's `v x y z r g b` colour, white when absent.
+ */
+export const SCENE_BUFFER_EXTRA_FIELDS: Readonly<Partial<Record<SceneBufferKind, Readonly<Record<string, string>>>>> = {
+  vertices: { color: 'vec3' },
+  instanceDescriptions: { firstTexture: 'uint', model: 'uint' },
+};
+
+/** Every field a record of `kind` has: the fixed-layout fields, then the extra ones. */
+export function sceneFields(kind: SceneBufferKind): Readonly<Record<string, string>> {
+  return { ...SCENE_BUFFER_FIELDS[kind], ...(SCENE_BUFFER_EXTRA_FIELDS[kind] ?? {}) };
+}
 
 export type DescriptorContent =
   | { kind: 'accelerationStructure' }

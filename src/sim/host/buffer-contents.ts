@@ -11,7 +11,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { intern, newTypeTable, typeName, typeOf, type Type, type TypeId, type TypeTable } from '../../ir/types.js';
 import {
-  ManifestError, SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type ScalarElement, type StorageBufferContent,
+  ManifestError, SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type ElementType, type StorageBufferContent,
 } from '../workload/manifest.js';
 import { JSON_DATA_FILE, readDataFile, readJsonDataFile } from '../workload/data-file.js';
 import { layoutSize, packValue, type PackOptions } from '../workload/pack-layout.js';
@@ -99,13 +99,23 @@ function laidOutStructs(types: TypeTable): string[] {
   return [...names].sort();
 }
 
-const SCALAR_TYPES: Record<ScalarElement, Type> = {
+const SCALAR_TYPES: Record<string, Type> = {
   float: { kind: 'float', width: 32 }, double: { kind: 'float', width: 64 },
   int: { kind: 'int', width: 32, signed: true }, uint: { kind: 'int', width: 32, signed: false },
   int64_t: { kind: 'int', width: 64, signed: true }, uint64_t: { kind: 'int', width: 64, signed: false },
   int16_t: { kind: 'int', width: 16, signed: true }, uint16_t: { kind: 'int', width: 16, signed: false },
   uint8_t: { kind: 'int', width: 8, signed: false },
 };
+
+/** An `element` type in a table of its own: tightly packed (stride = size). */
+export function elementType(name: ElementType): { types: TypeTable; elem: TypeId; stride: number } {
+  const types = newTypeTable();
+  const vector = /^([iu]?)vec([234])$/.exec(name);
+  const elem = vector
+    ? intern(types, { kind: 'vector', elem: intern(types, SCALAR_TYPES[vector[1] === 'i' ? 'int' : vector[1] === 'u' ? 'uint' : 'float']!), count: Number(vector[2]) as 2 | 3 | 4 })
+    : intern(types, SCALAR_TYPES[name]!);
+  return { types, elem, stride: layoutSize(types, elem) };
+}
 
 /** The element layout of a storage buffer (undefined: no layout known, raw or fixed scene layout). */
 export function elementLayout(m: Module, global: Global | undefined, content: StorageBufferContent, path: string): ElementLayout | undefined {
@@ -123,11 +133,7 @@ export function elementLayout(m: Module, global: Global | undefined, content: St
     }
     return { types: m.types, elem: found.elem, stride: found.stride, offset: 0, from: `struct ${content.struct}` };
   }
-  if (content.element) {
-    const types = newTypeTable();
-    const elem = intern(types, SCALAR_TYPES[content.element]);
-    return { types, elem, stride: layoutSize(types, elem), offset: 0, from: content.element };
-  }
+  if (content.element) return { ...elementType(content.element), offset: 0, from: content.element };
   return undefined;
 }
 

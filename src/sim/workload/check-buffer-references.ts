@@ -17,7 +17,7 @@ import {
   SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type StorageBufferContent, type WorkloadManifest,
 } from './manifest.js';
 import { MODEL_PLACEHOLDER } from './address-references.js';
-import { runtimeArrayMember, structElementLayout } from '../host/buffer-contents.js';
+import { elementType, runtimeArrayMember, structElementLayout } from '../host/buffer-contents.js';
 import { readJsonDataFile, JSON_DATA_FILE } from './data-file.js';
 
 /** A shader site that turns member `member` of struct `struct` into a pointer to `reader`. */
@@ -154,10 +154,19 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
       }
       return undefined;
     }
-    if (e.content.element) return { stride: { float: 4, double: 8, int: 4, uint: 4, int64_t: 8, uint64_t: 8, int16_t: 2, uint16_t: 2, uint8_t: 1 }[e.content.element], what: e.content.element };
+    if (e.content.element) return { stride: elementType(e.content.element).stride, what: e.content.element };
     if (e.content.from === 'scene' && e.content.what) {
-      const fields = Object.values(SCENE_BUFFER_FIELDS[e.content.what]);
-      return { stride: fields.reduce((s, t) => s + FIXED_BYTES[t]!, 0), what: `vvision's fixed ${e.content.what} layout (${Object.keys(SCENE_BUFFER_FIELDS[e.content.what]).join(', ')}; give "struct")` };
+      // The fixed layout: the fields in SCENE_BUFFER_FIELDS order, tightly packed.
+      const members = new Map<string, number>();
+      let stride = 0;
+      for (const [name, t] of Object.entries(SCENE_BUFFER_FIELDS[e.content.what])) {
+        if (name !== '') members.set(name, stride);
+        stride += FIXED_BYTES[t]!;
+      }
+      return {
+        stride, ...(members.size > 0 ? { members } : {}),
+        what: `vvision's fixed ${e.content.what} layout (${Object.keys(SCENE_BUFFER_FIELDS[e.content.what]).join(', ')}; give "struct")`,
+      };
     }
     return undefined;
   };
@@ -174,21 +183,35 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
 
   const problems: string[] = [];
   const seen = new Set<string>();
-  for (const holder of entries) {
-    const struct = elementStruct(holder);
-    if (!struct) continue;
+  // Push constants hold addresses too (`uint64_t objects` of a push_constant block).
+  const pushBlocks = new Set(modules.flatMap((m) => m.globals.filter((g) => g.storage === 'pushConstant').map((g) => {
+    const t = typeOf(m.types, g.type);
+    const b = t.kind === 'pointer' ? typeOf(m.types, t.pointee) : t;
+    return b.kind === 'struct' ? b.name : '';
+  })));
+  const holders: { entry: Entry; structs: Set<string> }[] = entries
+    .map((e) => ({ entry: e, structs: new Set([elementStruct(e)].filter((x): x is string => x !== undefined)) }))
+    .filter((h) => h.structs.size > 0);
+  if (manifest.pushConstants) {
+    holders.push({
+      entry: { key: 'pushConstants', content: { kind: 'storageBuffer', layout: 'std430', value: manifest.pushConstants } },
+      // A member of the block itself, or of a struct inside it (`pcRay.sceneAddress`).
+      structs: new Set([...pushBlocks, ...uses.map((u) => u.struct)]),
+    });
+  }
+  for (const { entry: holder, structs } of holders) {
     for (const [member, target] of addressTargets(holder, manifest, sceneBuffer, byName)) {
       const targetLayout = layoutOf(target);
       if (!targetLayout) continue;
       for (const use of uses) {
-        if (use.struct !== struct || use.member !== member) continue;
+        if (!structs.has(use.struct) || use.member !== member) continue;
         const reader = typeOf(use.module.types, use.reader);
         const ra = runtimeArrayMember(use.module.types, use.reader);
         if (reader.kind !== 'struct' || !ra) continue;
         const readerLayout = structLayout(use.module.types, ra.elem, ra.stride, elemName(use.module.types, ra.elem));
         const msg = compare(targetLayout, readerLayout);
         if (!msg) continue;
-        const text = `${manifest.path}: ${target.key}${target.name ? ` ("${target.name}")` : ''}: ${msg}, but ${use.where} reads it through ${struct}.${member} as ${reader.name} (${holder.key} holds the address)`;
+        const text = `${manifest.path}: ${target.key}${target.name ? ` ("${target.name}")` : ''}: ${msg}, but ${use.where} reads it through ${use.struct}.${member} as ${reader.name} (${holder.key} holds the address)`;
         if (!seen.has(text)) {
           seen.add(text);
           problems.push(text);

@@ -180,7 +180,7 @@ export type DescriptorContent =
  * `{model}` in the name stands for the record's model index).
  * The element layout is the block of the shader that binds the buffer; for a buffer no shader
  * binds, `struct` names a GLSL struct of the application's shaders (the element of the array the
- * shaders read it as), or `element` a scalar type. Any 64-bit value may be an `AddressOf`.
+ * shaders read it as), or `element` a scalar or vector type. Any 64-bit value may be an `AddressOf`.
  */
 export interface StorageBufferContent {
   kind: 'storageBuffer';
@@ -197,11 +197,15 @@ export interface StorageBufferContent {
   /** Name other values use in `{"addressOf": id}` (descriptors); `buffers` entries use their `name`. */
   id?: string;
   struct?: string;
-  element?: ScalarElement;
+  element?: ElementType;
 }
 
-export const SCALAR_ELEMENTS = ['float', 'double', 'int', 'uint', 'int64_t', 'uint64_t', 'int16_t', 'uint16_t', 'uint8_t'] as const;
-export type ScalarElement = (typeof SCALAR_ELEMENTS)[number];
+/** GLSL scalar and vector types a buffer's `element` may name (tightly packed, scalar layout). */
+export const ELEMENT_TYPES = [
+  'float', 'double', 'int', 'uint', 'int64_t', 'uint64_t', 'int16_t', 'uint16_t', 'uint8_t',
+  'vec2', 'vec3', 'vec4', 'ivec2', 'ivec3', 'ivec4', 'uvec2', 'uvec3', 'uvec4',
+] as const;
+export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 /**
  * JSON `{"addressOf": "<buffer name>", "offset": n, "element": k}` in place of any 64-bit value:

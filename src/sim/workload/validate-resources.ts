@@ -8,7 +8,7 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  CAMERA_QUANTITIES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SCALAR_ELEMENTS, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  CAMERA_QUANTITIES, INSTANCE_FLAGS, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
   type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
   type JsonObject, type JsonValue, type ModelSpec, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
@@ -155,7 +155,7 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
     else if (struct !== undefined) extra.struct = struct;
   }
   if (obj.element !== undefined) {
-    const element = oneOf(c, obj.element, SCALAR_ELEMENTS, key(path, 'element'));
+    const element = oneOf(c, obj.element, ELEMENT_TYPES, key(path, 'element'));
     if (element) extra.element = element;
   }
   if (obj.struct !== undefined && obj.element !== undefined) report(c, key(path, 'element'), 'give "struct" or "element", not both');

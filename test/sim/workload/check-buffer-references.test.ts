@@ -100,3 +100,14 @@ test('a named buffer whose address is given by value is checked too', (t) => {
   t.is(w.length, 1, w.join('\n'));
   t.regex(w[0]!, /buffers\[1\] \("idx"\): its elements are 4 bytes \(uint\) and the shader's vec3<i32> elements 12 bytes, but .*hit\.rchit:18 reads it through ObjDesc\.indexAddress as Indices \(buffers\[0\] holds the address\)/);
 });
+
+test("the bindless workload without its struct: vvision's vertex layout has the same size but normal elsewhere", (t) => {
+  const m = loadManifest(resolve(import.meta.dirname, '../../../workloads/bindless/workload.json'));
+  t.deepEqual((() => { const w: string[] = []; compileWorkload(m, (x) => w.push(x)); return w; })(), [], 'as shipped: no warning');
+  const buffers = m.buffers.map((b) => (b.name === 'crate.vertices' ? { ...b, content: { ...b.content, struct: undefined, fields: undefined } } : b))
+    .map((b) => { const c = { ...b.content }; if (c.struct === undefined) delete c.struct; if (c.fields === undefined) delete c.fields; return { ...b, content: c }; });
+  const w: string[] = [];
+  compileWorkload({ ...m, buffers }, (x) => w.push(x));
+  t.is(w.length, 1, w.join('\n'));
+  t.regex(w[0]!, /buffers\[0\] \("crate\.vertices"\): member offsets differ from the shader's Vertex: normal at 12 vs 20, but .*closesthit\.rchit:19 reads it through Object\.vertices as VertexBuffer \(buffers\[4\] holds the address\)/);
+});

@@ -1,0 +1,61 @@
+// scene.models: several model files in one scene, one BLAS and one instance per model, materials
+// and textures concatenated with per-model offsets; per-model scene records use model-local indices.
+import test from 'ava';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadScene } from '../../../src/sim/host/load-scene.js';
+import { sceneRecords } from '../../../src/sim/host/scene-records.js';
+import type { SceneSpec } from '../../../src/sim/workload/manifest.js';
+
+function files(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vv-models-'));
+  writeFileSync(join(dir, 'a.mtl'), 'newmtl red\nKd 1 0 0\nnewmtl textured\nKd 1 1 1\nmap_Kd a.png\n');
+  writeFileSync(join(dir, 'a.obj'), 'mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nusemtl red\nf 1 2 3\nusemtl textured\nf 2 4 3\n');
+  writeFileSync(join(dir, 'b.mtl'), 'newmtl blue\nKd 0 0 1\nmap_Kd b.jpg\n');
+  // Vertex colours on the second model.
+  writeFileSync(join(dir, 'b.obj'), 'mtllib b.mtl\nv 0 0 0 1 0 0\nv 2 0 0 0 1 0\nv 0 2 0 0 0 1\nusemtl blue\nf 1 2 3\n');
+  return dir;
+}
+
+const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+
+test('two models: concatenated meshes, offset material ids and texture indices, one instance each', async (t) => {
+  const dir = files();
+  const spec: SceneSpec = {
+    models: [
+      { name: 'a', source: { kind: 'obj', file: join(dir, 'a.obj') }, transform: identity, mask: 255, sbtOffset: 0, flags: [] },
+      { name: 'b', source: { kind: 'obj', file: join(dir, 'b.obj') }, transform: [1, 0, 0, 5, 0, 1, 0, 0, 0, 0, 1, 0], mask: 255, sbtOffset: 1, flags: ['forceOpaque'] },
+    ],
+    instances: [],
+    opaque: true,
+  };
+  const scene = await loadScene(spec, 'w.json');
+  t.deepEqual(scene.meshes.map((m) => m.name), ['a', 'b']);
+  t.deepEqual(scene.materials.map((m) => m.name), ['red', 'textured', 'blue']);
+  t.deepEqual([...scene.meshes[1]!.materialIds], [2], 'b uses the third scene material');
+  t.deepEqual(scene.materials.map((m) => m.textureIndex), [-1, 0, 1], 'b.jpg follows a.png');
+  t.deepEqual(scene.models!.map((m) => [m.firstMesh, m.firstMaterial, m.materialCount, m.firstTexture]), [[0, 0, 2, 0], [1, 2, 1, 1]]);
+  t.deepEqual(scene.instances.map((i) => [i.geometryIndex, i.customIndex, i.sbtOffset, i.flags, i.transform[3]]), [[0, 0, 0, 0, 0], [1, 1, 1, 4, 5]]);
+
+  // Per-model records: local indices, materials and texture ids; the scene-wide ones are global.
+  t.deepEqual(sceneRecords(scene, 'materialIndices', undefined, 1), [{ '': 0 }]);
+  t.deepEqual(sceneRecords(scene, 'materialIndices').map((r) => r['']), [0, 1, 2]);
+  t.deepEqual(sceneRecords(scene, 'materials', undefined, 1).map((r) => r.textureId), [0]);
+  t.deepEqual(sceneRecords(scene, 'indices', undefined, 1), [{ '': [0, 1, 2] }]);
+  t.deepEqual(sceneRecords(scene, 'vertices', undefined, 1).map((r) => r.color), [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+  t.deepEqual(sceneRecords(scene, 'vertices', undefined, 0).map((r) => r.color), [[1, 1, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1]], 'white without colours');
+  const models = sceneRecords(scene, 'models');
+  t.deepEqual(models.map((r) => [r.firstVertex, r.firstIndex, r.firstMaterial, r.firstTexture, r.vertexCount, r.triangleCount, r.textureCount]),
+    [[0, 0, 0, 0, 4, 2, 1], [4, 6, 2, 1, 3, 1, 1]]);
+  t.deepEqual(sceneRecords(scene, 'instanceDescriptions').map((r) => [r.model, r.firstMaterial, r.firstTexture]), [[0, 0, 0], [1, 2, 1]]);
+});
+
+test('a model customIndex overrides the model index', async (t) => {
+  const dir = files();
+  const scene = await loadScene({
+    models: [{ name: 'b', source: { kind: 'obj', file: join(dir, 'b.obj') }, transform: identity, customIndex: 7, mask: 3, sbtOffset: 0, flags: [] }],
+    instances: [], opaque: true,
+  }, 'w.json');
+  t.deepEqual(scene.instances.map((i) => [i.customIndex, i.mask]), [[7, 3]]);
+});

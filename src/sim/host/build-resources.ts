@@ -14,7 +14,7 @@ import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure } from '../rt/acceleration-structure.js';
 import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
-import type { Scene } from '../rt/scene.js';
+import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
 import { packCamera } from '../workload/camera.js';
@@ -22,7 +22,7 @@ import {
   ManifestError, type DescriptorBinding, type JsonValue, type SceneBufferKind, type StorageBufferContent, type WorkloadManifest,
 } from '../workload/manifest.js';
 import { readDataFile } from '../workload/data-file.js';
-import { decodeTextureFile } from '../workload/texture-files.js';
+import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
 import { sceneRecords } from './scene-records.js';
 import { AddressPlan } from './address-plan.js';
@@ -177,7 +177,8 @@ export function buildHostSetup(
           break;
         }
         case 'sampledImages':
-          d.files.forEach((file, index) => {
+          if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
+          (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
             const img = loadTexture(file, `${path}.files[${index}]`);
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
@@ -319,10 +320,11 @@ function substituteRunParameters(value: JsonValue, params: RunParameters): JsonV
   return value;
 }
 
-/** One sampler array element: a PNG / JPEG / KTX2 file, or raw R8G8B8A8 texels. */
-function loadTexture(file: string | { file: string; width: number; height: number }, path: string): SimImage {
-  if (typeof file !== 'string') return loadRawRgba8(file, path);
-  const t = decodeTextureFile(file, path);
+/** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */
+function loadTexture(file: string | { file: string; width: number; height: number } | Texture, path: string): SimImage {
+  if (typeof file !== 'string' && !('path' in file)) return loadRawRgba8(file, path);
+  const t = typeof file === 'string' ? decodeTextureFile(file, path)
+    : file.data ? decodeTextureBytes(file.data, file.path, file.mimeType, path) : decodeTextureFile(file.path, path);
   const img = createImage(t.format, t.width, t.height);
   (img.levels[0]!.data as Uint8Array | Float32Array).set(t.texels);
   return img;

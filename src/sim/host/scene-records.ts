@@ -98,15 +98,13 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
         const mesh = inst.source === 'mesh' ? inst.geometryIndex : -1;
         const fv = mesh >= 0 ? offs.firstVertex[mesh]! : 0;
         const ft = mesh >= 0 ? offs.firstTriangle[mesh]! : 0;
-        const model = mesh >= 0 ? modelOfMesh(models, mesh) : 0;
-        const first = models[model];
+        // Material and texture indices in the scene-wide buffers are scene-wide: no offsets to add.
         return {
           vertexAddress: at('vertices', fv),
           indexAddress: at('indices', ft),
           materialAddress: at('materials', 0),
           materialIndexAddress: at('materialIndices', ft),
-          firstVertex: fv, firstIndex: ft * 3, firstMaterial: 0, firstTexture: 0, model,
-          ...(scene.models && first ? { firstMaterial: first.firstMaterial, firstTexture: first.firstTexture } : {}),
+          firstVertex: fv, firstIndex: ft * 3, firstMaterial: 0, model: mesh >= 0 ? modelOfMesh(models, mesh) : 0,
         };
       });
     }

@@ -97,7 +97,8 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
   manifest.descriptors.forEach((d, i) => {
     const usedThroughAddress = d.kind === 'storageBuffer' && (d.from === 'scene' || d.id !== undefined);
     if (!usedBindings.has(`${d.set}.${d.binding}`) && !usedThroughAddress) {
-      at(`descriptors[${i}]`, `no shader declares set ${d.set}, binding ${d.binding}`);
+      const hint = d.kind === 'storageBuffer' ? ' (a buffer reached only by device address goes in "buffers", or give it an "id")' : '';
+      at(`descriptors[${i}]`, `no shader declares set ${d.set}, binding ${d.binding}${hint}`);
     }
   });
   return problems;

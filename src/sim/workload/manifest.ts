@@ -148,7 +148,8 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
  */
 export const SCENE_BUFFER_EXTRA_FIELDS: Readonly<Partial<Record<SceneBufferKind, Readonly<Record<string, string>>>>> = {
   vertices: { color: 'vec3' },
-  instanceDescriptions: { firstTexture: 'uint', model: 'uint' },
+  /** The model (`models` record) the instance draws. */
+  instanceDescriptions: { model: 'uint' },
 };
 
 /** Every field a record of `kind` has: the fixed-layout fields, then the extra ones. */
@@ -168,8 +169,12 @@ export type DescriptorContent =
    */
   | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec; data?: string; members?: JsonObject }
   | StorageBufferContent
-  /** One texture per array element (`sampler2D textures[]`), in the application's order. */
-  | { kind: 'sampledImages'; files: TextureFile[]; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+  /**
+   * One texture per array element (`sampler2D textures[]`), in the application's order; `"scene"`:
+   * the scene's textures in the order its materials' texture ids count them (the MTL `map_Kd`
+   * files, glTF base-colour textures, models concatenated), as an application uploads them.
+   */
+  | { kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
 
 /**
  * A storage buffer's content, as a storage-buffer descriptor or a `buffers` entry gives it.

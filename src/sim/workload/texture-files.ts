@@ -29,10 +29,21 @@ export function decodeTextureFile(file: string, path: string): DecodedTexture {
   } catch (e) {
     throw new ManifestError([`${path}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`]);
   }
-  if (/\.png$/i.test(file)) return decodePng(bytes, file, path);
-  if (/\.jpe?g$/i.test(file)) return decodeJpeg(bytes, file, path);
-  if (/\.ktx2$/i.test(file)) return decodeKtx2(bytes, file, path);
-  throw new ManifestError([`${path}: ${file}: expected a .png, .jpg / .jpeg or .ktx2 file`]);
+  return decodeTextureBytes(bytes, file, undefined, path);
+}
+
+/**
+ * Encoded image bytes (a file's, or an image embedded in a glTF) -> texels. The format comes from
+ * `mimeType` when given (image/png, image/jpeg, image/ktx2), else from `label`'s extension.
+ */
+export function decodeTextureBytes(bytes: Uint8Array, label: string, mimeType: string | undefined, path: string): DecodedTexture {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kind = mimeType === 'image/png' ? 'png' : mimeType === 'image/jpeg' ? 'jpeg' : mimeType === 'image/ktx2' ? 'ktx2'
+    : /\.png$/i.test(label) ? 'png' : /\.jpe?g$/i.test(label) ? 'jpeg' : /\.ktx2$/i.test(label) ? 'ktx2' : undefined;
+  if (kind === 'png') return decodePng(buf, label, path);
+  if (kind === 'jpeg') return decodeJpeg(buf, label, path);
+  if (kind === 'ktx2') return decodeKtx2(buf, label, path);
+  throw new ManifestError([`${path}: ${label}: expected a PNG, JPEG or KTX2 image${mimeType ? `, found ${mimeType}` : ''}`]);
 }
 
 function decodePng(bytes: Buffer, file: string, path: string): DecodedTexture {

@@ -72,6 +72,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   if (root.scene === undefined) {
     descriptors.forEach((d, i) => {
       if (d.kind === 'storageBuffer' && d.from === 'scene') report(c, key(key('descriptors', i), 'from'), '"scene" needs a "scene" in the manifest, and there is none');
+      if (d.kind === 'sampledImages' && d.files === 'scene') report(c, key(key('descriptors', i), 'files'), '"scene" needs a "scene" in the manifest, and there is none');
     });
     buffers.forEach((b) => {
       if (b.content.from === 'scene') report(c, key(b.key, 'from'), '"scene" needs a "scene" in the manifest, and there is none');

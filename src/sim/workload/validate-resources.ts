@@ -98,6 +98,11 @@ function readDescriptorContent(
       return readStorageBuffer(c, obj, path, common);
     case 'sampledImages': {
       onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
+      if (obj.files === 'scene') {
+        const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
+        const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
+        return filter && wrap ? { kind, files: 'scene', filter, wrap } : undefined;
+      }
       const list = array(c, obj.files, key(path, 'files'));
       if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
       const files = (list ?? []).map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));

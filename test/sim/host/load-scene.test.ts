@@ -48,7 +48,7 @@ test('two models: concatenated meshes, offset material ids and texture indices, 
   const models = sceneRecords(scene, 'models');
   t.deepEqual(models.map((r) => [r.firstVertex, r.firstIndex, r.firstMaterial, r.firstTexture, r.vertexCount, r.triangleCount, r.textureCount]),
     [[0, 0, 0, 0, 4, 2, 1], [4, 6, 2, 1, 3, 1, 1]]);
-  t.deepEqual(sceneRecords(scene, 'instanceDescriptions').map((r) => [r.model, r.firstMaterial, r.firstTexture]), [[0, 0, 0], [1, 2, 1]]);
+  t.deepEqual(sceneRecords(scene, 'instanceDescriptions').map((r) => [r.model, r.firstMaterial]), [[0, 0], [1, 0]], 'scene-wide buffers need no offsets');
 });
 
 test('a model customIndex overrides the model index', async (t) => {
@@ -58,4 +58,29 @@ test('a model customIndex overrides the model index', async (t) => {
     instances: [], opaque: true,
   }, 'w.json');
   t.deepEqual(scene.instances.map((i) => [i.customIndex, i.mask]), [[7, 3]]);
+});
+
+// `"files": "scene"`: the sampler array is the scene's textures in texture-id order, so the
+// models workload renders the same frame with its explicit list replaced.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runWorkload } from '../../../src/driver/run-workload.js';
+import { imageToPng } from '../../../src/sim/host/image-png.js';
+
+test('"files": "scene" gives the sampler array the explicit list gives', async (t) => {
+  const src = resolve(import.meta.dirname, '../../../workloads/models');
+  const json = JSON.parse(readFileSync(join(src, 'workload.json'), 'utf8'));
+  const abs = (p: string) => resolve(src, p);
+  for (const stage of Object.keys(json.shaders)) json.shaders[stage] = json.shaders[stage].map(abs);
+  json.hitGroups = json.hitGroups.map((g: { closestHit: string }) => ({ ...g, closestHit: abs(g.closestHit) }));
+  json.miss = json.miss.map(abs);
+  json.scene.models = json.scene.models.map((m: { obj: string }) => ({ ...m, obj: abs(m.obj) }));
+  const textures = json.descriptors.find((d: { kind: string }) => d.kind === 'sampledImages');
+  t.deepEqual(textures.files, ['../scenes/wood-planks.jpg']);
+  textures.files = 'scene';
+  const dir = mkdtempSync(join(tmpdir(), 'vv-scene-textures-'));
+  writeFileSync(join(dir, 'workload.json'), JSON.stringify(json));
+  const fromScene = await runWorkload(join(dir, 'workload.json'), { width: 16, height: 12 });
+  const explicit = await runWorkload('models', { width: 16, height: 12 });
+  t.deepEqual(imageToPng(fromScene.image!, { keepAlpha: true }), imageToPng(explicit.image!, { keepAlpha: true }));
 });

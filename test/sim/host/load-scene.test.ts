@@ -1,9 +1,12 @@
 // scene.models: several model files in one scene, one BLAS and one instance per model, materials
 // and textures concatenated with per-model offsets; per-model scene records use model-local indices.
 import test from 'ava';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { runWorkload } from '../../../src/driver/run-workload.js';
+import { imageToPng } from '../../../src/sim/host/image-png.js';
 import { loadScene } from '../../../src/sim/host/load-scene.js';
 import { sceneRecords } from '../../../src/sim/host/scene-records.js';
 import type { SceneSpec } from '../../../src/sim/workload/manifest.js';
@@ -62,10 +65,6 @@ test('a model customIndex overrides the model index', async (t) => {
 
 // `"files": "scene"`: the sampler array is the scene's textures in texture-id order, so the
 // models workload renders the same frame with its explicit list replaced.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { runWorkload } from '../../../src/driver/run-workload.js';
-import { imageToPng } from '../../../src/sim/host/image-png.js';
 
 test('"files": "scene" gives the sampler array the explicit list gives', async (t) => {
   const src = resolve(import.meta.dirname, '../../../workloads/models');
@@ -83,4 +82,30 @@ test('"files": "scene" gives the sampler array the explicit list gives', async (
   const fromScene = await runWorkload(join(dir, 'workload.json'), { width: 16, height: 12 });
   const explicit = await runWorkload('models', { width: 16, height: 12 });
   t.deepEqual(imageToPng(fromScene.image!, { keepAlpha: true }), imageToPng(explicit.image!, { keepAlpha: true }));
+});
+
+
+test('a glTF model: its node transforms compose with the model transform; its meshes follow the OBJ model', async (t) => {
+  const dir = files();
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer);
+  const idx = doc.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 2])).setBuffer(buffer);
+  const mat = doc.createMaterial('green').setBaseColorFactor([0, 1, 0, 1]);
+  const mesh = doc.createMesh('tri').addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx).setMaterial(mat));
+  doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh).setTranslation([0, 0, 1]));
+  await new NodeIO().write(join(dir, 'c.gltf'), doc);
+  const scene = await loadScene({
+    models: [
+      { name: 'a', source: { kind: 'obj', file: join(dir, 'a.obj') }, transform: identity, mask: 255, sbtOffset: 0, flags: [] },
+      { name: 'c', source: { kind: 'gltf', file: join(dir, 'c.gltf') }, transform: [2, 0, 0, 5, 0, 2, 0, 0, 0, 0, 2, 0], mask: 255, sbtOffset: 0, flags: [] },
+    ],
+    instances: [], opaque: true,
+  }, 'w.json');
+  t.deepEqual(scene.meshes.map((m) => m.name), ['a', 'c']);
+  t.deepEqual(scene.materials.map((m) => m.name), ['red', 'textured', 'green']);
+  t.deepEqual([...scene.meshes[1]!.materialIds], [2]);
+  const inst = scene.instances[1]!;
+  t.deepEqual([inst.geometryIndex, inst.customIndex], [1, 1]);
+  t.deepEqual([...inst.transform], [2, 0, 0, 5, 0, 2, 0, 0, 0, 0, 2, 2], 'scale 2 and x + 5 after the node\'s z + 1');
 });

@@ -190,7 +190,7 @@ export function buildHostSetup(
     }
   }
   // Named buffers no descriptor binds: device memory reached through their addresses only.
-  for (const b of manifest.buffers) {
+  for (const b of manifest.buffers ?? []) {
     const path = `${where}: ${b.key} ("${b.name}")`;
     try {
       const { data, address } = storageBuffer(b.content, undefined, path, b.name);

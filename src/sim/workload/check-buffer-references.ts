@@ -140,7 +140,7 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
       ...(bound && pt?.kind === 'pointer' ? { module: bound.m, block: pt.pointee } : {}),
     });
   });
-  for (const b of manifest.buffers) entries.push({ key: b.key, name: b.name, content: b.content });
+  for (const b of manifest.buffers ?? []) entries.push({ key: b.key, name: b.name, content: b.content });
 
   const layoutOf = (e: Entry): KnownLayout | undefined => {
     if (e.module && e.block !== undefined) {

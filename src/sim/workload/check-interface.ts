@@ -266,7 +266,7 @@ function descriptorKind(types: TypeTable, g: Global): { kind: DescriptorKind; fo
 function checkNamedStructs(manifest: WorkloadManifest, modules: Module[], bound: Set<string>, at: (path: string, message: string) => void): void {
   const entries = [
     ...manifest.descriptors.map((d, i) => ({ d, path: `descriptors[${i}]`, bound: bound.has(`${d.set}.${d.binding}`) })),
-    ...manifest.buffers.map((b) => ({ d: b.content, path: b.key, bound: false })),
+    ...(manifest.buffers ?? []).map((b) => ({ d: b.content, path: b.key, bound: false })),
   ];
   for (const e of entries) {
     if (e.d.kind !== 'storageBuffer' || !e.d.struct || e.bound) continue;

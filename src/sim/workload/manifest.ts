@@ -317,8 +317,11 @@ export interface WorkloadManifest {
   /** VkRayTracingPipelineCreateInfoKHR::maxPipelineRayRecursionDepth, >= 1. */
   maxRecursionDepth: number;
   descriptors: DescriptorBinding[];
-  /** Buffers by name (`buffers` section), placed after the descriptors' buffers; none need be bound. */
-  buffers: NamedBuffer[];
+  /**
+   * Buffers by name (`buffers` section), placed after the descriptors' buffers; none need be bound.
+   * `loadManifest` always sets it; optional so manifests built in code need not.
+   */
+  buffers?: NamedBuffer[];
   /** JSON matching the push_constant block; strings "${spp}", "${bounces}", "${seed}", "${width}", "${height}" are run parameters. */
   pushConstants?: JsonObject;
   /** constant_id -> value. JSON keys are decimal strings. */

@@ -104,7 +104,7 @@ test('a named buffer whose address is given by value is checked too', (t) => {
 test("the bindless workload without its struct: vvision's vertex layout has the same size but normal elsewhere", (t) => {
   const m = loadManifest(resolve(import.meta.dirname, '../../../workloads/bindless/workload.json'));
   t.deepEqual((() => { const w: string[] = []; compileWorkload(m, (x) => w.push(x)); return w; })(), [], 'as shipped: no warning');
-  const buffers = m.buffers.map((b) => (b.name === 'crate.vertices' ? { ...b, content: { ...b.content, struct: undefined, fields: undefined } } : b))
+  const buffers = m.buffers!.map((b) => (b.name === 'crate.vertices' ? { ...b, content: { ...b.content, struct: undefined, fields: undefined } } : b))
     .map((b) => { const c = { ...b.content }; if (c.struct === undefined) delete c.struct; if (c.fields === undefined) delete c.fields; return { ...b, content: c }; });
   const w: string[] = [];
   compileWorkload({ ...m, buffers }, (x) => w.push(x));

@@ -89,7 +89,34 @@ export function addressUses(m: Module): AddressUse[] {
       }
     }
   }
+  // Members declared with a buffer_reference type (`struct ObjDesc { Vertices vertices; }`): the
+  // reader is the member's own type; the site is the member's declaration.
+  const seen = new Set<string>();
+  for (const t of m.types.types) {
+    if (t.kind !== 'struct') continue;
+    for (const mem of t.members) {
+      const mt = typeOf(m.types, mem.type);
+      if (mt.kind !== 'pointer' || mt.storage !== 'physicalStorageBuffer') continue;
+      const id = `${t.name}.${mem.name}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push({ struct: t.name, member: mem.name, module: m, reader: mt.pointee, where: declarationSite(m, mt.pointee, mem.name) });
+    }
+  }
   return out;
+}
+
+/** file:line of a member declaration `Type name;` in the module's sources (the IR keeps no location for types). */
+function declarationSite(m: Module, type: TypeId, member: string): string {
+  const t = typeOf(m.types, type);
+  const typeName = t.kind === 'struct' ? t.name : '';
+  const re = new RegExp(`\\b${typeName}\\s+${member}\\s*(\\[[^\\]]*\\])?\\s*;`);
+  for (const src of m.sources) {
+    const lines = src.text.split('\n');
+    const at = lines.findIndex((l) => re.test(l));
+    if (at >= 0) return `${src.path}:${at + 1}`;
+  }
+  return m.sources[0]?.path ?? '?';
 }
 
 /** A buffer's element layout as the checker needs it: stride and, for structs, member offsets by name. */

@@ -111,3 +111,40 @@ test("the bindless workload without its struct: vvision's vertex layout has the 
   t.is(w.length, 1, w.join('\n'));
   t.regex(w[0]!, /buffers\[0\] \("crate\.vertices"\): member offsets differ from the shader's Vertex: normal at 12 vs 20, but .*closesthit\.rchit:19 reads it through Object\.vertices as VertexBuffer \(buffers\[4\] holds the address\)/);
 });
+
+test('a struct member declared with a buffer_reference type is checked at its declaration', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vv-bufref-typed-'));
+  writeFileSync(join(dir, 'main.rgen'), `#version 460
+#extension GL_EXT_ray_tracing : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+struct VertexObj { vec3 pos; vec3 nrm; vec3 color; vec2 texCoord; };
+layout(buffer_reference, scalar) readonly buffer Verts { VertexObj v[]; };
+struct Mesh { Verts verts; uint count; };
+layout(buffer_reference, scalar) readonly buffer Meshes { Mesh m[]; };
+layout(push_constant) uniform Push { Meshes meshes; } pc;
+layout(set = 0, binding = 0, rgba8) uniform image2D img;
+void main() {
+  Mesh mesh = pc.meshes.m[0];
+  imageStore(img, ivec2(0), vec4(mesh.verts.v[0].color, 1.0));
+}
+`);
+  writeFileSync(join(dir, 'miss.rmiss'), RMISS);
+  writeFileSync(join(dir, 'workload.json'), JSON.stringify({
+    name: 'typed',
+    shaders: { raygen: ['main.rgen'], miss: ['miss.rmiss'] },
+    miss: ['miss.rmiss'],
+    descriptors: [{ set: 0, binding: 0, kind: 'storageImage', format: 'rgba8', role: 'output' }],
+    buffers: [
+      { name: 'meshes', layout: 'scalar', struct: 'Mesh', value: [{ verts: { addressOf: 'positions' }, count: 3 }] },
+      { name: 'positions', element: 'vec3', value: [[0, 0, 0], [1, 0, 0], [0, 1, 0]] },
+    ],
+    pushConstants: { meshes: { addressOf: 'meshes' } },
+    scene: { obj: OBJ },
+    launch: { width: 1, height: 1 },
+  }));
+  const w = warnings(join(dir, 'workload.json'));
+  t.is(w.length, 1, w.join('\n'));
+  t.regex(w[0]!, /buffers\[1\] \("positions"\): its elements are 12 bytes \(vec3\) and the shader's VertexObj elements 44 bytes, but .*main\.rgen:8 reads it through Mesh\.verts as Verts \(buffers\[0\] holds the address\)/);
+});

@@ -272,8 +272,24 @@ function checkNamedStructs(manifest: WorkloadManifest, modules: Module[], bound:
     if (e.d.kind !== 'storageBuffer' || !e.d.struct || e.bound) continue;
     const name = e.d.struct;
     const layout = e.d.layout;
-    if (modules.some((m) => structElementLayout(m.types, name, layout))) continue;
-    at(`${e.path}.struct`, `no shader declares a struct ${name} with an explicit layout (in a buffer or buffer_reference block)`);
+    const found = modules.map((m) => ({ m, s: structElementLayout(m.types, name, layout) })).find((x) => x.s);
+    if (!found) {
+      at(`${e.path}.struct`, `no shader declares a struct ${name} with an explicit layout (in a buffer or buffer_reference block)`);
+      continue;
+    }
+    if (e.d.from !== 'scene' || !e.d.what) continue;
+    // Scene records fill the struct by member name: each member needs a field (or an address).
+    const elem = typeOf(found.m.types, found.s!.elem);
+    if (elem.kind !== 'struct') continue;
+    const known = sceneFields(e.d.what);
+    for (const mem of elem.members) {
+      const field = e.d.fields?.[mem.name] ?? mem.name;
+      if (typeof field !== 'string' || field in known) continue;
+      at(
+        e.d.fields?.[mem.name] ? `${e.path}.fields.${mem.name}` : `${e.path}.struct`,
+        `struct ${name}'s member "${mem.name}" has no scene field "${field}" in ${e.d.what} (fields: ${Object.keys(known).join(', ')}; map it with "fields")`,
+      );
+    }
   }
 }
 

@@ -104,3 +104,13 @@ test('an unbound buffer without a layout says how to give one', async (t) => {
   const e = await t.throwsAsync(runWorkload(path));
   t.regex(e!.message, /buffers\[0\] \("tints"\): no shader binds this buffer, so its layout is unknown: give "struct"/);
 });
+
+test('scene records packed in a struct: a member with no scene field is reported at compile time with the key', async (t) => {
+  const path = workload({
+    buffers: [
+      { name: 'tints', layout: 'scalar', struct: 'Tint', from: 'scene', what: 'vertices', fields: { color: 'normal' } },
+    ],
+  });
+  const e = await t.throwsAsync(runWorkload(path));
+  t.regex(e!.message, /buffers\[0\]\.struct: struct Tint's member "scale" has no scene field "scale" in vertices \(fields: position, normal, texCoord, color; map it with "fields"\)/);
+});

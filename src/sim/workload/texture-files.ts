@@ -6,7 +6,7 @@
  * inflated. Only mip level 0, array layer 0 and face 0 are read (the simulator samples LOD 0).
  * Invariant: every failure is a ManifestError naming the manifest key and the file.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { read as readKtx2, KHR_SUPERCOMPRESSION_BASISLZ, KHR_SUPERCOMPRESSION_NONE, KHR_SUPERCOMPRESSION_ZLIB, KHR_SUPERCOMPRESSION_ZSTD } from 'ktx-parse';
@@ -22,14 +22,38 @@ export type DecodedTexture =
   | { format: 'rgba8'; width: number; height: number; texels: Uint8Array }
   | { format: 'rgba32f'; width: number; height: number; texels: Float32Array };
 
+/**
+ * Decoded files by path, size and modification time: the runs of one workload (`instrument
+ * --mode all`, sweeps in one process) decode each texture once. Callers copy the texels.
+ */
+const decoded = new Map<string, DecodedTexture>();
+const CACHE_BYTES = 256 * 1024 * 1024;
+let cachedBytes = 0;
+
 export function decodeTextureFile(file: string, path: string): DecodedTexture {
   let bytes: Buffer;
+  let stamp: string;
   try {
+    const st = statSync(file);
+    stamp = `${file}\0${st.size}\0${st.mtimeMs}`;
+    const hit = decoded.get(stamp);
+    if (hit) return hit;
     bytes = readFileSync(file);
   } catch (e) {
     throw new ManifestError([`${path}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`]);
   }
-  return decodeTextureBytes(bytes, file, undefined, path);
+  const t = decodeTextureBytes(bytes, file, undefined, path);
+  if (t.texels.byteLength <= CACHE_BYTES) {
+    // Oldest first out until the new one fits.
+    for (const [k, v] of decoded) {
+      if (cachedBytes + t.texels.byteLength <= CACHE_BYTES) break;
+      decoded.delete(k);
+      cachedBytes -= v.texels.byteLength;
+    }
+    decoded.set(stamp, t);
+    cachedBytes += t.texels.byteLength;
+  }
+  return t;
 }
 
 /**

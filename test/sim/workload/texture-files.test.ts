@@ -86,3 +86,16 @@ test('compressed KTX2 is refused with the format family and the supported list; 
   writeFileSync(join(dir, 'bad.jpg'), 'not a jpeg');
   t.regex(t.throws(() => decodeTextureFile(join(dir, 'bad.jpg'), 'f'))!.message, /f: cannot read JPEG .*bad\.jpg/);
 });
+
+test('a file is decoded once per content: the same path again is the cached texels, a rewritten file is decoded anew', (t) => {
+  const png = new PNG({ width: 1, height: 1 });
+  png.data.set([1, 2, 3, 4]);
+  const file = join(dir, 'cached.png');
+  writeFileSync(file, PNG.sync.write(png));
+  const first = decodeTextureFile(file, 'f');
+  t.is(decodeTextureFile(file, 'f'), first);
+  const bigger = new PNG({ width: 2, height: 1 });
+  bigger.data.set([5, 6, 7, 8, 9, 10, 11, 12]);
+  writeFileSync(file, PNG.sync.write(bigger));
+  t.deepEqual([...decodeTextureFile(file, 'f').texels], [5, 6, 7, 8, 9, 10, 11, 12]);
+});

@@ -150,7 +150,7 @@ export function compareWithReferenceFrame(image: SimImage, reference: ReferenceR
   if (!file) return undefined;
   const scale = Number(/_x(\d+)\.png$/.exec(file)![1]);
   const ref = PNG.sync.read(readFileSync(join(runDir, file)));
-  const ours = PNG.sync.read(Buffer.from(imageToPng(image)));
+  const ours = PNG.sync.read(Buffer.from(imageToPng(image, { keepAlpha: true })));
   let differing = 0;
   let maxDifference = 0;
   for (let y = 0; y < ours.height; y++) {

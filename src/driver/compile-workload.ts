@@ -10,6 +10,7 @@ import type { Module } from '../ir/module.js';
 import type { PipelineStages } from '../passes/lower/rt-pipeline.js';
 import { ManifestError, type ShaderSource, type WorkloadManifest } from '../sim/workload/manifest.js';
 import { checkManifestInterfaces, moduleLookup } from '../sim/workload/check-interface.js';
+import { checkBufferReferenceLayouts } from '../sim/workload/check-buffer-references.js';
 
 export class ShaderCompileError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -49,7 +50,13 @@ export function cloneCompiled(c: CompiledWorkload): CompiledWorkload {
   };
 }
 
-export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {
+/**
+ * `onWarning` receives what may be wrong but cannot be proven (a buffer's layout against the
+ * buffer_reference type that reads it); by default each is written to stderr as `warning: ...`.
+ */
+export function compileWorkload(
+  manifest: WorkloadManifest, onWarning: (message: string) => void = (w) => process.stderr.write(`warning: ${w}\n`),
+): CompiledWorkload {
   const sources = new Map<string, ShaderSource>();
   for (const list of Object.values(manifest.shaders)) for (const s of list) sources.set(s.file, s);
   const compiled = new Map<string, Module>();
@@ -89,5 +96,6 @@ export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {
   // The manifest must describe what the shaders declare (bindings, kinds, formats, blocks).
   const problems = checkManifestInterfaces(manifest, moduleLookup(manifest, stages));
   if (problems.length > 0) throw new ManifestError(problems);
+  for (const w of checkBufferReferenceLayouts(manifest, modules)) onWarning(w);
   return { stages, modules };
 }

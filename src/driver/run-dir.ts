@@ -106,7 +106,7 @@ export function annotatedSources(results: VVisionResults, meta: InstrumentationM
 }
 
 /** Writes everything but the HTML report; returns the data the report is made from. */
-export function saveInstrumentRun(w: FileWriter, r: InstrumentResult): RunData {
+export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { keepAlpha?: boolean } = {}): RunData {
   const record = runRecord(r);
   w.write('run.json', `${JSON.stringify(record, null, 2)}\n`);
   const metadata: RunData['metadata'] = {};
@@ -116,7 +116,7 @@ export function saveInstrumentRun(w: FileWriter, r: InstrumentResult): RunData {
     metadata[m.mode] = m.metadata;
   }
   const image = r.runs[0]!.prepared.host.output;
-  if (image) w.write('image.png', imageToPng(image));
+  if (image) w.write('image.png', imageToPng(image, opts));
   if (r.heatmap) w.write('heatmap.png', heatmapPng(r.heatmap));
   for (const [name, text] of Object.entries(vvisionDataFiles(r.results))) w.write(name, text);
   const annotated = annotatedSources(r.results, metadata.simt, true);

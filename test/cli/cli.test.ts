@@ -112,3 +112,17 @@ test('--set without --config is a usage error', (t) => {
   t.regex(r.stderr, /--set gpgpu_n_clusters=2: configuration overrides need --config/);
   t.deepEqual(readdirSync(dir), []);
 });
+
+test('run writes image.png opaque; --keep-alpha keeps the alpha 0 the models workload stores', async (t) => {
+  const { PNG } = await import('pngjs');
+  const base = mkdtempSync(join(tmpdir(), 'vvision-cli-alpha-'));
+  const alphaOf = (args: string[]) => {
+    const out = join(base, args.length > 0 ? 'kept' : 'opaque');
+    const r = vvision(['run', 'models', '--width', '8', '--height', '4', '--out', out, ...args]);
+    t.is(r.status, 0, r.stderr);
+    const png = PNG.sync.read(readFileSync(join(out, 'image.png')));
+    return new Set(Array.from({ length: png.width * png.height }, (_, i) => png.data[4 * i + 3]));
+  };
+  t.deepEqual([...alphaOf([])], [255]);
+  t.deepEqual([...alphaOf(['--keep-alpha'])], [0]);
+});

@@ -8,9 +8,9 @@ import {
 } from '../../src/sim/workload/load-manifest.js';
 import { ManifestError } from '../../src/sim/workload/manifest.js';
 
-const EXPECTED = ['alpha', 'ao', 'bunny', 'call', 'cornell', 'its-shapes', 'pt', 'ref', 'rtv6', 'tri'];
+const EXPECTED = ['alpha', 'ao', 'bindless', 'bunny', 'call', 'cornell', 'its-shapes', 'models', 'pt', 'ref', 'rtv6', 'tri'];
 
-test('the ten built-in workloads are listed with descriptions and load without problems', (t) => {
+test('the twelve built-in workloads are listed with descriptions and load without problems', (t) => {
   const list = listBuiltinWorkloads();
   t.deepEqual(list.map((w) => w.name), EXPECTED);
   for (const w of list) {
@@ -26,7 +26,7 @@ test('resolveWorkload maps names, folders and manifest paths, and names the buil
   t.is(resolveWorkload(join(builtinWorkloadsDir(), 'ao')), join(builtinWorkloadsDir(), 'ao', 'workload.json'));
   t.is(resolveWorkload(join(builtinWorkloadsDir(), 'tri', 'workload.json')), join(builtinWorkloadsDir(), 'tri', 'workload.json'));
   const e = t.throws(() => resolveWorkload('sponza'), { instanceOf: ManifestError });
-  t.regex(e!.message, /^sponza: unknown workload \(built-in workloads: alpha, ao, bunny, call, cornell, its-shapes, pt, ref, rtv6, tri;/);
+  t.regex(e!.message, /^sponza: unknown workload \(built-in workloads: alpha, ao, bindless, bunny, call, cornell, its-shapes, models, pt, ref, rtv6, tri;/);
   t.throws(() => resolveWorkload(builtinWorkloadsDir()), { message: /folder has no workload\.json/ });
 });
 

@@ -19,7 +19,7 @@ const GOLDEN = join(import.meta.dirname, 'golden');
  */
 function checkGolden(workload: string, img: SimImage): void {
   const file = join(GOLDEN, `${workload}-${SIZE}.png`);
-  const png = imageToPng(img);
+  const png = imageToPng(img, { keepAlpha: true });
   if (process.env.VVISION_UPDATE_GOLDEN === '1' || !existsSync(file)) {
     if (process.env.CI && !existsSync(file)) throw new Error(`${file}: missing golden image`);
     mkdirSync(GOLDEN, { recursive: true });
@@ -156,4 +156,27 @@ test('bunny: a bright bunny over the ground, sky at the top', async (t) => {
   t.true(top[2] > top[0], 'sky is bluish');
   const centre = luminance(mean(pixels(f, SIZE / 2 - 2, SIZE / 2 - 2, SIZE / 2 + 2, SIZE / 2 + 2)));
   t.true(centre > 0.4, `bunny centre ${centre.toFixed(2)}`);
+});
+
+test('models: Suzanne (her own buffers, by device address) above the JPEG wood floor, sky at the top', async (t) => {
+  const f = await render('models');
+  assertNotFlat(t, f, 'models');
+  const top = f.rgb(0, 0);
+  t.true(top[2] > top[0], 'sky is bluish');
+  const suzanne = luminance(mean(pixels(f, 10, 8, 14, 10)));
+  const floor = mean(pixels(f, 0, 20, SIZE, SIZE));
+  t.true(suzanne > 0.5, `Suzanne is lit: ${suzanne.toFixed(2)}`);
+  t.true(floor[0] > floor[2] && luminance(floor) > 0.05, `the floor shows the wood texture: ${floor.map((x) => x.toFixed(2))}`);
+});
+
+test('bindless: the JPEG crate and a red-tinted Suzanne, both reached through the push-constant address', async (t) => {
+  const f = await render('bindless');
+  assertNotFlat(t, f, 'bindless');
+  const sky = mean(pixels(f, 0, 0, SIZE, 4));
+  t.true(luminance(sky) > 0.8 && sky[2] >= sky[0], 'a pale sky above');
+  const suzanne = mean(pixels(f, 16, 10, 20, 13));
+  t.true(suzanne[0] > suzanne[1] && suzanne[1] > suzanne[2], `Suzanne's tint: ${suzanne.map((x) => x.toFixed(2))}`);
+  const crate = pixels(f, 4, 9, 10, 14).map(luminance);
+  t.true(Math.max(...crate) - Math.min(...crate) > 0.1, 'the crate shows its texture');
+  t.true(Math.max(...crate) < 0.8, 'the crate is in front of the sky');
 });

@@ -15,6 +15,7 @@ import { CliUsageError } from '../user-errors.js';
 import { writeHtmlReport } from '../../report/write-report.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
+  keepAlpha?: boolean;
   mode: string;
   bufferSize: string;
   config?: string;
@@ -42,6 +43,7 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the exact size', 'auto')
       .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
     const mode = parseMode(raw.mode);
@@ -55,7 +57,7 @@ export function registerInstrumentCommand(program: Command): void {
     progress.done();
     const out = new OutputDir(raw.out ?? `vvision-out/${result.workload}-${mode}`);
     try {
-      const data = saveInstrumentRun(out, result);
+      const data = saveInstrumentRun(out, result, { keepAlpha: raw.keepAlpha === true });
       const t0 = performance.now();
       await writeHtmlReport(out, data);
       const reportMs = performance.now() - t0;

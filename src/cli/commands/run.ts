@@ -16,8 +16,9 @@ export function registerRunCommand(program: Command): void {
     program
       .command('run')
       .description('simulate a workload functionally: image.png + stats.json')
+      .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
-  ).action(async (workload: string, raw: RawRunOptions) => {
+  ).action(async (workload: string, raw: RawRunOptions & { keepAlpha?: boolean }) => {
     const opts = parseRunOptions(raw);
     const progress = progressReporter();
     progress.message(`preparing ${workload}`);
@@ -25,7 +26,7 @@ export function registerRunCommand(program: Command): void {
     progress.done();
     const out = new OutputDir(raw.out ?? `vvision-out/${result.manifest.name}-run`);
     try {
-      if (result.image) out.write('image.png', imageToPng(result.image));
+      if (result.image) out.write('image.png', imageToPng(result.image, { keepAlpha: raw.keepAlpha === true }));
       out.write('stats.json', `${JSON.stringify(functionalStats(result), null, 2)}\n`);
       const dir = out.commit();
       const s = functionalStats(result);

@@ -15,6 +15,7 @@ import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 
 interface RawSimOptions extends RawRunOptions {
+  keepAlpha?: boolean;
   config: string;
   set: string[];
   predictor?: boolean;
@@ -28,6 +29,7 @@ export function registerSimCommand(program: Command): void {
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*)')
+      .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawSimOptions) => {
     const progress = progressReporter();
@@ -42,7 +44,7 @@ export function registerSimCommand(program: Command): void {
     const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${configName}`);
     try {
       const image = p.host.output;
-      if (image) out.write('image.png', imageToPng(image));
+      if (image) out.write('image.png', imageToPng(image, { keepAlpha: raw.keepAlpha === true }));
       out.write('stats.txt', formatStats(r.stats));
       if (r.config.ignored.length > 0) {
         out.write('config-ignored.txt', `# options of ${raw.config} this model does not have, each with the reason\n${r.config.ignored.join('\n')}\n`);

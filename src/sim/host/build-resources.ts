@@ -4,27 +4,29 @@
  * in the layout the shader's block declares, sampled textures), push constants and shader
  * records, and place everything in the one simulated address space.
  *
- * Address plan (byte addresses, never overlapping): scene / manifest buffers from SCENE_BASE up
- * (known before packing, so instance descriptions can hold device addresses of other buffers);
- * the acceleration structure at AS_BASE; the functional core places the rest (images, push
- * constants) from its own allocator, which starts far below both.
+ * Address plan (byte addresses, never overlapping): the descriptors' buffers from SCENE_BASE up in
+ * manifest order (scene buffers first, instance descriptions last), then the `buffers` section's
+ * in its order, each 256-byte aligned; the acceleration structure at AS_BASE; the functional core
+ * places the rest (images, push constants) from its own allocator, which starts far below both.
+ * Values holding `{"addressOf": name}` are packed again once every buffer is placed (address-plan.ts).
  */
-import { readFileSync } from 'node:fs';
-import { PNG } from 'pngjs';
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure } from '../rt/acceleration-structure.js';
 import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
-import type { Scene } from '../rt/scene.js';
+import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
-import { cameraMatrices } from '../workload/camera.js';
+import { packCamera } from '../workload/camera.js';
 import {
-  ManifestError, SCENE_BUFFER_FIELDS, type DescriptorBinding, type JsonValue, type SceneBufferKind, type WorkloadManifest,
+  ManifestError, type DescriptorBinding, type JsonValue, type SceneBufferKind, type StorageBufferContent, type WorkloadManifest,
 } from '../workload/manifest.js';
-import { JSON_DATA_FILE, readDataFile, readJsonDataFile } from '../workload/data-file.js';
-import { LayoutPackError, layoutSize, packMembers, packValue } from '../workload/pack-layout.js';
-import { sceneRecords, type SceneRecord } from './scene-records.js';
+import { readDataFile } from '../workload/data-file.js';
+import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files.js';
+import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
+import { sceneRecords } from './scene-records.js';
+import { AddressPlan } from './address-plan.js';
+import { alignUp, elementLayout, emptyBuffer, packDataFile, packJson, packSceneRecords, scalarRecordStride } from './buffer-contents.js';
 
 /**
  * What the host needs of a linked pipeline (src/passes/lower/rt-pipeline.ts `LinkedPipeline`,
@@ -86,8 +88,48 @@ export function buildHostSetup(
     return at;
   };
 
+  const plan = new AddressPlan();
+  const opts: PackOptions = { resolveAddress: plan.resolve };
+  const aspect = params.width / params.height;
+  const memory: NonNullable<Resources['memory']> = [];
+  const fail = (e: unknown, path: string): void => {
+    if (e instanceof ManifestError) problems.push(...e.problems);
+    else if (e instanceof LayoutPackError) problems.push(`${path}: ${e.message}`);
+    else throw e;
+  };
+
   // Scene buffers first: instance descriptions need the others' addresses.
   const sceneBuffers = new Map<SceneBufferKind, { address: number; stride: number; data: Uint8Array }>();
+  /** A storage buffer's bytes; whole-scene buffers are recorded for instance descriptions. */
+  const storageBuffer = (content: StorageBufferContent, global: Global | undefined, path: string, name: string | undefined): { data: Uint8Array; address: number } => {
+    const layout = elementLayout(m, global, content, path);
+    let stride = layout?.stride ?? 0;
+    let data: Uint8Array;
+    if (content.from === 'scene' && content.what) {
+      const what = content.what;
+      const pack = () => packSceneRecords(
+        layout, what, sceneRecords(scene, what, { get: (k) => sceneBuffers.get(k) }, content.model), content.fields ?? {}, path, opts,
+      ).data;
+      // Records holding addresses of other scene buffers are packed again once all are placed.
+      data = plan.packed(pack, path, what === 'instanceDescriptions' || what === 'models');
+      if (!layout) stride = scalarRecordStride(what);
+    } else if (content.data) {
+      const file = content.data;
+      data = plan.packed(() => packDataFile(layout, file, path, opts, fitToBlock), path);
+    } else if (content.value !== undefined) {
+      const value = content.value;
+      data = plan.packed(() => packJson(layout, value, path, opts, fitToBlock), path);
+    } else {
+      data = emptyBuffer(layout, content.elements ?? 1);
+    }
+    const address = place(data.byteLength);
+    if (content.from === 'scene' && content.what && content.model === undefined && !sceneBuffers.has(content.what)) {
+      sceneBuffers.set(content.what, { address, stride, data });
+    }
+    if (name !== undefined) plan.place(name, address, stride);
+    return { data, address };
+  };
+
   const descriptors = [...manifest.descriptors].sort((a, b) => sceneOrder(a) - sceneOrder(b));
   for (const d of descriptors) {
     const path = `${where}: descriptors[${manifest.descriptors.indexOf(d)}] (set=${d.set}, binding=${d.binding})`;
@@ -107,66 +149,63 @@ export function buildHostSetup(
         case 'uniformBuffer': {
           if (!global) break; // declared for shaders that are not in this pipeline
           const block = pointee(m.types, global);
-          const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
-          if (d.data) {
-            const bytes = readDataFile(d.data, `${path}.data`);
-            if (bytes.byteLength < layoutSize(m.types, block)) {
-              throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
+          const pack = (): Uint8Array => {
+            const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+            if (d.data) {
+              const bytes = readDataFile(d.data, `${path}.data`);
+              if (bytes.byteLength < layoutSize(m.types, block)) {
+                throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
+              }
+              data.set(bytes.subarray(0, data.byteLength));
+            } else if (d.camera) {
+              packCamera(new DataView(data.buffer), d.camera, aspect, m.types, block, `${path}.camera`);
+            } else {
+              packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, substituteRunParameters(d.value!, params)), path, opts);
             }
-            data.set(bytes.subarray(0, data.byteLength));
-          } else {
-            const value: JsonValue | undefined = d.camera
-              ? (cameraMatrices(d.camera, params.width / params.height) as unknown as JsonValue)
-              : substituteRunParameters(d.value!, params);
-            packInto(data, m.types, block, fitToBlock(m.types, block, value), path);
-          }
-          if (d.members) {
-            packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`);
-          }
+            if (d.members) {
+              packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`, opts);
+            }
+            return data;
+          };
+          const data = plan.packed(pack, path);
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
           break;
         }
         case 'storageBuffer': {
-          let data: Uint8Array;
-          let stride = 0;
-          if (d.from === 'scene' && d.what) {
-            const records = sceneRecords(scene, d.what, { get: (k) => sceneBuffers.get(k) });
-            ({ data, stride } = packSceneBuffer(m, global, d.what, records, d.fields ?? {}, path));
-            const address = place(data.byteLength);
-            sceneBuffers.set(d.what, { address, stride, data });
-            buffers.push({ set: d.set, binding: d.binding, data, address });
-            break;
-          }
-          if (d.data) {
-            data = JSON_DATA_FILE.test(d.data)
-              ? packJsonBuffer(m, global, readJsonDataFile(d.data, `${path}.data`) as JsonValue, path)
-              : readDataFile(d.data, `${path}.data`);
-          } else if (d.value !== undefined) {
-            data = packJsonBuffer(m, global, d.value, path);
-          } else {
-            const block = global ? pointee(m.types, global) : undefined;
-            const elementBytes = block ? runtimeElementStride(m.types, block) : 4;
-            data = new Uint8Array(Math.max(16, (d.elements ?? 1) * elementBytes + (block ? layoutSize(m.types, block) : 0)));
-          }
-          buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
+          const { data, address } = storageBuffer(d, global, path, d.id);
+          buffers.push({ set: d.set, binding: d.binding, data, address });
           break;
         }
         case 'sampledImages':
-          d.files.forEach((file, index) => {
-            const img = typeof file === 'string' ? loadPng(file, `${path}.files[${index}]`) : loadRawRgba8(file, `${path}.files[${index}]`);
+          if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
+          (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
+            const img = loadTexture(file, `${path}.files[${index}]`);
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });
           break;
       }
     } catch (e) {
-      if (e instanceof ManifestError) problems.push(...e.problems);
-      else if (e instanceof LayoutPackError) problems.push(`${path}: ${e.message}`);
-      else throw e;
+      fail(e, path);
     }
   }
+  // Named buffers no descriptor binds: device memory reached through their addresses only.
+  for (const b of manifest.buffers ?? []) {
+    const path = `${where}: ${b.key} ("${b.name}")`;
+    try {
+      const { data, address } = storageBuffer(b.content, undefined, path, b.name);
+      memory.push({ address, data, label: b.name });
+    } catch (e) {
+      fail(e, path);
+    }
+  }
+  try {
+    plan.repackAll();
+  } catch (e) {
+    fail(e, where);
+  }
 
-  const resources: Resources = { buffers, images, accels };
+  const resources: Resources = { buffers, images, accels, ...(memory.length > 0 ? { memory } : {}) };
   const pc = m.globals.find((g) => g.storage === 'pushConstant');
   if (pc) {
     if (!manifest.pushConstants) {
@@ -175,7 +214,7 @@ export function buildHostSetup(
       const block = pointee(m.types, pc);
       const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
       try {
-        packInto(data, m.types, block, substituteRunParameters(manifest.pushConstants, params), `${where}: pushConstants`);
+        packValue(new DataView(data.buffer), 0, block, m.types, substituteRunParameters(manifest.pushConstants, params), `${where}: pushConstants`, opts);
         resources.pushConstants = { data };
       } catch (e) {
         if (e instanceof LayoutPackError) problems.push(`${where}: pushConstants: ${e.message}`);
@@ -183,7 +222,7 @@ export function buildHostSetup(
       }
     }
   }
-  resources.shaderRecords = shaderRecords(manifest, linked, problems);
+  resources.shaderRecords = shaderRecords(manifest, linked, problems, opts);
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
@@ -199,7 +238,7 @@ export function buildHostSetup(
  * entry's `shaderRecord`. The record is bound per shader: a shader file used by two SBT entries
  * with different record data is reported (give each entry its own file).
  */
-function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, problems: string[]): NonNullable<Resources['shaderRecords']> {
+function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, problems: string[], opts: PackOptions): NonNullable<Resources['shaderRecords']> {
   const m = linked.module;
   const out = new Map<number, { data: Uint8Array; from: string; json: string }>();
   for (const s of linked.shaders) {
@@ -222,7 +261,7 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
     const block = pointee(m.types, global);
     const data = new Uint8Array(alignUp(Math.max(layoutSize(m.types, block), 4), 16));
     try {
-      packInto(data, m.types, block, fitToBlock(m.types, block, record), `${manifest.path}: ${from}`);
+      packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, record), `${manifest.path}: ${from}`, opts);
     } catch (e) {
       if (e instanceof LayoutPackError) problems.push(`${manifest.path}: ${from}: ${e.message}`);
       else throw e;
@@ -259,14 +298,6 @@ function pointee(types: TypeTable, g: Global): TypeId {
   return t.kind === 'pointer' ? t.pointee : g.type;
 }
 
-function alignUp(x: number, a: number): number {
-  return Math.ceil(x / a) * a;
-}
-
-function packInto(data: Uint8Array, types: TypeTable, type: TypeId, value: unknown, path: string): void {
-  packValue(new DataView(data.buffer, data.byteOffset, data.byteLength), 0, type, types, value, path);
-}
-
 /** A block with a single struct member accepts the member's value directly (`uniform B { Camera cam; }`). */
 function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const t = typeOf(types, block);
@@ -274,96 +305,6 @@ function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const only = t.members[0]!;
   if (only.name in (value as object)) return value;
   return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
-}
-
-/** The block's trailing runtime array (the usual `buffer B { Elem e[]; }`), if any. */
-function runtimeArrayMember(types: TypeTable, block: TypeId): { name: string; offset: number; elem: TypeId; stride: number } | undefined {
-  const t = typeOf(types, block);
-  if (t.kind !== 'struct') return undefined;
-  const last = t.members[t.members.length - 1];
-  if (!last) return undefined;
-  const lt = typeOf(types, last.type);
-  if (lt.kind !== 'runtimeArray') return undefined;
-  return { name: last.name, offset: last.offset ?? 0, elem: lt.elem, stride: lt.stride ?? layoutSize(types, lt.elem) };
-}
-
-function runtimeElementStride(types: TypeTable, block: TypeId): number {
-  return runtimeArrayMember(types, block)?.stride ?? 0;
-}
-
-function packJsonBuffer(m: Module, global: Global | undefined, value: JsonValue, path: string): Uint8Array {
-  if (!global) throw new ManifestError([`${path}: no shader declares this binding, so its layout is unknown`]);
-  const block = pointee(m.types, global);
-  const ra = runtimeArrayMember(m.types, block);
-  const fitted = fitToBlock(m.types, block, value);
-  const n = ra && typeof fitted === 'object' && fitted && Array.isArray((fitted as Record<string, unknown>)[ra.name])
-    ? ((fitted as Record<string, unknown[]>)[ra.name]!.length)
-    : 0;
-  const data = new Uint8Array(alignUp(layoutSize(m.types, block, n), 16));
-  packInto(data, m.types, block, fitted, path);
-  return data;
-}
-
-/**
- * Packs scene records into the element type of the shader's runtime array: each struct member
- * takes the record field of the same name (or the one `fields` maps it to). Without a shader
- * declaration (a buffer reached only through buffer_reference addresses), the records are packed
- * in scalar layout with the fields in `SCENE_BUFFER_FIELDS` order.
- */
-function packSceneBuffer(
-  m: Module, global: Global | undefined, kind: SceneBufferKind, records: SceneRecord[], fields: Record<string, string>, path: string,
-): { data: Uint8Array; stride: number } {
-  const ra = global ? runtimeArrayMember(m.types, pointee(m.types, global)) : undefined;
-  if (!ra) return packScalarRecords(kind, records);
-  const elem = typeOf(m.types, ra.elem);
-  let values: unknown[];
-  if (elem.kind === 'struct') {
-    values = records.map((r, i) =>
-      Object.fromEntries(elem.members.map((mem) => {
-        const field = fields[mem.name] ?? mem.name;
-        if (!(field in r)) {
-          const known = Object.keys(SCENE_BUFFER_FIELDS[kind]).join(', ');
-          throw new ManifestError([
-            `${path}: element ${i}: the shader's ${typeName(m.types, ra.elem)} member '${mem.name}' has no scene field '${field}' in ${kind} (fields: ${known}; rename with "fields")`,
-          ]);
-        }
-        return [mem.name, r[field]];
-      })));
-  } else if (elem.kind === 'vector' || kind !== 'indices') {
-    values = records.map((r) => r['']);
-  } else {
-    values = records.flatMap((r) => r[''] as number[]); // `uint indices[]`: three per triangle
-  }
-  const data = new Uint8Array(alignUp(ra.offset + values.length * ra.stride, 16) || 16);
-  const view = new DataView(data.buffer);
-  values.forEach((v, i) => packValue(view, ra.offset + i * ra.stride, ra.elem, m.types, v, `${path}[${i}]`));
-  return { data, stride: ra.stride };
-}
-
-const SCALAR_FIELD_BYTES: Record<string, number> = {
-  vec3: 12, vec2: 8, float: 4, int: 4, uint: 4, uvec3: 12, uint64_t: 8,
-};
-
-function packScalarRecords(kind: SceneBufferKind, records: SceneRecord[]): { data: Uint8Array; stride: number } {
-  const fields = Object.entries(SCENE_BUFFER_FIELDS[kind]);
-  const stride = fields.reduce((s, [, t]) => s + SCALAR_FIELD_BYTES[t]!, 0);
-  const data = new Uint8Array(Math.max(16, records.length * stride));
-  const view = new DataView(data.buffer);
-  records.forEach((r, i) => {
-    let at = i * stride;
-    for (const [name, t] of fields) {
-      const v = r[name];
-      const items = Array.isArray(v) ? v : [v];
-      for (const x of items) {
-        if (t === 'uint64_t') view.setBigUint64(at, BigInt(x as bigint), true);
-        else if (t === 'int') view.setInt32(at, Number(x), true);
-        else if (t === 'uint' || t === 'uvec3') view.setUint32(at, Number(x), true);
-        else view.setFloat32(at, Number(x), true);
-        at += t === 'uint64_t' ? 8 : 4;
-      }
-    }
-  });
-  return { data, stride };
 }
 
 /** "${spp}"-style strings in push constants become the run's parameters. */
@@ -379,6 +320,16 @@ function substituteRunParameters(value: JsonValue, params: RunParameters): JsonV
   return value;
 }
 
+/** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */
+function loadTexture(file: string | { file: string; width: number; height: number } | Texture, path: string): SimImage {
+  if (typeof file !== 'string' && !('path' in file)) return loadRawRgba8(file, path);
+  const t = typeof file === 'string' ? decodeTextureFile(file, path)
+    : file.data ? decodeTextureBytes(file.data, file.path, file.mimeType, path) : decodeTextureFile(file.path, path);
+  const img = createImage(t.format, t.width, t.height);
+  (img.levels[0]!.data as Uint8Array | Float32Array).set(t.texels);
+  return img;
+}
+
 function loadRawRgba8(t: { file: string; width: number; height: number }, path: string): SimImage {
   const texels = readDataFile(t.file, `${path}.file`);
   if (texels.byteLength !== t.width * t.height * 4) {
@@ -386,17 +337,5 @@ function loadRawRgba8(t: { file: string; width: number; height: number }, path: 
   }
   const img = createImage('rgba8', t.width, t.height);
   (img.levels[0]!.data as Uint8Array).set(texels);
-  return img;
-}
-
-function loadPng(file: string, path: string): SimImage {
-  let png: PNG;
-  try {
-    png = PNG.sync.read(readFileSync(file));
-  } catch (e) {
-    throw new ManifestError([`${path}: cannot read PNG ${file}: ${(e as Error).message}`]);
-  }
-  const img = createImage('rgba8', png.width, png.height);
-  (img.levels[0]!.data as Uint8Array).set(png.data);
   return img;
 }

@@ -1,12 +1,14 @@
 /**
  * A storage image as a PNG: the rendered frame. Float formats are clamped to [0, 1] and written
  * as 8-bit sRGB-encoded values exactly as stored (shaders do their own tone mapping / gamma);
- * integer formats are written as they are, clamped to 255.
+ * integer formats are written as they are, clamped to 255. Opaque (alpha 255) unless
+ * `keepAlpha`: applications often leave alpha 0 in the swapchain image, which a viewer would
+ * show as a blank picture.
  */
 import { PNG } from 'pngjs';
 import { formatInfo, readTexel, type SimImage } from '../functional/images.js';
 
-export function imageToPng(img: SimImage): Uint8Array {
+export function imageToPng(img: SimImage, opts: { keepAlpha?: boolean } = {}): Uint8Array {
   const level = img.levels[0]!;
   const png = new PNG({ width: level.width, height: level.height });
   const texel = new Float64Array(4);
@@ -22,7 +24,7 @@ export function imageToPng(img: SimImage): Uint8Array {
         const v = c < info.channels || c === 3 ? texel[c]! : 0;
         png.data[o + c] = normalized ? Math.round(Math.min(1, Math.max(0, v)) * 255) : Math.min(255, Math.max(0, v));
       }
-      if (info.channels < 4) png.data[o + 3] = 255;
+      if (info.channels < 4 || !opts.keepAlpha) png.data[o + 3] = 255;
     }
   }
   return PNG.sync.write(png);

@@ -4,8 +4,11 @@
  * Records are plain objects `{field: value}`; the packer writes the fields a shader's element
  * struct declares. Vertices and triangles are concatenated in mesh order; `instanceDescriptions`
  * point into those concatenated buffers by device address (nvpro's ObjDesc).
+ * With `model`, records are that model's only (per-model buffers, as an application that loads
+ * each file into its own buffers has): indices relative to the model's first vertex, material
+ * indices relative to its first material, texture ids relative to its first texture.
  */
-import { MATERIAL_TYPE_CODE, type Scene } from '../rt/scene.js';
+import { MATERIAL_TYPE_CODE, type Scene, type SceneModel } from '../rt/scene.js';
 import type { SceneBufferKind } from '../workload/manifest.js';
 
 export type SceneRecord = Record<string, unknown>;
@@ -30,12 +33,26 @@ export function meshOffsets(scene: Scene): MeshOffsets {
   return { firstVertex, firstTriangle };
 }
 
+/** The scene's models: `Scene.models`, or one per mesh (sharing all materials and textures). */
+export function sceneModels(scene: Scene): SceneModel[] {
+  return scene.models ?? scene.meshes.map((m, i) => ({
+    name: m.name, firstMesh: i, meshCount: 1, firstMaterial: 0, materialCount: scene.materials.length, firstTexture: 0,
+    textureCount: scene.textures.length,
+  }));
+}
+
+/** Index of the model a mesh belongs to. */
+function modelOfMesh(models: SceneModel[], mesh: number): number {
+  return Math.max(0, models.findIndex((m) => mesh >= m.firstMesh && mesh < m.firstMesh + m.meshCount));
+}
+
 /** Device addresses and element strides of the packed scene buffers, for instance descriptions. */
 export interface SceneBufferAddresses {
   get(kind: SceneBufferKind): { address: number; stride: number } | undefined;
 }
 
-export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: SceneBufferAddresses): SceneRecord[] {
+export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: SceneBufferAddresses, model?: number): SceneRecord[] {
+  if (model !== undefined) return modelRecords(scene, kind, model);
   switch (kind) {
     case 'vertices': {
       const out: SceneRecord[] = [];
@@ -46,6 +63,7 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
             position: [m.positions[3 * i]!, m.positions[3 * i + 1]!, m.positions[3 * i + 2]!],
             normal: m.normals ? [m.normals[3 * i]!, m.normals[3 * i + 1]!, m.normals[3 * i + 2]!] : [0, 0, 0],
             texCoord: m.uvs ? [m.uvs[2 * i]!, m.uvs[2 * i + 1]!] : [0, 0],
+            color: m.colors ? [m.colors[3 * i]!, m.colors[3 * i + 1]!, m.colors[3 * i + 2]!] : [1, 1, 1],
           });
         }
       }
@@ -71,6 +89,7 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
     }
     case 'instanceDescriptions': {
       const offs = meshOffsets(scene);
+      const models = sceneModels(scene);
       const at = (k: SceneBufferKind, element: number) => {
         const a = addresses?.get(k);
         return a ? BigInt(a.address + element * a.stride) : 0n;
@@ -79,12 +98,35 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
         const mesh = inst.source === 'mesh' ? inst.geometryIndex : -1;
         const fv = mesh >= 0 ? offs.firstVertex[mesh]! : 0;
         const ft = mesh >= 0 ? offs.firstTriangle[mesh]! : 0;
+        // Material and texture indices in the scene-wide buffers are scene-wide: no offsets to add.
         return {
           vertexAddress: at('vertices', fv),
           indexAddress: at('indices', ft),
           materialAddress: at('materials', 0),
           materialIndexAddress: at('materialIndices', ft),
-          firstVertex: fv, firstIndex: ft * 3, firstMaterial: 0,
+          firstVertex: fv, firstIndex: ft * 3, firstMaterial: 0, model: mesh >= 0 ? modelOfMesh(models, mesh) : 0,
+        };
+      });
+    }
+    case 'models': {
+      const offs = meshOffsets(scene);
+      const models = sceneModels(scene);
+      const at = (k: SceneBufferKind, element: number) => {
+        const a = addresses?.get(k);
+        return a ? BigInt(a.address + element * a.stride) : 0n;
+      };
+      return models.map((m, i) => {
+        const meshes = scene.meshes.slice(m.firstMesh, m.firstMesh + m.meshCount);
+        const fv = offs.firstVertex[m.firstMesh] ?? 0;
+        const ft = offs.firstTriangle[m.firstMesh] ?? 0;
+        const vertexCount = meshes.reduce((n, x) => n + x.positions.length / 3, 0);
+        const triangleCount = meshes.reduce((n, x) => n + x.indices.length / 3, 0);
+        return {
+          vertexAddress: at('vertices', fv), indexAddress: at('indices', ft), materialAddress: at('materials', 0),
+          materialIndexAddress: at('materialIndices', ft),
+          firstVertex: fv, firstIndex: ft * 3, firstTriangle: ft, firstMaterial: m.firstMaterial, firstTexture: m.firstTexture,
+          vertexCount, indexCount: triangleCount * 3, triangleCount, materialCount: m.materialCount, textureCount: m.textureCount,
+          model: i,
         };
       });
     }
@@ -125,6 +167,38 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
       }
       return out;
     }
+  }
+}
+
+/** One model's vertices / indices / materials / material indices, with model-local indices. */
+function modelRecords(scene: Scene, kind: SceneBufferKind, model: number): SceneRecord[] {
+  const m = sceneModels(scene)[model];
+  if (!m) return [];
+  const part: Scene = {
+    ...scene,
+    meshes: scene.meshes.slice(m.firstMesh, m.firstMesh + m.meshCount),
+    materials: scene.materials.slice(m.firstMaterial, m.firstMaterial + m.materialCount)
+      .map((mat) => ({ ...mat, textureIndex: mat.textureIndex >= 0 ? mat.textureIndex - m.firstTexture : -1 })),
+  };
+  delete part.models;
+  switch (kind) {
+    case 'indices': {
+      // Relative to the model's first vertex (one buffer per model), not to each mesh's.
+      const out: SceneRecord[] = [];
+      let base = 0;
+      for (const mesh of part.meshes) {
+        for (let t = 0; t < mesh.indices.length; t += 3) out.push({ '': [mesh.indices[t]! + base, mesh.indices[t + 1]! + base, mesh.indices[t + 2]! + base] });
+        base += mesh.positions.length / 3;
+      }
+      return out;
+    }
+    case 'materialIndices':
+      return sceneRecords(part, kind).map((r) => ({ '': (r[''] as number) - m.firstMaterial }));
+    case 'vertices':
+    case 'materials':
+      return sceneRecords(part, kind);
+    default:
+      return sceneRecords(scene, kind);
   }
 }
 

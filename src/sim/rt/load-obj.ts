@@ -4,7 +4,7 @@
  * back from the last element defined so far, `v`, `v/vt`, `v//vn` and `v/vt/vn` corners are
  * accepted, `usemtl` selects the material of following faces, `mtllib` loads materials relative to
  * the OBJ file, `#` starts a comment anywhere. Group, object, smoothing and line/point statements
- * are ignored.
+ * are ignored. `v x y z r g b` (per-vertex colour, a common extension) gives `colors`.
  *
  * Invariants of the result: corners are deduplicated by their (v, vt, vn) triple, so vertex i
  * has one position and (when present) one normal and uv; `normals` / `uvs` exist when at least one
@@ -123,12 +123,12 @@ export function loadObjScene(path: string): Scene {
   const file = resolve(path);
   const text = readText(file);
   const dir = dirname(file);
-  const pos: number[] = [], nrm: number[] = [], tex: number[] = [];
+  const pos: number[] = [], nrm: number[] = [], tex: number[] = [], col: number[] = [];
   const materials: Material[] = [];
   const textures: Texture[] = [];
   const materialByName = new Map<string, number>();
   let currentMaterial = -1;
-  const outPos: number[] = [], outNrm: number[] = [], outUv: number[] = [];
+  const outPos: number[] = [], outNrm: number[] = [], outUv: number[] = [], outCol: number[] = [];
   let anyNormal = false, anyUv = false;
   const indices: number[] = [];
   const faceMaterials: number[] = [];
@@ -159,6 +159,11 @@ export function loadObjScene(path: string): Scene {
     switch (key) {
       case 'v':
         pos.push(r.number(toks[1], 'x'), r.number(toks[2], 'y'), r.number(toks[3], 'z'));
+        // The common `v x y z r g b` extension: per-vertex colours.
+        if (toks.length >= 7) {
+          while (col.length < pos.length - 3) col.push(1);
+          col.push(r.number(toks[4], 'r'), r.number(toks[5], 'g'), r.number(toks[6], 'b'));
+        }
         break;
       case 'vn':
         nrm.push(r.number(toks[1], 'x'), r.number(toks[2], 'y'), r.number(toks[3], 'z'));
@@ -222,6 +227,7 @@ export function loadObjScene(path: string): Scene {
     if (out !== undefined) return out;
     out = outPos.length / 3;
     outPos.push(pos[3 * vi]!, pos[3 * vi + 1]!, pos[3 * vi + 2]!);
+    outCol.push(col[3 * vi] ?? 1, col[3 * vi + 1] ?? 1, col[3 * vi + 2] ?? 1);
     if (ni >= 0) { anyNormal = true; outNrm.push(nrm[3 * ni]!, nrm[3 * ni + 1]!, nrm[3 * ni + 2]!); } else outNrm.push(0, 0, 0);
     if (ti >= 0) { anyUv = true; outUv.push(tex[2 * ti]!, tex[2 * ti + 1]!); } else outUv.push(0, 0);
     if (key === '') vertexOfPosition.set(vi, out);
@@ -238,6 +244,7 @@ export function loadObjScene(path: string): Scene {
     opaque: true,
     ...(anyNormal ? { normals: new Float32Array(outNrm) } : {}),
     ...(anyUv ? { uvs: new Float32Array(outUv) } : {}),
+    ...(col.length > 0 ? { colors: new Float32Array(outCol) } : {}),
   };
   if (materials.length === 0) materials.push(defaultMaterial('default'));
   return { name, meshes: [mesh], procedurals: [], materials, textures, instances: defaultInstances(1, 0) };

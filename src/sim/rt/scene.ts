@@ -69,6 +69,8 @@ export interface TriangleMesh {
   positions: Float32Array;
   normals?: Float32Array;
   uvs?: Float32Array;
+  /** Per-vertex RGB (OBJ `v x y z r g b`), 3 floats per vertex, when the file has them. */
+  colors?: Float32Array;
   indices: Uint32Array;
   /** One material id per triangle. */
   materialIds: Uint32Array;
@@ -127,8 +129,25 @@ export interface Camera {
   focusDistance: number;
 }
 
+/**
+ * One model file of a multi-model scene (manifest `scene.models`): which meshes, materials and
+ * textures of the concatenated scene came from it. Its meshes' material ids and its materials'
+ * texture indices are scene-wide (offset by `firstMaterial` / `firstTexture`).
+ */
+export interface SceneModel {
+  name: string;
+  firstMesh: number;
+  meshCount: number;
+  firstMaterial: number;
+  materialCount: number;
+  firstTexture: number;
+  textureCount: number;
+}
+
 export interface Scene {
   name: string;
+  /** Present for scenes made of several model files; absent means one model per mesh. */
+  models?: SceneModel[];
   meshes: TriangleMesh[];
   procedurals: ProceduralGeometry[];
   materials: Material[];

@@ -10,11 +10,17 @@
  */
 import type { Global, Module } from '../../ir/module.js';
 import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
-import { cameraMatrices } from './camera.js';
+import { cameraMemberValues } from './camera.js';
 import {
-  SCENE_BUFFER_FIELDS, SHADER_STAGES, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
+  SCENE_BUFFER_FIELDS, SHADER_STAGES, sceneFields, type AddressOf, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
 } from './manifest.js';
-import { LayoutPackError, layoutSize, packMembers, packValue } from './pack-layout.js';
+import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from './pack-layout.js';
+import { structElementLayout } from '../host/buffer-contents.js';
+
+/** Addresses are not known before the host places buffers; their names were checked at load. */
+const ANY_ADDRESS: PackOptions = {
+  resolveAddress: (v) => (typeof v === 'object' && v !== null && 'addressOf' in v ? 0n : undefined),
+};
 
 /** A compiled shader module by absolute file path, as the manifest names shaders. */
 export type ModuleOf = (file: string) => Module | undefined;
@@ -87,10 +93,12 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
     if (!specIds.has(Number(id))) at(`specConstants.${id}`, 'no shader declares layout(constant_id = ' + id + ')');
   }
   if (manifest.pushConstants && !pushConstantSeen) at('pushConstants', 'no shader declares a push_constant block');
+  checkNamedStructs(manifest, files.map(moduleOf).filter((m): m is Module => m !== undefined), usedBindings, at);
   manifest.descriptors.forEach((d, i) => {
-    const usedThroughAddress = d.kind === 'storageBuffer' && d.from === 'scene';
+    const usedThroughAddress = d.kind === 'storageBuffer' && (d.from === 'scene' || d.id !== undefined);
     if (!usedBindings.has(`${d.set}.${d.binding}`) && !usedThroughAddress) {
-      at(`descriptors[${i}]`, `no shader declares set ${d.set}, binding ${d.binding}`);
+      const hint = d.kind === 'storageBuffer' ? ' (a buffer reached only by device address goes in "buffers", or give it an "id")' : '';
+      at(`descriptors[${i}]`, `no shader declares set ${d.set}, binding ${d.binding}${hint}`);
     }
   });
   return problems;
@@ -113,9 +121,15 @@ function checkDescriptor(
       return;
     case 'uniformBuffer': {
       const aspect = manifest.launch.width / manifest.launch.height;
-      if (!d.data) {
-        const value = d.camera ? (cameraMatrices(d.camera, aspect) as unknown as JsonValue) : d.value;
-        tryPack(at, `${path}.${d.camera ? 'camera' : 'value'}`, m.types, block, fitToBlock(m.types, block, value), file);
+      if (d.camera) {
+        try {
+          cameraMemberValues(d.camera, aspect, m.types, block, `${path}.camera`);
+        } catch (e) {
+          if (!(e instanceof LayoutPackError)) throw e;
+          at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(m.types, block)} in ${file})`);
+        }
+      } else if (!d.data) {
+        tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
       }
       if (d.members) tryPackMembers(at, `${path}.members`, m.types, block, d.members, file);
       return;
@@ -131,7 +145,7 @@ function checkDescriptor(
 
 /** Each member of the runtime array's element struct must be a scene field (after renaming). */
 function checkSceneFields(
-  types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, string>, path: string,
+  types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, string | AddressOf>, path: string,
   file: string, at: (path: string, message: string) => void,
 ): void {
   const t = typeOf(types, block);
@@ -143,10 +157,11 @@ function checkSceneFields(
     return;
   }
   const elem = typeOf(types, lt.elem);
-  const known = SCENE_BUFFER_FIELDS[what];
+  const known = sceneFields(what);
   if (elem.kind !== 'struct') return; // scalars / vectors take the record's single value
   for (const mem of elem.members) {
     const field = fields[mem.name] ?? mem.name;
+    if (typeof field !== 'string') continue; // an address, resolved by the host
     if (!(field in known)) {
       at(
         fields[mem.name] ? `${path}.fields.${mem.name}` : `${path}.what`,
@@ -186,7 +201,7 @@ function tryPack(
 ): void {
   try {
     const size = layoutSize(types, block, runtimeLength(types, block, value));
-    packValue(new DataView(new ArrayBuffer(Math.max(size, 4))), 0, block, types, value, path);
+    packValue(new DataView(new ArrayBuffer(Math.max(size, 4))), 0, block, types, value, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
     at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
@@ -244,13 +259,47 @@ function descriptorKind(types: TypeTable, g: Global): { kind: DescriptorKind; fo
   return undefined;
 }
 
+/**
+ * A buffer no shader binds is laid out by its `struct`: some shader must declare that struct with
+ * an explicit layout (as the element of the buffer_reference block that reads the buffer).
+ */
+function checkNamedStructs(manifest: WorkloadManifest, modules: Module[], bound: Set<string>, at: (path: string, message: string) => void): void {
+  const entries = [
+    ...manifest.descriptors.map((d, i) => ({ d, path: `descriptors[${i}]`, bound: bound.has(`${d.set}.${d.binding}`) })),
+    ...(manifest.buffers ?? []).map((b) => ({ d: b.content, path: b.key, bound: false })),
+  ];
+  for (const e of entries) {
+    if (e.d.kind !== 'storageBuffer' || !e.d.struct || e.bound) continue;
+    const name = e.d.struct;
+    const layout = e.d.layout;
+    const found = modules.map((m) => ({ m, s: structElementLayout(m.types, name, layout) })).find((x) => x.s);
+    if (!found) {
+      at(`${e.path}.struct`, `no shader declares a struct ${name} with an explicit layout (in a buffer or buffer_reference block)`);
+      continue;
+    }
+    if (e.d.from !== 'scene' || !e.d.what) continue;
+    // Scene records fill the struct by member name: each member needs a field (or an address).
+    const elem = typeOf(found.m.types, found.s!.elem);
+    if (elem.kind !== 'struct') continue;
+    const known = sceneFields(e.d.what);
+    for (const mem of elem.members) {
+      const field = e.d.fields?.[mem.name] ?? mem.name;
+      if (typeof field !== 'string' || field in known) continue;
+      at(
+        e.d.fields?.[mem.name] ? `${e.path}.fields.${mem.name}` : `${e.path}.struct`,
+        `struct ${name}'s member "${mem.name}" has no scene field "${field}" in ${e.d.what} (fields: ${Object.keys(known).join(', ')}; map it with "fields")`,
+      );
+    }
+  }
+}
+
 /** `members` overrides name existing members and fit their types (run parameters stand for numbers). */
 function tryPackMembers(
   at: (path: string, message: string) => void, path: string, types: TypeTable, block: TypeId, members: JsonObject, file: string,
 ): void {
   const numbers = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, typeof v === 'string' && /^\$\{\w+\}$/.test(v) ? 1 : v]));
   try {
-    packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path);
+    packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
     at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);

@@ -62,7 +62,11 @@ export interface SbtShaderEntry {
   shaderRecord?: ShaderRecordData;
 }
 
-/** `{camera: ...}` in a uniform buffer: expands to `{viewInverse, projInverse}` (see camera.ts). */
+/**
+ * `{camera: ...}` in a uniform buffer: fills the block's camera members by name — any of `view`,
+ * `proj`, `viewProj`, `viewInverse`, `projInverse` (mat4) and `position` / `eye` (vec3 or vec4) —
+ * or the members `members` maps them to (see camera.ts).
+ */
 export interface CameraSpec {
   /** Eye position. */
   lookFrom: [number, number, number];
@@ -74,7 +78,13 @@ export interface CameraSpec {
   /** Clip planes of the projection; only its inverse reaches the shader. Defaults 0.1 and 1000. */
   near: number;
   far: number;
+  /** Camera quantity -> the block member (dotted path) that receives it, e.g. `{"viewProj": "ubo.viewProjection"}`. */
+  members?: Partial<Record<CameraQuantity, string>>;
 }
+
+/** What the camera helper can compute (camera.ts). */
+export const CAMERA_QUANTITIES = ['view', 'proj', 'viewProj', 'viewInverse', 'projInverse', 'position'] as const;
+export type CameraQuantity = (typeof CAMERA_QUANTITIES)[number];
 
 export type StorageImageRole = 'output' | 'accumulation' | 'scratch';
 
@@ -84,7 +94,7 @@ export type StorageImageFormat = (typeof STORAGE_IMAGE_FORMATS)[number];
 
 /** What a storage buffer can be packed from when it comes from the scene. See SCENE_BUFFER_FIELDS. */
 export const SCENE_BUFFER_KINDS = [
-  'vertices', 'indices', 'materials', 'materialIndices', 'instanceDescriptions', 'aabbs', 'spheres', 'lights',
+  'vertices', 'indices', 'materials', 'materialIndices', 'instanceDescriptions', 'models', 'aabbs', 'spheres', 'lights',
 ] as const;
 export type SceneBufferKind = (typeof SCENE_BUFFER_KINDS)[number];
 
@@ -112,6 +122,17 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
     vertexAddress: 'uint64_t', indexAddress: 'uint64_t', materialAddress: 'uint64_t', materialIndexAddress: 'uint64_t',
     firstVertex: 'uint', firstIndex: 'uint', firstMaterial: 'uint',
   },
+  /**
+   * One per model of `scene.models` (one per mesh otherwise): where the model starts in the
+   * scene-wide buffers and how many of each it has. With `"model"`, per-model buffers hold
+   * model-local material and texture indices, so `firstMaterial` / `firstTexture` are the offsets
+   * a shader adds (nvpro's `txtOffset`). The address fields point into the scene-wide buffers.
+   */
+  models: {
+    vertexAddress: 'uint64_t', indexAddress: 'uint64_t', materialAddress: 'uint64_t', materialIndexAddress: 'uint64_t',
+    firstVertex: 'uint', firstIndex: 'uint', firstTriangle: 'uint', firstMaterial: 'uint', firstTexture: 'uint',
+    vertexCount: 'uint', indexCount: 'uint', triangleCount: 'uint', materialCount: 'uint', textureCount: 'uint',
+  },
   /** One per procedural primitive (VkAabbPositionsKHR). */
   aabbs: { minimum: 'vec3', maximum: 'vec3' },
   /** One per procedural sphere primitive; `material` indexes `materials`. */
@@ -119,6 +140,22 @@ export const SCENE_BUFFER_FIELDS: Readonly<Record<SceneBufferKind, Readonly<Reco
   /** Emissive triangles or analytic lights of the scene. */
   lights: { position: 'vec3', color: 'vec3', intensity: 'float', type: 'int' },
 };
+
+/**
+ * Record fields packed by name only: they are not part of the fixed layout a buffer gets when
+ * neither a shader nor `struct` gives one (that layout is `SCENE_BUFFER_FIELDS` in order and stays
+ * as it is). Vertex `color` is the OBJ's `v x y z r g b` colour, white when absent.
+ */
+export const SCENE_BUFFER_EXTRA_FIELDS: Readonly<Partial<Record<SceneBufferKind, Readonly<Record<string, string>>>>> = {
+  vertices: { color: 'vec3' },
+  /** The model (`models` record) the instance draws. */
+  instanceDescriptions: { model: 'uint' },
+};
+
+/** Every field a record of `kind` has: the fixed-layout fields, then the extra ones. */
+export function sceneFields(kind: SceneBufferKind): Readonly<Record<string, string>> {
+  return { ...SCENE_BUFFER_FIELDS[kind], ...(SCENE_BUFFER_EXTRA_FIELDS[kind] ?? {}) };
+}
 
 export type DescriptorContent =
   | { kind: 'accelerationStructure' }
@@ -131,24 +168,68 @@ export type DescriptorContent =
    * are run parameters, so launch options reach the fields the application keeps them in.
    */
   | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec; data?: string; members?: JsonObject }
+  | StorageBufferContent
   /**
-   * Exactly one of `from: 'scene'` (with `what`), `data` (absolute path of a .json value or a raw
-   * .bin image of the buffer, either optionally gzip'd as .json.gz / .bin.gz) and `value` (inline JSON). `fields` renames scene fields to the
-   * shader's member names: `{shaderMember: sceneField}`.
+   * One texture per array element (`sampler2D textures[]`), in the application's order; `"scene"`:
+   * the scene's textures in the order its materials' texture ids count them (the MTL `map_Kd`
+   * files, glTF base-colour textures, models concatenated), as an application uploads them.
    */
-  | {
-      kind: 'storageBuffer';
-      layout: 'std430' | 'scalar';
-      from?: 'scene';
-      what?: SceneBufferKind;
-      fields?: Record<string, string>;
-      data?: string;
-      value?: JsonValue;
-      /** Element count for a buffer the shader writes (no initial content). */
-      elements?: number;
-    }
-  /** One texture per array element (`sampler2D textures[]`), in the application's order. */
-  | { kind: 'sampledImages'; files: TextureFile[]; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+  | { kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+
+/**
+ * A storage buffer's content, as a storage-buffer descriptor or a `buffers` entry gives it.
+ * Exactly one of `from: 'scene'` (with `what`), `data` (absolute path of a .json value or a raw
+ * .bin image of the buffer, either optionally gzip'd as .json.gz / .bin.gz), `value` (inline
+ * JSON) and `elements`. `fields` maps the element's members to scene fields
+ * (`{shaderMember: sceneField}`) or to an address (`{shaderMember: {addressOf, ...}}`, where
+ * `{model}` in the name stands for the record's model index).
+ * The element layout is the block of the shader that binds the buffer; for a buffer no shader
+ * binds, `struct` names a GLSL struct of the application's shaders (the element of the array the
+ * shaders read it as), or `element` a scalar or vector type. Any 64-bit value may be an `AddressOf`.
+ */
+export interface StorageBufferContent {
+  kind: 'storageBuffer';
+  layout: 'std430' | 'scalar';
+  from?: 'scene';
+  what?: SceneBufferKind;
+  fields?: Record<string, string | AddressOf>;
+  /** Only that model's (or mesh's) records, with model-local material / texture indices. */
+  model?: number;
+  data?: string;
+  value?: JsonValue;
+  /** Element count for a buffer the shader writes (no initial content). */
+  elements?: number;
+  /** Name other values use in `{"addressOf": id}` (descriptors); `buffers` entries use their `name`. */
+  id?: string;
+  struct?: string;
+  element?: ElementType;
+}
+
+/** GLSL scalar and vector types a buffer's `element` may name (tightly packed, scalar layout). */
+export const ELEMENT_TYPES = [
+  'float', 'double', 'int', 'uint', 'int64_t', 'uint64_t', 'int16_t', 'uint16_t', 'uint8_t',
+  'vec2', 'vec3', 'vec4', 'ivec2', 'ivec3', 'ivec4', 'uvec2', 'uvec3', 'uvec4',
+] as const;
+export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+/**
+ * JSON `{"addressOf": "<buffer name>", "offset": n, "element": k}` in place of any 64-bit value:
+ * the device address of that buffer plus `offset` bytes plus `element` times its element stride,
+ * from the host's address plan.
+ */
+export interface AddressOf {
+  addressOf: string;
+  offset: number;
+  element: number;
+}
+
+/** A buffer of the `buffers` section: exists in device memory whether or not a descriptor binds it. */
+export interface NamedBuffer {
+  name: string;
+  /** Manifest key of the entry (`buffers[2]`), for messages. */
+  key: string;
+  content: StorageBufferContent;
+}
 
 /** An absolute PNG path, or raw R8G8B8A8 texels (`.rgba8`, `.rgba8.gz`) of the given size. */
 export type TextureFile = string | { file: string; width: number; height: number };
@@ -180,8 +261,25 @@ export type SceneSource =
   | { kind: 'gltf'; file: string }
   | { kind: 'procedural'; generator: ProceduralScene; seed: number };
 
+/** One model of `scene.models`: its own file, BLAS and instance, and its own object description. */
+export interface ModelSpec {
+  /** Name for messages and `instances[].mesh`; default the file's base name. */
+  name: string;
+  source: { kind: 'obj'; file: string } | { kind: 'gltf'; file: string };
+  /** 3x4 row-major object-to-world matrix of the model's instance. Default identity. */
+  transform: number[];
+  /** gl_InstanceCustomIndexEXT of its instance; default the model's index. */
+  customIndex?: number;
+  mask: number;
+  sbtOffset: number;
+  flags: InstanceFlag[];
+}
+
 export interface SceneSpec {
-  source: SceneSource;
+  /** Absent iff `models` is given. */
+  source?: SceneSource;
+  /** Several model files, concatenated in this order (meshes, materials, textures). */
+  models?: ModelSpec[];
   /** Empty means one instance per mesh with the defaults above. */
   instances: InstanceSpec[];
   /** Geometry flag: opaque (no any-hit calls) unless false. Default true. */
@@ -219,6 +317,11 @@ export interface WorkloadManifest {
   /** VkRayTracingPipelineCreateInfoKHR::maxPipelineRayRecursionDepth, >= 1. */
   maxRecursionDepth: number;
   descriptors: DescriptorBinding[];
+  /**
+   * Buffers by name (`buffers` section), placed after the descriptors' buffers; none need be bound.
+   * `loadManifest` always sets it; optional so manifests built in code need not.
+   */
+  buffers?: NamedBuffer[];
   /** JSON matching the push_constant block; strings "${spp}", "${bounces}", "${seed}", "${width}", "${height}" are run parameters. */
   pushConstants?: JsonObject;
   /** constant_id -> value. JSON keys are decimal strings. */

@@ -283,10 +283,12 @@ export function layoutSize(types: TypeTable, type: TypeId, runtimeLength = 0, ma
  * member is a struct (`uniform U { UniformBufferObject Camera; }` accepts `"Width"`).
  * Invariant: only the bytes of the named members change; an unknown path is a LayoutPackError.
  */
-export function packMembers(view: DataView, block: TypeId, types: TypeTable, members: Record<string, unknown>, path: string): void {
+export function packMembers(
+  view: DataView, block: TypeId, types: TypeTable, members: Record<string, unknown>, path: string, options: PackOptions = {},
+): void {
   for (const [name, value] of Object.entries(members)) {
     const at = memberAt(types, block, name.split('.'), `${path}.${name}`);
-    pack(view, at.offset, at.type, types, value, `${path}.${name}`, {}, at.matrix);
+    pack(view, at.offset, at.type, types, value, `${path}.${name}`, options, at.matrix);
   }
 }
 

@@ -15,12 +15,13 @@ import {
   type ShaderStage, type WorkloadManifest,
 } from './manifest.js';
 import { readAccelerationStructures } from './acceleration-structures.js';
-import { readDescriptors, readJsonObject, readScene } from './validate-resources.js';
+import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
+import { checkAddressReferences, declaredBufferNames } from './address-references.js';
 
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
   'miss', 'callables', 'maxRecursionDepth', 'descriptors', 'pushConstants', 'specConstants', 'scene', 'launch', 'spp',
-  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel',
+  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel', 'buffers',
 ];
 
 export interface ManifestValidation {
@@ -61,6 +62,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
 
   const maxRecursionDepth = root.maxRecursionDepth === undefined ? 1 : nonNegativeInteger(c, root.maxRecursionDepth, 'maxRecursionDepth', 1);
   const descriptors = readDescriptors(c, root.descriptors);
+  const buffers = readBuffers(c, root.buffers);
   const pushConstants = root.pushConstants === undefined ? undefined : readJsonObject(c, root.pushConstants, 'pushConstants');
   const specConstants = readSpecConstants(c, root.specConstants);
   const scene = root.scene === undefined ? undefined : readScene(c, root.scene, 'scene');
@@ -70,8 +72,19 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   if (root.scene === undefined) {
     descriptors.forEach((d, i) => {
       if (d.kind === 'storageBuffer' && d.from === 'scene') report(c, key(key('descriptors', i), 'from'), '"scene" needs a "scene" in the manifest, and there is none');
+      if (d.kind === 'sampledImages' && d.files === 'scene') report(c, key(key('descriptors', i), 'files'), '"scene" needs a "scene" in the manifest, and there is none');
+    });
+    buffers.forEach((b) => {
+      if (b.content.from === 'scene') report(c, key(b.key, 'from'), '"scene" needs a "scene" in the manifest, and there is none');
     });
   }
+  const modelCount = scene?.models?.length;
+  if (modelCount !== undefined) [...descriptors.map((d, i) => ({ d, path: key('descriptors', i) })), ...buffers.map((b) => ({ d: b.content, path: b.key }))].forEach(({ d, path }) => {
+    if (d.kind === 'storageBuffer' && d.model !== undefined && d.model >= modelCount) {
+      report(c, key(path, 'model'), `${d.model} is out of range (the scene has ${modelCount} model${modelCount === 1 ? '' : 's'})`);
+    }
+  });
+  checkAddressReferences(c, root, declaredBufferNames(c, root), modelCount ?? 1);
   const accelerationStructures = root.accelerationStructures === undefined
     ? undefined
     : readAccelerationStructures(c, root.accelerationStructures, 'accelerationStructures');
@@ -95,6 +108,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
     callables,
     maxRecursionDepth: maxRecursionDepth!,
     descriptors,
+    buffers,
     specConstants,
     launch: launch!,
     spp: spp!,

@@ -8,10 +8,13 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  INSTANCE_FLAGS, PROCEDURAL_SCENES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type CameraSpec, type DescriptorBinding, type DescriptorContent,
-  type InstanceFlag, type InstanceSpec, type JsonObject, type JsonValue, type SceneSource, type SceneSpec, type TextureFile,
+  CAMERA_QUANTITIES, INSTANCE_FLAGS, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
+  type JsonObject, type JsonValue, type ModelSpec, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
+  type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
+import { TEXTURE_FILE } from './texture-files.js';
 
 const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
 
@@ -95,6 +98,11 @@ function readDescriptorContent(
       return readStorageBuffer(c, obj, path, common);
     case 'sampledImages': {
       onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
+      if (obj.files === 'scene') {
+        const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
+        const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
+        return filter && wrap ? { kind, files: 'scene', filter, wrap } : undefined;
+      }
       const list = array(c, obj.files, key(path, 'files'));
       if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
       const files = (list ?? []).map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));
@@ -107,7 +115,32 @@ function readDescriptorContent(
 }
 
 function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string, common: string[]): Content | undefined {
-  onlyKeys(c, obj, [...common, 'layout', 'from', 'what', 'fields', 'data', 'value', 'elements'], path);
+  onlyKeys(c, obj, [...common, ...STORAGE_BUFFER_KEYS, 'id'], path);
+  const id = obj.id === undefined ? undefined : string(c, obj.id, key(path, 'id'));
+  const content = readStorageBufferContent(c, obj, path);
+  return content && id !== undefined ? { ...content, id } : content;
+}
+
+const STORAGE_BUFFER_KEYS = ['layout', 'from', 'what', 'fields', 'model', 'data', 'value', 'elements', 'struct', 'element'];
+
+/** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
+export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
+  const out: NamedBuffer[] = [];
+  if (v === undefined) return out;
+  (array(c, v, 'buffers') ?? []).forEach((entry, i) => {
+    const path = key('buffers', i);
+    const obj = object(c, entry, path);
+    if (!obj) return;
+    onlyKeys(c, obj, ['name', 'notes', ...STORAGE_BUFFER_KEYS], path);
+    if (obj.name === undefined) report(c, key(path, 'name'), 'missing (the name values use in {"addressOf": name})');
+    const name = obj.name === undefined ? undefined : string(c, obj.name, key(path, 'name'));
+    const content = readStorageBufferContent(c, obj, path);
+    if (name !== undefined && content) out.push({ name, key: path, content });
+  });
+  return out;
+}
+
+function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, path: string): StorageBufferContent | undefined {
   const layout = obj.layout === undefined ? 'std430' : oneOf(c, obj.layout, ['std430', 'scalar'] as const, key(path, 'layout'));
   const sources = ['from', 'data', 'value', 'elements'].filter((k) => obj[k] !== undefined);
   if (sources.length !== 1) {
@@ -120,6 +153,17 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
     return undefined;
   }
   if (!layout) return undefined;
+  const extra: Partial<StorageBufferContent> = {};
+  if (obj.struct !== undefined) {
+    const struct = string(c, obj.struct, key(path, 'struct'));
+    if (struct !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(struct)) report(c, key(path, 'struct'), `expected a GLSL struct name, found ${describeJson(struct)}`);
+    else if (struct !== undefined) extra.struct = struct;
+  }
+  if (obj.element !== undefined) {
+    const element = oneOf(c, obj.element, ELEMENT_TYPES, key(path, 'element'));
+    if (element) extra.element = element;
+  }
+  if (obj.struct !== undefined && obj.element !== undefined) report(c, key(path, 'element'), 'give "struct" or "element", not both');
   if (obj.from !== undefined) {
     if (obj.from !== 'scene') {
       report(c, key(path, 'from'), `expected "scene", found ${describeJson(obj.from)}`);
@@ -130,22 +174,35 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
       return undefined;
     }
     const what = oneOf(c, obj.what, SCENE_BUFFER_KINDS, key(path, 'what'));
-    let fields: Record<string, string> | undefined;
+    let fields: Record<string, string | AddressOf> | undefined;
     if (obj.fields !== undefined) {
       const f = object(c, obj.fields, key(path, 'fields'));
       if (f) {
         fields = {};
         for (const [member, field] of Object.entries(f)) {
-          const s = string(c, field, key(key(path, 'fields'), member));
-          if (s) fields[member] = s;
+          const p = key(key(path, 'fields'), member);
+          if (isObject(field)) {
+            const a = readAddressOf(c, field, p);
+            if (a) fields[member] = a;
+          } else {
+            const s = string(c, field, p);
+            if (s) fields[member] = s;
+          }
         }
       }
     }
+    if (obj.model !== undefined) {
+      const model = nonNegativeInteger(c, obj.model, key(path, 'model'));
+      if (model !== undefined) extra.model = model;
+      if (what && !['vertices', 'indices', 'materials', 'materialIndices'].includes(what)) {
+        report(c, key(path, 'model'), `only meaningful for vertices, indices, materials and materialIndices, not ${what}`);
+      }
+    }
     if (!what) return undefined;
-    return fields ? { kind: 'storageBuffer', layout, from: 'scene', what, fields } : { kind: 'storageBuffer', layout, from: 'scene', what };
+    return { kind: 'storageBuffer', layout, from: 'scene', what, ...(fields ? { fields } : {}), ...extra };
   }
-  if (obj.what !== undefined || obj.fields !== undefined) {
-    report(c, key(path, obj.what !== undefined ? 'what' : 'fields'), 'only meaningful with "from": "scene"');
+  for (const k of ['what', 'fields', 'model']) {
+    if (obj[k] !== undefined) report(c, key(path, k), 'only meaningful with "from": "scene"');
   }
   if (obj.data !== undefined) {
     const data = existingFile(c, obj.data, key(path, 'data'));
@@ -153,23 +210,49 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
       report(c, key(path, 'data'), `expected a .json (values) or .bin (raw bytes) file, optionally .gz, found ${describeJson(obj.data)}`);
       return undefined;
     }
-    return data ? { kind: 'storageBuffer', layout, data } : undefined;
+    return data ? { kind: 'storageBuffer', layout, data, ...extra } : undefined;
   }
   if (obj.elements !== undefined) {
     const elements = nonNegativeInteger(c, obj.elements, key(path, 'elements'), 1);
-    return elements === undefined ? undefined : { kind: 'storageBuffer', layout, elements };
+    return elements === undefined ? undefined : { kind: 'storageBuffer', layout, elements, ...extra };
   }
   if (!isJsonValue(obj.value)) {
     report(c, key(path, 'value'), 'holds a value JSON cannot represent');
     return undefined;
   }
-  return { kind: 'storageBuffer', layout, value: obj.value as JsonValue };
+  return { kind: 'storageBuffer', layout, value: obj.value as JsonValue, ...extra };
+}
+
+/** `{"addressOf": name, "offset"?: n, "element"?: k}` (the name is checked against the buffers later). */
+export function readAddressOf(c: JsonChecks, obj: Record<string, unknown>, path: string): AddressOf | undefined {
+  onlyKeys(c, obj, ['addressOf', 'offset', 'element'], path);
+  if (obj.addressOf === undefined) {
+    report(c, path, 'expected a scene field name or {"addressOf": "<buffer name>", "offset": n}');
+    return undefined;
+  }
+  const name = string(c, obj.addressOf, key(path, 'addressOf'));
+  const offset = obj.offset === undefined ? 0 : nonNegativeInteger(c, obj.offset, key(path, 'offset'));
+  const element = obj.element === undefined ? 0 : nonNegativeInteger(c, obj.element, key(path, 'element'));
+  if (name === undefined || offset === undefined || element === undefined) return undefined;
+  return { addressOf: name, offset, element };
 }
 
 export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far'], path);
+  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far', 'members'], path);
+  let members: Partial<Record<CameraQuantity, string>> | undefined;
+  if (obj.members !== undefined) {
+    const m = object(c, obj.members, key(path, 'members'));
+    if (m) {
+      members = {};
+      for (const [q, member] of Object.entries(m)) {
+        const quantity = oneOf(c, q, CAMERA_QUANTITIES, key(key(path, 'members'), q));
+        const name = string(c, member, key(key(path, 'members'), q));
+        if (quantity && name !== undefined) members[quantity] = name;
+      }
+    }
+  }
   const need = (k: string, hint: string): unknown => {
     if (obj[k] === undefined) report(c, key(path, k), `missing (${hint})`);
     return obj[k];
@@ -187,17 +270,23 @@ export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec 
   if (lookFrom && lookAt && lookFrom.every((x, i) => x === lookAt[i])) report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
   if (!lookFrom || !lookAt || !up || fovY === undefined || near === undefined || far === undefined) return undefined;
   if (!(fovY > 0 && fovY < 180) || !(near > 0 && far > near)) return undefined;
-  return { lookFrom, lookAt, up, fovY, near, far };
+  return { lookFrom, lookAt, up, fovY, near, far, ...(members ? { members } : {}) };
 }
 
 export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'instances', 'opaque'], path);
-  const kinds = ['obj', 'gltf', 'procedural'].filter((k) => obj[k] !== undefined);
+  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'models', 'instances', 'opaque'], path);
+  const kinds = ['obj', 'gltf', 'procedural', 'models'].filter((k) => obj[k] !== undefined);
   let source: SceneSource | undefined;
+  let models: ModelSpec[] | undefined;
   if (kinds.length !== 1) {
-    report(c, path, kinds.length === 0 ? 'needs one of "obj", "gltf" or "procedural"' : `takes only one of ${kinds.map((k) => `"${k}"`).join(', ')}`);
+    report(c, path, kinds.length === 0 ? 'needs one of "obj", "gltf", "procedural" or "models"' : `takes only one of ${kinds.map((k) => `"${k}"`).join(', ')}`);
+  } else if (obj.models !== undefined) {
+    const list = array(c, obj.models, key(path, 'models'));
+    if (list && list.length === 0) report(c, key(path, 'models'), 'expected at least one model');
+    const read = (list ?? []).map((m, i) => readModel(c, m, key(key(path, 'models'), i), i));
+    if (list && list.length > 0 && read.every((m) => m !== undefined)) models = read as ModelSpec[];
   } else if (obj.obj !== undefined) {
     const file = existingFile(c, obj.obj, key(path, 'obj'));
     if (file) source = { kind: 'obj', file };
@@ -218,8 +307,34 @@ export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | 
       if (inst) instances.push(inst);
     });
   }
-  if (!source || opaque === undefined) return undefined;
-  return { source, instances, opaque };
+  if ((!source && !models) || opaque === undefined) return undefined;
+  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque };
+}
+
+/** One of `scene.models`: `{obj | gltf, name?, transform?, customIndex?, mask?, sbtOffset?, flags?}`. */
+function readModel(c: JsonChecks, v: unknown, path: string, index: number): ModelSpec | undefined {
+  const obj = object(c, v, path);
+  if (!obj) return undefined;
+  onlyKeys(c, obj, ['obj', 'gltf', 'name', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags', 'notes'], path);
+  const kinds = ['obj', 'gltf'].filter((k) => obj[k] !== undefined);
+  let source: ModelSpec['source'] | undefined;
+  if (kinds.length !== 1) {
+    report(c, path, kinds.length === 0 ? 'needs one of "obj" or "gltf"' : 'takes only one of "obj", "gltf"');
+  } else {
+    const kind = kinds[0] as 'obj' | 'gltf';
+    const file = existingFile(c, obj[kind], key(path, kind));
+    if (file) source = { kind, file };
+  }
+  const name = obj.name === undefined
+    ? (typeof obj.obj === 'string' ? obj.obj : typeof obj.gltf === 'string' ? obj.gltf : `model${index}`).replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')
+    : string(c, obj.name, key(path, 'name'));
+  // The instance fields read exactly as an instance's, so one reader checks both.
+  const inst = readInstance(c, { ...Object.fromEntries(Object.entries(obj).filter(([k]) => ['transform', 'customIndex', 'mask', 'sbtOffset', 'flags'].includes(k))) }, path);
+  if (!source || name === undefined || !inst) return undefined;
+  return {
+    name, source, transform: inst.transform, mask: inst.mask, sbtOffset: inst.sbtOffset, flags: inst.flags,
+    ...(obj.customIndex !== undefined ? { customIndex: inst.customIndex } : {}),
+  };
 }
 
 function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | undefined {
@@ -259,7 +374,10 @@ function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | u
 }
 
 
-/** One element of a sampler array: a PNG path, or `{file, width, height}` for raw R8G8B8A8 texels (`.rgba8`, optionally `.gz`). */
+/**
+ * One element of a sampler array: an image file (PNG, JPEG, KTX2; texture-files.ts), or
+ * `{file, width, height}` for raw R8G8B8A8 texels (`.rgba8`, optionally `.gz`).
+ */
 function readTextureFile(c: JsonChecks, v: unknown, path: string): TextureFile | undefined {
   if (isObject(v)) {
     onlyKeys(c, v, ['file', 'width', 'height'], path);
@@ -270,8 +388,8 @@ function readTextureFile(c: JsonChecks, v: unknown, path: string): TextureFile |
     return file && width !== undefined && height !== undefined ? { file, width, height } : undefined;
   }
   const abs = existingFile(c, v, path);
-  if (abs && !abs.toLowerCase().endsWith('.png')) {
-    report(c, path, `expected a .png file, or {"file": "x.rgba8", "width": w, "height": h}, found ${describeJson(v)}`);
+  if (abs && !TEXTURE_FILE.test(abs)) {
+    report(c, path, `expected a .png, .jpg / .jpeg or .ktx2 file, or {"file": "x.rgba8", "width": w, "height": h}, found ${describeJson(v)}`);
     return undefined;
   }
   return abs;

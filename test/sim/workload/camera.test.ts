@@ -59,3 +59,52 @@ test('a camera looking straight down still gets an orthonormal basis', (t) => {
   const [r, u] = [cam.viewInverse[0], cam.viewInverse[1]];
   t.true(Math.abs(dot(r, u)) < 1e-12 && Math.abs(dot(r, r) - 1) < 1e-12);
 });
+
+// The camera helper fills blocks by member name: nvpro's GlobalUniforms {viewProj, viewInverse,
+// projInverse}, or any names through camera.members.
+import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import { typeOf } from '../../../src/ir/types.js';
+import { cameraMemberValues, cameraQuantities } from '../../../src/sim/workload/camera.js';
+
+function blockOf(decl: string) {
+  const src = `#version 460
+#extension GL_EXT_ray_tracing : require
+${decl}
+void main() {}
+`;
+  const r = compileGlsl('cam.rgen', src);
+  if (!r.module) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+  const g = r.module.globals.find((x) => x.binding === 0)!;
+  const pt = typeOf(r.module.types, g.type);
+  return { types: r.module.types, block: pt.kind === 'pointer' ? pt.pointee : g.type };
+}
+
+const mat = (m: number[][]) => m;
+const mulM = (a: number[][], b: number[][]) => [0, 1, 2, 3].map((c) => [0, 1, 2, 3].map((r) => [0, 1, 2, 3].reduce((s, k) => s + a[k]![r]! * b[c]![k]!, 0)));
+
+test('view, proj and viewProj are consistent with the inverses the ray generation uses', (t) => {
+  const q = cameraQuantities(spec, 1.5);
+  const id = mulM(mulM(mat(q.viewInverse as number[][]), mat(q.projInverse as number[][])), mat(q.viewProj as number[][]));
+  id.forEach((col, c) => col.forEach((x, r) => t.true(Math.abs(x - (c === r ? 1 : 0)) < 1e-9, `(viewProj)^-1 * viewProj [${c}][${r}] = ${x}`)));
+  const eye = mul(q.view as Mat4Columns, [13, 2, 3, 1]);
+  t.true(eye.slice(0, 3).every((x) => Math.abs(x) < 1e-9), 'the eye is the view-space origin');
+  t.deepEqual(q.position, [13, 2, 3]);
+});
+
+test('an nvpro GlobalUniforms block is filled by member name, position as vec4 when the member is one', (t) => {
+  const { types, block } = blockOf(`struct GlobalUniforms { mat4 viewProj; mat4 viewInverse; mat4 projInverse; vec4 eye; };
+layout(set = 0, binding = 0) uniform _GlobalUniforms { GlobalUniforms uni; };`);
+  const v = cameraMemberValues(spec, 1, types, block, 'descriptors[0].camera');
+  t.deepEqual(Object.keys(v).sort(), ['uni.eye', 'uni.projInverse', 'uni.viewInverse', 'uni.viewProj']);
+  t.deepEqual(v['uni.eye'], [13, 2, 3, 1]);
+});
+
+test('camera.members maps quantities to other member names; a block without camera members says how to map them', (t) => {
+  const { types, block } = blockOf(`layout(set = 0, binding = 0) uniform Ubo { mat4 P; mat4 V; vec3 camPos; float time; } ubo;`);
+  const v = cameraMemberValues({ ...spec, members: { proj: 'P', view: 'V', position: 'camPos' } }, 1, types, block, 'd.camera');
+  t.deepEqual(Object.keys(v).sort(), ['P', 'V', 'camPos']);
+  const e = t.throws(() => cameraMemberValues(spec, 1, types, block, 'd.camera'));
+  t.regex(e!.message, /d\.camera: the block has no camera member .*"members"/);
+  const bad = t.throws(() => cameraMemberValues({ ...spec, members: { proj: 'Proj' } }, 1, types, block, 'd.camera'));
+  t.regex(bad!.message, /d\.camera\.members\.proj: the block has no member "Proj"/);
+});

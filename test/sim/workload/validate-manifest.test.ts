@@ -82,7 +82,7 @@ test('a valid manifest loads with absolute paths, merged defines and defaults fi
   t.deepEqual(m.launch, { width: 64, height: 32, depth: 1 });
   t.deepEqual(m.specConstants, { 0: 8, 1: true });
   t.deepEqual(m.scene!.instances[0]!.transform, [1, 0, 0, 0, 0, 1, 0, 2, 0, 0, 1, 0]);
-  t.is(m.scene!.source.kind, 'obj');
+  t.is(m.scene!.source!.kind, 'obj');
   const ubo = m.descriptors[2]!;
   t.true(ubo.kind === 'uniformBuffer' && ubo.camera !== undefined && ubo.camera.near === 0.1 && ubo.camera.up[1] === 1);
   const tex = m.descriptors[5]!;
@@ -174,12 +174,12 @@ test('a storage buffer source must be exactly one of from/data/value/elements', 
   hasProblem(t, problems, /descriptors\[4\]: a storage buffer needs one of "from": "scene"/);
 });
 
-test('a sampled image that is missing or not a PNG is reported per file', (t) => {
+test('a sampled image that is missing or not a PNG / JPEG / KTX2 is reported per file', (t) => {
   const m = base();
   (m.descriptors as Record<string, unknown>[])[5]!.files = ['tex.png', 'nope.png', 'data.bin'];
   const problems = problemsOf(m);
   hasProblem(t, problems, /descriptors\[5\]\.files\[1\]: file not found: .*nope\.png/);
-  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png file, or \{"file": "x\.rgba8", "width": w, "height": h\}, found "data\.bin"/);
+  hasProblem(t, problems, /descriptors\[5\]\.files\[2\]: expected a \.png, \.jpg \/ \.jpeg or \.ktx2 file, or \{"file": "x\.rgba8", "width": w, "height": h\}, found "data\.bin"/);
 });
 
 test('scene mistakes: two sources, unknown generator, bad instance fields', (t) => {
@@ -254,4 +254,41 @@ test('a file that is not JSON or does not exist is a ManifestError with the file
   t.regex(e2!.problems[0]!, /absent\.json: manifest file not found/);
   const e3 = t.throws(() => loadManifest(write('array.json', [])), { instanceOf: ManifestError });
   t.regex(e3!.problems[0]!, /array\.json: expected an object, found an array of 0/);
+});
+
+test('scene.models: each model needs one file; a buffer model index must exist; models and obj exclude each other', (t) => {
+  const m = base();
+  m.scene = { models: [{ obj: 'scene.obj', transform: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]] }, { name: 'x' }] };
+  m.buffers = [{ name: 'v2', from: 'scene', what: 'vertices', model: 2, struct: 'V' }];
+  hasProblem(t, problemsOf(m), /scene\.models\[1\]: needs one of "obj" or "gltf"/);
+  m.scene = { models: [{ obj: 'scene.obj' }, { name: 'x', obj: 'scene.obj' }] };
+  hasProblem(t, problemsOf(m), /buffers\[0\]\.model: 2 is out of range \(the scene has 2 models\)/);
+  const both = base();
+  both.scene = { obj: 'scene.obj', models: [{ obj: 'scene.obj' }] };
+  hasProblem(t, problemsOf(both), /scene: takes only one of "obj", "models"/);
+  const good = base();
+  good.scene = { models: [{ obj: 'scene.obj', customIndex: 4 }, { name: 'second', obj: 'scene.obj', sbtOffset: 1 }] };
+  const loaded = loadManifest(write('models.json', good));
+  t.deepEqual(loaded.scene!.models!.map((x) => [x.name, x.customIndex, x.sbtOffset]), [['scene', 4, 0], ['second', undefined, 1]]);
+});
+
+test('buffers: a name is required, "model" only with scene data, "struct" and "element" exclude each other', (t) => {
+  const m = base();
+  m.buffers = [
+    { value: [1] },
+    { name: 'b', element: 'uint', value: [1], model: 0 },
+    { name: 'c', struct: 'S', element: 'uint', value: [1] },
+    { name: 'd', element: 'quaternion', value: [1] },
+  ];
+  const problems = problemsOf(m);
+  hasProblem(t, problems, /buffers\[0\]\.name: missing/);
+  hasProblem(t, problems, /buffers\[1\]\.model: only meaningful with "from": "scene"/);
+  hasProblem(t, problems, /buffers\[2\]\.element: give "struct" or "element", not both/);
+  hasProblem(t, problems, /buffers\[3\]\.element: expected one of .*uvec3/);
+});
+
+test('camera.members names known quantities only', (t) => {
+  const m = base();
+  (m.descriptors as Record<string, unknown>[])[2]!.camera = { lookFrom: [0, 0, 3], lookAt: [0, 0, 0], fovY: 45, members: { viewProjection: 'vp' } };
+  hasProblem(t, problemsOf(m), /descriptors\[2\]\.camera\.members\.viewProjection: expected one of .*viewProj/);
 });

@@ -18,6 +18,9 @@
  *
  * Invariants: a ray waits on at most one transaction at a time; `mshrUsed` equals the number of
  * chunk requests issued and not yet answered; stats accumulate per cycle weighted by skipped cycles.
+ * `lastProgress` is the last cycle a ray retired a transaction or a warp entered, received a store
+ * acknowledgement or left: the deadlock watchdog stops a run whose RT unit holds warps and has not
+ * progressed for `gpgpu_deadlock_window` cycles, even while the rest of the GPU keeps busy.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
@@ -32,11 +35,14 @@ const DONE = 3;
 
 interface Ray {
   warp: RtWarp;
+  lane: number;
   tx: RtTransaction[];
   idx: number;
   status: number;
   pendingChunks: number;
   start: number;
+  /** While IN_OP: the cycle its operation completes (for the deadlock report). */
+  opDone: number;
   /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
   stores: number[] | null;
 }
@@ -194,6 +200,8 @@ export class RtUnit implements MemClient {
   readonly stats = new RtStats();
   private readonly latency: number[];
   private readonly chunkBytes: number;
+  /** See the file comment (watchdog). */
+  lastProgress = 0;
 
   /**
    * `cache`: where node chunks go (the L1D, or the RT cache); `l1`: where intersection-table
@@ -229,13 +237,14 @@ export class RtUnit implements MemClient {
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
+    this.lastProgress = now;
     const w = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [], threadCycles: 0, pendingStores: 0 } as unknown as RtWarp;
     w.storeAck = { client: this, tag: -1, warp: w };
     const table = this.tableBase(slot);
     for (const lw of work) {
       this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
       const ray: Ray = {
-        warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now,
+        warp: w, lane: lw.lane, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now, opDone: 0,
         stores: this.cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
       w.rays.push(ray);
@@ -274,6 +283,7 @@ export class RtUnit implements MemClient {
         // A write ack of an intersection-table store.
         const w = (r as StoreAck).warp;
         w.pendingStores--;
+        this.lastProgress = now;
         this.awaitingFifo--;
         if (w.active === 0 && w.pendingStores === 0) this.completeWarp(w, now);
         return this.cycleScheduler(now);
@@ -431,12 +441,14 @@ export class RtUnit implements MemClient {
     const queued = Math.floor(this.opStarts[UNIT_OF_LATENCY[li]!]++ / this.cfg.rt.opUnits);
     const lat = this.latency[li]!;
     this.stats.opStageCycles += lat;
-    this.ops.push(now + queued + lat, ray);
+    ray.opDone = now + queued + lat;
+    this.ops.push(ray.opDone, ray);
   }
 
   private advance(ray: Ray, now: number): void {
     const w = ray.warp;
     ray.idx++;
+    this.lastProgress = now;
     if (ray.idx < ray.tx.length) {
       ray.status = READY;
       w.readyRays.push(ray);
@@ -452,6 +464,7 @@ export class RtUnit implements MemClient {
   }
 
   private completeWarp(w: RtWarp, now: number): void {
+    this.lastProgress = now;
     this.buffer[w.entry] = null;
     this.resident--;
     if (this.greedy === w) this.greedy = null;
@@ -485,6 +498,25 @@ export class RtUnit implements MemClient {
     if (!this.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
     return t <= now ? now + 1 : t;
+  }
+
+  /**
+   * For the deadlock watchdog: the oldest resident warp's SM context and what its first unfinished
+   * ray waits on; null when no warp is resident.
+   */
+  stall(): { context: number; detail: string } | null {
+    let w: RtWarp | null = null;
+    for (const b of this.buffer) if (b && (!w || b.age < w.age)) w = b;
+    if (!w) return null;
+    const ray = w.rays.find((r) => r.status !== DONE);
+    if (!ray) return { context: w.slot, detail: `all rays done, ${w.pendingStores} intersection-table store acknowledgements outstanding` };
+    const t = ray.tx[ray.idx]!;
+    const at = `ray of lane ${ray.lane} at transaction ${ray.idx + 1} of ${ray.tx.length} (${t.kind} at 0x${t.address.toString(16)})`;
+    const why =
+      ray.status === IN_OP ? `in an intersection operation until cycle ${ray.opDone}`
+      : ray.status === WAIT_MEM ? `waiting for ${ray.pendingChunks} of its chunk responses`
+      : `ready but not scheduled (${this.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.memQueue.length} chunks queued)`;
+    return { context: w.slot, detail: `${at}, ${why}` };
   }
 
   idle(): boolean {

@@ -16,6 +16,8 @@
  * - `startNodes` (intersection prediction) runs the same loop once per given subtree instead of
  *   from the TLAS root; hits report their `leafNode` so a predictor can go up levels via parents.
  * - `onEveryHit` (the predictor's oracles) reports every hit and candidate instead of committing.
+ * - A ray with tmax < tmin, or a NaN / infinite origin or direction component (invalid in Vulkan),
+ *   misses without visiting any node (no transactions).
  * - Opacity: geometry flag, overridden by instance force-opaque / force-no-opaque, overridden by
  *   ray opaque / no-opaque flags; culling by facing is skipped for instances with
  *   triangle-facing-cull-disable.
@@ -132,7 +134,14 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
   const onEveryHit = opts.onEveryHit;
   const startCount = starts ? starts.length : 1;
 
-  traversal: for (let s = 0; s < startCount && ray.tmax >= tmin; s++) {
+  // A ray with a NaN or infinite origin / direction component (invalid in Vulkan, e.g. a
+  // direction built from a degenerate triangle's NaN normal) would pass every slab test -- the
+  // box test ignores NaN slabs, see ray-box.ts -- and visit the whole BVH (tens of thousands of
+  // fetches for one ray). Like a ray with tmax < tmin, it misses without visiting any node.
+  const valid = ray.tmax >= tmin && Number.isFinite(wox) && Number.isFinite(woy) && Number.isFinite(woz)
+    && Number.isFinite(wdx) && Number.isFinite(wdy) && Number.isFinite(wdz);
+
+  traversal: for (let s = 0; s < startCount && valid; s++) {
     sp = 0;
     inBlas = false;
     ox = wox; oy = woy; oz = woz; dx = wdx; dy = wdy; dz = wdz;

@@ -18,6 +18,10 @@
  *
  * Invariants: a ray waits on at most one transaction at a time; `mshrUsed` equals the number of
  * chunk requests issued and not yet answered; stats accumulate per cycle weighted by skipped cycles.
+ * `lastProgress` is the last cycle a ray retired a transaction or a predictor lookup, or a warp
+ * entered, received a store acknowledgement or left: the deadlock watchdog stops a run whose RT
+ * unit holds warps and has not progressed for `gpgpu_deadlock_window` cycles, even while the rest
+ * of the GPU keeps busy.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
@@ -41,11 +45,14 @@ interface Ray {
   warp: RtWarp;
   /** The SM warp whose traceRay it is. */
   owner: SmWarp;
+  lane: number;
   tx: RtTransaction[];
   idx: number;
   status: number;
   pendingChunks: number;
   start: number;
+  /** While IN_OP: the cycle its operation completes (for the deadlock report). */
+  opDone: number;
   /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
   stores: number[] | null;
   /** Intersection prediction: the table update this ray makes when it finishes. */
@@ -81,6 +88,8 @@ interface RtWarp {
 interface SmWarp {
   slot: number;
   enteredAt: number;
+  /** All its rays, in lane order (for the deadlock report). */
+  rays: Ray[];
   /** Its rays not done, wherever they are. */
   active: number;
   /** Sum over its rays of (finish - entry) cycles. */
@@ -233,7 +242,9 @@ export class RtUnit implements MemClient {
   private readonly latency: number[];
   private readonly chunkBytes: number;
   /** SM warps whose traceRay is in the unit (at most gpgpu_rt_max_warps). */
-  private smWarps = 0;
+  private readonly smWarps = new Set<SmWarp>();
+  /** See the file comment (watchdog). */
+  lastProgress = 0;
   // Intersection prediction (paper 002); all empty when the predictor is off.
   private readonly predictor: IntersectionPredictor | null;
   private readonly lookupQueue: { ray: Ray; since: number }[] = [];
@@ -282,7 +293,7 @@ export class RtUnit implements MemClient {
   hasRoom(): boolean {
     if (this.predictor === null) return this.resident < this.buffer.length;
     // Repacked warps may use the extra entries; new SM warps may not, and wait behind a repacked warp.
-    return this.smWarps < this.cfg.rt.maxWarps && this.resident < this.cfg.rt.maxWarps && !this.collectorWaiting;
+    return this.smWarps.size < this.cfg.rt.maxWarps && this.resident < this.cfg.rt.maxWarps && !this.collectorWaiting;
   }
 
   /** Routes a warp's traceRay into the warp buffer; false when the buffer is full. */
@@ -291,17 +302,19 @@ export class RtUnit implements MemClient {
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
+    this.lastProgress = now;
     const w: RtWarp = { entry, age: this.ageCounter++, active: 0, readyRays: [], owner: null, lookups: 0, held: [] };
-    const owner = { slot, enteredAt: now, active: 0, threadCycles: 0, pendingStores: 0, group: w } as unknown as SmWarp;
+    const owner = { slot, enteredAt: now, rays: [], active: 0, threadCycles: 0, pendingStores: 0, group: w } as unknown as SmWarp;
     owner.storeAck = { client: this, tag: -1, warp: owner };
     w.owner = owner;
     const table = this.tableBase(slot);
     const predictor = this.predictor;
     for (const lw of work) {
       const ray: Ray = {
-        warp: w, owner, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now,
+        warp: w, owner, lane: lw.lane, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now, opDone: 0,
         stores: this.cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
+      owner.rays.push(ray);
       if (predictor !== null && predictor.considers(lw)) {
         // Its transactions are known once the lookup resolves (operations counted then).
         ray.status = LOOKUP;
@@ -324,7 +337,7 @@ export class RtUnit implements MemClient {
     this.activeRays += w.active;
     this.buffer[entry] = w;
     this.resident++;
-    this.smWarps++;
+    this.smWarps.add(owner);
     if (w.active === 0) this.completeWarp(owner, now);
     return true;
   }
@@ -350,6 +363,7 @@ export class RtUnit implements MemClient {
         // A write ack of an intersection-table store.
         const w = (r as StoreAck).warp;
         w.pendingStores--;
+        this.lastProgress = now;
         this.awaitingFifo--;
         if (w.active === 0 && w.pendingStores === 0) this.completeWarp(w, now);
         return this.cycleScheduler(now);
@@ -507,12 +521,14 @@ export class RtUnit implements MemClient {
     const queued = Math.floor(this.opStarts[UNIT_OF_LATENCY[li]!]++ / this.cfg.rt.opUnits);
     const lat = this.latency[li]!;
     this.stats.opStageCycles += lat;
-    this.ops.push(now + queued + lat, ray);
+    ray.opDone = now + queued + lat;
+    this.ops.push(ray.opDone, ray);
   }
 
   private advance(ray: Ray, now: number): void {
     const w = ray.warp;
     ray.idx++;
+    this.lastProgress = now;
     if (ray.idx < ray.tx.length) {
       ray.status = READY;
       w.readyRays.push(ray);
@@ -545,8 +561,9 @@ export class RtUnit implements MemClient {
   }
 
   private completeWarp(w: SmWarp, now: number): void {
+    this.lastProgress = now;
     if (w.group !== null) this.releaseGroup(w.group);
-    this.smWarps--;
+    this.smWarps.delete(w);
     const lat = now - w.enteredAt;
     this.stats.warpsCompleted++;
     this.stats.warpLatencySum += lat;
@@ -581,6 +598,29 @@ export class RtUnit implements MemClient {
     return Math.min(lookup, t <= now ? now + 1 : t);
   }
 
+  /**
+   * For the deadlock watchdog: the oldest SM warp in the unit and what its first unfinished ray
+   * waits on; null when no warp is in the unit.
+   */
+  stall(): { context: number; detail: string } | null {
+    let w: SmWarp | null = null;
+    for (const o of this.smWarps) if (!w || o.enteredAt < w.enteredAt) w = o;
+    if (!w) return null;
+    const ray = w.rays.find((r) => r.status !== DONE);
+    if (!ray) return { context: w.slot, detail: `all rays done, ${w.pendingStores} intersection-table store acknowledgements outstanding` };
+    if (ray.status === LOOKUP) return { context: w.slot, detail: `ray of lane ${ray.lane} waiting for its intersection predictor lookup` };
+    if (ray.status === COLLECTED && ray.tx.length > 0 && this.collector.includes(ray)) {
+      return { context: w.slot, detail: `ray of lane ${ray.lane} in the partial warp collector (${this.collector.length} rays, ${this.collectorWaiting ? 'waiting for a Warp Buffer entry' : 'filling'})` };
+    }
+    const t = ray.tx[ray.idx]!;
+    const at = `ray of lane ${ray.lane} at transaction ${ray.idx + 1} of ${ray.tx.length} (${t.kind} at 0x${t.address.toString(16)})`;
+    const why =
+      ray.status === IN_OP ? `in an intersection operation until cycle ${ray.opDone}`
+      : ray.status === WAIT_MEM ? `waiting for ${ray.pendingChunks} of its chunk responses`
+      : `ready but not scheduled (${this.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.memQueue.length} chunks queued)`;
+    return { context: w.slot, detail: `${at}, ${why}` };
+  }
+
   idle(): boolean {
     return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0 && this.storeHead === this.storeQueue.length && !this.predictorBusy();
   }
@@ -602,6 +642,7 @@ export class RtUnit implements MemClient {
     for (let i = 0; i < ports && this.lookupHead < this.lookupQueue.length; i++) {
       const { ray, since } = this.lookupQueue[this.lookupHead++]!;
       p.stats.lookupQueueCycles += now - since;
+      this.lastProgress = now;
       const pred = p.predict(ray.work!);
       ray.work = undefined;
       ray.tx = pred.tx;

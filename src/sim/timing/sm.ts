@@ -593,6 +593,14 @@ export class Sm implements MemClient {
     return this.resident === 0 && this.ldstHead === this.ldst.length && this.l1.idle() && this.rt.idle();
   }
 
+  /** For the deadlock watchdog (watchdog.ts): the RT unit's oldest warp and what its first unfinished ray waits on. */
+  rtStall(): { slot: number; cta: number; unit: string } | null {
+    const s = this.rt.stall();
+    if (s === null) return null;
+    const slot = s.context % this.n;
+    return { slot, cta: this.ctaOf[slot]!, unit: `the RT unit (${s.detail})` };
+  }
+
   /** For the deadlock watchdog (watchdog.ts): each resident warp and the unit it waits on. */
   stalledWarps(now: number): { slot: number; cta: number; unit: string }[] {
     const out: { slot: number; cta: number; unit: string }[] = [];

@@ -5,6 +5,12 @@
  * and no warp finishing stops with a TimingDeadlockError naming the stuck SM, warp and unit,
  * instead of spinning (or skipping events) forever.
  *
+ * Each RT unit is also checked on its own: one that holds warps and in which no ray has retired a
+ * transaction (and no warp entered, got a store acknowledgement or left) for the window stops the
+ * run too, naming the ray and what it waits on. A lone ray that never advances is thus caught even
+ * while memory replies keep arriving or other warps keep issuing (a livelock the global test
+ * above cannot see). A ray with a long but advancing transaction list is not a deadlock.
+ *
  * It only observes: `observe` is called once per simulated step of the main loop with the cycle,
  * the next cycle the loop would jump to, and whether anything progressed. Invariant: it never
  * changes the model's state, so a run that does not deadlock has the same cycles with or without it.
@@ -44,8 +50,19 @@ export class DeadlockWatchdog {
         this.lastWarpsDone = done;
       }
     }
-    if (next - this.lastProgressCycle <= this.windowCycles) return;
-    throw this.report(now, next, sms);
+    if (next - this.lastProgressCycle > this.windowCycles) throw this.report(now, next, sms);
+    if (this.windowCycles === Infinity) return;
+    for (const sm of sms) {
+      const since = sm.rt.lastProgress;
+      if (next - since <= this.windowCycles || sm.rt.residentWarps === 0) continue;
+      const w = sm.rtStall()!;
+      throw new TimingDeadlockError(
+        `timing model deadlock: no ray of the RT unit of SM ${sm.id} advanced since cycle ${since} ` +
+          `(gpgpu_deadlock_window = ${this.windowCycles} cycles; now cycle ${now}, next event at cycle ${next}): ` +
+          `SM ${sm.id}, warp in slot ${w.slot} (CTA ${w.cta}) waits on ${w.unit}`,
+        sm.id, w.slot, w.unit,
+      );
+    }
   }
 
   private report(now: number, next: number, sms: readonly Sm[]): TimingDeadlockError {

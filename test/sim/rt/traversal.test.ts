@@ -134,6 +134,37 @@ test('tmin / tmax bound the accepted distance', (t) => {
   t.throws(() => traverse(as, ray({ tmin: -1 })), { instanceOf: TraversalError });
 });
 
+test('a ray with a NaN or infinite origin / direction misses without walking the BVH (no transactions)', (t) => {
+  // Regression: ao on cornellBox.gltf traced occlusion rays whose direction was NaN (a degenerate
+  // triangle's normal); every slab test passed and each such ray fetched all ~21,000 nodes, one
+  // lane's 8 rays holding an RT unit for ~23M cycles.
+  const scene = loadObjScene('/work/shared/scenes/common-3d-test-models/teapot.obj');
+  const as = buildAccelerationStructure(scene);
+  const good = traverse(as, ray({ origin: [0, 1, 10], direction: [0, 0, -1], tmax: Infinity }), { record: true });
+  t.truthy(good.committed);
+  t.true(good.nodesVisited > 0 && good.nodesVisited < as.nodeCount / 4);
+  const bad: Partial<RayQuery>[] = [
+    { direction: [NaN, NaN, NaN] },
+    { direction: [0, NaN, -1] },
+    { direction: [0, 0, -Infinity] },
+    { origin: [NaN, 1, 10] },
+    { origin: [0, 1, Infinity] },
+    { tmax: NaN },
+  ];
+  for (const patch of bad) {
+    for (const flags of [0, RAY_FLAG.terminateOnFirstHit | RAY_FLAG.skipClosestHitShader | RAY_FLAG.opaque]) {
+      const r = traverse(as, ray({ origin: [0, 1, 10], direction: [0, 0, -1], tmax: Infinity, flags, ...patch }), { record: true });
+      const what = JSON.stringify(patch, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+      t.is(r.nodesVisited, 0, what);
+      t.is(r.transactions!.count, 0, what);
+      t.is(r.committed, undefined, what);
+      t.deepEqual(r.candidates, [], what);
+    }
+  }
+  // A zero direction is valid: it only enters boxes that contain the origin (here none).
+  t.is(traverse(as, ray({ origin: [0, 1, 10], direction: [0, 0, 0], tmax: Infinity })).nodesVisited <= 1, true);
+});
+
 test('terminate on first hit stops at an opaque hit; skip-closest-hit does not change traversal', (t) => {
   const blas: BottomLevelDescription = {
     geometries: [{

@@ -72,7 +72,7 @@ export function instrumentModule(
 ): InstrumentationMetadata {
   // A built-in placement given as an object is the same as its name (and keeps its canonical place).
   const list = ((Array.isArray(modes) ? modes : [modes]) as readonly PlacementRef[]).map((x) =>
-    typeof x !== 'string' && isInstrumentationMode(x.name) && BUILTIN_PLACEMENTS[x.name] === x ? x.name : x);
+    typeof x !== 'string' && isInstrumentationMode(x.name) && BUILTIN_PLACEMENTS[x.name].place === x.place ? x.name : x);
   const placements: Placement[] = [];
   for (const x of list) {
     if (typeof x === 'string') {

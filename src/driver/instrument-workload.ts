@@ -121,7 +121,7 @@ export async function instrumentWorkload(
 }
 
 /** One launch on the timing model; the functional counters of the same warps. */
-function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
+export function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
   let cycle = 0;
   // The clock builtin reads simulated time, as in `simulateWorkload`.
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });

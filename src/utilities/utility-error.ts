@@ -19,6 +19,8 @@ export class UtilityError extends Error {
   }
 }
 
+import type { PositionMapper } from './source-map-lines.js';
+
 /** Where user utilities came from (set by the loader): file path by utility object. */
 const sources = new WeakMap<object, string>();
 
@@ -28,6 +30,25 @@ export function setUtilitySource(u: object, file: string): void {
 
 export function utilitySource(u: object): string | undefined {
   return sources.get(u);
+}
+
+/** Loaded utility modules by their data: URL: the user's file and the map back to its lines. */
+const modules = new Map<string, { file: string; map: PositionMapper }>();
+
+export function registerUtilityModule(url: string, file: string, map: PositionMapper): void {
+  modules.set(url, { file, map });
+}
+
+/** `file:line:col` of the first stack frame inside a loaded utility module, mapped to the user's .ts. */
+export function locateInStack(stack: string | undefined): string | undefined {
+  for (const frame of stack?.split('\n') ?? []) {
+    const m = /(data:text\/javascript;base64,[A-Za-z0-9+/=]+):(\d+):(\d+)/.exec(frame);
+    const mod = m && modules.get(m[1]!);
+    if (!mod) continue;
+    const at = mod.map(Number(m![2]), Number(m![3]));
+    return at ? `${mod.file}:${at.line}:${at.column}` : mod.file;
+  }
+  return undefined;
 }
 
 /**
@@ -40,14 +61,7 @@ export function runUtilityCode<T>(u: { name: string }, phase: 'place' | 'analyse
   } catch (e) {
     if (e instanceof UtilityError) throw e;
     const err = e instanceof Error ? e : new Error(String(e));
-    const file = utilitySource(u);
-    let where = file ?? `utility '${u.name}'`;
-    if (file && err.stack) {
-      // The loader maps the transpiled module to the user's path, so frames name it directly.
-      const frame = err.stack.split('\n').find((l) => l.includes(file));
-      const m = frame && /:(\d+):(\d+)\)?\s*$/.exec(frame);
-      if (m) where = `${file}:${m[1]}:${m[2]}`;
-    }
+    const where = locateInStack(err.stack) ?? utilitySource(u) ?? `utility '${u.name}'`;
     throw new UtilityError(`${where}: utility '${u.name}' failed in ${phase}: ${err.message}`);
   }
 }

@@ -61,7 +61,7 @@ export function runUtilityCode<T>(u: { name: string }, phase: 'place' | 'analyse
   } catch (e) {
     if (e instanceof UtilityError) throw e;
     const err = e instanceof Error ? e : new Error(String(e));
-    const where = locateInStack(err.stack) ?? utilitySource(u) ?? `utility '${u.name}'`;
-    throw new UtilityError(`${where}: utility '${u.name}' failed in ${phase}: ${err.message}`);
+    const where = locateInStack(err.stack) ?? utilitySource(u);
+    throw new UtilityError(`${where ? `${where}: ` : ''}utility '${u.name}' failed in ${phase}: ${err.message}`);
   }
 }

@@ -3,13 +3,15 @@
  * plus the analyses its dump feeds (paper 003 Section V): simt -> SIMT efficiency, hotspots,
  * opcode counts; divergence -> divergence characterization; paths -> thread compaction and
  * thread paths; trace -> lifetimes and the per-pixel work heatmap; its -> exit / entry evidence.
- * Their typed results feed V-Vision's data files and the report's dedicated pages; their
- * headline figures come back as `summary` like a user utility's.
+ * Their typed results feed V-Vision's data files and the report's dedicated pages; like a user
+ * utility's analysis, each also returns its summary, tables and chart specs (the same charts the
+ * report draws), so a library caller gets every utility's material in one shape.
  */
 import {
-  divergenceCharacterization, hotspots, itsEvidence, lifetimes, opcodeCounts, simtEfficiency, threadCompaction, threadPaths,
+  divergenceCharacterization, heatmapPng, hotspots, itsEvidence, lifetimes, opcodeCounts, simtEfficiency, threadCompaction, threadPaths,
   workHeatmap,
 } from '../analytics/index.js';
+import { compactionCharts, divergenceCharts, hotspotCharts, itsCharts, lifetimeCharts, simtCharts } from '../report/chart-specs.js';
 import { BUILTIN_PLACEMENTS } from '../passes/instrument/instrument-module.js';
 import type { InstrumentationMode } from '../primitives/buffer-layout.js';
 import type { Utility } from './utility.js';
@@ -22,9 +24,15 @@ export const simtUtility: Utility = {
   place: BUILTIN_PLACEMENTS.simt.place,
   analyse({ dump, metadata }) {
     const simt = simtEfficiency(dump, metadata);
+    const results = { simt, hotspots: hotspots(dump, metadata), opcodes: opcodeCounts(dump, metadata) };
     return {
-      results: { simt, hotspots: hotspots(dump, metadata), opcodes: opcodeCounts(dump, metadata) },
+      results,
       summary: [{ label: 'SIMT efficiency', value: pct(simt.overall.instructionEfficiency), note: 'active lanes per issued instruction slot' }],
+      tables: [{
+        title: 'SIMT efficiency per shader', header: ['shader', 'stage', 'warp instructions', 'thread instructions', 'SIMT efficiency'],
+        rows: simt.perShader.map((x) => [x.name, x.stage, x.warpInstructions, x.threadInstructions, pct(x.instructionEfficiency)]),
+      }],
+      charts: [...simtCharts(results), ...hotspotCharts(results)],
     };
   },
 };
@@ -39,6 +47,11 @@ export const divergenceUtility: Utility = {
     return {
       results: { divergence },
       summary: [{ label: 'idle lane slots', value: pct(idle / Math.max(1, divergence.totalSlots)) }],
+      tables: [{
+        title: 'Lane slots', header: ['scope', 'total', 'active', 'control flow', 'indirect function call', 'early return'],
+        rows: [{ name: 'pipeline', ...divergence }, ...divergence.perShader].map((x) => [x.name, x.totalSlots, x.activeSlots, x.controlFlow, x.indirectFunctionCall, x.earlyReturn]),
+      }],
+      charts: divergenceCharts({ divergence }),
     };
   },
 };
@@ -49,7 +62,16 @@ export const pathsUtility: Utility = {
   place: BUILTIN_PLACEMENTS.paths.place,
   analyse({ dump, metadata }) {
     const paths = threadPaths(dump, metadata);
-    return { results: { compaction: threadCompaction(dump, metadata), paths }, summary: [{ label: 'unique thread paths', value: String(paths.uniquePaths) }] };
+    const compaction = threadCompaction(dump, metadata);
+    return {
+      results: { compaction, paths },
+      summary: [{ label: 'unique thread paths', value: String(paths.uniquePaths) }],
+      tables: [
+        { title: 'Thread paths through traceRay', header: ['path', 'threads', 'share'], rows: paths.top.map((x) => [x.path, x.threads, pct(x.fraction)]) },
+        { title: 'Thread compaction', header: ['window', 'warp executions', 'after compaction'], rows: compaction.map((c) => [String(c.window), c.warpExecutions, c.compactedExecutions]) },
+      ],
+      charts: compactionCharts({ compaction }),
+    };
   },
 };
 
@@ -59,10 +81,13 @@ export const traceUtility: Utility = {
   place: BUILTIN_PLACEMENTS.trace.place,
   analyse({ dump, metadata, launch }) {
     const l = lifetimes(dump, metadata);
+    const heatmap = workHeatmap(dump, metadata, { width: launch.width, height: launch.height, unit: 'instructions' });
     return {
       results: { lifetimes: l },
-      heatmap: workHeatmap(dump, metadata, { width: launch.width, height: launch.height, unit: 'instructions' }),
+      heatmap,
       summary: [{ label: 'mean thread lifetime', value: `${l.thread.mean.toFixed(1)} blocks` }],
+      charts: lifetimeCharts({ lifetimes: l }),
+      images: [{ id: 'work-heatmap', title: 'Instructions per pixel', png: heatmapPng(heatmap) }],
     };
   },
 };
@@ -73,7 +98,13 @@ export const itsUtility: Utility = {
   place: BUILTIN_PLACEMENTS.its.place,
   analyse({ dump, metadata, workload }) {
     const evidence = itsEvidence(dump, metadata);
-    return { results: { its: [{ invocation: workload, evidence }] }, summary: [{ label: 'warp exits / entries', value: evidence.exitPerEntry.toFixed(3) }] };
+    const its = [{ invocation: workload, evidence }];
+    return {
+      results: { its },
+      summary: [{ label: 'warp exits / entries', value: evidence.exitPerEntry.toFixed(3) }],
+      tables: [{ title: 'Entries and exits', header: ['entry executions', 'exit executions', 'exit / entry'], rows: [[evidence.entryExecutions, evidence.exitExecutions, evidence.exitPerEntry.toFixed(4)]] }],
+      charts: itsCharts({ its }),
+    };
   },
 };
 

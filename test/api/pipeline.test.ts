@@ -51,3 +51,15 @@ test('a fixed buffer that is too small names the size needed; bad utility names 
   t.throws(() => instrument(w, 'nope' as 'simt'), { message: /unknown built-in utility 'nope'/ });
   t.throws(() => instrument(instrument(w, 'simt'), 'trace'), { message: /already instrumented/ });
 });
+
+test('simulate with a GPU configuration runs the timing model and still returns the dump', async (t) => {
+  const w = await compileWorkload('tri');
+  const i = instrument(w, 'its');
+  const timed = await simulate(i, { ...size, config: 'mobile' });
+  t.true((timed.timing!.values.gpu_sim_cycle ?? 0) > 0);
+  const functional = await simulate(i, size);
+  // The same warps execute either way: the same dump entries and the same ITS evidence.
+  t.is(timed.instrumentation!.dump.entryCount, functional.instrumentation!.dump.entryCount);
+  t.deepEqual(analyse(timed).results.its, analyse(functional).results.its);
+  await t.throwsAsync(simulate(i, { ...size, config: 'no-such-preset' }), { message: /no-such-preset/ });
+});

@@ -18,6 +18,7 @@ import { Builder, findInst, firstNonPhiIndex } from '../../ir/builder.js';
 import { buildCfg, type Cfg } from '../../ir/cfg.js';
 import type { BlockId, Inst, Loc, ValueId } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
+import { NAME_PATTERN } from '../../primitives/buffer-layout.js';
 import type {
   BlockMetadata,
   InstrumentationMetadata,
@@ -158,6 +159,8 @@ export class InstrumentationSession implements ProbeContext {
 
   /** Emits one probe and records its site (or reuses the equivalent one); returns the inst id. */
   probe(p: Probe): number {
+    // The kind is written to metadata.json and read back by name (metadata-reader.ts).
+    if (!NAME_PATTERN.test(p.kind)) throw new Error(`site kind '${p.kind}' must match ${NAME_PATTERN}`);
     const point = p.point.at === 'blockEntry' ? `b${p.point.block}` : `${p.point.at}${p.point.inst}`;
     const rec = typeof p.record === 'string' ? p.record : 'variable' in p.record.value ? `v:${p.record.value.variable}` : `i:${p.record.value.inst}`;
     const cls = p.kind === 'block' || p.kind === 'shaderEntry' ? 'blockBallot' : `${p.kind}${p.traceRay ?? ''}|${rec}`;

@@ -116,3 +116,26 @@ test('a variable the function cannot see, or of a type a word cannot hold, is re
   t.throws(() => instrument(w, probe('nothere')), { instanceOf: UtilityError, message: "utility 'p' failed in place: no variable 'nothere' in function main or among the module's globals" });
   t.throws(() => instrument(w, probe('topLevelAS')), { instanceOf: UtilityError, message: /'topLevelAS' has type .*; a probe records scalars and vectors/ });
 });
+
+test('an IR value probe must dominate its point and a site kind must be a name: both are utility errors', async (t) => {
+  const w = await compileWorkload(workload());
+  const late: Utility = {
+    name: 'late', description: '', analyse: () => ({}),
+    place(ctx) {
+      const sh = ctx.shaders.find((s) => s.entry.stage === 'raygen');
+      if (!sh) return;
+      // The imageStore's coordinate is computed after the entry: recording it there breaks dominance.
+      const store = ctx.instructions(sh, (x) => x.inst.op === 'image' && x.line === LINE + 2)[0]!;
+      const value = (store.inst as { args: number[] }).args[1]!;
+      ctx.probe({ ...ctx.blockEntries(sh.root)[0]!, kind: 'late', record: { value: { inst: value as never, name: 'coord' } } });
+    },
+  };
+  t.throws(() => instrument(w, late), { instanceOf: UtilityError, message: /utility 'late' produced invalid IR in .*raygen.rgen/ });
+  const spaced: Utility = {
+    name: 'spaced', description: '', analyse: () => ({}),
+    place(ctx) {
+      for (const sh of ctx.shaders) ctx.probe({ ...ctx.blockEntries(sh.root)[0]!, kind: 'two words', record: 'count' });
+    },
+  };
+  t.throws(() => instrument(w, spaced), { instanceOf: UtilityError, message: /site kind 'two words' must match/ });
+});

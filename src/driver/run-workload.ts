@@ -6,9 +6,9 @@
  */
 import type { ItsPolicy } from '../sim/functional/launch-state.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
-import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import {
-  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
+  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET,
 } from '../primitives/buffer-layout.js';
 import type { PlacementRef } from '../passes/instrument/instrument-module.js';
 import { instrumentCompiled } from './instrument-compiled.js';

@@ -37,6 +37,7 @@ export { MetadataFormatError, parseMetadata } from './analytics/metadata-reader.
 export { decodePayloadWord, dumpEntries, launchPixel, perPixel, type DumpEntry } from './analytics/dump-entries.js';
 export { gridHeatmapPng, heatmapPng, type WorkHeatmap } from './analytics/work-heatmap.js';
 export { AnalysisInputError } from './analytics/site-table.js';
+export { warpIdentity, type WarpIdentity } from './analytics/warp-identity.js';
 export type { VVisionResults } from './analytics/vvision-data-files.js';
 
 // ----- report material a utility returns -----

@@ -45,6 +45,8 @@ test.serial('a file is loaded on its own: relative imports are located errors; i
   const clash = file('clash.ts', "import { defineUtility } from 'vvision';\nexport default defineUtility({ name: 'simt', description: '', place() {}, analyse() { return {}; } });\n");
   await t.throwsAsync(loadUtilities(clash), { instanceOf: UtilityError, message: /'simt' is a built-in utility's/ });
   await t.throwsAsync(loadUtilities(join(dir, 'missing.ts')), { instanceOf: UtilityError, message: /no such utility file/ });
+  const top = file('top.ts', "const n: number = 1;\nif (n > 0) throw new Error('refusing to load');\nexport {};\n");
+  await t.throwsAsync(loadUtilities(top), { instanceOf: UtilityError, message: `${top}:2:18: loading the utility failed: refusing to load` });
 });
 
 test.serial('failures inside a loaded utility name its file and line; bad report material names the key', async (t) => {

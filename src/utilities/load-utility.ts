@@ -6,8 +6,9 @@
  *    the file is checked against exactly the API it will get; every error is reported as
  *    `file:line:col: error: message` (UtilityTypeError, exit 2 like a shader error);
  * 2. transpile in memory (`ts.transpileModule`), with a transformer that points `vvision` at the
- *    module this process already runs (same instances: built-ins, error classes) and bare package
- *    names at their resolved files, and an inline source map so stack traces name the user's lines;
+ *    module this process already runs (same instances: built-ins, error classes), local .ts
+ *    modules it imports at their own in-memory transpilation, and bare package names at their
+ *    resolved files; source maps are kept so failures are reported at the user's lines;
  * 3. import the JavaScript from a data: URL and take its utilities: the default export, else every
  *    named export shaped as a utility (name, description, place, analyse).
  *
@@ -16,7 +17,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { NAME_PATTERN } from '../primitives/buffer-layout.js';
@@ -88,22 +89,36 @@ let lastProgram: ts.Program | undefined;
 export function typeCheckUtility(file: string): string[] {
   const program = ts.createProgram({ rootNames: [file], options: compilerOptions(), ...(lastProgram ? { oldProgram: lastProgram } : {}) });
   lastProgram = program;
-  const sf = program.getSourceFile(file);
-  if (!sf) return [`${file}: error: cannot read the file`];
+  if (!program.getSourceFile(file)) return [`${file}: error: cannot read the file`];
+  // The user's files: the utility and the local modules it imports (not vvision's, not packages').
+  const ours = [join(packageRoot, 'src'), join(packageRoot, 'build')].map((d) => d + sep);
+  const userFiles = program.getSourceFiles().filter((sf) =>
+    !sf.isDeclarationFile && !sf.fileName.includes(`${sep}node_modules${sep}`) && !ours.some((d) => resolve(sf.fileName).startsWith(d)));
   const diagnostics = [
     ...program.getOptionsDiagnostics(),
-    ...program.getSyntacticDiagnostics(sf),
-    ...program.getSemanticDiagnostics(sf),
+    ...userFiles.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),
   ].filter((d) => d.category === ts.DiagnosticCategory.Error);
   return diagnostics.map(formatDiagnostic);
 }
 
+/** The TypeScript file a relative specifier names (`./helper.js` and `./helper` mean `./helper.ts`). */
+function localModule(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  const stem = base.replace(/\.(m?js)$/, '');
+  for (const candidate of [base, `${stem}.ts`, `${stem}.mts`]) {
+    if (EXTENSIONS.includes(extname(candidate)) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
 /**
  * Rewrites module specifiers for loading from memory: `vvision` -> this process's API module,
- * bare packages -> their resolved files, `node:` / built-ins unchanged; relative imports are
- * refused (the file is loaded on its own) and reported in `problems`.
+ * a local .ts module (relative import) -> its own transpiled data: URL (`local`), bare packages ->
+ * their resolved files, `node:` / built-ins unchanged. Unresolvable ones go to `problems`.
  */
-function specifierRewriter(file: string, sf: ts.SourceFile, problems: string[]): ts.TransformerFactory<ts.SourceFile> {
+function specifierRewriter(
+  file: string, sf: ts.SourceFile, problems: string[], local: (path: string, at: string) => string,
+): ts.TransformerFactory<ts.SourceFile> {
   const require = createRequire(file);
   const target = (spec: string, node: ts.Node): string => {
     if (spec === 'vvision') return apiModuleUrl;
@@ -111,7 +126,11 @@ function specifierRewriter(file: string, sf: ts.SourceFile, problems: string[]):
     const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
     const at = `${file}:${line + 1}:${character + 1}`;
     if (spec.startsWith('.') || spec.startsWith('/')) {
-      problems.push(`${at}: error: a utility file is loaded on its own: it may import 'vvision', node: built-ins and installed packages, not '${spec}'`);
+      const path = localModule(file, spec);
+      if (path) return local(path, at);
+      const js = resolve(dirname(file), spec);
+      if (/\.(m?js|json)$/.test(js) && existsSync(js)) return pathToFileURL(js).href;
+      problems.push(`${at}: error: cannot find module '${spec}' (a utility may import 'vvision', node: built-ins, installed packages and .ts files beside it)`);
       return spec;
     }
     try {
@@ -142,8 +161,12 @@ function specifierRewriter(file: string, sf: ts.SourceFile, problems: string[]):
   };
 }
 
-/** Transpiles the file to an ES module in memory; returns the JavaScript and its source map. */
-export function transpileUtility(file: string, text: string): { js: string; map: PositionMapper } {
+/** Transpiles one file to an ES module in memory; returns the JavaScript and its source map. */
+export function transpileUtility(
+  file: string, text: string, local: (path: string, at: string) => string = (_p, at) => {
+    throw new UtilityTypeError([`${at}: error: local imports need loadUtilities`]);
+  },
+): { js: string; map: PositionMapper } {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const problems: string[] = [];
   const out = ts.transpileModule(text, {
@@ -151,12 +174,32 @@ export function transpileUtility(file: string, text: string): { js: string; map:
     compilerOptions: {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: true, esModuleInterop: true,
     },
-    transformers: { before: [specifierRewriter(file, sf, problems)] },
+    transformers: { before: [specifierRewriter(file, sf, problems, local)] },
   });
   if (problems.length > 0) throw new UtilityTypeError(problems);
   // The map goes to our own lookup, not into the module: no sourceMappingURL comment.
   const js = out.outputText.replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n');
   return { js, map: sourceMapPositions(out.sourceMapText ?? '{"mappings":""}') };
+}
+
+/**
+ * The data: URL of `file` transpiled, its local imports first (each file once per load; an
+ * import cycle between local files is refused: data: modules cannot name each other both ways).
+ */
+function moduleUrl(file: string, done: Map<string, string>, inProgress: string[], at?: string): string {
+  const known = done.get(file);
+  if (known) return known;
+  if (inProgress.includes(file)) {
+    throw new UtilityTypeError([`${at ?? file}: error: circular import between utility files: ${[...inProgress.slice(inProgress.indexOf(file)), file].join(' -> ')}`]);
+  }
+  inProgress.push(file);
+  const { js, map } = transpileUtility(file, readFileSync(file, 'utf8'), (path, where) => moduleUrl(path, done, inProgress, where));
+  inProgress.pop();
+  const url = `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
+  // Stack frames name the data: URL; this maps them back to the user's lines (utility-error.ts).
+  registerUtilityModule(url, file, map);
+  done.set(file, url);
+  return url;
 }
 
 function isUtilityShaped(x: unknown): x is Utility {
@@ -182,10 +225,7 @@ export async function loadUtilities(path: string): Promise<Utility[]> {
   if (!EXTENSIONS.includes(extname(file))) throw new UtilityError(`${path}: a utility is a TypeScript file (${EXTENSIONS.join(', ')})`);
   const errors = typeCheckUtility(file);
   if (errors.length > 0) throw new UtilityTypeError(errors);
-  const { js, map } = transpileUtility(file, readFileSync(file, 'utf8'));
-  const url = `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
-  // Stack frames name the data: URL; this maps them back to the user's lines (utility-error.ts).
-  registerUtilityModule(url, file, map);
+  const url = moduleUrl(file, new Map(), []);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(url)) as Record<string, unknown>;

@@ -35,11 +35,28 @@ test.serial('type errors are reported as file:line:col: error: ..., every one of
   t.regex(e!.diagnostics[1]!, new RegExp(`^${p}:8:3: error: [\\s\\S]*'tables' are incompatible`));
 });
 
-test.serial('a file is loaded on its own: relative imports are located errors; it must export a utility with its own name', async (t) => {
-  const rel = file('relative.ts', "import { helper } from './helper.js';\nexport const x = helper;\n");
-  file('helper.ts', 'export const helper = 1;\n');
-  const e = await t.throwsAsync(loadUtilities(rel), { instanceOf: UtilityTypeError });
-  t.regex(e!.message, new RegExp(`^${rel}:1:24: error: a utility file is loaded on its own`));
+test.serial('local .ts modules a utility imports are checked and loaded too; missing ones and cycles are located errors', async (t) => {
+  file('helper.ts', "export const kindName = (s: string): string => `count-${s}`;\n");
+  const rel = file('relative.ts', [
+    "import { defineUtility } from 'vvision';",
+    "import { kindName } from './helper.js';",
+    "export default defineUtility({ name: 'uses-helper', description: kindName('x'), place() {}, analyse: () => ({}) });",
+    '',
+  ].join('\n'));
+  const [u] = await loadUtilities(rel);
+  t.is(u!.description, 'count-x');
+  const badHelper = file('bad-helper.ts', 'export const n: number = "one";\n');
+  const usesBad = file('uses-bad.ts', "import { n } from './bad-helper';\nexport const m = n;\n");
+  const e = await t.throwsAsync(loadUtilities(usesBad), { instanceOf: UtilityTypeError });
+  t.regex(e!.message, new RegExp(`^${badHelper}:1:14: error: Type 'string' is not assignable to type 'number'`));
+  const missing = file('missing-import.ts', "import { x } from './nowhere.js';\nexport const y = x;\n");
+  await t.throwsAsync(loadUtilities(missing), { instanceOf: UtilityTypeError, message: new RegExp(`^${missing}:1:19: error: Cannot find module './nowhere.js'`) });
+  const a = file('cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = 1 + b;\n");
+  file('cycle-b.ts', "import { a } from './cycle-a.js';\nexport const b = 2;\nexport const c = () => a;\n");
+  await t.throwsAsync(loadUtilities(a), { instanceOf: UtilityTypeError, message: /error: circular import between utility files: .*cycle-a.ts -> .*cycle-b.ts -> .*cycle-a.ts/ });
+});
+
+test.serial('a file must export a utility with its own name', async (t) => {
   const none = file('none.ts', 'export const answer = 42;\n');
   await t.throwsAsync(loadUtilities(none), { instanceOf: UtilityError, message: /exports no utility/ });
   const clash = file('clash.ts', "import { defineUtility } from 'vvision';\nexport default defineUtility({ name: 'simt', description: '', place() {}, analyse() { return {}; } });\n");

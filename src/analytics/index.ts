@@ -13,6 +13,7 @@ export * from './execution-traces.js';
 export * from './lifetimes.js';
 export * from './its-evidence.js';
 export * from './work-heatmap.js';
+export * from './dump-entries.js';
 export * from './annotate-source.js';
 export * from './vvision-data-files.js';
 export { AnalysisInputError } from './site-table.js';

@@ -9,11 +9,12 @@
 import {
   ENTRY_HEADER_WORDS,
   FIRST_ENTRY_WORD,
-  INSTRUMENTATION_MODES,
+  BUILTIN_SITE_KINDS,
+  NAME_PATTERN,
+  PAYLOAD_TYPES,
   WARP_ID_COUNT_WORD,
   WORDS_WRITTEN_WORD,
   type InstrumentationMetadata,
-  type SiteKind,
 } from '../primitives/buffer-layout.js';
 
 export class MetadataFormatError extends Error {
@@ -23,10 +24,6 @@ export class MetadataFormatError extends Error {
   }
 }
 
-const SITE_KINDS: readonly SiteKind[] = [
-  'block', 'shaderEntry', 'earlyReturn', 'preTraceRay', 'postTraceRay', 'syncPoint',
-  'preExecuteCallable', 'postExecuteCallable', 'warpId', 'blockTrace', 'pipelineEntry', 'pipelineExit',
-];
 const STAGES = ['raygen', 'closestHit', 'miss', 'anyHit', 'intersection', 'callable', 'compute'];
 
 type Json = Record<string, unknown>;
@@ -54,7 +51,7 @@ export function parseMetadata(text: string, path = 'metadata.json'): Instrumenta
   if (raw.format !== 'vvision-instrumentation-metadata') fail('format', `expected "vvision-instrumentation-metadata", got ${JSON.stringify(raw.format)}`);
   if (raw.version !== 1) fail('version', `this vvision reads version 1, got ${JSON.stringify(raw.version)}`);
   for (const [i, m] of arr(raw.modes, 'modes').entries()) {
-    if (!(INSTRUMENTATION_MODES as readonly unknown[]).includes(m)) fail(`modes[${i}]`, `unknown mode ${JSON.stringify(m)}`);
+    if (typeof m !== 'string' || !NAME_PATTERN.test(m)) fail(`modes[${i}]`, `expected a utility name (${NAME_PATTERN}), got ${JSON.stringify(m)}`);
   }
   const warpSize = int(raw.warpSize, 'warpSize', 1);
   if (warpSize > 32) fail('warpSize', `at most 32 lanes fit the one-word ballot payload, got ${warpSize}`);
@@ -105,7 +102,9 @@ export function parseMetadata(text: string, path = 'metadata.json'): Instrumenta
     const key = `sites[${i}]`;
     if (!isObject(s)) return fail(key, 'expected an object');
     if (s.id !== i) fail(`${key}.id`, `inst ids must equal their index: expected ${i}, got ${JSON.stringify(s.id)}`);
-    if (!SITE_KINDS.includes(s.kind as SiteKind)) fail(`${key}.kind`, `unknown site kind ${JSON.stringify(s.kind)}`);
+    if (!(BUILTIN_SITE_KINDS as readonly unknown[]).includes(s.kind) && !(typeof s.kind === 'string' && NAME_PATTERN.test(s.kind))) {
+      fail(`${key}.kind`, `unknown site kind ${JSON.stringify(s.kind)}`);
+    }
     const fields = arr(s.fields, `${key}.fields`);
     const words = int(s.entryWords, `${key}.entryWords`, ENTRY_HEADER_WORDS);
     if (fields.length !== words) fail(`${key}.entryWords`, `${words} words but ${fields.length} field names`);
@@ -116,6 +115,11 @@ export function parseMetadata(text: string, path = 'metadata.json'): Instrumenta
     str(s.function, `${key}.function`);
     arr(s.blockLines, `${key}.blockLines`);
     if (!isObject(s.loc)) fail(`${key}.loc`, 'expected an object');
+    if (s.payloadTypes !== undefined) {
+      const types = arr(s.payloadTypes, `${key}.payloadTypes`);
+      if (types.length !== words - ENTRY_HEADER_WORDS) fail(`${key}.payloadTypes`, `${types.length} types for ${words - ENTRY_HEADER_WORDS} payload words`);
+      types.forEach((t, n) => (PAYLOAD_TYPES as readonly unknown[]).includes(t) || fail(`${key}.payloadTypes[${n}]`, `expected one of ${PAYLOAD_TYPES.join(', ')}, got ${JSON.stringify(t)}`));
+    }
   });
   return raw as unknown as InstrumentationMetadata;
 }

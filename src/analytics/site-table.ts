@@ -5,7 +5,7 @@
  *
  * Invariant: every array is indexed by inst id (= `meta.sites` index).
  */
-import type { InstrumentationMetadata, SiteKind } from '../primitives/buffer-layout.js';
+import type { BuiltinSiteKind, InstrumentationMetadata, SiteKind } from '../primitives/buffer-layout.js';
 
 export const enum KindCode {
   Block = 0,
@@ -20,9 +20,11 @@ export const enum KindCode {
   PipelineExit = 9,
   PreExecuteCallable = 10,
   PostExecuteCallable = 11,
+  /** A user utility's own kind: no built-in analysis reads it. */
+  Custom = 255,
 }
 
-const KIND_CODES: Record<SiteKind, KindCode> = {
+const KIND_CODES: Record<BuiltinSiteKind, KindCode> = {
   block: KindCode.Block,
   shaderEntry: KindCode.ShaderEntry,
   earlyReturn: KindCode.EarlyReturn,
@@ -58,7 +60,7 @@ export function siteTable(meta: InstrumentationMetadata): SiteTable {
   };
   for (let s = 0; s < n; s++) {
     const site = meta.sites[s]!;
-    t.kind[s] = KIND_CODES[site.kind];
+    t.kind[s] = (KIND_CODES as Partial<Record<SiteKind, KindCode>>)[site.kind] ?? KindCode.Custom;
     t.shader[s] = site.shader;
     t.blockInstCount[s] = site.blockInstCount;
     t.raygen[s] = meta.shaders[site.shader]?.stage === 'raygen' ? 1 : 0;

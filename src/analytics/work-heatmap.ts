@@ -70,3 +70,15 @@ export function heatmapPng(h: WorkHeatmap): Uint8Array {
   }
   return new Uint8Array(PNG.sync.write(png));
 }
+
+/** Any per-pixel values (values[y * width + x]) as the same black-red-yellow-white PNG. */
+export function gridHeatmapPng(values: ArrayLike<number>, width: number, height: number): Uint8Array {
+  if (values.length !== width * height) throw new AnalysisInputError(`heatmap: ${values.length} values for a ${width}x${height} grid`);
+  let max = 0;
+  let total = 0;
+  for (let i = 0; i < values.length; i++) {
+    max = Math.max(max, values[i]!);
+    total += values[i]!;
+  }
+  return heatmapPng({ width, height, unit: 'blocks', values: Float64Array.from(values), max, total });
+}

@@ -26,10 +26,13 @@ import { JobsDeferred, SlurmError } from '../driver/jobs/slurm-backend.js';
 import { ZatelOptionError } from '../driver/zatel/downscale.js';
 import { PixelFilterBindingError } from '../passes/zatel/pixel-filter.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
+import { UtilityError, UtilityTypeError } from '../utilities/utility-error.js';
+import { ProbeValueError } from '../passes/instrument/value-payload.js';
+import { UnknownUtilityError } from '../driver/analyse-dumps.js';
 
-/** Exit status: 2 for shader compile errors (as glslangValidator), 1 for every other failure. */
+/** Exit status: 2 for shader compile errors (as glslangValidator) and utility type errors, 1 for every other failure. */
 export function exitCodeFor(e: unknown): number {
-  return e instanceof ShaderCompileError ? 2 : 1;
+  return e instanceof ShaderCompileError || e instanceof UtilityTypeError ? 2 : 1;
 }
 
 export function isUserError(e: unknown): e is Error {
@@ -41,7 +44,8 @@ export function isUserError(e: unknown): e is Error {
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
-    e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError
+    e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
+    e instanceof UtilityError || e instanceof ProbeValueError || e instanceof UnknownUtilityError
   );
 }
 
@@ -54,7 +58,7 @@ export function reportError(e: unknown): number {
     process.stdout.write(`${e.message}\n`);
     return 0;
   }
-  if (e instanceof ShaderCompileError) {
+  if (e instanceof ShaderCompileError || e instanceof UtilityTypeError) {
     process.stderr.write(`${e.message}\n`);
   } else if (isUserError(e)) {
     process.stderr.write(`vvision: error: ${e.message}\n`);

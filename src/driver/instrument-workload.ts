@@ -11,9 +11,11 @@
  * the fidelity check compares the dump with exactly the execution that produced it.
  */
 import { readDump, type Dump, type VVisionResults, type WorkHeatmap } from '../analytics/index.js';
-import { analyseDumps } from './analyse-dumps.js';
+import { analyseDumps, type AnalysedDumps } from './analyse-dumps.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
+import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
+import type { Utility } from '../utilities/utility.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { countersOf, createWarps, runFunctional } from '../sim/functional/launch.js';
 import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
@@ -46,7 +48,9 @@ export interface TimingOverhead {
 export const AUTO_INITIAL_BUFFER_WORDS = 1 << 20;
 
 export interface ModeRun {
-  mode: InstrumentationMode;
+  /** The utility's name (a built-in mode or a user utility). */
+  mode: string;
+  utility: Utility;
   prepared: PreparedRun;
   counters: Counters;
   rt: RtCounters;
@@ -65,6 +69,8 @@ export interface InstrumentResult {
   runs: ModeRun[];
   results: VVisionResults;
   heatmap?: WorkHeatmap;
+  /** Every utility's analysis (built-ins included), in run order. */
+  analyses: AnalysedDumps['analyses'];
   fidelity?: FidelityCheck;
   analyticsMs: number;
   /** With `config`: the uninstrumented run the overheads are measured against. */
@@ -75,15 +81,24 @@ export function modesOf(arg: InstrumentModeArg): InstrumentationMode[] {
   return arg === 'all' ? [...INSTRUMENTATION_MODES] : [arg];
 }
 
-export async function instrumentWorkload(workload: string, mode: InstrumentModeArg, opts: InstrumentOptions = {}): Promise<InstrumentResult> {
+/** The utilities a run applies: a built-in mode, `all`, or utility objects (user utilities). */
+export function utilitiesOf(arg: InstrumentModeArg | Utility | readonly Utility[]): Utility[] {
+  if (typeof arg === 'string') return modesOf(arg).map((m) => BUILTIN_UTILITIES[m]);
+  return Array.isArray(arg) ? [...(arg as readonly Utility[])] : [arg as Utility];
+}
+
+/** Runs the workload once per utility (each with its own dump), then every utility's analysis. */
+export async function instrumentWorkload(
+  workload: string, mode: InstrumentModeArg | Utility | readonly Utility[], opts: InstrumentOptions = {},
+): Promise<InstrumentResult> {
   // Loaded once up front: a bad preset or key fails before any simulation.
   const config = opts.config !== undefined ? loadConfig(opts.config, opts.overrides ?? []) : undefined;
   // One compilation, scene and BVH for every run; each run instruments its own copy of the modules.
   const shared = await sharedPreparation(workload);
   const runs: ModeRun[] = [];
-  for (const m of modesOf(mode)) {
-    opts.onProgress?.(`running ${workload} instrumented for '${m}'${config ? ` on the timing model (${opts.config})` : ''}`);
-    runs.push(await runMode(workload, m, opts, shared, config));
+  for (const u of utilitiesOf(mode)) {
+    opts.onProgress?.(`running ${workload} instrumented for '${u.name}'${config ? ` on the timing model (${opts.config})` : ''}`);
+    runs.push(await runMode(workload, u, opts, shared, config));
   }
   let timing: TimingOverhead | undefined;
   if (config) {
@@ -94,9 +109,9 @@ export async function instrumentWorkload(workload: string, mode: InstrumentModeA
   }
   const t0 = performance.now();
   const first = runs[0]!;
-  const { results, heatmap } = analyseDumps(first.prepared.manifest.name, runs, first.prepared.params);
-  const simtRun = runs.find((r) => r.mode === 'simt');
-  const out: InstrumentResult = { workload: first.prepared.manifest.name, runs, results, analyticsMs: performance.now() - t0 };
+  const { results, heatmap, analyses } = analyseDumps(first.prepared.manifest.name, runs, first.prepared.params);
+  const simtRun = runs.find((r) => r.utility === BUILTIN_UTILITIES.simt);
+  const out: InstrumentResult = { workload: first.prepared.manifest.name, runs, results, analyses, analyticsMs: performance.now() - t0 };
   if (heatmap) out.heatmap = heatmap;
   if (timing) out.timing = timing;
   if (simtRun && results.simt) {
@@ -106,7 +121,7 @@ export async function instrumentWorkload(workload: string, mode: InstrumentModeA
 }
 
 /** One launch on the timing model; the functional counters of the same warps. */
-function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
+export function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
   let cycle = 0;
   // The clock builtin reads simulated time, as in `simulateWorkload`.
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
@@ -117,14 +132,15 @@ function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOpti
 }
 
 async function runMode(
-  workload: string, mode: InstrumentationMode, opts: InstrumentOptions, shared: SharedPreparation, config?: GpuConfig,
+  workload: string, utility: Utility, opts: InstrumentOptions, shared: SharedPreparation, config?: GpuConfig,
 ): Promise<ModeRun> {
+  const mode = utility.name;
   const auto = opts.bufferSize === undefined || opts.bufferSize === 'auto';
   let words = auto ? AUTO_INITIAL_BUFFER_WORDS : (opts.bufferSize as number);
   let rerunFrom: number | undefined;
   for (;;) {
     const prepared = await prepareRun(
-      workload, { ...opts, instrument: [mode], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
+      workload, { ...opts, instrument: [utility], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
     );
     const t0 = performance.now();
     let counters: Counters;
@@ -143,7 +159,7 @@ async function runMode(
     }
     // Throws InstrumentationBufferTooSmallError (with the size to rerun with) for a fixed size.
     const dump = readDump(dumpBytes, metadata);
-    const run: ModeRun = { mode, prepared, counters, rt: prepared.rt.counters, dumpBytes: trimDump(dumpBytes, dump), dump, metadata, simulateMs };
+    const run: ModeRun = { mode, utility, prepared, counters, rt: prepared.rt.counters, dumpBytes: trimDump(dumpBytes, dump), dump, metadata, simulateMs };
     if (rerunFrom !== undefined) run.rerunFrom = rerunFrom;
     if (timing) run.timing = timing;
     return run;

@@ -17,10 +17,14 @@ import {
   annotatedFiles, annotateSource, DumpFormatError, heatmapPng, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
   type WorkHeatmap,
 } from '../analytics/index.js';
-import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
-import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import { NAME_PATTERN } from '../primitives/buffer-layout.js';
+import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
+import type { Utility } from '../utilities/utility.js';
+import { utilitySource } from '../utilities/utility-error.js';
+import type { ReportUtilityPage } from '../report/utility-page.js';
 import { imageToPng } from '../sim/host/image-png.js';
-import { analyseDumps, type ModeDump } from './analyse-dumps.js';
+import { analyseDumps, type AnalysedDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
 import type { InstrumentResult } from './instrument-workload.js';
 import { timingHeadline, type ReportModeFigures, type ReportTimingBaseline } from '../report/report-input.js';
@@ -53,7 +57,9 @@ export interface RunData {
   record: RunRecord;
   results: VVisionResults;
   heatmap?: WorkHeatmap;
-  metadata: Partial<Record<InstrumentationMode, InstrumentationMetadata>>;
+  metadata: Partial<Record<string, InstrumentationMetadata>>;
+  /** One report page per user utility. */
+  utilityPages?: ReportUtilityPage[];
   /** Shader name -> annotated source text. */
   annotated: Record<string, string>;
   hasImage: boolean;
@@ -78,6 +84,8 @@ export function runRecord(r: InstrumentResult): RunRecord {
         rays: m.rt.rays,
       };
       if (m.rerunFrom !== undefined) rec.rerunFrom = m.rerunFrom;
+      const file = utilitySource(m.utility);
+      if (file !== undefined) rec.utilityFile = file;
       if (m.timing) {
         rec.timing = timingHeadline(m.timing.values);
         if (r.timing) rec.overheadCycles = (m.timing.values.gpu_sim_cycle ?? 0) - (r.timing.baseline.values.gpu_sim_cycle ?? 0);
@@ -123,11 +131,30 @@ export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { ke
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
   const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined };
   if (r.heatmap) data.heatmap = r.heatmap;
+  const pages = utilityPages(r.analyses);
+  if (pages.length > 0) data.utilityPages = pages;
   return data;
 }
 
-/** Reads a saved run back and redoes the analytics from its dumps. */
-export function loadRunDir(dir: string): RunData {
+/** Report pages of the user utilities among `analyses` (built-ins have their dedicated pages). */
+export function utilityPages(analyses: AnalysedDumps['analyses']): ReportUtilityPage[] {
+  return analyses
+    .filter(({ utility }) => (BUILTIN_UTILITIES as Record<string, Utility | undefined>)[utility.name] !== utility)
+    .map(({ utility, analysis }) => {
+      const page: ReportUtilityPage = { name: utility.name, description: utility.description };
+      for (const k of ['summary', 'tables', 'charts', 'images', 'data'] as const) if (analysis[k] !== undefined) (page as unknown as Record<string, unknown>)[k] = analysis[k];
+      return page;
+    });
+}
+
+/** Finds the utility of a saved run's mode: a built-in, one given by the caller, or the recorded file. */
+export type UtilityResolver = (name: string, recordedFile: string | undefined) => Utility;
+
+/**
+ * Reads a saved run back and redoes the analytics from its dumps. Runs of user utilities need
+ * `resolve` (the CLI loads the recorded .ts file, or the one given with --utility).
+ */
+export function loadRunDir(dir: string, resolve?: UtilityResolver): RunData {
   const recordPath = join(dir, 'run.json');
   if (!existsSync(recordPath)) throw new RunDirError(`${dir}: not a vvision run directory (no run.json)`);
   let record: RunRecord;
@@ -140,7 +167,13 @@ export function loadRunDir(dir: string): RunData {
   const dumps: ModeDump[] = [];
   const metadata: RunData['metadata'] = {};
   for (const m of record.modes) {
-    if (!INSTRUMENTATION_MODES.includes(m.mode)) throw new RunDirError(`${recordPath}: modes: unknown mode '${m.mode}'`);
+    if (typeof m.mode !== 'string' || !NAME_PATTERN.test(m.mode)) throw new RunDirError(`${recordPath}: modes: bad utility name ${JSON.stringify(m.mode)}`);
+    const builtin = (BUILTIN_UTILITIES as Record<string, Utility | undefined>)[m.mode];
+    let utility = builtin;
+    if (!utility) {
+      if (!resolve) throw new RunDirError(`${recordPath}: mode '${m.mode}' is a user utility; give its file with --utility`);
+      utility = resolve(m.mode, m.utilityFile);
+    }
     const dumpPath = join(dir, 'runs', m.mode, 'dump.bin');
     const metaPath = join(dir, 'runs', m.mode, 'metadata.json');
     for (const p of [dumpPath, metaPath]) if (!existsSync(p)) throw new RunDirError(`${p}: missing`);
@@ -153,13 +186,15 @@ export function loadRunDir(dir: string): RunData {
       if (e instanceof DumpFormatError) throw new RunDirError(`${dumpPath} is corrupt: ${e.message}`);
       throw e;
     }
-    dumps.push({ mode: m.mode, dump, metadata: meta });
+    dumps.push({ mode: m.mode, dump, metadata: meta, utility });
     metadata[m.mode] = meta;
   }
-  const { results, heatmap } = analyseDumps(record.workload, dumps, record.params);
+  const { results, heatmap, analyses } = analyseDumps(record.workload, dumps, record.params);
   const data: RunData = {
     record, results, metadata, annotated: annotatedSources(results, metadata.simt, true), hasImage: existsSync(join(dir, 'image.png')),
   };
   if (heatmap) data.heatmap = heatmap;
+  const pages = utilityPages(analyses);
+  if (pages.length > 0) data.utilityPages = pages;
   return data;
 }

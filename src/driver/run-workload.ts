@@ -6,11 +6,12 @@
  */
 import type { ItsPolicy } from '../sim/functional/launch-state.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
-import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import {
-  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
+  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET,
 } from '../primitives/buffer-layout.js';
-import { instrumentModule } from '../passes/instrument/instrument-module.js';
+import type { PlacementRef } from '../passes/instrument/instrument-module.js';
+import { instrumentCompiled } from './instrument-compiled.js';
 import { injectPixelCostCounters, PIXEL_COST_BINDING, PIXEL_COST_SET } from '../passes/zatel/pixel-cost.js';
 import { injectPixelFilter, PIXEL_FILTER_BINDING, PIXEL_FILTER_SET } from '../passes/zatel/pixel-filter.js';
 import { linkPipeline, type LinkedPipeline } from '../passes/lower/rt-pipeline.js';
@@ -30,8 +31,13 @@ import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 
 export interface RunOptions extends Partial<RunParameters> {
-  /** Instrument the shaders with these V-Vision utilities before lowering. */
-  instrument?: InstrumentationMode[];
+  /** Instrument the shaders with these V-Vision utilities (built-in names or utilities) before lowering. */
+  instrument?: readonly PlacementRef[];
+  /**
+   * The shared compilation's modules are already instrumented with this metadata (the library's
+   * `instrument()`): allocate the instrumentation buffer for it, instrument nothing more.
+   */
+  instrumented?: InstrumentationMetadata;
   /** Instrumentation buffer size in 32-bit words. */
   bufferWords?: number;
   mapping?: 'rows' | 'tiles4x8';
@@ -137,10 +143,8 @@ export async function prepareRun(
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;
-  if (opts.instrument && opts.instrument.length > 0) {
-    metadata = emptyMetadata();
-    for (const mode of opts.instrument) for (const m of compiled.modules) instrumentModule(m, mode, { metadata });
-  }
+  if (opts.instrumented) metadata = opts.instrumented;
+  else if (opts.instrument && opts.instrument.length > 0) metadata = instrumentCompiled(compiled, opts.instrument);
   if (opts.pixelMask) injectPixelFilter(compiled.stages.raygen);
   if (opts.pixelCost) for (const m of compiled.modules) injectPixelCostCounters(m);
   lap('instrument');

@@ -143,7 +143,7 @@ export type Inst = InstCommon &
   (
     // ----- memory -----
     /** Function-local variable (SPIR-V OpVariable Function). `type` is the pointer type. Only at the start of the entry block. */
-    | { op: 'variable'; init?: ValueId }
+    | { op: 'variable'; init?: ValueId; /** The source name (SPIR-V OpName): debug information only, never printed or compared. */ name?: string }
     /**
      * `payloadCopy`: emitted by the RT pipeline lowering to pass a payload / callable data value
      * between a call site and the callee's incoming variable. It stands for argument passing

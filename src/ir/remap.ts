@@ -21,8 +21,11 @@ export function remapInst(inst: Inst, maps: IdMaps): Inst {
   const b = maps.block;
   const head = { id: v(inst.id), type: maps.type(inst.type), loc: { ...inst.loc } };
   switch (inst.op) {
-    case 'variable':
-      return inst.init !== undefined ? { ...head, op: 'variable', init: v(inst.init) } : { ...head, op: 'variable' };
+    case 'variable': {
+      const out: Inst = inst.init !== undefined ? { ...head, op: 'variable', init: v(inst.init) } : { ...head, op: 'variable' };
+      if (inst.name !== undefined) out.name = inst.name;
+      return out;
+    }
     case 'load':
       return { ...head, op: 'load', ptr: v(inst.ptr), ...(inst.payloadCopy ? { payloadCopy: true } : {}) };
     case 'store':

@@ -73,10 +73,31 @@ export type PrimitiveKind = 'ThreadUpdate' | 'WarpUpdate' | 'CreateWarpId';
  * - blockTrace: ThreadUpdate() at a basic block's entry (trace).
  * - pipelineEntry / pipelineExit: WarpUpdate(ballot) at raygen entry / unified raygen exit (Fig. 10-11).
  */
-export type SiteKind =
+export type BuiltinSiteKind =
   | 'block' | 'shaderEntry' | 'earlyReturn' | 'preTraceRay' | 'postTraceRay' | 'syncPoint'
   | 'preExecuteCallable' | 'postExecuteCallable'
   | 'warpId' | 'blockTrace' | 'pipelineEntry' | 'pipelineExit';
+
+export const BUILTIN_SITE_KINDS: readonly BuiltinSiteKind[] = [
+  'block', 'shaderEntry', 'earlyReturn', 'preTraceRay', 'postTraceRay', 'syncPoint',
+  'preExecuteCallable', 'postExecuteCallable', 'warpId', 'blockTrace', 'pipelineEntry', 'pipelineExit',
+];
+
+/**
+ * A site's kind: one of the built-in kinds above, or a name a user utility gives its own sites
+ * (`SITE_KIND_PATTERN`); analyses of the built-in utilities ignore kinds they do not know.
+ */
+export type SiteKind = BuiltinSiteKind | (string & {});
+
+/** Names of user site kinds and utilities: a letter, then letters, digits, '-', '_' or '.'. */
+export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * How a payload word is to be read: `u32` (default), `i32` (two's complement), `f32` (IEEE bits,
+ * as floatBitsToUint wrote them) or `bool` (0 / 1).
+ */
+export type PayloadType = 'u32' | 'i32' | 'f32' | 'bool';
+export const PAYLOAD_TYPES: readonly PayloadType[] = ['u32', 'i32', 'f32', 'bool'];
 
 export interface SourceLocation {
   /** Source path as given to the compiler ('' when unknown). */
@@ -106,6 +127,10 @@ export interface SiteMetadata {
   loc: SourceLocation;
   /** preTraceRay / postTraceRay / syncPoint: which traceRay of the shader (0-based, layout order). */
   traceRay?: number;
+  /** How to read each payload word (parallel to the payload part of `fields`); absent = all u32. */
+  payloadTypes?: PayloadType[];
+  /** A short note from the utility that placed the site (e.g. `bounce @ raygen.rgen:95`). */
+  label?: string;
 }
 
 export interface BlockMetadata {
@@ -168,8 +193,11 @@ export function shaderFileText(shader: ShaderMetadata, file: number): string {
 export interface InstrumentationMetadata {
   format: 'vvision-instrumentation-metadata';
   version: 1;
-  /** Modes applied, in order (a module instrumented once per run, so usually one). */
-  modes: InstrumentationMode[];
+  /**
+   * Utilities applied, in order (a module instrumented once per run, so usually one): built-in
+   * mode names or user utility names (NAME_PATTERN).
+   */
+  modes: string[];
   warpSize: number;
   layout: {
     warpIdCountWord: number;

@@ -4,10 +4,14 @@
  * reaches back into the simulator or the driver (DESIGN.md data flow).
  */
 import type { VVisionResults, WorkHeatmap } from '../analytics/index.js';
-import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import type { ReportUtilityPage } from './utility-page.js';
 
 export interface ReportModeFigures {
-  mode: InstrumentationMode;
+  /** The utility's name: a built-in mode or a user utility. */
+  mode: string;
+  /** A user utility: the absolute path of its .ts file (`vvision report` loads it again from there). */
+  utilityFile?: string;
   bufferWords: number;
   rerunFrom?: number;
   simulateMs: number;
@@ -68,6 +72,9 @@ export interface ReportInput {
   };
   results: VVisionResults;
   heatmap?: WorkHeatmap;
-  metadata: Partial<Record<InstrumentationMode, InstrumentationMetadata>>;
+  /** Metadata by utility name. */
+  metadata: Partial<Record<string, InstrumentationMetadata>>;
   hasImage: boolean;
+  /** One page per user utility, from its analysis. */
+  utilityPages?: ReportUtilityPage[];
 }

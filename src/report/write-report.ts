@@ -23,6 +23,7 @@ interface Page {
   intro: string;
   charts: ChartSpec[];
   tables: { title: string; caption?: string; header: string[]; rows: (string | number)[][] }[];
+  images?: { title: string; caption?: string; file: string }[];
 }
 
 const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
@@ -116,6 +117,20 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       }] : [])],
     });
   }
+  for (const u of input.utilityPages ?? []) {
+    const images = (u.images ?? []).map((im) => {
+      const file = `images/${fileName(u.name)}-${fileName(im.id)}.png`;
+      w.write(file, im.png);
+      return { title: im.title, file, ...(im.caption !== undefined ? { caption: im.caption } : {}) };
+    });
+    w.write(`${fileName(u.name)}.json`, `${JSON.stringify({ utility: u.name, summary: u.summary ?? [], tables: u.tables ?? [], data: u.data ?? null }, null, 2)}\n`);
+    pages.push({
+      file: `utility-${fileName(u.name)}.html`, label: u.name, description: u.description, title: `Utility: ${u.name}`,
+      intro: `${Handlebars.escapeExpression(u.description)} (a user utility; its rows are also in <code>${Handlebars.escapeExpression(fileName(u.name))}.json</code>).`,
+      charts: (u.charts ?? []).map((c) => ({ ...c, id: `${fileName(u.name)}-${fileName(c.id)}` })),
+      tables: u.tables ?? [], images,
+    });
+  }
   const meta = input.metadata.simt;
   const sources = meta ? sourceViews(r, meta, {}) : [];
   const nav = [
@@ -176,6 +191,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       note: `over ${int(base)} simulated cycles uninstrumented on ${rec.uninstrumented!.config}${others ? `; ${others}` : ''}`,
     });
   }
+  for (const u of input.utilityPages ?? []) for (const h of u.summary ?? []) headline.push({ label: `${u.name}: ${h.label}`, value: h.value, note: h.note ?? '' });
   if (r.its) headline.push({ label: 'warp exits / entries', value: r.its[0]!.evidence.exitPerEntry.toFixed(3), note: '1.0 under a SIMT stack' });
   const minInsts = Math.min(...rec.modes.map((m) => m.threadInsts));
   const f = rec.fidelity;

@@ -23,7 +23,7 @@ test('problems name the file and the offending key', (t) => {
     return t.throws(() => parseMetadata(JSON.stringify(m), 'runs/simt/metadata.json'), { instanceOf: MetadataFormatError })!.message;
   };
   t.is(bad((m) => (m.sites[1].id = 7)), 'runs/simt/metadata.json: sites[1].id: inst ids must equal their index: expected 1, got 7');
-  t.is(bad((m) => (m.sites[0].kind = 'loop')), 'runs/simt/metadata.json: sites[0].kind: unknown site kind "loop"');
+  t.is(bad((m) => (m.sites[0].kind = 'not a kind')), 'runs/simt/metadata.json: sites[0].kind: unknown site kind "not a kind"');
   t.is(bad((m) => (m.sites[0].entryWords = 4)), 'runs/simt/metadata.json: sites[0].entryWords: 4 words but 3 field names');
   t.is(bad((m) => (m.sites[0].shader = 3)), 'runs/simt/metadata.json: sites[0].shader: shader 3 does not exist (1 shaders)');
   t.is(bad((m) => (m.layout.firstEntryWord = 4)), "runs/simt/metadata.json: layout.firstEntryWord: this vvision's buffer layout has 2, the file says 4");

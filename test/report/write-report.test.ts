@@ -6,12 +6,34 @@ import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
 import { saveInstrumentRun } from '../../src/driver/run-dir.js';
 import { writeHtmlReport } from '../../src/report/write-report.js';
 import { OutputDir } from '../../src/cli/output-dir.js';
+import { dumpEntries, gridHeatmapPng, perPixel } from '../../src/analytics/index.js';
+import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
+import type { Utility } from '../../src/utilities/utility.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '.actual');
 
+/** A user utility beside the built-ins: its page (chart, table, image) must load like theirs. */
+const closestHits: Utility = {
+  name: 'closest-hits',
+  description: 'closest-hit invocations per pixel',
+  place(ctx) {
+    for (const sh of ctx.shaders) if (sh.entry.stage === 'closestHit') ctx.probe({ ...ctx.blockEntries(sh.root)[0]!, kind: 'chEntry', record: 'count' });
+  },
+  analyse({ dump, metadata, launch }) {
+    const per = perPixel(dumpEntries(dump, metadata, (s) => s.kind === 'chEntry'), launch);
+    const counts = [0, 1, 2, 3].map((n) => per.filter((v) => v === n).length);
+    return {
+      summary: [{ label: 'closest-hit invocations', value: String(per.reduce((a, b) => a + b, 0)) }],
+      tables: [{ title: 'Pixels by closest-hit invocations', header: ['invocations', 'pixels'], rows: counts.map((c, n) => [n, c]) }],
+      charts: [{ id: 'histogram', title: 'Pixels by closest-hit invocations', caption: 'test chart', config: { type: 'bar', data: { labels: [0, 1, 2, 3], datasets: [{ label: 'pixels', data: counts }] }, options: {} } }],
+      images: [{ id: 'per-pixel', title: 'Closest-hit invocations per pixel', png: gridHeatmapPng(per, launch.width, launch.height) }],
+    };
+  },
+};
+
 async function makeReport(): Promise<string> {
-  const r = await instrumentWorkload('ref', 'all', { width: 16, height: 16 });
+  const r = await instrumentWorkload('ref', [...Object.values(BUILTIN_UTILITIES), closestHits], { width: 16, height: 16 });
   const out = new OutputDir(join(mkdtempSync(join(tmpdir(), 'vvision-report-')), 'ref'));
   const data = saveInstrumentRun(out, r);
   await writeHtmlReport(out, data);
@@ -22,7 +44,8 @@ const dirPromise = makeReport();
 
 test('the report has an index, a page per analysis, chart PNGs and a source page per shader', async (t) => {
   const dir = await dirPromise;
-  for (const f of ['index.html', 'simt.html', 'divergence.html', 'paths.html', 'hotspots.html', 'lifetimes.html', 'its.html']) {
+  for (const f of ['index.html', 'simt.html', 'divergence.html', 'paths.html', 'hotspots.html', 'lifetimes.html', 'its.html',
+    'utility-closest-hits.html', 'images/closest-hits-per-pixel.png', 'charts/closest-hits-histogram.png', 'closest-hits.json']) {
     t.true(existsSync(join(dir, f)), f);
   }
   const charts = readdirSync(join(dir, 'charts'));
@@ -61,6 +84,7 @@ test('every page loads from file:// in Chromium with no console errors, and its 
   });
   try {
     mkdirSync(SHOTS, { recursive: true });
+    // Every page, the user utility's included.
     const pages = [...readdirSync(dir).filter((f) => f.endsWith('.html')), ...readdirSync(join(dir, 'source')).map((f) => `source/${f}`)];
     for (const p of pages) {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -2,6 +2,8 @@
  * `vvision instrument --mode <simt|divergence|paths|trace|its|all> [workload|manifest]`: runs the
  * workload with the shaders instrumented by V-Vision's utilities, analyses the dumps and writes
  * the run directory (data files, raw dumps + metadata, annotated source) and the HTML report.
+ * `--utility file.ts` (repeatable, with or without --mode) adds user utilities: type-checked and
+ * transpiled in-process (src/utilities/load-utility.ts), then run exactly as the built-ins.
  */
 import type { Command } from 'commander';
 import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } from '../../driver/instrument-workload.js';
@@ -13,10 +15,14 @@ import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
 import { writeHtmlReport } from '../../report/write-report.js';
+import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
+import { loadUtilities } from '../../utilities/load-utility.js';
+import type { Utility } from '../../utilities/utility.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
   keepAlpha?: boolean;
-  mode: string;
+  mode?: string;
+  utility: string[];
   bufferSize: string;
   config?: string;
   set: string[];
@@ -25,6 +31,10 @@ interface RawInstrumentOptions extends RawRunOptions {
 function parseMode(mode: string): InstrumentModeArg {
   if (mode === 'all' || (INSTRUMENTATION_MODES as readonly string[]).includes(mode)) return mode as InstrumentModeArg;
   throw new CliUsageError(`--mode: expected one of ${[...INSTRUMENTATION_MODES, 'all'].join(', ')}, got '${mode}'`);
+}
+
+function modesOfArg(mode: InstrumentModeArg): Utility[] {
+  return mode === 'all' ? Object.values(BUILTIN_UTILITIES) : [BUILTIN_UTILITIES[mode]];
 }
 
 function parseBufferSize(v: string): number | 'auto' {
@@ -39,21 +49,29 @@ export function registerInstrumentCommand(program: Command): void {
     program
       .command('instrument')
       .description('instrument the shaders with V-Vision utilities, simulate, analyse, and write a report')
-      .requiredOption('--mode <mode>', `utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
+      .option('--mode <mode>', `built-in utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
+      .option('--utility <file.ts>', 'a user utility file (type-checked against vvision and loaded in-process; repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the exact size', 'auto')
       .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
-    const mode = parseMode(raw.mode);
+    if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
+    const builtins = raw.mode === undefined ? [] : modesOfArg(parseMode(raw.mode));
+    const users: Utility[] = [];
+    for (const f of raw.utility) users.push(...(await loadUtilities(f)));
+    const utilities = [...builtins, ...users];
+    const clash = utilities.find((u, k) => utilities.findIndex((v) => v.name === u.name) !== k);
+    if (clash) throw new CliUsageError(`two utilities are named '${clash.name}'`);
+    const mode = [raw.mode, ...users.map((u) => u.name)].filter((x) => x !== undefined).join('+');
     if (raw.config === undefined && raw.set.length > 0) throw new CliUsageError(`--set ${raw.set[0]}: configuration overrides need --config <preset|file>`);
     const opts = {
       ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),
       ...(raw.config !== undefined ? { config: raw.config, overrides: raw.set } : {}),
     };
     const progress = progressReporter();
-    const result = await instrumentWorkload(workload, mode, { ...opts, onProgress: progress.message });
+    const result = await instrumentWorkload(workload, utilities, { ...opts, onProgress: progress.message });
     progress.done();
     const out = new OutputDir(raw.out ?? `vvision-out/${result.workload}-${mode}`);
     try {
@@ -67,6 +85,10 @@ export function registerInstrumentCommand(program: Command): void {
       if (simt) lines.push(`  SIMT efficiency ${(simt.instructionEfficiency * 100).toFixed(1)}% (instruction-weighted), ${(simt.efficiency * 100).toFixed(1)}% per block execution`);
       if (result.fidelity) {
         lines.push(`  fidelity check: dump ${(result.fidelity.fromDump * 100).toFixed(3)}% vs simulator ${(result.fidelity.fromSimulator * 100).toFixed(3)}% over ${result.fidelity.sitesCompared} sites: ${result.fidelity.holds ? 'equal' : `${result.fidelity.mismatches.length} sites differ`}`);
+      }
+      for (const { utility, analysis } of result.analyses) {
+        if (!users.includes(utility)) continue;
+        for (const h of analysis.summary ?? []) lines.push(`  ${utility.name}: ${h.label} ${h.value}${h.note ? ` (${h.note})` : ''}`);
       }
       if (result.timing) lines.push(...overheadLines(result));
       const sim = result.runs.reduce((s, r) => s + r.simulateMs, 0) + (result.timing?.baselineWallMs ?? 0);

@@ -1,12 +1,17 @@
 /**
  * `vvision report <run-dir>`: redoes the analytics from the run directory's saved dumps and
  * metadata and rewrites its data files, annotated sources and HTML report (no simulation).
+ * Runs of user utilities load the utility again: from `--utility file.ts`, else from the path
+ * run.json recorded.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { vvisionDataFiles } from '../../analytics/index.js';
-import { loadRunDir } from '../../driver/run-dir.js';
+import { loadRunDir, RunDirError, type RunRecord } from '../../driver/run-dir.js';
+import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
+import { loadUtilities } from '../../utilities/load-utility.js';
+import type { Utility } from '../../utilities/utility.js';
 import { writeHtmlReport } from '../../report/write-report.js';
 
 /** Each file written whole: to a temporary name, then renamed over the old one. */
@@ -26,13 +31,39 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .description('regenerate the analyses and the HTML report of a saved run directory')
     .argument('<run-dir>', 'directory written by `vvision instrument`')
-    .action(async (dirArg: string) => {
+    .option('--utility <file.ts>', "a user utility the run used (default: the file run.json recorded; repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .action(async (dirArg: string, opts: { utility: string[] }) => {
       const dir = resolve(dirArg);
-      const data = loadRunDir(dir);
+      const users = await userUtilities(dir, opts.utility);
+      const data = loadRunDir(dir, (name) => {
+        const u = users.get(name);
+        if (!u) throw new RunDirError(`${join(dir, 'run.json')}: the run used utility '${name}'; give its file with --utility`);
+        return u;
+      });
       const w = atomicWriter(dir);
       for (const [name, text] of Object.entries(vvisionDataFiles(data.results))) w.write(name, text);
       for (const [name, text] of Object.entries(data.annotated)) w.write(`annotated/${name}.glsl`, text);
       await writeHtmlReport(w, data);
       process.stdout.write(`report: ${dir}/index.html\n`);
     });
+}
+
+/** The user utilities a saved run needs, by name: the files given, then the files run.json recorded. */
+async function userUtilities(dir: string, files: string[]): Promise<Map<string, Utility>> {
+  const byName = new Map<string, Utility>();
+  for (const f of files) for (const u of await loadUtilities(f)) byName.set(u.name, u);
+  const recordPath = join(dir, 'run.json');
+  if (!existsSync(recordPath)) return byName;
+  let record: Partial<RunRecord>;
+  try {
+    record = JSON.parse(readFileSync(recordPath, 'utf8')) as Partial<RunRecord>;
+  } catch {
+    return byName; // loadRunDir reports the bad file
+  }
+  for (const m of Array.isArray(record.modes) ? record.modes : []) {
+    if (typeof m?.mode !== 'string' || m.mode in BUILTIN_UTILITIES || byName.has(m.mode) || typeof m.utilityFile !== 'string') continue;
+    if (!existsSync(m.utilityFile)) throw new RunDirError(`${recordPath}: utility '${m.mode}' was loaded from ${m.utilityFile}, which no longer exists; give it with --utility`);
+    for (const u of await loadUtilities(m.utilityFile)) byName.set(u.name, u);
+  }
+  return byName;
 }

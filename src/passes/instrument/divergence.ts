@@ -16,7 +16,7 @@
  */
 import type { Loc, ValueId } from '../../ir/inst.js';
 import type { Function } from '../../ir/module.js';
-import type { InstrumentationSession } from './instrumentation-session.js';
+import type { ProbeContext } from './probe-context.js';
 
 /** Returns of `fn` other than the final one, in layout order. */
 export function earlyReturns(fn: Function): ValueId[] {
@@ -33,29 +33,29 @@ function earlyOf(returns: readonly { id: ValueId; loc: Loc }[]): ValueId[] {
   return returns.filter((r) => r !== final).map((r) => r.id);
 }
 
-export function instrumentDivergence(s: InstrumentationSession): void {
+export function instrumentDivergence(s: ProbeContext): void {
   for (const sh of s.shaders) {
     const raygen = sh.entry.stage === 'raygen';
     const traces = s.traceRays(sh);
     const callables = s.instsOf(sh, 'executeCallable');
     const early = raygen ? earlyOf(s.originalReturns(sh.root)) : [];
     if (raygen) {
-      s.emit({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', primitive: 'CreateWarpId' });
+      s.probe({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', record: 'warpId' });
     }
     for (const fn of sh.functions) {
       s.originalBlocks(fn).forEach((block, k) => {
         const kind = fn === sh.root && k === 0 ? 'shaderEntry' : 'block';
-        s.emit({ fn, point: { at: 'blockEntry', block }, kind, primitive: 'WarpUpdate' });
+        s.probe({ fn, point: { at: 'blockEntry', block }, kind, record: 'ballot' });
       });
     }
-    for (const inst of early) s.emit({ fn: sh.root, point: { at: 'before', inst }, kind: 'earlyReturn', primitive: 'WarpUpdate' });
+    for (const inst of early) s.probe({ fn: sh.root, point: { at: 'before', inst }, kind: 'earlyReturn', record: 'ballot' });
     traces.forEach(({ fn, inst }, k) => {
-      s.emit({ fn, point: { at: 'before', inst }, kind: 'preTraceRay', primitive: 'WarpUpdate', traceRay: k });
-      s.emit({ fn, point: { at: 'after', inst }, kind: 'postTraceRay', primitive: 'WarpUpdate', traceRay: k });
+      s.probe({ fn, point: { at: 'before', inst }, kind: 'preTraceRay', record: 'ballot', traceRay: k });
+      s.probe({ fn, point: { at: 'after', inst }, kind: 'postTraceRay', record: 'ballot', traceRay: k });
     });
     for (const { fn, inst } of callables) {
-      s.emit({ fn, point: { at: 'before', inst }, kind: 'preExecuteCallable', primitive: 'WarpUpdate' });
-      s.emit({ fn, point: { at: 'after', inst }, kind: 'postExecuteCallable', primitive: 'WarpUpdate' });
+      s.probe({ fn, point: { at: 'before', inst }, kind: 'preExecuteCallable', record: 'ballot' });
+      s.probe({ fn, point: { at: 'after', inst }, kind: 'postExecuteCallable', record: 'ballot' });
     }
   }
 }

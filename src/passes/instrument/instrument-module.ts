@@ -2,6 +2,8 @@
  * Entry points of the instrumentation utilities: `instrumentModule(m, mode)` rewrites one stage
  * module in place and returns the static metadata (appending to `opts.metadata` when several
  * stage modules of one pipeline are instrumented, so inst ids stay unique in the pipeline).
+ * A utility is a built-in mode name or any `Placement` (probe-context.ts): the built-in five are
+ * placements too (`BUILTIN_PLACEMENTS`), so user utilities go through the same code.
  *
  * Invariant: after instrumentation the module still verifies (tests assert `verifyModule`), and
  * the metadata describes the module as it was before.
@@ -10,18 +12,23 @@ import type { Module } from '../../ir/module.js';
 import { emptyMetadata, INSTRUMENTATION_MODES, type InstrumentationMetadata, type InstrumentationMode } from '../../primitives/buffer-layout.js';
 import { instrumentDivergence } from './divergence.js';
 import { InstrumentationSession } from './instrumentation-session.js';
+import type { Placement } from './probe-context.js';
+import { NAME_PATTERN } from '../../primitives/buffer-layout.js';
 import { instrumentIts } from './its.js';
 import { instrumentPaths } from './paths.js';
 import { instrumentSimt } from './simt.js';
 import { instrumentTrace } from './trace.js';
 
-export const INSTRUMENTATION_UTILITIES: Readonly<Record<InstrumentationMode, (s: InstrumentationSession) => void>> = {
-  simt: instrumentSimt,
-  divergence: instrumentDivergence,
-  paths: instrumentPaths,
-  trace: instrumentTrace,
-  its: instrumentIts,
+export const BUILTIN_PLACEMENTS: Readonly<Record<InstrumentationMode, Placement>> = {
+  simt: { name: 'simt', place: instrumentSimt },
+  divergence: { name: 'divergence', place: instrumentDivergence },
+  paths: { name: 'paths', place: instrumentPaths },
+  trace: { name: 'trace', place: instrumentTrace },
+  its: { name: 'its', place: instrumentIts },
 };
+
+/** A utility to apply: a built-in mode's name or a placement. */
+export type PlacementRef = InstrumentationMode | Placement;
 
 export class UnknownInstrumentationModeError extends Error {
   constructor(readonly mode: string) {
@@ -60,19 +67,32 @@ export class AlreadyInstrumentedError extends Error {
 
 export function instrumentModule(
   m: Module,
-  modes: InstrumentationMode | readonly InstrumentationMode[],
+  modes: PlacementRef | readonly PlacementRef[],
   opts: InstrumentOptions = {},
 ): InstrumentationMetadata {
-  const list = typeof modes === 'string' ? [modes] : modes;
-  for (const mode of list) if (!isInstrumentationMode(mode)) throw new UnknownInstrumentationModeError(mode);
+  // A built-in placement given as an object is the same as its name (and keeps its canonical place).
+  const list = ((Array.isArray(modes) ? modes : [modes]) as readonly PlacementRef[]).map((x) =>
+    typeof x !== 'string' && isInstrumentationMode(x.name) && BUILTIN_PLACEMENTS[x.name].place === x.place ? x.name : x);
+  const placements: Placement[] = [];
+  for (const x of list) {
+    if (typeof x === 'string') {
+      if (!isInstrumentationMode(x)) throw new UnknownInstrumentationModeError(x);
+      continue;
+    }
+    if (!NAME_PATTERN.test(x.name)) throw new TypeError(`utility name '${x.name}' must match ${NAME_PATTERN}`);
+    placements.push(x);
+  }
   let session = sessions.get(m);
   if (session && opts.metadata && session.meta !== opts.metadata) throw new AlreadyInstrumentedError();
   const meta = session?.meta ?? opts.metadata ?? emptyMetadata();
   if (!session) sessions.set(m, (session = new InstrumentationSession(m, meta)));
-  for (const mode of CANONICAL_ORDER) {
-    if (!list.includes(mode)) continue;
-    if (!meta.modes.includes(mode)) meta.modes.push(mode);
-    INSTRUMENTATION_UTILITIES[mode](session);
+  const ordered = [
+    ...CANONICAL_ORDER.filter((mode) => list.includes(mode)).map((mode) => BUILTIN_PLACEMENTS[mode]),
+    ...placements,
+  ];
+  for (const p of ordered) {
+    if (!meta.modes.includes(p.name)) meta.modes.push(p.name);
+    p.place(session);
   }
   return meta;
 }
@@ -80,7 +100,7 @@ export function instrumentModule(
 /** Instruments every stage module of a pipeline with one shared metadata. */
 export function instrumentPipeline(
   modules: readonly Module[],
-  modes: InstrumentationMode | readonly InstrumentationMode[],
+  modes: PlacementRef | readonly PlacementRef[],
 ): InstrumentationMetadata {
   const meta = emptyMetadata();
   for (const m of modules) instrumentModule(m, modes, { metadata: meta });

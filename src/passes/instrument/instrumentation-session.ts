@@ -14,15 +14,16 @@
  *   per class (one block ballot per block, one CreateWarpId, one pipeline entry...), so no
  *   execution is counted twice; a block ballot asked for again as `shaderEntry` is relabelled.
  */
-import { Builder, firstNonPhiIndex } from '../../ir/builder.js';
+import { Builder, findInst, firstNonPhiIndex } from '../../ir/builder.js';
 import { buildCfg, type Cfg } from '../../ir/cfg.js';
 import type { BlockId, Inst, Loc, ValueId } from '../../ir/inst.js';
-import type { EntryPoint, Function, Module } from '../../ir/module.js';
+import type { Function, Module } from '../../ir/module.js';
+import { NAME_PATTERN } from '../../primitives/buffer-layout.js';
 import type {
   BlockMetadata,
   InstrumentationMetadata,
+  PayloadType,
   PrimitiveKind,
-  SiteKind,
   SourceLocation,
 } from '../../primitives/buffer-layout.js';
 import { emitCreateWarpId } from '../../primitives/create-warp-id.js';
@@ -31,25 +32,12 @@ import { emitThreadUpdate, type PrimitiveTarget } from '../../primitives/thread-
 import { emitThreadWorkId } from '../../primitives/thread-work-id.js';
 import { emitWarpBallot } from '../../primitives/warp-update.js';
 import { addShaderMetadata, addSite, reachableFunctions } from './metadata.js';
+import type {
+  InstructionSite, InstrumentedShader, OriginalReturn, Probe, ProbeContext, ProbePoint, ProgramPoint,
+} from './probe-context.js';
+import { emitValueWords, findVariable } from './value-payload.js';
 
-export type ProbePoint =
-  | { at: 'blockEntry'; block: BlockId }
-  | { at: 'before'; inst: ValueId }
-  | { at: 'after'; inst: ValueId };
-
-export interface InstrumentedShader {
-  shader: number;
-  entry: EntryPoint;
-  root: Function;
-  functions: Function[];
-}
-
-/** An original `return` of a function (its id survives splitting and exit unification). */
-export interface OriginalReturn {
-  id: ValueId;
-  block: BlockId;
-  loc: Loc;
-}
+export type { InstrumentedShader, OriginalReturn, Probe, ProbePoint } from './probe-context.js';
 
 interface OriginalFunction {
   cfg: Cfg;
@@ -60,18 +48,12 @@ interface OriginalFunction {
   shader: InstrumentedShader;
 }
 
-export interface Probe {
-  fn: Function;
-  point: ProbePoint;
-  kind: SiteKind;
-  primitive: PrimitiveKind;
-  traceRay?: number;
-  /** Overrides the original block the site is attributed to (synthetic blocks). */
-  block?: BlockId;
-}
+/** The unified exit's return of each function already rewritten (a second `its` reuses it). */
+const unifiedExits = new WeakMap<Function, ValueId>();
 
-export class InstrumentationSession {
+export class InstrumentationSession implements ProbeContext {
   readonly shaders: InstrumentedShader[] = [];
+  readonly module: Module;
   private bufferId: ValueId | undefined;
   private readonly original = new Map<number, OriginalFunction>();
   private readonly threadWorkIds = new Map<number, ValueId>();
@@ -79,6 +61,7 @@ export class InstrumentationSession {
   private readonly emitted = new Map<string, number>();
 
   constructor(readonly m: Module, readonly meta: InstrumentationMetadata) {
+    this.module = m;
     const byId = new Map(m.functions.map((f) => [f.id as number, f]));
     for (const entry of m.entryPoints) {
       const root = byId.get(entry.function);
@@ -175,9 +158,12 @@ export class InstrumentationSession {
   }
 
   /** Emits one probe and records its site (or reuses the equivalent one); returns the inst id. */
-  emit(p: Probe): number {
+  probe(p: Probe): number {
+    // The kind is written to metadata.json and read back by name (metadata-reader.ts).
+    if (!NAME_PATTERN.test(p.kind)) throw new Error(`site kind '${p.kind}' must match ${NAME_PATTERN}`);
     const point = p.point.at === 'blockEntry' ? `b${p.point.block}` : `${p.point.at}${p.point.inst}`;
-    const cls = p.kind === 'block' || p.kind === 'shaderEntry' ? 'blockBallot' : `${p.kind}${p.traceRay ?? ''}`;
+    const rec = typeof p.record === 'string' ? p.record : 'variable' in p.record.value ? `v:${p.record.value.variable}` : `i:${p.record.value.inst}`;
+    const cls = p.kind === 'block' || p.kind === 'shaderEntry' ? 'blockBallot' : `${p.kind}${p.traceRay ?? ''}|${rec}`;
     const key = `${p.fn.id}|${point}|${cls}`;
     const existing = this.emitted.get(key);
     if (existing !== undefined) {
@@ -198,23 +184,92 @@ export class InstrumentationSession {
     const blockId = p.block ?? (p.point.at === 'blockEntry' ? p.point.block : this.originalBlockOf(p.fn, p.point.inst));
     const block = o.blocks.get(blockId);
     if (!block) throw new Error(`block ^b${blockId} is not an original block of @${p.fn.name}`);
-    const payload = p.primitive === 'ThreadUpdate' ? [] : p.primitive === 'CreateWarpId' ? ['warp_id'] : ['active_mask'];
+    b.loc = { ...loc };
+    let primitive: PrimitiveKind;
+    let payload: string[];
+    let payloadTypes: PayloadType[] | undefined;
+    let words: ValueId[] = [];
+    if (p.record === 'ballot') [primitive, payload] = ['WarpUpdate', ['active_mask']];
+    else if (p.record === 'warpId') [primitive, payload] = ['CreateWarpId', ['warp_id']];
+    else if (p.record === 'count') [primitive, payload] = ['ThreadUpdate', []];
+    else {
+      const v = emitValueWords(b, p.fn, p.record.value, (id) => findInst(p.fn, id)?.inst);
+      [primitive, payload, payloadTypes, words] = ['ThreadUpdate', v.layout.fields, v.layout.types, v.words];
+    }
     const site = addSite(this.meta, {
       kind: p.kind,
-      primitive: p.primitive,
+      primitive,
       payload,
       shader: o.shader.shader,
       function: p.fn.name,
       block,
       loc: this.sourceLocation(loc),
       ...(p.traceRay !== undefined ? { traceRay: p.traceRay } : {}),
+      ...(payloadTypes ? { payloadTypes } : {}),
+      ...(p.label !== undefined ? { label: p.label } : {}),
     });
     const target: PrimitiveTarget = { buffer, threadWorkId, loc: { ...loc } };
-    b.loc = { ...loc };
-    if (p.primitive === 'ThreadUpdate') emitThreadUpdate(b, target, site, []);
-    else if (p.primitive === 'CreateWarpId') emitCreateWarpId(b, target, site);
+    if (primitive === 'ThreadUpdate') emitThreadUpdate(b, target, site, words);
+    else if (primitive === 'CreateWarpId') emitCreateWarpId(b, target, site);
     else emitWarpBallot(b, target, site);
     return site;
+  }
+
+  blockEntries(fn: Function): ProgramPoint[] {
+    return this.originalBlocks(fn).map((block) => ({ fn, point: { at: 'blockEntry', block } }));
+  }
+
+  instructions(sh: InstrumentedShader, predicate?: (site: InstructionSite) => boolean): InstructionSite[] {
+    const out: InstructionSite[] = [];
+    for (const fn of sh.functions) {
+      const original = this.orig(fn).blockOfInst;
+      for (const b of fn.blocks) {
+        for (const inst of b.insts) {
+          const block = original.get(inst.id);
+          if (block === undefined) continue;
+          const site: InstructionSite = { fn, inst, block, line: inst.loc.line, file: this.m.sources[inst.loc.file]?.path ?? '' };
+          if (!predicate || predicate(site)) out.push(site);
+        }
+      }
+    }
+    return out;
+  }
+
+  calls(sh: InstrumentedShader): { fn: Function; inst: ValueId; callee: string }[] {
+    const names = new Map(this.m.functions.map((f) => [f.id as number, f.name]));
+    return this.instructions(sh, (x) => x.inst.op === 'call').map(({ fn, inst }) => ({
+      fn, inst: inst.id, callee: names.get((inst as Inst & { op: 'call' }).callee) ?? '?',
+    }));
+  }
+
+  atLine(sh: InstrumentedShader, line: number, file?: string): InstructionSite | undefined {
+    const own = this.m.sources[sh.root.loc.file]?.path ?? '';
+    return this.instructions(sh, (x) => {
+      if (x.line !== line || x.inst.op === 'variable' || x.inst.op === 'phi') return false;
+      return file === undefined ? x.file === own || x.file === '' : x.file === file || x.file.endsWith(`/${file}`) || x.file.endsWith(`\\${file}`);
+    })[0];
+  }
+
+  hasVariable(fn: Function, name: string): boolean {
+    return findVariable(this.m, fn, name) !== undefined;
+  }
+
+  unifyReturns(fn: Function, final: OriginalReturn): ValueId {
+    const done = unifiedExits.get(fn);
+    if (done !== undefined) return done;
+    const b = new Builder(this.m, fn);
+    b.loc = { ...final.loc };
+    const exit = b.createBlock('vv.pipeline.exit');
+    b.setInsertPoint(exit);
+    const ret = b.emitVoid('return', {});
+    for (const r of this.originalReturns(fn)) {
+      const found = findInst(fn, r.id)!;
+      const old = found.inst;
+      // Same id: probes placed "before return k" by other utilities still name this point.
+      found.block.insts[found.index] = { op: 'branch', target: exit, id: old.id, type: old.type, loc: old.loc };
+    }
+    unifiedExits.set(fn, ret);
+    return ret;
   }
 
   /** The traceRay instructions of a shader in layout order (their index is the site's `traceRay`). */

@@ -15,6 +15,7 @@ import {
   type BlockMetadata,
   type FunctionMetadata,
   type InstrumentationMetadata,
+  type PayloadType,
   type PrimitiveKind,
   type ShaderMetadata,
   type SiteKind,
@@ -156,6 +157,9 @@ export interface NewSite {
   block: BlockMetadata;
   loc: SourceLocation;
   traceRay?: number;
+  /** Types of the payload words when not all u32. */
+  payloadTypes?: PayloadType[];
+  label?: string;
 }
 
 /** Appends a site and returns its inst id. */
@@ -175,6 +179,8 @@ export function addSite(meta: InstrumentationMetadata, s: NewSite): number {
     loc: s.loc,
   };
   if (s.traceRay !== undefined) site.traceRay = s.traceRay;
+  if (s.payloadTypes && s.payloadTypes.some((t) => t !== 'u32')) site.payloadTypes = [...s.payloadTypes];
+  if (s.label !== undefined) site.label = s.label;
   meta.sites.push(site);
   return id;
 }

@@ -13,9 +13,9 @@ import type { Cfg } from '../../ir/cfg.js';
 import { dominatorTree, immediatePostDominator, postDominatorTree, type DomTree } from '../../ir/dominators.js';
 import type { BlockId } from '../../ir/inst.js';
 import type { Function } from '../../ir/module.js';
-import type { InstrumentationSession, ProbePoint } from './instrumentation-session.js';
+import type { ProbeContext, ProbePoint } from './probe-context.js';
 
-export function instrumentPaths(s: InstrumentationSession): void {
+export function instrumentPaths(s: ProbeContext): void {
   for (const sh of s.shaders) {
     if (sh.entry.stage !== 'raygen') continue;
     const traces = s.traceRays(sh);
@@ -35,10 +35,10 @@ export function instrumentPaths(s: InstrumentationSession): void {
       for (const r of s.originalReturns(fn)) syncs.push({ fn, point: { at: 'before', inst: r.id }, traceRay: k });
     });
     const entry = { at: 'blockEntry', block: sh.root.blocks[0]!.id } as const;
-    s.emit({ fn: sh.root, point: entry, kind: 'warpId', primitive: 'CreateWarpId' });
-    s.emit({ fn: sh.root, point: entry, kind: 'pipelineEntry', primitive: 'WarpUpdate' });
-    traces.forEach(({ fn, inst }, k) => s.emit({ fn, point: { at: 'before', inst }, kind: 'preTraceRay', primitive: 'WarpUpdate', traceRay: k }));
-    for (const sync of syncs) s.emit({ ...sync, kind: 'syncPoint', primitive: 'WarpUpdate' });
+    s.probe({ fn: sh.root, point: entry, kind: 'warpId', record: 'warpId' });
+    s.probe({ fn: sh.root, point: entry, kind: 'pipelineEntry', record: 'ballot' });
+    traces.forEach(({ fn, inst }, k) => s.probe({ fn, point: { at: 'before', inst }, kind: 'preTraceRay', record: 'ballot', traceRay: k }));
+    for (const sync of syncs) s.probe({ ...sync, kind: 'syncPoint', record: 'ballot' });
   }
 }
 

@@ -6,13 +6,13 @@
  * Keeps: one `block` site per original block; the entry block of each stage's entry function is a
  * `block` site too (divergence mode marks it `shaderEntry` instead).
  */
-import type { InstrumentationSession } from './instrumentation-session.js';
+import type { ProbeContext } from './probe-context.js';
 
-export function instrumentSimt(s: InstrumentationSession): void {
+export function instrumentSimt(s: ProbeContext): void {
   for (const sh of s.shaders) {
     for (const fn of sh.functions) {
       for (const block of s.originalBlocks(fn)) {
-        s.emit({ fn, point: { at: 'blockEntry', block }, kind: 'block', primitive: 'WarpUpdate' });
+        s.probe({ fn, point: { at: 'blockEntry', block }, kind: 'block', record: 'ballot' });
       }
     }
   }

@@ -4,16 +4,16 @@
  * stage: each thread appends (thread_work_id, inst_id) per block it executes, in execution order.
  * Feeds thread/warp lifetimes (Fig. 16) and the per-pixel work heatmap.
  */
-import type { InstrumentationSession } from './instrumentation-session.js';
+import type { ProbeContext } from './probe-context.js';
 
-export function instrumentTrace(s: InstrumentationSession): void {
+export function instrumentTrace(s: ProbeContext): void {
   for (const sh of s.shaders) {
     if (sh.entry.stage === 'raygen') {
-      s.emit({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', primitive: 'CreateWarpId' });
+      s.probe({ fn: sh.root, point: { at: 'blockEntry', block: sh.root.blocks[0]!.id }, kind: 'warpId', record: 'warpId' });
     }
     for (const fn of sh.functions) {
       for (const block of s.originalBlocks(fn)) {
-        s.emit({ fn, point: { at: 'blockEntry', block }, kind: 'blockTrace', primitive: 'ThreadUpdate' });
+        s.probe({ fn, point: { at: 'blockEntry', block }, kind: 'blockTrace', record: 'count' });
       }
     }
   }

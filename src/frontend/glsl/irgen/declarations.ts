@@ -418,7 +418,7 @@ export function genLocalDecl(cx: IrGenContext, d: VarDecl): void {
         continue;
       }
     }
-    const ptr = cx.fnb.variable(types.pointer('function', t), loc);
+    const ptr = cx.fnb.variable(types.pointer('function', t), loc, undefined, name);
     const specValue = q.storage === 'const' && decl.init ? evalConst(constEnvOf(cx), decl.init) : undefined;
     const sym = {
       kind: 'variable' as const, ptr, type: t, storage: 'function' as const, loc,

@@ -90,10 +90,12 @@ export class FunctionBuilder {
   }
 
   /** A function-storage local; `type` is the pointer type. Placed at the top of the entry block. */
-  variable(ptrType: TypeId, loc: Loc, init?: ValueId): ValueId {
+  variable(ptrType: TypeId, loc: Loc, init?: ValueId, name?: string): ValueId {
     const id = freshId<ValueId>(this.m);
     const inst = { op: 'variable', id, type: ptrType, loc } as Inst & { op: 'variable' };
     if (init !== undefined) inst.init = init;
+    // The GLSL name, so instrumentation can find "variable x" (user utilities' variable probes).
+    if (name !== undefined) inst.name = name;
     this.vars.push(inst);
     return id;
   }

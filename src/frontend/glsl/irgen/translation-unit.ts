@@ -112,7 +112,7 @@ function genFunctionBody(cx: IrGenContext, f: FunctionSymbol): void {
         // Opaque handles (samplers, images, acceleration structures) cannot live in function memory: use the value.
         sym = { kind: 'constant' as const, id: params[i]!.id, type: p.type, loc };
       } else if (p.qualifier === 'in') {
-        const ptr = fb.variable(types.pointer('function', p.type), loc);
+        const ptr = fb.variable(types.pointer('function', p.type), loc, undefined, p.name);
         fb.emit({ op: 'store', ptr, value: params[i]!.id }, types.void, loc);
         sym = { kind: 'variable' as const, ptr, type: p.type, storage: 'function' as const, loc, ...(p.readonly ? { readonly: 'const' as const } : {}) };
       } else {

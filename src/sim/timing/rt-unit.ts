@@ -24,6 +24,7 @@ import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
 import { EventHeap } from './event-heap.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import type { SmTimelineHooks } from './timeline-hooks.js';
 
 const READY = 0;
 const WAIT_MEM = 1;
@@ -192,6 +193,8 @@ export class RtUnit implements MemClient {
   private readonly opStarts = new Int32Array(3);
   private opCycle = -1;
   readonly stats = new RtStats();
+  /** The warp-timeline hooks of the SM (set by Sm.attachTimeline), or null. */
+  timeline: SmTimelineHooks | null = null;
   private readonly latency: number[];
   private readonly chunkBytes: number;
 
@@ -250,6 +253,7 @@ export class RtUnit implements MemClient {
     this.activeRays += w.active;
     this.buffer[entry] = w;
     this.resident++;
+    if (this.timeline !== null) this.timeline.rtEnter(entry, slot, w.rays.length, now);
     if (w.active === 0) this.completeWarp(w, now);
     return true;
   }
@@ -461,6 +465,7 @@ export class RtUnit implements MemClient {
     this.stats.warpLatencies.push(lat);
     this.stats.warpThreadLatencySum += w.threadCycles / 32;
     if (lat > 0) this.stats.warpEfficiencySum += w.threadCycles / (32 * lat);
+    if (this.timeline !== null) this.timeline.rtLeave(w.entry, w.slot, now);
     this.onWarpDone(w.slot, now);
   }
 

@@ -13,24 +13,27 @@ import { writeSimReport } from '../../report/write-sim-report.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { addTimelineOptions, parseTimelineOptions, writeTimeline, type PendingTimeline, type RawTimelineOptions } from '../timeline-output.js';
 
-interface RawSimOptions extends RawRunOptions {
+interface RawSimOptions extends RawRunOptions, RawTimelineOptions {
   config: string;
   set: string[];
 }
 
 export function registerSimCommand(program: Command): void {
-  addRunOptions(
+  addTimelineOptions(addRunOptions(
     program
       .command('sim')
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
-  ).action(async (workload: string, raw: RawSimOptions) => {
+  )).action(async (workload: string, raw: RawSimOptions) => {
+    const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();
     const r = await simulateWorkload(workload, {
       ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
+      ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
       onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
     });
     progress.done();
@@ -38,6 +41,7 @@ export function registerSimCommand(program: Command): void {
     // A config file names the folder by its base name (SM75_RTX2060.gpgpusim.config -> SM75_RTX2060).
     const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${configName}`);
+    let timeline: PendingTimeline | undefined;
     try {
       const image = p.host.output;
       if (image) out.write('image.png', imageToPng(image));
@@ -47,7 +51,9 @@ export function registerSimCommand(program: Command): void {
       }
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
       writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
+      if (r.timeline !== undefined) timeline = writeTimeline(raw.timeline!, r.timeline, { workload: p.manifest.name, config: r.stats.config, params: p.params }, out);
       const dir = out.commit();
+      const timelinePath = timeline?.commit();
       const v = r.stats.values;
       process.stdout.write(
         `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
@@ -55,8 +61,14 @@ export function registerSimCommand(program: Command): void {
           (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,
       );
+      if (timeline !== undefined) {
+        const msg = timeline.report(timelinePath!);
+        process.stdout.write(msg.stdout);
+        process.stderr.write(msg.stderr);
+      }
     } catch (e) {
       out.abandon();
+      timeline?.abandon();
       throw e;
     }
   });

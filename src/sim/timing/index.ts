@@ -5,6 +5,7 @@
  */
 export { simulate, Gpu, type SimulateOptions, type TimingWarp } from './gpu.js';
 export { TimingDeadlockError } from './watchdog.js';
+export { TimelineRecorder, timelineJson, DEFAULT_TIMELINE_MAX_EVENTS, type TimelineOptions, type TimelineSummary, type TimelineMeta } from './timeline.js';
 export { formatStats, STAT_META, type TimingStats } from './stats.js';
 export { loadConfig, configFromText, PRESETS, type GpuConfig } from '../config/gpu-config.js';
 export { formatConfig } from '../config/format-config.js';

@@ -16,12 +16,14 @@ export interface RawTimelineOptions {
   timeline?: string;
   timelineWindow?: string;
   timelineMaxEvents?: string;
+  timelineSms?: string;
 }
 
 export function addTimelineOptions(cmd: Command): Command {
   return cmd
     .option('--timeline <file>', 'write the warp timeline as Chrome trace-event JSON (Perfetto, chrome://tracing): one track per SM warp slot and RT-unit entry, 1 us = 1 cycle')
     .option('--timeline-window <a:b>', 'with --timeline: record only cycles a (inclusive) to b (exclusive); either side may be left out')
+    .option('--timeline-sms <list>', 'with --timeline: record these SMs only, e.g. 0 or 0,2,4-7 (GPU-wide counters still cover every SM)')
     .option('--timeline-max-events <n>', `with --timeline: stop recording after this many events (default ${DEFAULT_TIMELINE_MAX_EVENTS.toLocaleString('en-US')}, about 55 MB)`);
 }
 
@@ -32,6 +34,7 @@ export function parseTimelineOptions(raw: RawTimelineOptions): TimelineOptions |
   if (raw.timeline === undefined) {
     if (raw.timelineWindow !== undefined) throw new CliUsageError('--timeline-window needs --timeline <file>');
     if (raw.timelineMaxEvents !== undefined) throw new CliUsageError('--timeline-max-events needs --timeline <file>');
+    if (raw.timelineSms !== undefined) throw new CliUsageError('--timeline-sms needs --timeline <file>');
     return undefined;
   }
   if (raw.timeline.trim() === '') throw new CliUsageError('--timeline: expected a file name');
@@ -51,6 +54,17 @@ export function parseTimelineOptions(raw: RawTimelineOptions): TimelineOptions |
       throw new CliUsageError(`--timeline-max-events: expected an integer in [1, ${MAX_EVENTS_LIMIT}], got '${raw.timelineMaxEvents}'`);
     }
     opts.maxEvents = n;
+  }
+  if (raw.timelineSms !== undefined) {
+    const sms = new Set<number>();
+    for (const part of raw.timelineSms.split(',')) {
+      const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+      const a = m ? Number(m[1]) : NaN;
+      const b = m && m[2] !== undefined ? Number(m[2]) : a;
+      if (!m || b < a || b > 65535) throw new CliUsageError(`--timeline-sms: expected SM numbers and ranges such as 0,2,4-7, got '${raw.timelineSms}'`);
+      for (let i = a; i <= b; i++) sms.add(i);
+    }
+    opts.sms = [...sms].sort((x, y) => x - y);
   }
   return opts;
 }

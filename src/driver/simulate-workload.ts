@@ -34,12 +34,13 @@ export interface SimulationResult {
 
 export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
+  // Before the preparation, so a bad timeline option fails fast.
+  const timeline = opts.timeline === undefined ? undefined
+    : new TimelineRecorder({ numSms: config.numSms, maxWarpsPerSm: config.maxWarpsPerSm, rtMaxWarps: config.rt.maxWarps, warpSize: config.warpSize, ctaSize: 1 }, opts.timeline);
   const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries }, shared);
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
-  const timeline = opts.timeline === undefined ? undefined
-    : new TimelineRecorder({ numSms: config.numSms, maxWarpsPerSm: config.maxWarpsPerSm, rtMaxWarps: config.rt.maxWarps, warpSize: config.warpSize, ctaSize: 1 }, opts.timeline);
   const stats = simulate(warps, config, {
     onProgress: (c, done) => {
       cycle = c;

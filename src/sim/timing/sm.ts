@@ -181,7 +181,7 @@ export class Sm implements MemClient {
     return this.resident;
   }
 
-  attachTimeline(hooks: SmTimelineHooks): void {
+  attachTimeline(hooks: SmTimelineHooks | null): void {
     this.timeline = hooks;
     this.rt.timeline = hooks;
   }

@@ -27,6 +27,7 @@
  * Invariants: slices on one thread nest (a warp's activity lies inside its warp slice); events are
  * stored in flat typed columns (no object per event), so a cap of a million events stays small.
  */
+import { ConfigError } from '../config/config-error.js';
 import type { Gpu } from './gpu.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 
@@ -37,6 +38,8 @@ export interface TimelineOptions {
   maxEvents?: number;
   /** Counter sampling interval in cycles (default 1000). */
   counterInterval?: number;
+  /** Record the warp slots, RT unit and counters of these SMs only (default: every SM); GPU-wide counters cover all. */
+  sms?: readonly number[];
 }
 
 export interface TimelineLayout {
@@ -129,7 +132,9 @@ export class TimelineRecorder {
   readonly counterInterval: number;
   /** Simulated cycles of the run (set by finish). */
   cycles = 0;
-  private readonly tracks: SmTrack[] = [];
+  private readonly tracks: (SmTrack | undefined)[] = [];
+  /** Per SM: 1 when it is recorded. */
+  readonly recorded: Uint8Array;
   private nextSample: number;
   private lastSample = 0;
   private readonly prevSmInsts: Float64Array;
@@ -148,13 +153,21 @@ export class TimelineRecorder {
     this.counterInterval = opts.counterInterval ?? 1000;
     if (!(this.start >= 0 && this.end > this.start)) throw new RangeError(`timeline window [${this.start}, ${this.end}) is empty`);
     if (!(this.maxEvents >= 1) || !(this.counterInterval >= 1)) throw new RangeError('timeline maxEvents and counterInterval must be at least 1');
+    this.recorded = new Uint8Array(layout.numSms).fill(opts.sms === undefined ? 1 : 0);
+    for (const sm of opts.sms ?? []) {
+      if (!Number.isInteger(sm) || sm < 0 || sm >= layout.numSms) {
+        throw new ConfigError(`--timeline-sms: there is no SM ${sm}: this GPU has ${layout.numSms} SMs (0-${layout.numSms - 1})`, 'timeline-sms');
+      }
+      this.recorded[sm] = 1;
+    }
     this.nextSample = this.counterInterval;
     this.prevSmInsts = new Float64Array(layout.numSms);
     this.prevSmL1 = new Float64Array(layout.numSms);
   }
 
-  /** The hooks of SM `id` (gpu.ts attaches them to the SM and its RT unit). */
-  forSm(id: number): SmTimelineHooks {
+  /** The hooks of SM `id` (gpu.ts attaches them to the SM and its RT unit), or null if it is not recorded. */
+  forSm(id: number): SmTimelineHooks | null {
+    if (this.recorded[id] !== 1) return null;
     const t = new SmTrack(this, id);
     this.tracks[id] = t;
     return t;
@@ -171,7 +184,7 @@ export class TimelineRecorder {
   /** At the end of the run (`cycles` simulated): closes what is open and samples the last partial interval. */
   finish(cycles: number, gpu: Gpu): void {
     this.cycles = cycles;
-    for (const t of this.tracks) t.closeAll(cycles);
+    for (const t of this.tracks) t?.closeAll(cycles);
     this.sample(cycles, gpu);
   }
 
@@ -211,7 +224,7 @@ export class TimelineRecorder {
     for (const sm of gpu.sms) {
       const i = sm.stats.threadInsts;
       const m = sm.l1.cache.stats.misses() + (sm.rtCache !== sm.l1 ? sm.rtCache.cache.stats.misses() : 0);
-      if (keep) {
+      if (keep && this.recorded[sm.id] === 1) {
         this.store(C_IPC, sm.id + 1, sm.id + 1, ts, 0, (i - this.prevSmInsts[sm.id]!) / len, 0, 0, at - 1);
         this.store(C_L1, sm.id + 1, sm.id + 1, ts, 0, ((m - this.prevSmL1[sm.id]!) * 1000) / len, 0, 0, at - 1);
       }
@@ -439,6 +452,7 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
     truncatedAt: s.truncatedAt,
     maxEvents: s.maxEvents,
     counterIntervalCycles: rec.counterInterval,
+    sms: rec.recorded.every((r) => r === 1) ? 'all' : [...rec.recorded.keys()].filter((i) => rec.recorded[i] === 1),
     ids: 'pid = SM + 1 (GPU-wide counters: numSms + 1); tid = warp slot + 1; RT-unit warp-buffer entry e: tid = maxWarpsPerSm + 1 + e',
   };
   let buf = `{"otherData":${JSON.stringify(otherData)},\n"traceEvents":[\n`;
@@ -461,6 +475,7 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
     `{"name":"process_sort_index","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"sort_index":-1}}`,
   ];
   for (let sm = 0; sm < numSms; sm++) {
+    if (rec.recorded[sm] !== 1) continue;
     meta1.push(`{"name":"process_name","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"name":"SM ${sm}"}}`);
     meta1.push(`{"name":"process_sort_index","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"sort_index":${sm}}}`);
   }

@@ -166,6 +166,23 @@ test('the event cap ends the window where it is hit and the file stays a consist
   assertNested(t, capped.trace);
 });
 
+test('--timeline-sms records the chosen SMs only; the SMs\' timelines add up to the whole run', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=2']);
+  const work = () => traversalWorkload(12, 2, 8, 1 << 18, 5);
+  const [sm0, sm1] = [record(work, cfg, { sms: [0] }), record(work, cfg, { sms: [1] })];
+  t.is(warpInsts(sm0.trace) + warpInsts(sm1.trace), sm0.stats.values.gpu_warp_insn);
+  t.true(warpInsts(sm1.trace) > 0);
+  const pids = new Set(sm1.trace.traceEvents.filter((e) => e.ph === 'X' || e.ph === 'i').map((e) => e.pid));
+  t.deepEqual([...pids], [2]);
+  const names = sm1.trace.traceEvents.filter((e) => e.name === 'process_name').map((e) => e.args!.name);
+  t.deepEqual(names.sort(), ['GPU', 'SM 1']);
+  // GPU-wide counters still cover every SM; per-SM counters only the recorded one.
+  t.true(sm1.trace.traceEvents.some((e) => e.ph === 'C' && e.pid === cfg.numSms + 1));
+  t.false(sm1.trace.traceEvents.some((e) => e.ph === 'C' && e.pid === 1));
+  const err = t.throws(() => record(work, cfg, { sms: [2] }));
+  t.is(err?.message, '--timeline-sms: there is no SM 2: this GPU has 2 SMs (0-1)');
+});
+
 test('the JSON comes in bounded pieces', (t) => {
   const cfg = loadConfig('mobile', ONE_SM);
   const steps = Array.from({ length: 40 }, (_, i) => loadStep(0x20000 + i * 128, 3));

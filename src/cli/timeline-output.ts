@@ -103,7 +103,7 @@ export function writeTimeline(path: string, rec: TimelineRecorder, meta: Timelin
     abandon: () => file?.abandon(),
     report: (where) => {
       const n = (v: number): string => v.toLocaleString('en-US');
-      const stdout = `timeline: ${where} (${n(s.events)} events, ${(bytes / 1e6).toFixed(1)} MB, cycles ${n(s.start)}..${n(Math.max(s.start, s.end))} of ${n(s.cycles)}; open it in https://ui.perfetto.dev or chrome://tracing)\n`;
+      const stdout = `timeline: ${where} (${n(s.events)} events, ${(bytes / 1e6).toFixed(1)} MB, cycles ${n(s.start)}..${n(s.end)} of ${n(s.cycles)}; open it in https://ui.perfetto.dev or chrome://tracing)\n`;
       let stderr = '';
       if (s.truncatedAt !== null) {
         stderr += `vvision: warning: --timeline: the cap of ${n(s.maxEvents)} events was reached at cycle ${n(s.truncatedAt)}, so ${where} covers cycles ` +

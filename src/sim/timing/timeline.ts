@@ -189,7 +189,7 @@ export class TimelineRecorder {
   }
 
   summary(): TimelineSummary {
-    return { events: this.events.length, start: this.start, end: Math.min(this.end, this.cycles), truncatedAt: this.truncatedAt, maxEvents: this.maxEvents, cycles: this.cycles };
+    return { events: this.events.length, start: this.start, end: Math.max(this.start, Math.min(this.end, this.cycles)), truncatedAt: this.truncatedAt, maxEvents: this.maxEvents, cycles: this.cycles };
   }
 
   /** Stores slice [start, end) cut to the window; `now` is the cycle it is reported at (for the cap). */

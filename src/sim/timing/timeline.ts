@@ -1,6 +1,7 @@
 /**
  * The warp timeline: a recorder the timing model reports to (timeline-hooks.ts) when a timeline
- * is asked for, and its Chrome trace-event JSON (the format chrome://tracing and Perfetto open).
+ * is asked for; timeline-json.ts writes what it recorded as Chrome trace-event JSON (the format
+ * chrome://tracing and Perfetto open).
  *
  * Layout of the trace (1 trace microsecond = 1 core cycle):
  * - one process per SM ("SM i", pid i + 1) and one "GPU" process (pid numSms + 1) for the
@@ -54,22 +55,25 @@ export interface TimelineLayout {
 /** About 110 bytes an event: a default file stays near 55 MB, which chrome://tracing still opens. */
 export const DEFAULT_TIMELINE_MAX_EVENTS = 500_000;
 
-// Event kinds (the order breaks ties when sorting: a warp slice goes before the slices it holds).
-const WARP = 0;
-const ISSUE = 1;
-const MEM = 2;
-const IN_RT = 3;
-const TRAVERSAL = 4;
-const CTA_LAUNCH = 5;
-const C_IPC = 6;
-const C_L1 = 7;
-const C_L2 = 8;
+/**
+ * Event kinds as stored in the columns (timeline-json.ts names them). The order breaks ties when
+ * sorting: a warp slice goes before the slices it holds.
+ */
+export const WARP = 0;
+export const ISSUE = 1;
+export const MEM = 2;
+export const IN_RT = 3;
+export const TRAVERSAL = 4;
+export const CTA_LAUNCH = 5;
+export const C_IPC = 6;
+export const C_L1 = 7;
+export const C_L2 = 8;
 
 /** Per warp-slot state: what the open slice is. */
 const NONE = 0;
 
 /** Growable columns of events. */
-class EventColumns {
+export class EventColumns {
   length = 0;
   kind = new Uint8Array(1024);
   pid = new Int32Array(1024);
@@ -415,116 +419,4 @@ class SmTrack implements SmTimelineHooks {
       this.rec.emit(ISSUE, this.pid, slot + 1, start, this.issueEnd[slot]!, this.insts[slot]!, this.threads[slot]!, 0, at);
     } else if (at > start) this.rec.emit(k, this.pid, slot + 1, start, at, 0, 0, 0, at);
   }
-}
-
-/** Run facts written beside the events in the file's `otherData`. */
-export interface TimelineMeta {
-  workload?: string;
-  config?: string;
-  [key: string]: unknown;
-}
-
-const COUNTER_NAMES: Record<number, [string, string]> = {
-  [C_IPC]: ['IPC', 'thread insts/cycle'],
-  [C_L1]: ['L1D misses', 'per 1K cycles'],
-  [C_L2]: ['L2 misses', 'per 1K cycles'],
-};
-
-function num(v: number): string {
-  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e4) / 1e4);
-}
-
-/**
- * The Chrome trace-event JSON of a finished recording, in pieces of about `chunkChars`
- * characters (the caller writes them to a file as they come, so a large trace is never one
- * string). Events are ordered by process, thread, start, then longest first, so slices that
- * start together nest in the order every viewer expects.
- */
-export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, chunkChars = 1 << 16): Generator<string> {
-  const ev = rec.events;
-  const { numSms, maxWarpsPerSm: n } = rec.layout;
-  const s = rec.summary();
-  const otherData = {
-    ...meta,
-    timeUnit: '1 us = 1 core cycle',
-    cycles: s.cycles,
-    window: { start: s.start, end: s.end },
-    truncatedAt: s.truncatedAt,
-    maxEvents: s.maxEvents,
-    counterIntervalCycles: rec.counterInterval,
-    sms: rec.recorded.every((r) => r === 1) ? 'all' : [...rec.recorded.keys()].filter((i) => rec.recorded[i] === 1),
-    ids: 'pid = SM + 1 (GPU-wide counters: numSms + 1); tid = warp slot + 1; RT-unit warp-buffer entry e: tid = maxWarpsPerSm + 1 + e',
-  };
-  let buf = `{"otherData":${JSON.stringify(otherData)},\n"traceEvents":[\n`;
-  let first = true;
-  const put = (line: string): string | null => {
-    buf += (first ? '' : ',\n') + line;
-    first = false;
-    if (buf.length < chunkChars) return null;
-    const out = buf;
-    buf = '';
-    return out;
-  };
-
-  // Metadata: name every process, and every thread that has an event.
-  const gpuPid = numSms + 1;
-  const used = new Set<number>();
-  for (let i = 0; i < ev.length; i++) if (ev.kind[i]! < C_IPC) used.add(ev.pid[i]! * 65536 + ev.tid[i]!);
-  const meta1: string[] = [
-    `{"name":"process_name","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"name":"GPU"}}`,
-    `{"name":"process_sort_index","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"sort_index":-1}}`,
-  ];
-  for (let sm = 0; sm < numSms; sm++) {
-    if (rec.recorded[sm] !== 1) continue;
-    meta1.push(`{"name":"process_name","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"name":"SM ${sm}"}}`);
-    meta1.push(`{"name":"process_sort_index","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"sort_index":${sm}}}`);
-  }
-  for (const key of [...used].sort((a, b) => a - b)) {
-    const pid = Math.floor(key / 65536);
-    const tid = key % 65536;
-    const name = tid <= n ? `warp slot ${tid - 1}` : `RT unit entry ${tid - n - 1}`;
-    meta1.push(`{"name":"thread_name","ph":"M","pid":${pid},"tid":${tid},"args":{"name":"${name}"}}`);
-    meta1.push(`{"name":"thread_sort_index","ph":"M","pid":${pid},"tid":${tid},"args":{"sort_index":${tid}}}`);
-  }
-  for (const m of meta1) {
-    const out = put(m);
-    if (out !== null) yield out;
-  }
-
-  const order = new Uint32Array(ev.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) =>
-    ev.pid[a]! - ev.pid[b]! || ev.tid[a]! - ev.tid[b]! || ev.ts[a]! - ev.ts[b]! || ev.dur[b]! - ev.dur[a]! || ev.kind[a]! - ev.kind[b]!);
-  for (const i of order) {
-    const k = ev.kind[i]!;
-    const head = `"pid":${ev.pid[i]},"tid":${ev.tid[i]},"ts":${ev.ts[i]}`;
-    let line: string;
-    switch (k) {
-      case WARP:
-        line = `{"name":"warp ${ev.a0[i]}","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]},"args":{"warp":${ev.a0[i]},"cta":${ev.a1[i]},"slot":${ev.a2[i]}}}`;
-        break;
-      case ISSUE:
-        line = `{"name":"issue","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]},"args":{"warpInsts":${ev.a0[i]},"threadInsts":${ev.a1[i]}}}`;
-        break;
-      case MEM:
-        line = `{"name":"wait: memory","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]}}`;
-        break;
-      case IN_RT:
-        line = `{"name":"in RT unit","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]}}`;
-        break;
-      case TRAVERSAL:
-        line = `{"name":"warp ${ev.a0[i]}","cat":"rt","ph":"X",${head},"dur":${ev.dur[i]},"args":{"warp":${ev.a0[i]},"smSlot":${ev.a1[i]},"rays":${ev.a2[i]}}}`;
-        break;
-      case CTA_LAUNCH:
-        line = `{"name":"CTA ${ev.a0[i]} launch","cat":"cta","ph":"i","s":"p",${head},"args":{"cta":${ev.a0[i]}}}`;
-        break;
-      default: {
-        const [name, series] = COUNTER_NAMES[k]!;
-        line = `{"name":"${name}","cat":"counter","ph":"C",${head},"args":{"${series}":${num(ev.a0[i]!)}}}`;
-      }
-    }
-    const out = put(line);
-    if (out !== null) yield out;
-  }
-  yield `${buf}\n]}\n`;
 }

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { loadConfig, type GpuConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
-import { TimelineRecorder, timelineJson, type TimelineOptions } from '../../../src/sim/timing/timeline.js';
+import { TimelineRecorder, type TimelineOptions } from '../../../src/sim/timing/timeline.js';
+import { timelineJson } from '../../../src/sim/timing/timeline-json.js';
 import type { TimingWarp } from '../../../src/sim/timing/sm.js';
 import { ScriptedWarp, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
 

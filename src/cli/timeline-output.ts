@@ -24,7 +24,7 @@ export function addTimelineOptions(cmd: Command): Command {
     .option('--timeline <file>', 'write the warp timeline as Chrome trace-event JSON (Perfetto, chrome://tracing): one track per SM warp slot and RT-unit entry, 1 us = 1 cycle')
     .option('--timeline-window <a:b>', 'with --timeline: record only cycles a (inclusive) to b (exclusive); either side may be left out')
     .option('--timeline-sms <list>', 'with --timeline: record these SMs only, e.g. 0 or 0,2,4-7 (GPU-wide counters still cover every SM)')
-    .option('--timeline-max-events <n>', `with --timeline: stop recording after this many events (default ${DEFAULT_TIMELINE_MAX_EVENTS.toLocaleString('en-US')}, about 55 MB)`);
+    .option('--timeline-max-events <n>', `with --timeline: stop recording after this many events (default ${DEFAULT_TIMELINE_MAX_EVENTS.toLocaleString('en-US')}, at most about 60 MB)`);
 }
 
 const MAX_EVENTS_LIMIT = 50_000_000;

@@ -52,7 +52,7 @@ export interface TimelineLayout {
   ctaSize: number;
 }
 
-/** About 110 bytes an event: a default file stays near 55 MB, which chrome://tracing still opens. */
+/** About 115 bytes of JSON an event (pt at 64x64 on mobile: 128,659 events, 14.6 MB), so a default file stays under about 60 MB. */
 export const DEFAULT_TIMELINE_MAX_EVENTS = 500_000;
 
 /**

@@ -3,7 +3,7 @@
  * the processes (SMs, GPU) and threads (warp slots, RT-unit entries), then the recorded slices,
  * instants and counters. The layout is described in timeline.ts.
  */
-import { C_IPC, C_L1, C_L2, CTA_LAUNCH, IN_RT, ISSUE, MEM, TRAVERSAL, WARP, type TimelineRecorder } from './timeline.js';
+import { C_IPC, C_L1, C_L2, CTA_LAUNCH, IN_RT, ISSUE, MEM, TRAVERSAL, WARP, threadIdBase, type TimelineRecorder } from './timeline.js';
 
 /** Run facts written beside the events in the file's `otherData`. */
 export interface TimelineMeta {
@@ -41,7 +41,7 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
     maxEvents: s.maxEvents,
     counterIntervalCycles: rec.counterInterval,
     sms: rec.recorded.every((r) => r === 1) ? 'all' : [...rec.recorded.keys()].filter((i) => rec.recorded[i] === 1),
-    ids: 'pid = SM + 1 (GPU-wide counters: numSms + 1); tid = warp slot + 1; RT-unit warp-buffer entry e: tid = maxWarpsPerSm + 1 + e',
+    ids: `pid = SM + 1 (GPU-wide counters: ${numSms + 1}); warp slot s of SM i: tid = ${threadIdBase(rec.layout, 0) - 1} x (i + 1) + 1 + s; RT-unit entry e: tid = ${threadIdBase(rec.layout, 0) - 1} x (i + 1) + 1 + ${n} + e`,
   };
   let buf = `{"otherData":${JSON.stringify(otherData)},\n"traceEvents":[\n`;
   let first = true;
@@ -56,8 +56,8 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
 
   // Metadata: name every process, and every thread that has an event.
   const gpuPid = numSms + 1;
-  const used = new Set<number>();
-  for (let i = 0; i < ev.length; i++) if (ev.kind[i]! < C_IPC) used.add(ev.pid[i]! * 65536 + ev.tid[i]!);
+  const used = new Map<number, number>();
+  for (let i = 0; i < ev.length; i++) if (ev.kind[i]! < C_IPC) used.set(ev.tid[i]!, ev.pid[i]!);
   const meta1: string[] = [
     `{"name":"process_name","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"name":"GPU"}}`,
     `{"name":"process_sort_index","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"sort_index":-1}}`,
@@ -67,10 +67,9 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
     meta1.push(`{"name":"process_name","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"name":"SM ${sm}"}}`);
     meta1.push(`{"name":"process_sort_index","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"sort_index":${sm}}}`);
   }
-  for (const key of [...used].sort((a, b) => a - b)) {
-    const pid = Math.floor(key / 65536);
-    const tid = key % 65536;
-    const name = tid <= n ? `warp slot ${tid - 1}` : `RT unit entry ${tid - n - 1}`;
+  for (const [tid, pid] of [...used].sort((a, b) => a[0] - b[0])) {
+    const local = tid - threadIdBase(rec.layout, pid - 1);
+    const name = local < n ? `warp slot ${local}` : `RT unit entry ${local - n}`;
     meta1.push(`{"name":"thread_name","ph":"M","pid":${pid},"tid":${tid},"args":{"name":"${name}"}}`);
     meta1.push(`{"name":"thread_sort_index","ph":"M","pid":${pid},"tid":${tid},"args":{"sort_index":${tid}}}`);
   }

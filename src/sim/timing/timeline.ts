@@ -6,8 +6,8 @@
  * Layout of the trace (1 trace microsecond = 1 core cycle):
  * - one process per SM ("SM i", pid i + 1) and one "GPU" process (pid numSms + 1) for the
  *   GPU-wide counters;
- * - in an SM, one thread per warp slot ("warp slot s", tid s + 1) and one per RT-unit warp-buffer
- *   entry ("RT unit entry e", tid maxWarpsPerSm + 1 + e);
+ * - in an SM, one thread per warp slot ("warp slot s") and one per RT-unit warp-buffer entry
+ *   ("RT unit entry e"); thread ids are unique in the whole trace (threadIdBase);
  * - on a warp slot: a slice per resident warp ("warp W", from its CTA's launch to its exit) with,
  *   nested in it, "issue" slices (consecutive cycles in which the warp issued, merged; args: warp
  *   and thread instructions), "wait: memory" (not issuing, load / atomic responses outstanding)
@@ -50,6 +50,18 @@ export interface TimelineLayout {
   warpSize: number;
   /** Warps per CTA: warp W of the launch is warp W % ctaSize of CTA floor(W / ctaSize). */
   ctaSize: number;
+}
+
+/**
+ * The first thread id of SM `sm`: its warp slot s is this + s, its RT-unit entry e this +
+ * maxWarpsPerSm + e. Ids are unique across SMs because Perfetto names threads by tid alone
+ * (the `thread_name` metadata event); a power of ten per SM keeps them readable (SM 2 slot 5 is
+ * 306 when the stride is 100).
+ */
+export function threadIdBase(layout: Pick<TimelineLayout, 'maxWarpsPerSm' | 'rtMaxWarps'>, sm: number): number {
+  let stride = 100;
+  while (stride < layout.maxWarpsPerSm + layout.rtMaxWarps + 1) stride *= 10;
+  return (sm + 1) * stride + 1;
 }
 
 /** About 115 bytes of JSON an event (pt at 64x64 on mobile: 128,659 events, 14.6 MB), so a default file stays under about 60 MB. */
@@ -261,6 +273,8 @@ export class TimelineRecorder {
 class SmTrack implements SmTimelineHooks {
   private readonly n: number;
   private readonly pid: number;
+  /** Thread id of warp slot 0 (threadIdBase). */
+  private readonly tid0: number;
   private readonly open: Uint8Array;
   private readonly openStart: Float64Array;
   private readonly issueEnd: Float64Array;
@@ -288,6 +302,7 @@ class SmTrack implements SmTimelineHooks {
     const { maxWarpsPerSm: n, warpSize, rtMaxWarps } = rec.layout;
     this.n = n;
     this.pid = id + 1;
+    this.tid0 = threadIdBase(rec.layout, id);
     this.open = new Uint8Array(n);
     this.openStart = new Float64Array(n);
     this.issueEnd = new Float64Array(n);
@@ -316,7 +331,7 @@ class SmTrack implements SmTimelineHooks {
     this.pending[slot] = 0;
     this.rtCount[slot] = 0;
     for (let c = slot; c < this.pendingCtx.length; c += this.n) this.pendingCtx[c] = 0;
-    if (k === 0) this.rec.emit(CTA_LAUNCH, this.pid, slot + 1, now, now, cta, 0, 0, now);
+    if (k === 0) this.rec.emit(CTA_LAUNCH, this.pid, this.tid0 + slot, now, now, cta, 0, 0, now);
   }
 
   issue(c: number, lanes: number, pendingLoads: number, now: number): void {
@@ -349,7 +364,7 @@ class SmTrack implements SmTimelineHooks {
     this.settle(slot, now);
     const end = this.open[slot] === ISSUE ? Math.max(now, this.issueEnd[slot]!) : now;
     this.close(slot, now);
-    this.rec.emit(WARP, this.pid, slot + 1, this.residentSince[slot]!, end, this.warpId[slot]!, this.ctaOf[slot]!, slot, now);
+    this.rec.emit(WARP, this.pid, this.tid0 + slot, this.residentSince[slot]!, end, this.warpId[slot]!, this.ctaOf[slot]!, slot, now);
     this.resident[slot] = 0;
   }
 
@@ -366,7 +381,7 @@ class SmTrack implements SmTimelineHooks {
   rtLeave(entry: number, c: number, now: number): void {
     const slot = c % this.n;
     this.settle(slot, now);
-    this.rec.emit(TRAVERSAL, this.pid, this.n + 1 + entry, this.rtSince[entry]!, now, this.warpId[slot]!, slot, this.rtRays[entry]!, now);
+    this.rec.emit(TRAVERSAL, this.pid, this.tid0 + this.n + entry, this.rtSince[entry]!, now, this.warpId[slot]!, slot, this.rtRays[entry]!, now);
     this.rtCtx[entry] = -1;
     this.rtCount[slot]!--;
     this.update(slot, now);
@@ -416,7 +431,7 @@ class SmTrack implements SmTimelineHooks {
     if (k === NONE) return;
     const start = this.openStart[slot]!;
     if (k === ISSUE) {
-      this.rec.emit(ISSUE, this.pid, slot + 1, start, this.issueEnd[slot]!, this.insts[slot]!, this.threads[slot]!, 0, at);
-    } else if (at > start) this.rec.emit(k, this.pid, slot + 1, start, at, 0, 0, 0, at);
+      this.rec.emit(ISSUE, this.pid, this.tid0 + slot, start, this.issueEnd[slot]!, this.insts[slot]!, this.threads[slot]!, 0, at);
+    } else if (at > start) this.rec.emit(k, this.pid, this.tid0 + slot, start, at, 0, 0, 0, at);
   }
 }

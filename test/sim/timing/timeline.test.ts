@@ -1,7 +1,7 @@
 import test from 'ava';
 import { loadConfig, type GpuConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
-import { TimelineRecorder, type TimelineOptions } from '../../../src/sim/timing/timeline.js';
+import { TimelineRecorder, threadIdBase, type TimelineOptions } from '../../../src/sim/timing/timeline.js';
 import { timelineJson } from '../../../src/sim/timing/timeline-json.js';
 import type { TimingWarp } from '../../../src/sim/timing/sm.js';
 import { ScriptedWarp, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
@@ -77,7 +77,7 @@ test('a pointer chase shows as issue and memory-wait slices inside the warp slic
   t.is(trace.traceEvents.filter((e) => e.ph === 'i' && e.name === 'CTA 0 launch').length, 1);
   // Metadata names the SM and the warp slot.
   t.true(trace.traceEvents.some((e) => e.ph === 'M' && e.name === 'process_name' && e.args!.name === 'SM 0' && e.pid === 1));
-  t.true(trace.traceEvents.some((e) => e.ph === 'M' && e.name === 'thread_name' && e.args!.name === 'warp slot 0' && e.pid === 1 && e.tid === 1));
+  t.true(trace.traceEvents.some((e) => e.ph === 'M' && e.name === 'thread_name' && e.args!.name === 'warp slot 0' && e.pid === 1 && e.tid === 101));
   assertNested(t, trace);
 });
 
@@ -91,16 +91,17 @@ test('recording a timeline does not change the simulation', (t) => {
 
 test('RT-unit slices match the RT stats and the warps\' time in the RT unit', (t) => {
   const cfg = loadConfig('mobile', ['gpgpu_n_clusters=2']);
-  const { stats, trace } = record(() => traversalWorkload(12, 2, 8, 1 << 18, 5), cfg);
+  const { rec, stats, trace } = record(() => traversalWorkload(12, 2, 8, 1 << 18, 5), cfg);
   const n = cfg.maxWarpsPerSm;
+  const local = (e: TraceEvent) => e.tid - threadIdBase(rec.layout, e.pid - 1);
   const rt = slices(trace).filter((e) => e.cat === 'rt');
   t.is(rt.length, stats.values.rt_total_warps);
-  t.true(rt.every((e) => e.tid > n && e.tid <= n + cfg.rt.maxWarps && e.name === `warp ${e.args!.warp}`));
+  t.true(rt.every((e) => local(e) >= n && local(e) < n + cfg.rt.maxWarps && e.name === `warp ${e.args!.warp}`));
   t.true(Math.abs(sum(rt, (e) => e.dur!) - stats.values.rt_avg_warp_latency! * stats.values.rt_total_warps!) < 1e-6);
   t.is(sum(rt, (e) => e.args!.rays as number), stats.values.rt_total_rays);
   // The warp's own track shows the same interval as "in RT unit" (from the cycle after the
   // traceRay's issue cycle when it entered the RT unit as it issued).
-  const inRt = new Map(slices(trace, 'in RT unit').map((e) => [`${e.pid}/${e.tid - 1}/${e.ts + e.dur!}`, e.ts]));
+  const inRt = new Map(slices(trace, 'in RT unit').map((e) => [`${e.pid}/${local(e)}/${e.ts + e.dur!}`, e.ts]));
   t.is(inRt.size, rt.length);
   for (const e of rt) {
     const start = inRt.get(`${e.pid}/${e.args!.smSlot}/${e.ts + e.dur!}`);
@@ -182,6 +183,18 @@ test('--timeline-sms records the chosen SMs only; the SMs\' timelines add up to 
   t.false(sm1.trace.traceEvents.some((e) => e.ph === 'C' && e.pid === 1));
   const err = t.throws(() => record(work, cfg, { sms: [2] }));
   t.is(err?.message, '--timeline-sms: there is no SM 2: this GPU has 2 SMs (0-1)');
+});
+
+test('thread ids are unique across SMs and the thread names say which slot or RT entry they are', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=2']);
+  const { rec, trace } = record(() => traversalWorkload(12, 2, 8, 1 << 18, 5), cfg);
+  const names = new Map(trace.traceEvents.filter((e) => e.name === 'thread_name').map((e) => [e.tid, { pid: e.pid, name: e.args!.name }]));
+  for (const e of slices(trace)) {
+    const th = names.get(e.tid);
+    t.is(th?.pid, e.pid, `tid ${e.tid} belongs to one process`);
+    t.regex(String(th?.name), e.cat === 'rt' ? /^RT unit entry \d+$/ : /^warp slot \d+$/);
+  }
+  t.deepEqual(names.get(threadIdBase(rec.layout, 1) + 3), { pid: 2, name: 'warp slot 3' });
 });
 
 test('the JSON comes in bounded pieces', (t) => {

@@ -59,19 +59,19 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
   const used = new Map<number, number>();
   for (let i = 0; i < ev.length; i++) if (ev.kind[i]! < C_IPC) used.set(ev.tid[i]!, ev.pid[i]!);
   const meta1: string[] = [
-    `{"name":"process_name","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"name":"GPU"}}`,
-    `{"name":"process_sort_index","ph":"M","pid":${gpuPid},"tid":${gpuPid},"args":{"sort_index":-1}}`,
+    `{"name":"process_name","ph":"M","ts":0,"pid":${gpuPid},"tid":${gpuPid},"args":{"name":"GPU"}}`,
+    `{"name":"process_sort_index","ph":"M","ts":0,"pid":${gpuPid},"tid":${gpuPid},"args":{"sort_index":-1}}`,
   ];
   for (let sm = 0; sm < numSms; sm++) {
     if (rec.recorded[sm] !== 1) continue;
-    meta1.push(`{"name":"process_name","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"name":"SM ${sm}"}}`);
-    meta1.push(`{"name":"process_sort_index","ph":"M","pid":${sm + 1},"tid":${sm + 1},"args":{"sort_index":${sm}}}`);
+    meta1.push(`{"name":"process_name","ph":"M","ts":0,"pid":${sm + 1},"tid":${sm + 1},"args":{"name":"SM ${sm}"}}`);
+    meta1.push(`{"name":"process_sort_index","ph":"M","ts":0,"pid":${sm + 1},"tid":${sm + 1},"args":{"sort_index":${sm}}}`);
   }
   for (const [tid, pid] of [...used].sort((a, b) => a[0] - b[0])) {
     const local = tid - threadIdBase(rec.layout, pid - 1);
     const name = local < n ? `warp slot ${local}` : `RT unit entry ${local - n}`;
-    meta1.push(`{"name":"thread_name","ph":"M","pid":${pid},"tid":${tid},"args":{"name":"${name}"}}`);
-    meta1.push(`{"name":"thread_sort_index","ph":"M","pid":${pid},"tid":${tid},"args":{"sort_index":${tid}}}`);
+    meta1.push(`{"name":"thread_name","ph":"M","ts":0,"pid":${pid},"tid":${tid},"args":{"name":"${name}"}}`);
+    meta1.push(`{"name":"thread_sort_index","ph":"M","ts":0,"pid":${pid},"tid":${tid},"args":{"sort_index":${tid}}}`);
   }
   for (const m of meta1) {
     const out = put(m);

@@ -78,6 +78,22 @@ export interface PendingTimeline {
   report(path: string): { stdout: string; stderr: string };
 }
 
+/**
+ * A run stopped by a timing deadlock: writes the timeline up to that cycle on its own (there is no
+ * run directory) and returns the line telling the user where it is.
+ */
+export function writeTimelineOfFailedRun(path: string, rec: TimelineRecorder, meta: TimelineMeta): string {
+  const file = new OutputFile(path);
+  try {
+    const bytes = file.writeAll(timelineJson(rec, { ...meta, stoppedBy: 'timing deadlock' }));
+    const where = file.commit();
+    return `timeline up to the deadlock (cycle ${rec.cycles.toLocaleString('en-US')}): ${where} (${rec.events.length.toLocaleString('en-US')} events, ${(bytes / 1e6).toFixed(1)} MB)\n`;
+  } catch (e) {
+    file.abandon();
+    throw e;
+  }
+}
+
 export function writeTimeline(path: string, rec: TimelineRecorder, meta: TimelineMeta, out: OutputDir): PendingTimeline {
   const target = resolve(path);
   const inRun = relative(out.finalPath, target);

@@ -93,6 +93,18 @@ test('hitting the event cap is a clear warning; the file is still a whole trace 
   for (const e of trace.traceEvents.filter((x) => x.ph !== 'M')) t.true(e.ts + (e.dur ?? 0) <= end);
 });
 
+test('a run stopped by a timing deadlock still writes its timeline up to the stop, and says so', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-timeline-'));
+  const file = join(dir, 'stuck.json');
+  const r = vvision([...SIM, '--out', join(dir, 'run'), '--timeline', file, '--set', 'dram_latency=1000000000', '--set', 'gpgpu_deadlock_window=5000']);
+  t.is(r.status, 1);
+  t.regex(r.stderr, /timeline up to the deadlock \(cycle [\d,]+\): .*stuck\.json \([\d,]+ events, [\d.]+ MB\)\nvvision: error: timing model deadlock/);
+  t.deepEqual(readdirSync(dir), ['stuck.json'], 'no run directory');
+  const trace = JSON.parse(readFileSync(file, 'utf8')) as Trace;
+  t.is(trace.otherData.stoppedBy, 'timing deadlock');
+  t.true(trace.traceEvents.some((e) => e.name === 'wait: memory' && e.ts + e.dur! === trace.otherData.cycles));
+});
+
 test('bad --timeline values are one error naming the option, exit 1, nothing written', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'vvision-timeline-'));
   const cases: [string[], RegExp][] = [

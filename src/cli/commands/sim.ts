@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { simulateWorkload } from '../../driver/simulate-workload.js';
+import { simulateWorkload, timelineOfFailedRun, type SimulationResult } from '../../driver/simulate-workload.js';
 import { imageToPng } from '../../sim/host/image-png.js';
 import { formatStats, STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
@@ -13,7 +13,7 @@ import { writeSimReport } from '../../report/write-sim-report.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { addTimelineOptions, parseTimelineOptions, writeTimeline, type PendingTimeline, type RawTimelineOptions } from '../timeline-output.js';
+import { addTimelineOptions, parseTimelineOptions, writeTimeline, writeTimelineOfFailedRun, type PendingTimeline, type RawTimelineOptions } from '../timeline-output.js';
 
 interface RawSimOptions extends RawRunOptions, RawTimelineOptions {
   config: string;
@@ -31,11 +31,22 @@ export function registerSimCommand(program: Command): void {
   )).action(async (workload: string, raw: RawSimOptions) => {
     const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();
-    const r = await simulateWorkload(workload, {
-      ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
-      ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
-      onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
-    });
+    let r: SimulationResult;
+    try {
+      r = await simulateWorkload(workload, {
+        ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
+        ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
+        onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
+      });
+    } catch (e) {
+      // A deadlocked run has no outputs, but its timeline shows where each warp was stuck.
+      const stuck = timelineOfFailedRun(e);
+      if (stuck !== undefined) {
+        progress.done();
+        process.stderr.write(writeTimelineOfFailedRun(raw.timeline!, stuck, { workload, config: raw.config }));
+      }
+      throw e;
+    }
     progress.done();
     const p = r.prepared;
     // A config file names the folder by its base name (SM75_RTX2060.gpgpusim.config -> SM75_RTX2060).

@@ -158,6 +158,9 @@ export class TimelineRecorder {
   private prevInsts = 0;
   private prevL1 = 0;
   private prevL2 = 0;
+  /** The GPU and the cycle the simulation loop reached (advanceTo), for finishAfterError. */
+  private gpu: Gpu | null = null;
+  private reached = 0;
 
   constructor(
     readonly layout: TimelineLayout,
@@ -191,6 +194,8 @@ export class TimelineRecorder {
 
   /** Called by the simulation loop before it moves to cycle `next`: samples every interval boundary up to it. */
   advanceTo(next: number, gpu: Gpu): void {
+    this.gpu = gpu;
+    this.reached = next;
     while (this.nextSample <= next) {
       this.sample(this.nextSample, gpu);
       this.nextSample += this.counterInterval;
@@ -202,6 +207,17 @@ export class TimelineRecorder {
     this.cycles = cycles;
     for (const t of this.tracks) t?.closeAll(cycles);
     this.sample(cycles, gpu);
+  }
+
+  /**
+   * After the simulation stopped with an error (a timing deadlock): closes what is open at the
+   * last cycle the loop simulated, so the timeline shows where each warp was stuck.
+   */
+  finishAfterError(): void {
+    const cycles = this.reached + 1;
+    this.cycles = cycles;
+    for (const t of this.tracks) t?.closeAll(cycles);
+    if (this.gpu !== null) this.sample(cycles, this.gpu);
   }
 
   summary(): TimelineSummary {

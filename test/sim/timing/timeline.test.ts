@@ -4,7 +4,8 @@ import { simulate } from '../../../src/sim/timing/gpu.js';
 import { TimelineRecorder, threadIdBase, type TimelineOptions } from '../../../src/sim/timing/timeline.js';
 import { timelineJson } from '../../../src/sim/timing/timeline-json.js';
 import type { TimingWarp } from '../../../src/sim/timing/sm.js';
-import { ScriptedWarp, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
+import { TimingDeadlockError } from '../../../src/sim/timing/watchdog.js';
+import { ScriptedWarp, aluStep, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
 
 interface TraceEvent {
   name: string;
@@ -195,6 +196,20 @@ test('thread ids are unique across SMs and the thread names say which slot or RT
     t.regex(String(th?.name), e.cat === 'rt' ? /^RT unit entry \d+$/ : /^warp slot \d+$/);
   }
   t.deepEqual(names.get(threadIdBase(rec.layout, 1) + 3), { pid: 2, name: 'warp slot 3' });
+});
+
+test('after a timing deadlock the timeline closes at the cycle the run reached and shows the stuck warp waiting', (t) => {
+  const cfg = loadConfig('mobile', [...ONE_SM, 'dram_latency=1000000000', 'gpgpu_deadlock_window=5000']);
+  const rec = new TimelineRecorder({ numSms: 1, maxWarpsPerSm: cfg.maxWarpsPerSm, rtMaxWarps: cfg.rt.maxWarps, warpSize: cfg.warpSize, ctaSize: 1 });
+  t.throws(() => simulate([new ScriptedWarp([aluStep(4), chaseStep(0x100000), aluStep(2)])], cfg, { timeline: rec }), { instanceOf: TimingDeadlockError });
+  rec.finishAfterError();
+  const trace = JSON.parse([...timelineJson(rec)].join('')) as Trace;
+  t.true(rec.cycles > 10, `stopped at ${rec.cycles}`);
+  const wait = slices(trace, 'wait: memory');
+  t.is(wait.length, 1);
+  t.is(wait[0]!.ts + wait[0]!.dur!, rec.cycles, 'the load is still outstanding when the run stops');
+  t.is(warpInsts(trace), 5);
+  assertNested(t, trace);
 });
 
 test('the JSON comes in bounded pieces', (t) => {

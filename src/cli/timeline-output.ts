@@ -5,6 +5,7 @@
  * files; elsewhere it is staged beside its destination and renamed into place after the run
  * directory is committed, so a failed run leaves neither.
  */
+import { existsSync, statSync } from 'node:fs';
 import { relative, resolve, isAbsolute } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_TIMELINE_MAX_EVENTS, timelineJson, type TimelineMeta, type TimelineOptions, type TimelineRecorder } from '../sim/timing/index.js';
@@ -38,6 +39,7 @@ export function parseTimelineOptions(raw: RawTimelineOptions): TimelineOptions |
     return undefined;
   }
   if (raw.timeline.trim() === '') throw new CliUsageError('--timeline: expected a file name');
+  if (existsSync(raw.timeline) && statSync(raw.timeline).isDirectory()) throw new CliUsageError(`--timeline: ${raw.timeline} is a directory; expected a file name such as ${raw.timeline.replace(/\/+$/, '')}/timeline.json`);
   const opts: TimelineOptions = {};
   if (raw.timelineWindow !== undefined) {
     const m = /^(\d*):(\d*)$/.exec(raw.timelineWindow.trim());
@@ -97,6 +99,7 @@ export function writeTimelineOfFailedRun(path: string, rec: TimelineRecorder, me
 export function writeTimeline(path: string, rec: TimelineRecorder, meta: TimelineMeta, out: OutputDir): PendingTimeline {
   const target = resolve(path);
   const inRun = relative(out.finalPath, target);
+  if (inRun === '') throw new CliUsageError(`--timeline: ${path} is the run directory itself; name a file in it, such as ${path}/timeline.json`);
   const pieces = timelineJson(rec, meta);
   let bytes: number;
   let file: OutputFile | null = null;

@@ -112,6 +112,7 @@ test('bad --timeline values are one error naming the option, exit 1, nothing wri
     [['--timeline', join(dir, 't.json'), '--timeline-window', 'soon'], /--timeline-window: expected a:b.*got 'soon'/],
     [['--timeline', join(dir, 't.json'), '--timeline-max-events', '0'], /--timeline-max-events: expected an integer in \[1, 50000000\], got '0'/],
     [['--timeline-window', '0:100'], /--timeline-window needs --timeline <file>/],
+    [['--timeline', tmpdir()], /--timeline: .* is a directory; expected a file name such as .*\/timeline\.json/],
     [['--timeline', join(dir, 't.json'), '--timeline-sms', 'first'], /--timeline-sms: expected SM numbers and ranges such as 0,2,4-7, got 'first'/],
     [['--timeline', join(dir, 't.json'), '--timeline-sms', '2,8'], /--timeline-sms: there is no SM 8: this GPU has 8 SMs \(0-7\)/],
   ];

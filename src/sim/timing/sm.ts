@@ -446,7 +446,7 @@ export class Sm implements MemClient {
       if (this.rt.tryAccept(c, step.rt!, now)) {
         this.rtSent[c] = 1;
         this.inRt[c] = 1;
-      }
+      } else if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return false;
     }
     if (this.nextIssueAt[c]! > now) return false;
@@ -459,7 +459,10 @@ export class Sm implements MemClient {
       if (unit < 0) return false;
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
-    if (toRt && !this.rt.hasRoom()) return false;
+    if (toRt && !this.rt.hasRoom()) {
+      if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
+      return false;
+    }
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
       this.rt.tryAccept(c, step.rt!, now);

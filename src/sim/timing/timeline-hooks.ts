@@ -16,6 +16,8 @@ export interface SmTimelineHooks {
   response(c: number, pendingLoads: number, now: number): void;
   /** The warp in `slot` finished and left its slot. */
   finish(slot: number, now: number): void;
+  /** Context c has a traceRay to send but the RT unit's warp buffer is full (reported at least once per wait). */
+  rtBufferFull(c: number, now: number): void;
   /** The warp of SM context c entered RT-unit warp-buffer entry `entry` with `rays` rays. */
   rtEnter(entry: number, c: number, rays: number, now: number): void;
   /** The warp in RT-unit entry `entry` (SM context c) left the RT unit. */

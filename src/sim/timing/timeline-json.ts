@@ -3,7 +3,7 @@
  * the processes (SMs, GPU) and threads (warp slots, RT-unit entries), then the recorded slices,
  * instants and counters. The layout is described in timeline.ts.
  */
-import { C_IPC, C_L1, C_L2, CTA_LAUNCH, IN_RT, ISSUE, MEM, TRAVERSAL, WARP, threadIdBase, type TimelineRecorder } from './timeline.js';
+import { C_IPC, C_L1, C_L2, CTA_LAUNCH, IN_RT, ISSUE, MEM, RT_FULL, TRAVERSAL, WARP, threadIdBase, type TimelineRecorder } from './timeline.js';
 
 /** Run facts written beside the events in the file's `otherData`. */
 export interface TimelineMeta {
@@ -95,6 +95,9 @@ export function* timelineJson(rec: TimelineRecorder, meta: TimelineMeta = {}, ch
         break;
       case MEM:
         line = `{"name":"wait: memory","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]}}`;
+        break;
+      case RT_FULL:
+        line = `{"name":"wait: RT unit full","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]}}`;
         break;
       case IN_RT:
         line = `{"name":"in RT unit","cat":"warp","ph":"X",${head},"dur":${ev.dur[i]}}`;

@@ -10,10 +10,11 @@
  *   ("RT unit entry e"); thread ids are unique in the whole trace (threadIdBase);
  * - on a warp slot: a slice per resident warp ("warp W", from its CTA's launch to its exit) with,
  *   nested in it, "issue" slices (consecutive cycles in which the warp issued, merged; args: warp
- *   and thread instructions), "wait: memory" (not issuing, load / atomic responses outstanding)
- *   and "in RT unit" (its traceRay in the RT unit). A gap inside a warp slice is a cycle in which
+ *   and thread instructions), "wait: memory" (not issuing, load / atomic responses outstanding),
+ *   "wait: RT unit full" (a traceRay ready but the RT warp buffer full) and "in RT unit" (its
+ *   traceRay in the RT unit). A gap inside a warp slice is a cycle in which
  *   the warp was resident but waiting on something else: instruction latency, a functional unit,
- *   the scheduler picking another warp, a full LD/ST queue or RT warp buffer;
+ *   the scheduler picking another warp, a full LD/ST queue;
  * - on an RT-unit entry: a slice per warp traversal ("warp W", same name as its warp slice;
  *   args: rays, SM slot);
  * - CTA launches as process-scoped instant events on the SM;
@@ -77,9 +78,10 @@ export const MEM = 2;
 export const IN_RT = 3;
 export const TRAVERSAL = 4;
 export const CTA_LAUNCH = 5;
-export const C_IPC = 6;
-export const C_L1 = 7;
-export const C_L2 = 8;
+export const RT_FULL = 6;
+export const C_IPC = 7;
+export const C_L1 = 8;
+export const C_L2 = 9;
 
 /** Per warp-slot state: what the open slice is. */
 const NONE = 0;
@@ -299,6 +301,9 @@ class SmTrack implements SmTimelineHooks {
   private readonly pendingCtx: Int32Array;
   private readonly pending: Int32Array;
   private readonly rtCount: Int32Array;
+  /** Per context: 1 while its traceRay waits for RT warp-buffer room; per slot: how many contexts do. */
+  private readonly rtWaitCtx: Uint8Array;
+  private readonly rtWait: Int32Array;
   private readonly resident: Uint8Array;
   private readonly residentSince: Float64Array;
   private readonly warpId: Int32Array;
@@ -327,6 +332,8 @@ class SmTrack implements SmTimelineHooks {
     this.pendingCtx = new Int32Array(n * Math.max(1, warpSize));
     this.pending = new Int32Array(n);
     this.rtCount = new Int32Array(n);
+    this.rtWaitCtx = new Uint8Array(n * Math.max(1, warpSize));
+    this.rtWait = new Int32Array(n);
     this.resident = new Uint8Array(n);
     this.residentSince = new Float64Array(n);
     this.warpId = new Int32Array(n);
@@ -346,7 +353,11 @@ class SmTrack implements SmTimelineHooks {
     this.open[slot] = NONE;
     this.pending[slot] = 0;
     this.rtCount[slot] = 0;
-    for (let c = slot; c < this.pendingCtx.length; c += this.n) this.pendingCtx[c] = 0;
+    this.rtWait[slot] = 0;
+    for (let c = slot; c < this.pendingCtx.length; c += this.n) {
+      this.pendingCtx[c] = 0;
+      this.rtWaitCtx[c] = 0;
+    }
     if (k === 0) this.rec.emit(CTA_LAUNCH, this.pid, this.tid0 + slot, now, now, cta, 0, 0, now);
   }
 
@@ -384,9 +395,22 @@ class SmTrack implements SmTimelineHooks {
     this.resident[slot] = 0;
   }
 
+  rtBufferFull(c: number, now: number): void {
+    if (this.rtWaitCtx[c] === 1) return;
+    const slot = c % this.n;
+    this.settle(slot, now);
+    this.rtWaitCtx[c] = 1;
+    this.rtWait[slot]!++;
+    this.update(slot, now);
+  }
+
   rtEnter(entry: number, c: number, rays: number, now: number): void {
     const slot = c % this.n;
     this.settle(slot, now);
+    if (this.rtWaitCtx[c] === 1) {
+      this.rtWaitCtx[c] = 0;
+      this.rtWait[slot]!--;
+    }
     this.rtCount[slot]!++;
     this.rtSince[entry] = now;
     this.rtRays[entry] = rays;
@@ -418,7 +442,7 @@ class SmTrack implements SmTimelineHooks {
   }
 
   private derived(slot: number): number {
-    return this.rtCount[slot]! > 0 ? IN_RT : this.pending[slot]! > 0 ? MEM : NONE;
+    return this.rtCount[slot]! > 0 ? IN_RT : this.rtWait[slot]! > 0 ? RT_FULL : this.pending[slot]! > 0 ? MEM : NONE;
   }
 
   /** Ends an issue run whose last cycle is before `now`; the slot then continues in its derived state. */

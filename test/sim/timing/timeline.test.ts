@@ -212,6 +212,26 @@ test('after a timing deadlock the timeline closes at the cycle the run reached a
   assertNested(t, trace);
 });
 
+test('a traceRay waiting for RT warp-buffer room shows as "wait: RT unit full", ending when the warp gets in', (t) => {
+  const cfg = loadConfig('mobile', [...ONE_SM, 'gpgpu_rt_max_warps=1']);
+  const { stats, trace } = record(() => traversalWorkload(6, 2, 8, 1 << 18, 5), cfg);
+  const full = slices(trace, 'wait: RT unit full');
+  t.true(full.length > 0);
+  for (const f of full) {
+    // The next slice on the track starts where the wait ends: the traceRay issuing, or the warp in the RT unit.
+    const next = slices(trace).filter((e) => e.tid === f.tid && e.ts === f.ts + f.dur! && (e.name === 'issue' || e.name === 'in RT unit'));
+    t.true(next.length > 0, `wait at ${f.ts}+${f.dur}`);
+  }
+  // One warp in the RT unit at a time: the traversals never overlap.
+  const rt = slices(trace).filter((e) => e.cat === 'rt').sort((a, b) => a.ts - b.ts);
+  for (let i = 1; i < rt.length; i++) t.true(rt[i]!.ts >= rt[i - 1]!.ts + rt[i - 1]!.dur!);
+  t.is(warpInsts(trace), stats.values.gpu_warp_insn);
+  // With room for every warp nobody waits.
+  const roomy = record(() => traversalWorkload(6, 2, 8, 1 << 18, 5), loadConfig('mobile', [...ONE_SM, 'gpgpu_rt_max_warps=8']));
+  t.is(slices(roomy.trace, 'wait: RT unit full').length, 0);
+  assertNested(t, trace);
+});
+
 test('the JSON comes in bounded pieces', (t) => {
   const cfg = loadConfig('mobile', ONE_SM);
   const steps = Array.from({ length: 40 }, (_, i) => loadStep(0x20000 + i * 128, 3));

@@ -65,7 +65,7 @@ export function threadIdBase(layout: Pick<TimelineLayout, 'maxWarpsPerSm' | 'rtM
   return (sm + 1) * stride + 1;
 }
 
-/** About 115 bytes of JSON an event (pt at 64x64 on mobile: 128,659 events, 14.6 MB), so a default file stays under about 60 MB. */
+/** About 115 bytes of JSON an event (pt at 64x64 on mobile: 129,278 events, 14.9 MB), so a default file stays under about 60 MB. */
 export const DEFAULT_TIMELINE_MAX_EVENTS = 500_000;
 
 /**

@@ -6,10 +6,13 @@
  *
  *   npx tsx bench/timing.ts [preset] [key=value ...]
  *   npx tsx bench/timing.ts --workload pt 128 128 2 [preset] [key=value ...]
+ *
+ * BENCH_TIMELINE=1 also records the warp timeline (sim --timeline) and prints its size and the
+ * time to serialise it: the run's CPU time beside one without it is the recorder's cost.
  */
 import { launchOptionsOf, prepareRun } from '../src/driver/run-workload.js';
 import { createWarps } from '../src/sim/functional/launch.js';
-import { formatStats, loadConfig, simulate, type TimingWarp } from '../src/sim/timing/index.js';
+import { formatStats, loadConfig, simulate, TimelineRecorder, timelineJson, type TimingWarp } from '../src/sim/timing/index.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../src/sim/warp-step.js';
 import { seededRandom } from '../src/sim/seeded-random.js';
 
@@ -97,6 +100,9 @@ if (args[0] === '--workload') {
 }
 const [preset = 'mobile', ...overrides] = args;
 const cfg = loadConfig(preset, overrides);
+const timeline = process.env.BENCH_TIMELINE
+  ? new TimelineRecorder({ numSms: cfg.numSms, maxWarpsPerSm: cfg.maxWarpsPerSm, rtMaxWarps: cfg.rt.maxWarps, warpSize: cfg.warpSize, ctaSize: 1 }, { maxEvents: 50_000_000 })
+  : undefined;
 let peakRss = process.memoryUsage().rss;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
@@ -105,6 +111,7 @@ const stats = simulate(list, cfg, {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   },
   progressInterval: 20000,
+  ...(timeline !== undefined ? { timeline } : {}),
 });
 const wall = (performance.now() - t0) / 1000;
 const cpuUsed = process.cpuUsage(cpu0);
@@ -122,4 +129,10 @@ console.log(`warp instructions / s  ${Math.round(v.gpu_warp_insn! / wall)} wall,
 console.log(`thread instructions / s ${Math.round(v.gpu_sim_insn! / wall)}`);
 peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
 console.log(`peak RSS               ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+if (timeline !== undefined) {
+  const s0 = performance.now();
+  let chars = 0;
+  for (const piece of timelineJson(timeline)) chars += piece.length;
+  console.log(`timeline               ${timeline.events.length} events, ${(chars / 1e6).toFixed(1)} MB of JSON, serialised in ${((performance.now() - s0) / 1000).toFixed(2)} s`);
+}
 console.log(`IPC ${v.gpu_ipc!.toFixed(2)}, L1D miss ${v.L1D_total_cache_miss_rate!.toFixed(3)}, L2 miss ${v.L2_total_cache_miss_rate!.toFixed(3)}, dram_eff ${v.dram_eff!.toFixed(3)}, bwutil ${v.bwutil!.toFixed(3)}, rt_avg_efficiency ${v.rt_avg_efficiency!.toFixed(3)}`);

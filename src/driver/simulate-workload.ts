@@ -7,7 +7,7 @@
  */
 import { countersOf, createWarps } from '../sim/functional/launch.js';
 import type { Counters } from '../sim/functional/counters.js';
-import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
+import { loadConfig, simulate, TimelineRecorder, TimingDeadlockError, type GpuConfig, type TimelineOptions, type TimingStats } from '../sim/timing/index.js';
 import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export interface SimulateOptions extends RunOptions {
@@ -17,6 +17,8 @@ export interface SimulateOptions extends RunOptions {
   overrides?: string[];
   onProgress?: (cycle: number, warpsDone: number, warps: number) => void;
   maxCycles?: number;
+  /** Record the warp timeline (Chrome trace events) with these bounds. */
+  timeline?: TimelineOptions;
 }
 
 export interface SimulationResult {
@@ -26,22 +28,45 @@ export interface SimulationResult {
   counters: Counters | undefined;
   warps: number;
   wallMs: number;
+  /** The recorded warp timeline, when `timeline` was given. */
+  timeline?: TimelineRecorder;
+}
+
+/** Timelines of runs that stopped with a timing deadlock, by their error (timelineOfFailedRun). */
+const failedRunTimelines = new WeakMap<object, TimelineRecorder>();
+
+/** The warp timeline up to the cycle a run stopped at, when it stopped with a timing deadlock and a timeline was asked for. */
+export function timelineOfFailedRun(e: unknown): TimelineRecorder | undefined {
+  return typeof e === 'object' && e !== null ? failedRunTimelines.get(e) : undefined;
 }
 
 export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
+  // Before the preparation, so a bad timeline option fails fast.
+  const timeline = opts.timeline === undefined ? undefined
+    : new TimelineRecorder({ numSms: config.numSms, maxWarpsPerSm: config.maxWarpsPerSm, rtMaxWarps: config.rt.maxWarps, warpSize: config.warpSize, ctaSize: 1 }, opts.timeline);
   const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled }, shared);
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
-  const stats = simulate(warps, config, {
-    onProgress: (c, done) => {
-      cycle = c;
-      opts.onProgress?.(c, done, warps.length);
-    },
-    ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
-  });
+  let stats: TimingStats;
+  try {
+    stats = simulate(warps, config, {
+      onProgress: (c, done) => {
+        cycle = c;
+        opts.onProgress?.(c, done, warps.length);
+      },
+      ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+      ...(timeline !== undefined ? { timeline } : {}),
+    });
+  } catch (e) {
+    if (timeline !== undefined && e instanceof TimingDeadlockError) {
+      timeline.finishAfterError();
+      failedRunTimelines.set(e, timeline);
+    }
+    throw e;
+  }
   const wallMs = performance.now() - t0;
   prepared.timings.simulate += wallMs;
-  return { prepared, config, stats, counters: countersOf(warps, prepared.program), warps: warps.length, wallMs };
+  return { prepared, config, stats, counters: countersOf(warps, prepared.program), warps: warps.length, wallMs, ...(timeline !== undefined ? { timeline } : {}) };
 }

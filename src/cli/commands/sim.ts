@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { simulateWorkload } from '../../driver/simulate-workload.js';
+import { simulateWorkload, timelineOfFailedRun, type SimulationResult } from '../../driver/simulate-workload.js';
 import { imageToPng } from '../../sim/host/image-png.js';
 import { formatStats, STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
@@ -13,8 +13,9 @@ import { writeSimReport } from '../../report/write-sim-report.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
+import { addTimelineOptions, parseTimelineOptions, writeTimeline, writeTimelineOfFailedRun, type PendingTimeline, type RawTimelineOptions } from '../timeline-output.js';
 
-interface RawSimOptions extends RawRunOptions {
+interface RawSimOptions extends RawRunOptions, RawTimelineOptions {
   keepAlpha?: boolean;
   config: string;
   set: string[];
@@ -22,7 +23,7 @@ interface RawSimOptions extends RawRunOptions {
 }
 
 export function registerSimCommand(program: Command): void {
-  addRunOptions(
+  addTimelineOptions(addRunOptions(
     program
       .command('sim')
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
@@ -31,17 +32,31 @@ export function registerSimCommand(program: Command): void {
       .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*)')
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
-  ).action(async (workload: string, raw: RawSimOptions) => {
+  )).action(async (workload: string, raw: RawSimOptions) => {
+    const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();
-    const r = await simulateWorkload(workload, {
-      ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
-      onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
-    });
+    let r: SimulationResult;
+    try {
+      r = await simulateWorkload(workload, {
+        ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
+        ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
+        onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
+      });
+    } catch (e) {
+      // A deadlocked run has no outputs, but its timeline shows where each warp was stuck.
+      const stuck = timelineOfFailedRun(e);
+      if (stuck !== undefined) {
+        progress.done();
+        process.stderr.write(writeTimelineOfFailedRun(raw.timeline!, stuck, { workload, config: raw.config }));
+      }
+      throw e;
+    }
     progress.done();
     const p = r.prepared;
     // A config file names the folder by its base name (SM75_RTX2060.gpgpusim.config -> SM75_RTX2060).
     const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const out = new OutputDir(raw.out ?? `vvision-out/${p.manifest.name}-sim-${configName}`);
+    let timeline: PendingTimeline | undefined;
     try {
       const image = p.host.output;
       if (image) out.write('image.png', imageToPng(image, { keepAlpha: raw.keepAlpha === true }));
@@ -51,7 +66,9 @@ export function registerSimCommand(program: Command): void {
       }
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
       writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
+      if (r.timeline !== undefined) timeline = writeTimeline(raw.timeline!, r.timeline, { workload: p.manifest.name, config: r.stats.config, params: p.params }, out);
       const dir = out.commit();
+      const timelinePath = timeline?.commit();
       const v = r.stats.values;
       process.stdout.write(
         `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
@@ -59,8 +76,14 @@ export function registerSimCommand(program: Command): void {
           (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,
       );
+      if (timeline !== undefined) {
+        const msg = timeline.report(timelinePath!);
+        process.stdout.write(msg.stdout);
+        process.stderr.write(msg.stderr);
+      }
     } catch (e) {
       out.abandon();
+      timeline?.abandon();
       throw e;
     }
   });

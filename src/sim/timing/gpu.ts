@@ -22,6 +22,7 @@ import { MemoryPartition } from './memory-partition.js';
 import { RtStats } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type TimingStats, buildStats } from './stats.js';
+import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
 
 export type { TimingWarp } from './sm.js';
@@ -34,6 +35,8 @@ export interface SimulateOptions {
   ctaSize?: number;
   /** Stop (and mark the stats truncated) after this many cycles. */
   maxCycles?: number;
+  /** Records the warp timeline (timeline.ts); without it the model runs no timeline code. */
+  timeline?: TimelineRecorder;
 }
 
 export class Gpu {
@@ -119,6 +122,8 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     );
   }
   const gpu = new Gpu(config);
+  const timeline = opts.timeline;
+  if (timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(timeline.forSm(s.id));
   const ctas = new CtaScheduler(warps, ctaSize);
   const rays: number[] = [];
   const rtWarps: number[] = [];
@@ -159,6 +164,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       sample();
       nextSample += config.statsSampleInterval;
     }
+    if (timeline !== undefined) timeline.advanceTo(next, gpu);
     if (opts.onProgress && next >= nextProgress) {
       opts.onProgress(next, warpsDone());
       nextProgress = next + progressEvery;
@@ -168,6 +174,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   const cycles = now + 1;
   for (const sm of gpu.sms) sm.finish(cycles);
   for (const p of gpu.partitions) p.dram.finish(cycles);
+  if (timeline !== undefined) timeline.finish(cycles, gpu);
   opts.onProgress?.(cycles, warpsDone());
 
   const sm = new SmStats();

@@ -30,6 +30,7 @@ import { IntersectionPredictor, PredictorStats } from './predictor/intersection-
 import type { PredictedNode } from './predictor/predictor-table.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import type { SmTimelineHooks } from './timeline-hooks.js';
 
 const READY = 0;
 const WAIT_MEM = 1;
@@ -87,6 +88,8 @@ interface RtWarp {
 /** The traceRay of one SM warp: it completes (and the SM warp continues) when all its rays are done. */
 interface SmWarp {
   slot: number;
+  /** The Warp Buffer entry its own group took when it entered (its track in the warp timeline). */
+  entry: number;
   enteredAt: number;
   /** All its rays, in lane order (for the deadlock report). */
   rays: Ray[];
@@ -239,6 +242,8 @@ export class RtUnit implements MemClient {
   private readonly opStarts = new Int32Array(3);
   private opCycle = -1;
   readonly stats = new RtStats();
+  /** The warp-timeline hooks of the SM (set by Sm.attachTimeline), or null. */
+  timeline: SmTimelineHooks | null = null;
   private readonly latency: number[];
   private readonly chunkBytes: number;
   /** SM warps whose traceRay is in the unit (at most gpgpu_rt_max_warps). */
@@ -304,7 +309,7 @@ export class RtUnit implements MemClient {
     this.account(now);
     this.lastProgress = now;
     const w: RtWarp = { entry, age: this.ageCounter++, active: 0, readyRays: [], owner: null, lookups: 0, held: [] };
-    const owner = { slot, enteredAt: now, rays: [], active: 0, threadCycles: 0, pendingStores: 0, group: w } as unknown as SmWarp;
+    const owner = { slot, entry, enteredAt: now, rays: [], active: 0, threadCycles: 0, pendingStores: 0, group: w } as unknown as SmWarp;
     owner.storeAck = { client: this, tag: -1, warp: owner };
     w.owner = owner;
     const table = this.tableBase(slot);
@@ -338,6 +343,7 @@ export class RtUnit implements MemClient {
     this.buffer[entry] = w;
     this.resident++;
     this.smWarps.add(owner);
+    if (this.timeline !== null) this.timeline.rtEnter(entry, slot, owner.rays.length, now);
     if (w.active === 0) this.completeWarp(owner, now);
     return true;
   }
@@ -570,6 +576,7 @@ export class RtUnit implements MemClient {
     this.stats.warpLatencies.push(lat);
     this.stats.warpThreadLatencySum += w.threadCycles / 32;
     if (lat > 0) this.stats.warpEfficiencySum += w.threadCycles / (32 * lat);
+    if (this.timeline !== null) this.timeline.rtLeave(w.entry, w.slot, now);
     this.onWarpDone(w.slot, now);
   }
 

@@ -36,6 +36,7 @@ import { L1DataCache } from './l1-cache.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { INTERSECTION_TABLE_BYTES, RtUnit } from './rt-unit.js';
 import { RT_TABLE_BASE } from './rt-thread-state.js';
+import type { SmTimelineHooks } from './timeline-hooks.js';
 
 /** What the timing model needs from the functional core. */
 export interface TimingWarp {
@@ -99,6 +100,8 @@ export class Sm implements MemClient {
   readonly rt: RtUnit;
   readonly icache: Cache;
   readonly stats = new SmStats();
+  /** The warp-timeline recorder's hooks, when a timeline is recorded (attachTimeline); null costs one check per call site. */
+  private timeline: SmTimelineHooks | null = null;
   private readonly n: number;
   private readonly warps: (TimingWarp | null)[];
   private readonly steps: (WarpStep | null)[];
@@ -178,6 +181,11 @@ export class Sm implements MemClient {
     return this.resident;
   }
 
+  attachTimeline(hooks: SmTimelineHooks | null): void {
+    this.timeline = hooks;
+    this.rt.timeline = hooks;
+  }
+
   get residentCtas(): number {
     return this.ctaLeft.size;
   }
@@ -200,6 +208,7 @@ export class Sm implements MemClient {
     let slot = 0;
     for (const w of warps) {
       while (this.warps[slot] !== null) slot++;
+      if (this.timeline !== null) this.timeline.launch(slot, cta, now);
       this.warps[slot] = w;
       this.lastStep[slot] = 0;
       this.itsSlot[slot] = w.independentSplits === true ? 1 : 0;
@@ -222,9 +231,10 @@ export class Sm implements MemClient {
   }
 
   /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
-  onResponse(w: Waiter, _now: number): void {
+  onResponse(w: Waiter, now: number): void {
     this.pendingMem[w.tag]--;
     this.wakeAt = 0;
+    if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
   }
 
   /** A reply packet from the interconnect. */
@@ -436,7 +446,7 @@ export class Sm implements MemClient {
       if (this.rt.tryAccept(c, step.rt!, now)) {
         this.rtSent[c] = 1;
         this.inRt[c] = 1;
-      }
+      } else if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return false;
     }
     if (this.nextIssueAt[c]! > now) return false;
@@ -449,7 +459,10 @@ export class Sm implements MemClient {
       if (unit < 0) return false;
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
-    if (toRt && !this.rt.hasRoom()) return false;
+    if (toRt && !this.rt.hasRoom()) {
+      if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
+      return false;
+    }
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
       this.rt.tryAccept(c, step.rt!, now);
@@ -465,6 +478,7 @@ export class Sm implements MemClient {
     this.stats.warpInsts++;
     this.stats.threadInsts += lanes;
     this.stats.simtHistogram[lanes]!++;
+    if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
     return true;
   }
 
@@ -515,6 +529,7 @@ export class Sm implements MemClient {
 
   private finishWarp(slot: number, now: number): void {
     this.account(now);
+    if (this.timeline !== null) this.timeline.finish(slot, now);
     this.warps[slot] = null;
     this.steps[slot] = null;
     for (let k = 1; k <= this.ctxHigh[slot]!; k++) this.steps[k * this.n + slot] = null;

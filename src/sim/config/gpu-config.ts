@@ -58,6 +58,8 @@ export interface GpuConfig {
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
   };
+  /** Virtualized treelet queues (paper 001); see params.ts `rt_ray_virtualization` / `rt_treelet_*`. */
+  treelet: TreeletConfig;
   statsSampleInterval: number;
   /** Cycles without progress after which the run stops as deadlocked; Infinity when detection is off. */
   deadlockWindow: number;
@@ -65,6 +67,25 @@ export interface GpuConfig {
   raw: Record<string, string>;
   /** GPGPU-Sim options in the file that this model does not have, as `file:line: key`. */
   ignored: string[];
+}
+
+export interface TreeletConfig {
+  virtualization: boolean;
+  raysPerSm: number;
+  /** Registers saved per thread of a terminated CTA (already resolved from gpgpu_registers_per_thread when 0). */
+  savedRegisters: number;
+  simtStackBytes: number;
+  queues: boolean;
+  l1Fraction: number;
+  divergenceThreshold: number;
+  queueThreshold: number;
+  groupUnderpopulated: boolean;
+  repackThreshold: number;
+  preload: boolean;
+  preloadThreshold: number;
+  countTableEntries: number;
+  queueTableEntries: number;
+  rayBytes: number;
 }
 
 export const PRESETS = ['baseline', 'mobile', 'treelet', 'rtx2060'] as const;
@@ -126,6 +147,12 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     if (xs.some((x) => !Number.isInteger(x) || x < 0)) fail(name, o, `"${v}" is not a list of non-negative integers`);
     if (d.listLength !== undefined && !d.listLength.includes(xs.length)) fail(name, o, `expects ${d.listLength.join(' or ')} comma-separated values, got ${xs.length}`);
     return xs;
+  };
+  const fraction = (name: string): number => {
+    const [v, o] = rawText(name);
+    const x = Number(v);
+    if (!(x > 0 && x <= 1)) fail(name, o, `"${v}" is not a number in (0, 1]`);
+    return x;
   };
   const str = (name: string): string => {
     const [v, o] = rawText(name);
@@ -223,6 +250,23 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       perfectMem: bool('gpgpu_rt_perfect_mem'),
       coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
+    },
+    treelet: {
+      virtualization: bool('rt_ray_virtualization'),
+      raysPerSm: int('rt_virtual_rays_per_sm', pipeline.warp),
+      savedRegisters: int('rt_cta_saved_registers') || int('gpgpu_registers_per_thread', 1),
+      simtStackBytes: int('rt_cta_simt_stack_bytes'),
+      queues: bool('rt_treelet_queues'),
+      l1Fraction: fraction('rt_treelet_l1_fraction'),
+      divergenceThreshold: int('rt_treelet_divergence_threshold', 1),
+      queueThreshold: int('rt_treelet_queue_threshold'),
+      groupUnderpopulated: bool('rt_treelet_group_underpopulated'),
+      repackThreshold: int('rt_treelet_repack_threshold'),
+      preload: bool('rt_treelet_preload'),
+      preloadThreshold: int('rt_treelet_preload_threshold'),
+      countTableEntries: int('rt_treelet_count_table_entries', 1),
+      queueTableEntries: int('rt_treelet_queue_table_entries', 1),
+      rayBytes: int('rt_treelet_ray_bytes', 1),
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
     deadlockWindow: bool('gpgpu_deadlock_detect') ? int('gpgpu_deadlock_window', 1) : Infinity,

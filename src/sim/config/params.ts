@@ -109,6 +109,22 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_intersection_table_stores', 'bool', '1', '', 'Vulkan-Sim\'s delayed intersection shaders: each procedural-leaf candidate writes two 32 B intersection-table entries through the L1D, and the warp leaves the RT unit after their write acks'),
   p('gpgpu_rt_scheduler', 'string', 'access', '', 'RT-unit memory scheduling: access = Vulkan-Sim\'s (one unique node address per new access, for the oldest warp with a ray ready, only once the previous access\'s chunks and queued stores are out); warp = greedy-then-oldest warp, all its ready rays\' chunks queued at once', { choices: ['access', 'warp'] }),
   p('gpgpu_rt_chunk_bytes', 'int', '32', 'bytes', 'RT requests are split into chunks of this size'),
+  // --- Virtualized treelet queues (paper 001, "Treelet Accelerated Ray Tracing on GPUs"); all off by default
+  p('rt_ray_virtualization', 'bool', '0', '', 'ray virtualization (paper 001 Sec. 3.1, 4.1): a CTA whose warps all sit in the RT unit is terminated, its state saved to memory, and resumed through the CTA scheduler (prioritised) when all its rays finish'),
+  p('rt_virtual_rays_per_sm', 'int', '4096', 'rays', 'rays in flight per SM under ray virtualization (paper 001 Sec. 5: 4096)'),
+  p('rt_cta_saved_registers', 'int', '0', 'registers', 'registers saved and restored per thread of a terminated CTA (paper 001 Sec. 5 uses the ptxas register count); 0 = gpgpu_registers_per_thread'),
+  p('rt_cta_simt_stack_bytes', 'int', '128', 'bytes', 'SIMT stack saved and restored per warp of a terminated CTA (paper 001 Sec. 4.1; the paper gives no size: 8 entries of PC, reconvergence PC, mask, 16 B each)'),
+  p('rt_treelet_queues', 'bool', '0', '', 'dynamic treelet queues in the RT unit (paper 001 Sec. 3.2, 4.2): initial ray-stationary phase, treelet-stationary processing of the largest treelet queue, final ray-stationary phase'),
+  p('rt_treelet_l1_fraction', 'float', '0.5', 'of L1D', 'treelet size as a fraction of the L1D (paper 001 Sec. 4.3, 5: half, so the next treelet can be preloaded while one is traversed); the BVH is laid out treelet by treelet'),
+  p('rt_treelet_divergence_threshold', 'int', '4', 'treelets', 'initial phase: a warp is terminated into the treelet queues once its active rays need more than this many distinct treelets (paper 001 Sec. 3.2 step 1; the paper gives no value)'),
+  p('rt_treelet_queue_threshold', 'int', '128', 'rays', 'a treelet queue with fewer rays is underpopulated: treelet-stationary processing starts only on a queue of at least this many (paper 001 Sec. 4.4, Fig. 12: 128)'),
+  p('rt_treelet_group_underpopulated', 'bool', '1', '', 'group underpopulated treelet queues into ray-stationary warps (paper 001 Sec. 4.4); 0 = naive treelet queues, every queue processed treelet-stationary'),
+  p('rt_treelet_repack_threshold', 'int', '22', 'rays', 'warp repacking (paper 001 Sec. 4.5, Fig. 13): a ray-stationary warp with fewer active rays is refilled with rays from the underpopulated queues (22 = the paper\'s best); 0 = no repacking'),
+  p('rt_treelet_preload', 'bool', '1', '', 'treelet preloading (paper 001 Sec. 4.3): the next largest treelet is fetched into the L1D while the current treelet queue drains'),
+  p('rt_treelet_preload_threshold', 'int', '32', 'rays', 'preload the next treelet when the current treelet queue holds this many rays or fewer (paper 001 Sec. 4.3; the paper estimates it from latencies, one warp here)'),
+  p('rt_treelet_count_table_entries', 'int', '600', 'entries', 'treelet count table entries per RT unit (paper 001 Sec. 6.5: 600, 2.2 KB)'),
+  p('rt_treelet_queue_table_entries', 'int', '128', 'entries', 'treelet queue table entries of 32 ray ids, held in the L1D (paper 001 Sec. 4.2, 6.5: 4096 rays / 32 = 128, 6.29 KB); excess entries spill to memory'),
+  p('rt_treelet_ray_bytes', 'int', '32', 'bytes', 'ray data per ray (origin, direction, tmin, tmax) stored in a reserved L2 region and loaded, bypassing the L1D, when a ray joins a treelet or repacked warp (paper 001 Sec. 4.2, 6.5)'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),
   // --- deadlock detection (GPGPU-Sim gpgpu_sim::cycle checks every 50,000 cycles that an instruction was issued)

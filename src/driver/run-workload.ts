@@ -122,7 +122,8 @@ export async function sharedPreparation(workload: string): Promise<SharedPrepara
  * `shared`: reuse another run's compilation, scene and acceleration structure.
  */
 export async function prepareRun(
-  workload: string, opts: RunOptions = {}, record?: { shortStackSize: number }, shared?: SharedPreparation,
+  workload: string, opts: RunOptions = {}, record?: { shortStackSize: number; bvh?: { layout: 'treelet'; treeletBytes: number } },
+  shared?: SharedPreparation,
 ): Promise<PreparedRun> {
   const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
   let t = performance.now();
@@ -147,7 +148,8 @@ export async function prepareRun(
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
-  const host = buildHostSetup(manifest, linked, scene, params, shared?.accel);
+  const accel = shared?.accel ?? (record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : undefined);
+  const host = buildHostSetup(manifest, linked, scene, params, accel);
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);

@@ -7,6 +7,8 @@
  */
 import { countersOf, createWarps } from '../sim/functional/launch.js';
 import type { Counters } from '../sim/functional/counters.js';
+import { cacheBytes } from '../sim/config/cache-config.js';
+import { treeletMapOf } from '../sim/rt/treelets.js';
 import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
 import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
@@ -30,7 +32,10 @@ export interface SimulationResult {
 
 export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
-  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries }, shared);
+  // Treelet queues (paper 001 Sec. 5): treelets of a fraction of the L1D, laid out treelet by treelet.
+  const treeletBytes = Math.max(128, Math.floor(cacheBytes(config.l1d) * config.treelet.l1Fraction));
+  const bvh = config.treelet.queues ? { layout: 'treelet' as const, treeletBytes } : undefined;
+  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries, ...(bvh ? { bvh } : {}) }, shared);
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
@@ -40,6 +45,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
       opts.onProgress?.(c, done, warps.length);
     },
     ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+    ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, shared ? 8192 : treeletBytes) } : {}),
   });
   const wallMs = performance.now() - t0;
   prepared.timings.simulate += wallMs;

@@ -17,7 +17,11 @@ import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-optio
 interface RawSimOptions extends RawRunOptions {
   config: string;
   set: string[];
+  treelets?: boolean;
 }
+
+/** `--treelets`: paper 001's virtualized treelet queues with the paper's defaults (params.ts `rt_treelet_*`). */
+export const TREELET_OVERRIDES = ['rt_ray_virtualization=1', 'rt_treelet_queues=1'] as const;
 
 export function registerSimCommand(program: Command): void {
   addRunOptions(
@@ -26,11 +30,12 @@ export function registerSimCommand(program: Command): void {
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--treelets', 'virtualized treelet queues (Treelet Accelerated Ray Tracing, paper 001) with the paper\'s defaults: rt_ray_virtualization=1 rt_treelet_queues=1 (--set overrides any rt_treelet_* knob)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawSimOptions) => {
     const progress = progressReporter();
     const r = await simulateWorkload(workload, {
-      ...parseRunOptions(raw), config: raw.config, overrides: raw.set,
+      ...parseRunOptions(raw), config: raw.config, overrides: raw.treelets ? [...TREELET_OVERRIDES, ...raw.set] : raw.set,
       onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
     });
     progress.done();

@@ -23,6 +23,11 @@ import { RtStats } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type TimingStats, buildStats } from './stats.js';
 import { DeadlockWatchdog } from './watchdog.js';
+import { RayVirtualization } from './ray-virtualization.js';
+import { type TreeletMap, TreeletRtUnit, TreeletStats } from './treelet-rt-unit.js';
+import { treeletTableArea } from './treelet-queues.js';
+import { AccessOutcome } from './cache.js';
+import { ReqSource } from './mem-request.js';
 
 export type { TimingWarp } from './sm.js';
 
@@ -34,6 +39,8 @@ export interface SimulateOptions {
   ctaSize?: number;
   /** Stop (and mark the stats truncated) after this many cycles. */
   maxCycles?: number;
+  /** The BVH's treelets: needed when the config turns on rt_treelet_queues (paper 001). */
+  treelets?: TreeletMap;
 }
 
 export class Gpu {
@@ -43,7 +50,11 @@ export class Gpu {
   readonly replyNet: Interconnect;
   readonly map: AddressMap;
 
-  constructor(readonly cfg: GpuConfig) {
+  /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
+  readonly virt: RayVirtualization | null;
+
+  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap) {
+    this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg) : null;
     this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
@@ -52,7 +63,8 @@ export class Gpu {
     this.reqNet = new Interconnect(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.replyNet = new Interconnect(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
-    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map));
+    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
+    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.partitionWake = new Float64Array(this.partitions.length);
   }
 
@@ -118,10 +130,14 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       'gpgpu_registers_per_thread',
     );
   }
-  const gpu = new Gpu(config);
-  const ctas = new CtaScheduler(warps, ctaSize);
+  if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
+  const gpu = new Gpu(config, opts.treelets);
+  const ctas = new CtaScheduler(warps, ctaSize, gpu.virt);
   const rays: number[] = [];
   const rtWarps: number[] = [];
+  /** Fig. 11 (paper 001): miss rate of the RT unit's L1D accesses per sample interval. */
+  const rtL1MissRate: number[] = [];
+  let rtL1Seen = [0, 0];
   let nextSample = config.statsSampleInterval;
   let nextProgress = progressEvery;
   let now = 0;
@@ -135,6 +151,17 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     }
     rays.push(r);
     rtWarps.push(w);
+    let acc = 0;
+    let miss = 0;
+    for (const sm of gpu.sms) {
+      const c = sm.rtCache.cache.stats;
+      const m = c.get(ReqSource.Rt, AccessOutcome.MissCompulsory) + c.get(ReqSource.Rt, AccessOutcome.MissCapacityConflict) +
+        c.get(ReqSource.Rt, AccessOutcome.MissSector);
+      acc += m + c.get(ReqSource.Rt, AccessOutcome.Hit) + c.get(ReqSource.Rt, AccessOutcome.HitReserved);
+      miss += m;
+    }
+    rtL1MissRate.push(acc > rtL1Seen[0]! ? (miss - rtL1Seen[1]!) / (acc - rtL1Seen[0]!) : 0);
+    rtL1Seen = [acc, miss];
   };
   const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
   const watchdog = new DeadlockWatchdog(config.deadlockWindow);
@@ -144,7 +171,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     const issued = gpu.cycle(now);
     // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
     // for store acknowledgements before a warp exits).
-    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
+    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle() && (gpu.virt === null || gpu.virt.idle())) break;
     const next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
     watchdog.observe(now, Math.min(next, maxCycles + 1), issued, gpu.repliesDelivered, gpu.sms);
     if (next === Infinity) {
@@ -175,7 +202,9 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   const l2 = new CacheStats();
   const dram = new DramStats();
   const rt = new RtStats();
+  const treelet = new TreeletStats();
   for (const s of gpu.sms) {
+    if (s.rt instanceof TreeletRtUnit) treelet.add(s.rt.treeletStats);
     sm.add(s.stats);
     l1d.add(s.l1.cache.stats);
     if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
@@ -206,5 +235,16 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     sampleInterval: config.statsSampleInterval,
     samplesRays: rays,
     samplesWarps: rtWarps,
+    rtL1MissRate,
+    ...(config.treelet.queues || config.treelet.virtualization ? {
+      treelet: {
+        stats: treelet,
+        virtualization: gpu.virt?.stats ?? null,
+        area: treeletTableArea({
+          countEntries: config.treelet.countTableEntries, queueEntries: config.treelet.queueTableEntries,
+          treeletBytes: opts.treelets?.budget ?? 8192, raysPerSm: config.treelet.raysPerSm,
+        }),
+      },
+    } : {}),
   });
 }

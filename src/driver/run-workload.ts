@@ -7,6 +7,7 @@
 import type { ItsPolicy } from '../sim/functional/launch-state.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
+import { registersLiveAtTraceRay } from '../ir/liveness.js';
 import {
   DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, emptyMetadata,
 } from '../primitives/buffer-layout.js';
@@ -82,6 +83,8 @@ export interface RunResult {
 
 /** A workload prepared for simulation: what both the functional and the timing runs start from. */
 export interface PreparedRun {
+  /** Register words per thread live across the raygen shader's traceRays (most over its sites): what ray virtualization saves. */
+  raygenLiveRegisters: number;
   manifest: WorkloadManifest;
   params: RunParameters;
   linked: LinkedPipeline;
@@ -145,6 +148,7 @@ export async function prepareRun(
   if (opts.pixelMask) injectPixelFilter(compiled.stages.raygen);
   if (opts.pixelCost) for (const m of compiled.modules) injectPixelCostCounters(m);
   lap('instrument');
+  const raygenLiveRegisters = registersLiveAtTraceRay(compiled.stages.raygen);
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
@@ -171,7 +175,7 @@ export async function prepareRun(
     ...(record ? { shortStackSize: record.shortStackSize } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
+  const out: PreparedRun = { raygenLiveRegisters, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   if (pixelCost) out.pixelCost = pixelCost;

@@ -45,6 +45,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
       opts.onProgress?.(c, done, warps.length);
     },
     ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+    liveRegisters: prepared.raygenLiveRegisters,
     ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, shared ? 8192 : treeletBytes) } : {}),
   });
   const wallMs = performance.now() - t0;

@@ -72,7 +72,7 @@ export interface GpuConfig {
 export interface TreeletConfig {
   virtualization: boolean;
   raysPerSm: number;
-  /** Registers saved per thread of a terminated CTA (already resolved from gpgpu_registers_per_thread when 0). */
+  /** Registers saved per thread of a terminated CTA; 0 = the values live across the traceRay (else gpgpu_registers_per_thread). */
   savedRegisters: number;
   simtStackBytes: number;
   queues: boolean;
@@ -254,7 +254,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     treelet: {
       virtualization: bool('rt_ray_virtualization'),
       raysPerSm: int('rt_virtual_rays_per_sm', pipeline.warp),
-      savedRegisters: int('rt_cta_saved_registers') || int('gpgpu_registers_per_thread', 1),
+      savedRegisters: int('rt_cta_saved_registers'),
       simtStackBytes: int('rt_cta_simt_stack_bytes'),
       queues: bool('rt_treelet_queues'),
       l1Fraction: fraction('rt_treelet_l1_fraction'),

@@ -41,6 +41,12 @@ export interface SimulateOptions {
   maxCycles?: number;
   /** The BVH's treelets: needed when the config turns on rt_treelet_queues (paper 001). */
   treelets?: TreeletMap;
+  /**
+   * Register words per thread live across the raygen's traceRay (liveness): what ray
+   * virtualization saves per thread when rt_cta_saved_registers is 0; without it,
+   * gpgpu_registers_per_thread (the paper's ptxas count).
+   */
+  liveRegisters?: number;
 }
 
 export class Gpu {
@@ -53,8 +59,9 @@ export class Gpu {
   /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
   readonly virt: RayVirtualization | null;
 
-  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap) {
-    this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg) : null;
+  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number) {
+    const saved = cfg.treelet.savedRegisters || (liveRegisters !== undefined && liveRegisters > 0 ? liveRegisters : cfg.registersPerThread);
+    this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg, saved) : null;
     this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
@@ -131,7 +138,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
-  const gpu = new Gpu(config, opts.treelets);
+  const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
   const ctas = new CtaScheduler(warps, ctaSize, gpu.virt);
   const rays: number[] = [];
   const rtWarps: number[] = [];

@@ -51,6 +51,8 @@ export class VirtualizationStats {
   restoredBytes = 0;
   /** Peak CTAs suspended at once. */
   peakSuspended = 0;
+  /** Register words saved per thread. */
+  registersPerThread = 0;
 }
 
 export class RayVirtualization {
@@ -63,8 +65,10 @@ export class RayVirtualization {
   /** Bytes of state per warp: registers of 32 threads + the SIMT stack. */
   readonly warpStateBytes: number;
 
-  constructor(private readonly cfg: GpuConfig) {
-    this.warpStateBytes = cfg.warpSize * cfg.treelet.savedRegisters * 4 + cfg.treelet.simtStackBytes;
+  /** `savedRegisters`: register words saved per thread (from liveness, or the ptxas-style count). */
+  constructor(private readonly cfg: GpuConfig, readonly savedRegisters: number) {
+    this.warpStateBytes = cfg.warpSize * savedRegisters * 4 + cfg.treelet.simtStackBytes;
+    this.stats.registersPerThread = savedRegisters;
   }
 
   /** The region for a CTA of up to the SM's warps (reused after the CTA resumes). */

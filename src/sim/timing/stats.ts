@@ -100,6 +100,7 @@ export const STAT_META: Record<string, StatMeta> = {
   virt_saved_bytes: { unit: 'bytes', description: 'CTA state (registers, SIMT stacks) stored' },
   virt_restored_bytes: { unit: 'bytes', description: 'CTA state loaded on resume' },
   virt_peak_suspended: { unit: 'CTAs', description: 'peak CTAs terminated at once (GPU-wide)' },
+  virt_saved_registers: { unit: 'registers/thread', description: 'register words saved per thread: live across the raygen\'s traceRay, or rt_cta_saved_registers' },
 };
 
 export type CacheBreakdown = Record<'shader' | 'rt', Record<(typeof OUTCOME_NAMES)[number], number>>;
@@ -288,6 +289,7 @@ function treeletGroup(t: NonNullable<StatsInput['treelet']>): Record<string, num
       virt_saved_bytes: v.savedBytes,
       virt_restored_bytes: v.restoredBytes,
       virt_peak_suspended: v.peakSuspended,
+      virt_saved_registers: v.registersPerThread,
     });
   }
   return out;

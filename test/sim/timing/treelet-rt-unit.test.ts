@@ -95,7 +95,9 @@ test('ray virtualization terminates CTAs at their traceRay, saves and restores t
   const v = s.values;
   t.is(v.virt_ctas_suspended, 48);
   t.is(v.virt_ctas_resumed, 48);
-  const perWarp = 32 * cfg.treelet.savedRegisters * 4 + cfg.treelet.simtStackBytes;
+  // Without liveness from the driver, gpgpu_registers_per_thread registers per thread (the paper's ptxas count).
+  const perWarp = 32 * cfg.registersPerThread * 4 + cfg.treelet.simtStackBytes;
+  t.is(v.virt_saved_registers, cfg.registersPerThread);
   t.is(v.virt_saved_bytes, 48 * perWarp);
   t.is(v.virt_restored_bytes, 48 * perWarp);
   t.true(v.virt_peak_suspended! > cfg.maxCtasPerSm, `peak ${v.virt_peak_suspended} terminated CTAs > ${cfg.maxCtasPerSm} CTA slots`);

@@ -160,6 +160,24 @@ export class TreeletQueues {
     }
   }
 
+  /** The ray ids `take(treelet, max)` would return next, left in the queue (for ray-data preloading). */
+  peek(treelet: number, max: number, out: number[]): void {
+    const entries: QueueEntry[] = [];
+    for (let e: QueueEntry | null = this.buckets[this.bucketOf(treelet)]!; e !== null; e = e.next) if (e.treelet === treelet) entries.push(e);
+    entries.sort((a, b) => b.rays.length - a.rays.length);
+    for (const e of entries) for (const r of e.rays) if (max-- > 0) out.push(r);
+  }
+
+  /** The ray ids `takeAny(max)` would return next, left in the queues. */
+  peekAny(max: number, out: number[]): void {
+    for (const t of this.counts.keys()) {
+      if (max <= 0) return;
+      const before = out.length;
+      this.peek(t, max, out);
+      max -= out.length - before;
+    }
+  }
+
   /** Takes up to `max` rays from the treelets in count-table order (Sec. 4.4: grouping underpopulated queues). */
   takeAny(max: number, out: number[]): void {
     while (max > 0 && this.total > 0) {

@@ -126,6 +126,8 @@ interface Ray {
   pendingChunks: number;
   warp: Warp | null;
   stores: number[] | null;
+  /** Ray data: 0 only in memory, 1 being loaded, 2 in the warp buffer. */
+  data: number;
   /** Cycle the ray joined its current warp, and the cycle it was accepted. */
   joined: number;
   start: number;
@@ -267,7 +269,7 @@ export class TreeletRtUnit implements MemClient {
     this.freeIds = Array.from({ length: t.raysPerSm }, (_, i) => t.raysPerSm - 1 - i);
     this.rayById = new Array<Ray | null>(t.raysPerSm).fill(null);
     this.rayBase = RAY_DATA_BASE + smId * t.raysPerSm * t.rayBytes;
-    this.queues = new TreeletQueues(t.queueTableEntries, t.countTableEntries, (x) => map.treeletStart[x] ?? 0, Math.ceil(Math.log2(map.budget)));
+    this.queues = new TreeletQueues(t.queueTableEntries, t.countTableEntries, (x) => x * map.budget, Math.ceil(Math.log2(map.budget)));
   }
 
   get residentWarps(): number {
@@ -300,7 +302,7 @@ export class TreeletRtUnit implements MemClient {
         : { tx: lw.transactions, segEnd: [lw.transactions.length], segTreelet: [-1] };
       const id = this.freeIds.pop()!;
       const ray: Ray = {
-        id, src, tx: seg.tx, segEnd: seg.segEnd, segTreelet: seg.segTreelet, seg: 0, idx: 0, status: READY, pendingChunks: 0,
+        id, src, data: 2, tx: seg.tx, segEnd: seg.segEnd, segTreelet: seg.segTreelet, seg: 0, idx: 0, status: READY, pendingChunks: 0,
         warp: null, joined: now, start: now,
         stores: this.cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
@@ -340,6 +342,7 @@ export class TreeletRtUnit implements MemClient {
     if (w.tag === TAG_PREFETCH) return;
     if (w.tag === TAG_RAY_LOAD) {
       for (const r of (w as RayLoad).rays) {
+        if (r.data === 1) r.data = 2;
         if (r.status !== LOADING || r.warp === null) continue;
         r.status = READY;
         r.warp.inflight--;
@@ -417,11 +420,13 @@ export class TreeletRtUnit implements MemClient {
         // underpopulated queues, oldest count-table entries first.
         this.queues.takeAny(this.cfg.warpSize, ids);
         this.formWarp(entry, TraversalMode.Ray, -1, this.raysOf(ids), now, true);
+        this.preloadRayData(TraversalMode.Ray);
         return;
       } else return;
     }
     this.queues.take(this.current, this.cfg.warpSize, ids);
     this.formWarp(entry, TraversalMode.Treelet, this.current, this.raysOf(ids), now, true);
+    this.preloadRayData(TraversalMode.Treelet);
     // Sec. 4.3: preload the next largest treelet while the current queue drains.
     if (t.preload && this.queues.countOf(this.current) <= t.preloadThreshold) {
       let next = -1;
@@ -483,23 +488,36 @@ export class TreeletRtUnit implements MemClient {
     this.addRays(w, rays, now, loadData);
   }
 
+  /** `loadData`: the rays come from the queues, so their ray data must be in the warp buffer first. */
   private addRays(w: Warp, rays: Ray[], now: number, loadData: boolean): void {
     this.account(now);
-    const bytes = this.cfg.treelet.rayBytes;
-    const loads = new Map<number, RayLoad & { words: number }>();
+    const load: Ray[] = [];
     for (const r of rays) {
       r.warp = w;
       r.joined = now;
       w.rays.push(r);
       w.active++;
       this.activeInWarps++;
-      if (!loadData) {
+      if (!loadData || r.data === 2) {
+        r.data = 2;
         r.status = READY;
         w.readyRays.push(r);
         continue;
       }
       r.status = LOADING;
       w.inflight++;
+      if (r.data === 0) load.push(r);
+    }
+    this.loadRayData(load);
+  }
+
+  /** Loads rays' data into the warp buffer, one load per 128 B line, bypassing the L1D (Sec. 4.2 step 5). */
+  private loadRayData(rays: readonly Ray[]): void {
+    const bytes = this.cfg.treelet.rayBytes;
+    const loads = new Map<number, RayLoad & { words: number }>();
+    for (const r of rays) {
+      if (r.data !== 0) continue;
+      r.data = 1;
       const a = this.rayBase + r.id * bytes;
       for (let b = a; b < a + bytes; b += STORE_BYTES) {
         const line = b - (b % LINE);
@@ -514,6 +532,18 @@ export class TreeletRtUnit implements MemClient {
     }
     // A ray spanning two lines becomes ready with the first; ray data is at most one line here.
     for (const [addr, l] of loads) this.rayLoadQueue.push({ addr, words: l.words, load: l });
+  }
+
+  /**
+   * Sec. 4.3: "ray data can also be preloaded similarly": the rays the next warp of this kind
+   * would take get their data loaded now (one warp's worth is held in the warp buffer).
+   */
+  private preloadRayData(mode: TraversalMode): void {
+    if (!this.cfg.treelet.preload) return;
+    const ids: number[] = [];
+    if (mode === TraversalMode.Treelet && this.current >= 0) this.queues.peek(this.current, this.cfg.warpSize, ids);
+    else this.queues.peekAny(this.cfg.warpSize, ids);
+    this.loadRayData(this.raysOf(ids));
   }
 
   // --- memory scheduling (as RtUnit)
@@ -713,6 +743,7 @@ export class TreeletRtUnit implements MemClient {
 
   private enqueue(ray: Ray): void {
     ray.status = QUEUED;
+    ray.data = 0;
     this.queues.insert(ray.segTreelet[ray.seg]!, ray.id);
     this.treeletStats.queuedRays++;
   }
@@ -747,6 +778,7 @@ export class TreeletRtUnit implements MemClient {
       this.treeletStats.repacks++;
       this.treeletStats.repackedRays += ids.length;
       this.addRays(w, this.raysOf(ids), now, true);
+      this.preloadRayData(TraversalMode.Ray);
     }
     if (w.active === 0) this.completeWarp(w, now);
   }

@@ -56,12 +56,15 @@ for (const workload of workloads) {
     params = r.prepared.params;
     const out = r.prepared.host.output;
     if (out) images.push(Buffer.from(imageToPng(out)));
-    runs.push({ label: v.label, values: r.stats.values, l1MissRate: r.stats.distributions.rtL1MissRate, intervalCycles: r.stats.distributions.rtOccupancy.intervalCycles });
+    const l1rt = r.stats.distributions.cacheBreakdown.L1D.rt;
+    const l1rtAccesses = l1rt.hit + l1rt.hit_reserved + l1rt.miss_compulsory + l1rt.miss_capacity_conflict + l1rt.miss_sector;
+    const values = { ...r.stats.values, rt_l1d_miss_rate: l1rtAccesses > 0 ? (l1rt.miss_compulsory + l1rt.miss_capacity_conflict + l1rt.miss_sector) / l1rtAccesses : 0 };
+    runs.push({ label: v.label, values, l1MissRate: r.stats.distributions.rtL1MissRate, intervalCycles: r.stats.distributions.rtOccupancy.intervalCycles });
     process.stdout.write(`  ${v.label}: ${r.stats.values.gpu_sim_cycle} cycles (${(r.wallMs / 1000).toFixed(1)} s)\n`);
   }
   const same = images.every((b) => b.equals(images[0]!));
   const base = runs[0]!.values;
-  process.stdout.write(`\n  ${pad('variant', 26)}${pad('cycles', 10)}${pad('speedup', 9)}${pad('paper', 7)}${pad('L2 acc', 9)}${pad('DRAM rd', 9)}${pad('RT req', 9)}${pad('SIMT eff', 10)}${pad('paper', 7)}` +
+  process.stdout.write(`\n  ${pad('variant', 26)}${pad('cycles', 10)}${pad('speedup', 9)}${pad('paper', 7)}${pad('L2 acc', 9)}${pad('DRAM rd', 9)}${pad('RT req', 9)}${pad('RT L1 miss', 11)}${pad('SIMT eff', 10)}${pad('paper', 7)}` +
     `${pad('cycles init/treelet/ray', 25)}tests init/treelet/ray\n`);
   for (const r of runs) {
     const v = r.values;
@@ -73,7 +76,7 @@ for (const workload of workloads) {
     };
     process.stdout.write(
       `  ${pad(r.label, 26)}${pad(num(v.gpu_sim_cycle), 10)}${pad(((base.gpu_sim_cycle ?? 0) / (v.gpu_sim_cycle || 1)).toFixed(2), 9)}` +
-      `${pad(p?.speedup?.toFixed(2) ?? '', 7)}${pad(num(v.L2_total_cache_accesses), 9)}${pad(num(v.dram_reads), 9)}${pad(num(v.rt_total_requests), 9)}` +
+      `${pad(p?.speedup?.toFixed(2) ?? '', 7)}${pad(num(v.L2_total_cache_accesses), 9)}${pad(num(v.dram_reads), 9)}${pad(num(v.rt_total_requests), 9)}${pad(pct(v.rt_l1d_miss_rate ?? 0), 11)}` +
       `${pad((v.rt_simt_efficiency ?? 0).toFixed(2), 10)}${pad(p?.simtEfficiency?.toFixed(2) ?? '', 7)}${pad(share('cycles'), 25)}${share('tests')}\n`,
     );
   }

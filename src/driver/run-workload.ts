@@ -152,7 +152,8 @@ export async function prepareRun(
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
-  const accel = shared?.accel ?? (record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : undefined);
+  // A treelet layout is built for this run even when other runs share a breadth-first one.
+  const accel = record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
   const host = buildHostSetup(manifest, linked, scene, params, accel);
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {

@@ -46,7 +46,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
     },
     ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
     liveRegisters: prepared.raygenLiveRegisters,
-    ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, shared ? 8192 : treeletBytes) } : {}),
+    ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, treeletBytes) } : {}),
   });
   const wallMs = performance.now() - t0;
   prepared.timings.simulate += wallMs;

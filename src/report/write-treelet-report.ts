@@ -99,7 +99,7 @@ export function treeletCharts(input: TreeletReportInput): ChartSpec[] {
 const fmt = (v: number | undefined) => (v === undefined ? '' : Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(4));
 
 export const TREELET_TABLE_METRICS = [
-  'gpu_sim_cycle', 'L1D_total_cache_miss_rate', 'L2_total_cache_accesses', 'dram_reads', 'rt_total_requests', 'rt_simt_efficiency',
+  'gpu_sim_cycle', 'rt_l1d_miss_rate', 'L1D_total_cache_miss_rate', 'L2_total_cache_accesses', 'dram_reads', 'rt_total_requests', 'rt_simt_efficiency',
   'treelet_cycles_initial', 'treelet_cycles_treelet', 'treelet_cycles_ray', 'treelet_tests_initial', 'treelet_tests_treelet', 'treelet_tests_ray',
   'treelet_diverged_warps', 'treelet_activated', 'treelet_preloaded', 'treelet_repacks', 'treelet_ray_data_loads', 'treelet_line_loads',
   'treelet_peak_queue_entries', 'treelet_peak_treelets', 'treelet_max_hash_chain', 'virt_ctas_suspended', 'virt_saved_bytes', 'virt_peak_suspended',

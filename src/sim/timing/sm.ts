@@ -455,6 +455,7 @@ export class Sm implements MemClient {
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
       if (this.rt.tryAccept(this.rtToken(c), step.rt!, now)) {
+        this.rtAccepted(c);
         this.rtSent[c] = 1;
         this.inRt[c] = 1;
       }
@@ -474,6 +475,7 @@ export class Sm implements MemClient {
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
       this.rt.tryAccept(this.rtToken(c), step.rt!, now);
+      this.rtAccepted(c);
       this.rtSent[c] = 1;
       this.inRt[c] = 1;
     }
@@ -563,14 +565,18 @@ export class Sm implements MemClient {
   /** Set when a warp entered the RT unit or a load returned: a CTA may have become suspendable. */
   private suspendCheck = false;
 
-  /** The ticket the RT unit reports back: the context itself, or a unique number under virtualization. */
+  /** The ticket the RT unit reports back: the context itself, or under virtualization a number unique in the GPU. */
   private rtToken(c: number): number {
-    if (this.virt === null) return c;
+    return this.virt === null ? c : this.nextToken * 4096 + this.id;
+  }
+
+  /** Context c's traceRay was accepted with the ticket rtToken(c) gave. */
+  private rtAccepted(c: number): void {
+    if (this.virt === null) return;
     const token = this.nextToken++ * 4096 + this.id;
     this.tokenSlot.set(token, c);
-    this.suspendCheck = true;
     this.slotToken.set(c, token);
-    return token;
+    this.suspendCheck = true;
   }
 
   private rtDone(token: number): void {

@@ -47,7 +47,7 @@ export class CtaScheduler {
         continue;
       }
       if (this.allIssued) break;
-      if (!sm.canAccept(this.sizeOf(this.nextCta))) continue;
+      if (!sm.canAccept(this.sizeOf(this.nextCta)) || !sm.hasRayRoom(this.sizeOf(this.nextCta))) continue;
       sm.assignCta(this.nextCta, this.warpsOf(this.nextCta), now);
       this.nextCta++;
       issued = true;
@@ -62,6 +62,6 @@ export class CtaScheduler {
     if (resume !== undefined && sms.some((s) => s.canAccept(resume.warps.length))) return now + 1;
     if (this.allIssued) return Infinity;
     const size = this.sizeOf(this.nextCta);
-    return sms.some((s) => s.canAccept(size)) ? now + 1 : Infinity;
+    return sms.some((s) => s.canAccept(size) && s.hasRayRoom(size)) ? now + 1 : Infinity;
   }
 }

@@ -60,7 +60,9 @@ export class Gpu {
   readonly virt: RayVirtualization | null;
 
   constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number) {
-    const saved = cfg.treelet.savedRegisters || (liveRegisters !== undefined && liveRegisters > 0 ? liveRegisters : cfg.registersPerThread);
+    // Live values beyond the thread's register allocation would be spilled by the compiler, not saved.
+    const saved = cfg.treelet.savedRegisters ||
+      (liveRegisters !== undefined && liveRegisters > 0 ? Math.min(liveRegisters, cfg.registersPerThread) : cfg.registersPerThread);
     this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg, saved) : null;
     this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;

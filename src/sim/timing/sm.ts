@@ -634,6 +634,14 @@ export class Sm implements MemClient {
     virt.suspend(rec);
   }
 
+  /**
+   * Sec. 4.1: new CTAs launch "until ... the desired number of concurrent rays is reached": room
+   * in the RT unit for one ray per thread of a new CTA (always true without virtualization).
+   */
+  hasRayRoom(ctaWarps: number): boolean {
+    return this.virt === null || this.rt.raysInFlight + ctaWarps * this.cfg.warpSize <= this.cfg.treelet.raysPerSm;
+  }
+
   /** Resumes a terminated CTA whose rays all finished: its warps wait for their state loads. */
   resumeCta(rec: SuspendedCta, now: number): void {
     this.account(now);

@@ -52,7 +52,8 @@ export function treeletCharts(input: TreeletReportInput): ChartSpec[] {
   const base = input.runs[0]!;
   const labels = input.runs.map((r) => r.label);
   const speedup = (r: TreeletRun) => (base.values.gpu_sim_cycle ?? 0) / (r.values.gpu_sim_cycle || 1);
-  const mech = input.runs.filter((r) => r.values.treelet_cycles_initial !== undefined);
+  // Runs with treelet queues (virtualization alone has only the ray-stationary mode).
+  const mech = input.runs.filter((r) => (r.values.treelet_warps_initial ?? 0) > 0 || (r.values.treelet_warps_treelet ?? 0) > 0);
   const share = (r: TreeletRun, key: 'cycles' | 'tests', m: string) => {
     const total = MODES.reduce((s, x) => s + (r.values[`treelet_${key}_${x}`] ?? 0), 0);
     return total > 0 ? (r.values[`treelet_${key}_${m}`] ?? 0) / total : 0;

@@ -11,7 +11,7 @@ const input = (): TreeletReportInput => ({
       values: {
         gpu_sim_cycle: 800, rt_simt_efficiency: 0.7, L2_total_cache_accesses: 60, dram_reads: 12, rt_total_requests: 25,
         treelet_cycles_initial: 10, treelet_cycles_treelet: 30, treelet_cycles_ray: 60, treelet_tests_initial: 1, treelet_tests_treelet: 1, treelet_tests_ray: 2,
-        treelet_count_table_bytes: 2325, treelet_queue_table_bytes: 6448,
+        treelet_count_table_bytes: 2325, treelet_queue_table_bytes: 6448, treelet_warps_initial: 3,
       },
       l1MissRate: [0.3], intervalCycles: 500,
     },

@@ -122,3 +122,13 @@ test('warp repacking refills ray-stationary warps and raises RT SIMT efficiency 
 test('treelet queues need the BVH\'s treelet map', (t) => {
   t.throws(() => simulate(treeletWorkload(1, 2, 3), treeletCfg(...ON)), { message: /treelets/ });
 });
+
+test('naive treelet queues (no grouping, Fig. 12): every queued ray is traversed treelet-stationary', (t) => {
+  const warps = treeletWorkload(12, 4, 6);
+  const total = nodeCount(warps);
+  const s = simulate(warps, treeletCfg(...ON, 'rt_treelet_group_underpopulated=0'), { treelets: syntheticMap(5) });
+  t.is(s.values.treelet_warps_ray, 0);
+  t.is(s.values.treelet_tests_ray, 0);
+  t.true(s.values.treelet_tests_treelet! > 0);
+  t.is(s.values.treelet_tests_initial! + s.values.treelet_tests_treelet!, total);
+});

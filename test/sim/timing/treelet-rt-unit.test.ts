@@ -3,6 +3,7 @@ import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import type { TreeletMap } from '../../../src/sim/rt/treelets.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
 import { treeletSegments } from '../../../src/sim/timing/treelet-rt-unit.js';
+import { STAT_META } from '../../../src/sim/timing/stats.js';
 import type { RtTransaction, WarpStep } from '../../../src/sim/warp-step.js';
 import { ScriptedWarp, aluStep, rng, rtStep } from './synthetic-warp.js';
 
@@ -93,6 +94,7 @@ test('ray virtualization terminates CTAs at their traceRay, saves and restores t
   const cfg = treeletCfg(...ON);
   const s = simulate(warps, cfg, { treelets: syntheticMap(5) });
   const v = s.values;
+  for (const k of Object.keys(v)) t.truthy(STAT_META[k], `no metadata for ${k}`);
   t.is(v.virt_ctas_suspended, 48);
   t.is(v.virt_ctas_resumed, 48);
   // Without liveness from the driver, gpgpu_registers_per_thread registers per thread (the paper's ptxas count).

@@ -182,7 +182,7 @@ export class Sm implements MemClient {
       this.virt = cfg.treelet.virtualization ? mech.virt ?? null : null;
       const empty: TreeletMap = { treeletOfAddress: new Map(), treeletStart: [], treeletBytes: [], budget: 8192 };
       this.rt = new TreeletRtUnit(cfg, this.rtCache, (token) => this.rtDone(token), this.l1,
-        (token) => tables + (token % nc) * INTERSECTION_TABLE_BYTES, mech.treelets ?? empty, id);
+        (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES, mech.treelets ?? empty, id);
     } else {
       this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
         this.inRt[slot] = 0;
@@ -565,15 +565,20 @@ export class Sm implements MemClient {
   /** Set when a warp entered the RT unit or a load returned: a CTA may have become suspendable. */
   private suspendCheck = false;
 
-  /** The ticket the RT unit reports back: the context itself, or under virtualization a number unique in the GPU. */
+  /**
+   * The ticket the RT unit reports back: the context itself, or under virtualization a number
+   * unique in the GPU that still names the context (`floor(token / 4096) % contexts`, for the
+   * intersection table) and the SM (`token % 4096`).
+   */
   private rtToken(c: number): number {
-    return this.virt === null ? c : this.nextToken * 4096 + this.id;
+    return this.virt === null ? c : (this.nextToken * this.steps.length + c) * 4096 + this.id;
   }
 
   /** Context c's traceRay was accepted with the ticket rtToken(c) gave. */
   private rtAccepted(c: number): void {
     if (this.virt === null) return;
-    const token = this.nextToken++ * 4096 + this.id;
+    const token = this.rtToken(c);
+    this.nextToken++;
     this.tokenSlot.set(token, c);
     this.slotToken.set(c, token);
     this.suspendCheck = true;

@@ -2,7 +2,7 @@
  * Treelet study (paper 001, "Treelet Accelerated Ray Tracing on GPUs"): the baseline RT unit
  * against virtualized treelet queues on the paper's Table 1 GPU (`treelet` preset), without and
  * with warp repacking, naive treelet queues (Fig. 12: no grouping of underpopulated queues), and
- * ray virtualization alone (to separate its cost). Prints cycles,
+ * ray virtualization alone and repacking with nearly free CTA state (to separate its cost). Prints cycles,
  * speedup, memory accesses, SIMT efficiency and cycles / intersection tests per traversal mode
  * beside the paper's figures, and writes the study's HTML page (vvision-out/treelet-study-<workload>).
  *
@@ -31,6 +31,8 @@ const VARIANTS: { label: string; set: string[] }[] = [
   { label: 'treelets, no repacking', set: [...TREELETS, 'rt_treelet_repack_threshold=0'] },
   { label: 'treelets, repack 16', set: [...TREELETS, 'rt_treelet_repack_threshold=16'] },
   { label: 'treelets, repack 22', set: [...TREELETS, 'rt_treelet_repack_threshold=22'] },
+  // Limit study: what the CTA state traffic of ray virtualization costs (one register, no SIMT stack).
+  { label: 'repack 22, CTA state ~free', set: [...TREELETS, 'rt_treelet_repack_threshold=22', 'rt_cta_saved_registers=1', 'rt_cta_simt_stack_bytes=0'] },
 ];
 /** Paper 001 Sec. 6.2-6.3 (averages over LumiBench, 256x256, 1 spp, 3 bounces). */
 const PAPER: Record<string, { speedup?: number; simtEfficiency?: number }> = {
@@ -108,6 +110,7 @@ function explain(runs: TreeletRun[]): void {
   const virt = by('ray virtualization only');
   const none = by('treelets, no repacking');
   const r22 = by('treelets, repack 22');
+  const free = by('repack 22, CTA state ~free');
   const sp = (v: Record<string, number>) => (base.gpu_sim_cycle ?? 0) / (v.gpu_sim_cycle || 1);
   const rel = (a: number | undefined, b: number | undefined) => `${(100 * ((a ?? 0) / (b || 1) - 1)).toFixed(0)}%`;
   const dir = (ours: number, paper: number) => ((ours - 1) * (paper - 1) > 0 ? 'same direction as the paper' : 'OPPOSITE direction from the paper');
@@ -121,6 +124,8 @@ function explain(runs: TreeletRun[]): void {
     `   - ray virtualization alone: speedup ${sp(virt).toFixed(2)}; it saves ${num(virt.virt_saved_registers)} registers/thread (live across the traceRay), ` +
     `${num(virt.virt_saved_bytes)} B of CTA state stored and reloaded; DRAM reads ${rel(virt.dram_reads, base.dram_reads)}, L2 accesses ${rel(virt.L2_total_cache_accesses, base.L2_total_cache_accesses)} vs the baseline ` +
     `(the treelet preset's L2 is 128 KB, so the state mostly goes to DRAM)\n` +
+    `   - with the CTA state made almost free (limit study) repack 22 gives ${sp(free).toFixed(2)} instead of ${sp(r22).toFixed(2)}: ` +
+    `saving and restoring the state of terminated CTAs is ${sp(free) > sp(r22) ? 'what turns the result around' : 'not what limits it'}\n` +
     `   - treelet-stationary mode runs ${pct(tests(r22))} of the intersection tests (paper: 15% on average, up to 52%); ${num(r22.treelet_activated)} treelets ` +
     `were activated, queues peaked at ${num(r22.treelet_peak_treelets)} treelets per RT unit: with ${num(r22.rt_total_rays)} rays over the GPU's RT units few queues reach the 128-ray threshold\n` +
     `   - the baseline's RT L1D miss rate is ${pct(base.rt_l1d_miss_rate ?? 0)} (paper, LANDS: ~60%) and its RT SIMT efficiency ${(base.rt_simt_efficiency ?? 0).toFixed(2)} (paper: 0.37): ` +

@@ -70,7 +70,7 @@ for (const workload of workloads) {
   }
   const same = images.every((b) => b.equals(images[0]!));
   const base = runs[0]!.values;
-  process.stdout.write(`\n  ${pad('variant', 26)}${pad('cycles', 10)}${pad('speedup', 9)}${pad('paper', 7)}${pad('L2 acc', 9)}${pad('DRAM rd', 9)}${pad('RT req', 9)}${pad('RT L1 miss', 11)}${pad('SIMT eff', 10)}${pad('paper', 7)}` +
+  process.stdout.write(`\n  ${pad('variant', 29)}${pad('cycles', 10)}${pad('speedup', 9)}${pad('paper', 7)}${pad('L2 acc', 9)}${pad('DRAM rd', 9)}${pad('RT req', 9)}${pad('RT L1 miss', 11)}${pad('SIMT eff', 10)}${pad('paper', 7)}` +
     `${pad('cycles init/treelet/ray', 25)}tests init/treelet/ray\n`);
   for (const r of runs) {
     const v = r.values;
@@ -81,12 +81,12 @@ for (const workload of workloads) {
       return t > 0 ? xs.map((x) => pct(x / t)).join('/') : '-';
     };
     process.stdout.write(
-      `  ${pad(r.label, 26)}${pad(num(v.gpu_sim_cycle), 10)}${pad(((base.gpu_sim_cycle ?? 0) / (v.gpu_sim_cycle || 1)).toFixed(2), 9)}` +
+      `  ${pad(r.label, 29)}${pad(num(v.gpu_sim_cycle), 10)}${pad(((base.gpu_sim_cycle ?? 0) / (v.gpu_sim_cycle || 1)).toFixed(2), 9)}` +
       `${pad(p?.speedup?.toFixed(2) ?? '', 7)}${pad(num(v.L2_total_cache_accesses), 9)}${pad(num(v.dram_reads), 9)}${pad(num(v.rt_total_requests), 9)}${pad(pct(v.rt_l1d_miss_rate ?? 0), 11)}` +
       `${pad((v.rt_simt_efficiency ?? 0).toFixed(2), 10)}${pad(p?.simtEfficiency?.toFixed(2) ?? '', 7)}${pad(share('cycles'), 25)}${share('tests')}\n`,
     );
   }
-  const t = runs[runs.length - 1]!.values;
+  const t = runs.find((r) => r.label === 'treelets, repack 22')!.values;
   process.stdout.write(
     `  paper Fig. 14/15: short initial phase, mostly ray-stationary cycles; treelet-stationary tests up to 52% (15% on average)\n` +
     `  repack 22: ${num(t.treelet_activated)} treelets activated (${num(t.treelet_preloaded)} preloaded), ${num(t.treelet_repacks)} repacks, ` +

@@ -13,7 +13,7 @@ import type { RtStats } from './rt-unit.js';
 import type { SmStats } from './sm.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
 import type { treeletTableArea } from './treelet-queues.js';
-import { MODE_NAMES, type TreeletStats } from './treelet-rt-unit.js';
+import { MODE_NAMES, type TreeletStats } from './treelet-stats.js';
 
 export interface StatMeta {
   unit: string;

@@ -40,62 +40,15 @@ import { EventHeap } from './event-heap.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { intersectionTableStores, RtStats } from './rt-unit.js';
-import { TreeletQueues, TreeletQueueStats } from './treelet-queues.js';
+import { TreeletQueues } from './treelet-queues.js';
+import { TraversalMode, TreeletStats } from './treelet-stats.js';
+import { treeletSegments } from './treelet-order.js';
 import type { TreeletMap } from '../rt/treelets.js';
 
 /** Where ray data lives (a reserved region, held in the L2 when it fits, Sec. 4.2 / 6.5). */
 export const RAY_DATA_BASE = 2 ** 48;
 
 export type { TreeletMap } from '../rt/treelets.js';
-
-/** Traversal modes of paper 001 Fig. 14 / 15. */
-export const enum TraversalMode {
-  Initial = 0,
-  Treelet = 1,
-  Ray = 2,
-}
-export const MODE_NAMES = ['initial', 'treelet', 'ray'] as const;
-
-export class TreeletStats {
-  /** Per mode: warp-buffer entry-cycles (cycles with the warp buffer of one entry, Fig. 14). */
-  readonly modeWarpCycles = [0, 0, 0];
-  /** Per mode: node intersection tests (box and primitive tests, Fig. 15). */
-  readonly modeTests = [0, 0, 0];
-  /** Per mode: warps formed. */
-  readonly modeWarps = [0, 0, 0];
-  /** Initial-phase warps terminated into the queues for divergence. */
-  divergedWarps = 0;
-  /** Warps refilled by repacking, and rays they took. */
-  repacks = 0;
-  repackedRays = 0;
-  /** Ray-data traffic: 128 B lines stored at traceRay, lines loaded (bypassing the L1D). */
-  rayDataStores = 0;
-  rayDataLoads = 0;
-  /** Treelets made current; of them, already preloaded; L1D line loads for treelets. */
-  treeletsActivated = 0;
-  treeletsPreloaded = 0;
-  treeletLineLoads = 0;
-  /** Rays moved into a treelet queue. */
-  queuedRays = 0;
-  readonly queues = new TreeletQueueStats();
-  add(o: TreeletStats): void {
-    for (let m = 0; m < 3; m++) {
-      this.modeWarpCycles[m]! += o.modeWarpCycles[m]!;
-      this.modeTests[m]! += o.modeTests[m]!;
-      this.modeWarps[m]! += o.modeWarps[m]!;
-    }
-    this.divergedWarps += o.divergedWarps;
-    this.repacks += o.repacks;
-    this.repackedRays += o.repackedRays;
-    this.rayDataStores += o.rayDataStores;
-    this.rayDataLoads += o.rayDataLoads;
-    this.treeletsActivated += o.treeletsActivated;
-    this.treeletsPreloaded += o.treeletsPreloaded;
-    this.treeletLineLoads += o.treeletLineLoads;
-    this.queuedRays += o.queuedRays;
-    this.queues.add(o.queues);
-  }
-}
 
 const READY = 0;
 const WAIT_MEM = 1;
@@ -177,39 +130,6 @@ function chunkWords(addr: number, bytes: number): number {
   const first = (addr % LINE) >> 2;
   const n = Math.min(32 - first, Math.max(1, bytes >> 2));
   return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;
-}
-
-/**
- * A lane's transactions regrouped treelet by treelet (treelet traversal order, see the file
- * comment). Non-node transactions (stack spills, transforms, the BVH header) stay with the treelet
- * of the node before them.
- */
-export function treeletSegments(
-  tx: readonly RtTransaction[], treeletOf: ReadonlyMap<number, number>,
-): { tx: RtTransaction[]; segEnd: number[]; segTreelet: number[] } {
-  const order: number[] = [];
-  const groups = new Map<number, RtTransaction[]>();
-  let cur = -1;
-  for (const t of tx) {
-    const isNode = t.kind === 'internal' || t.kind === 'instanceLeaf' || t.kind === 'triangleLeaf' || t.kind === 'proceduralLeaf';
-    const tl = isNode ? treeletOf.get(t.address) ?? cur : cur;
-    cur = tl;
-    let g = groups.get(tl);
-    if (!g) {
-      g = [];
-      groups.set(tl, g);
-      order.push(tl);
-    }
-    g.push(t);
-  }
-  if (order.length <= 1) return { tx: tx as RtTransaction[], segEnd: [tx.length], segTreelet: [order[0] ?? -1] };
-  const out: RtTransaction[] = [];
-  const segEnd: number[] = [];
-  for (const tl of order) {
-    for (const t of groups.get(tl)!) out.push(t);
-    segEnd.push(out.length);
-  }
-  return { tx: out, segEnd, segTreelet: order };
 }
 
 export class TreeletRtUnit implements MemClient {

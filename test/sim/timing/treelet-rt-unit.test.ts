@@ -2,7 +2,6 @@ import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import type { TreeletMap } from '../../../src/sim/rt/treelets.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
-import { treeletSegments } from '../../../src/sim/timing/treelet-rt-unit.js';
 import { STAT_META } from '../../../src/sim/timing/stats.js';
 import type { RtTransaction, WarpStep } from '../../../src/sim/warp-step.js';
 import { ScriptedWarp, aluStep, rng, rtStep } from './synthetic-warp.js';
@@ -52,17 +51,6 @@ const nodeCount = (warps: ScriptedWarp[]) => {
   for (const w of warps) for (const s of (w as unknown as { steps: WarpStep[] }).steps) for (const lw of s.rt ?? []) n += lw.transactions.length;
   return n;
 };
-
-test('treeletSegments regroups a ray treelet by treelet in first-visit order (treelet stack order)', (t) => {
-  const map = syntheticMap(3);
-  const tx = [node(0, 0), node(2, 0), node(0, 1), { address: 0x9000, size: 32, kind: 'stackSpill' as const }, node(1, 3), node(2, 1), node(0, 2)];
-  const s = treeletSegments(tx, map.treeletOfAddress);
-  t.deepEqual(s.segTreelet, [0, 2, 1]);
-  t.deepEqual(s.segEnd, [4, 6, 7]);
-  t.deepEqual(s.tx, [node(0, 0), node(0, 1), tx[3]!, node(0, 2), node(2, 0), node(2, 1), node(1, 3)], 'the spill stays with the node before it');
-  const one = treeletSegments([node(1, 0), node(1, 1)], map.treeletOfAddress);
-  t.deepEqual(one.segTreelet, [1]);
-});
 
 test('diverged warps feed the treelet queues and full queues are traversed treelet-stationary', (t) => {
   const warps = treeletWorkload(24, 4, 6);

@@ -67,6 +67,8 @@ test('diverged warps feed the treelet queues and full queues are traversed treel
   t.is(v.treelet_ray_data_stores, 24 * 32 * 32 / 128, 'each traceRay stores its rays\' 32 B data, 4 rays per line');
   // Every node test happens in exactly one mode.
   t.is(v.treelet_tests_initial! + v.treelet_tests_treelet! + v.treelet_tests_ray!, total, 'tests per mode add up to the nodes replayed');
+  const again = simulate(treeletWorkload(24, 4, 6), treeletCfg(...ON), { treelets: syntheticMap(5) });
+  t.is(again.values.gpu_sim_cycle, v.gpu_sim_cycle, 'deterministic');
 });
 
 test('without a treelet queue threshold everything diverged is grouped ray-stationary (Sec. 4.4)', (t) => {

@@ -125,7 +125,8 @@ export async function sharedPreparation(workload: string): Promise<SharedPrepara
  * `shared`: reuse another run's compilation, scene and acceleration structure.
  */
 export async function prepareRun(
-  workload: string, opts: RunOptions = {}, record?: { shortStackSize: number; bvh?: { layout: 'treelet'; treeletBytes: number } },
+  workload: string, opts: RunOptions = {},
+  record?: { shortStackSize: number; rays?: boolean; bvh?: { layout: 'treelet'; treeletBytes: number } },
   shared?: SharedPreparation,
 ): Promise<PreparedRun> {
   const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
@@ -173,7 +174,7 @@ export async function prepareRun(
   const program = compileProgram(linked.module, opts.floatModel ?? manifest.floatModel);
   const rt = new RtRuntime({
     accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined, fcc: opts.fcc ?? false,
-    ...(record ? { shortStackSize: record.shortStackSize } : {}),
+    ...(record ? { shortStackSize: record.shortStackSize, recordRays: record.rays ?? false } : {}),
   });
   lap('simulate');
   const out: PreparedRun = { raygenLiveRegisters, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };

@@ -35,7 +35,9 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   // Treelet queues (paper 001 Sec. 5): treelets of a fraction of the L1D, laid out treelet by treelet.
   const treeletBytes = Math.max(128, Math.floor(cacheBytes(config.l1d) * config.treelet.l1Fraction));
   const bvh = config.treelet.queues ? { layout: 'treelet' as const, treeletBytes } : undefined;
-  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries, ...(bvh ? { bvh } : {}) }, shared);
+  const prepared = await prepareRun(
+    workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled, ...(bvh ? { bvh } : {}) }, shared,
+  );
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });

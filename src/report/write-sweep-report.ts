@@ -15,6 +15,8 @@ export interface SweepReportInput {
   dims: { knob: string; values: string[] }[];
   rows: { values: string[]; metrics: Record<string, number>; speedup: number; wallSeconds: number }[];
   meta: Record<string, { unit: string; description: string }>;
+  /** Knobs whose values are categories (study bundles), drawn as bars. */
+  barKnobs?: readonly string[];
 }
 
 const COLORS = ['#3b6fb6', '#e07b39', '#4a9a5b', '#c94c4c', '#8a6bb8', '#9aa3ad', '#b6963b', '#3bb6a8'];
@@ -39,7 +41,7 @@ function chart(input: SweepReportInput, id: string, title: string, caption: stri
   return {
     id, title, caption,
     config: {
-      type: first!.knob === 'limit' ? 'bar' : 'line',
+      type: input.barKnobs?.includes(first!.knob) ? 'bar' : 'line',
       data: { labels: first!.values, datasets },
       options: {
         plugins: { legend: { display: true, position: 'bottom' } },
@@ -62,6 +64,38 @@ export function sweepCharts(input: SweepReportInput): ChartSpec[] {
     chart(input, 'sweep-ipc', `IPC vs ${knob}`, 'Thread instructions per cycle.', 'IPC', [{ metric: 'gpu_ipc', label: 'IPC' }]),
     chart(input, 'sweep-miss', `Cache miss rates vs ${knob}`, 'L1D and L2 miss rates.', '%',
       [{ metric: 'L1D_total_cache_miss_rate', label: 'L1D', scale: (v) => 100 * v }, { metric: 'L2_total_cache_miss_rate', label: 'L2', scale: (v) => 100 * v }]),
+    ...(input.rows.some((r) => r.metrics.rt_predictor_lookups !== undefined) ? predictorCharts(input, knob) : []),
+  ];
+}
+
+/**
+ * The intersection predictor's figures (paper 002): speedup over the first point (Fig. 12, 15),
+ * node fetches of the looked-up rays against their full traversals with the prediction and
+ * misprediction overheads (Fig. 13), memory savings (Fig. 2 left, Fig. 14), and the predicted /
+ * verified / mispredicted shares (Table 7, Fig. 2 right). Points without the predictor show 0.
+ */
+function predictorCharts(input: SweepReportInput, knob: string): ChartSpec[] {
+  const pct = (v: number) => 100 * v;
+  return [
+    chart(input, 'sweep-predictor-speedup', `Speedup vs ${knob} (paper 002 Fig. 12, 15)`,
+      'Cycles of the first point / cycles of each point (above 1 is faster).', 'speedup', [{ metric: 'speedup', label: 'speedup' }]),
+    chart(input, 'sweep-predictor-nodes', `Memory accesses vs ${knob} (paper 002 Fig. 13)`,
+      'Node fetches of the looked-up (occlusion) rays normalised to the same rays traversing from the root; prediction = fetches spent traversing from predicted nodes, misprediction = the wasted part of it.', '% of baseline node fetches',
+      [
+        { metric: 'rt_predictor_nodes', label: 'node fetches', scale: (v, r) => pct(v / (r.metrics.rt_predictor_baseline_nodes || 1)) },
+        { metric: 'rt_predictor_prediction_nodes', label: 'prediction overhead', scale: (v, r) => pct(v / (r.metrics.rt_predictor_baseline_nodes || 1)) },
+        { metric: 'rt_predictor_misprediction_nodes', label: 'misprediction overhead', scale: (v, r) => pct(v / (r.metrics.rt_predictor_baseline_nodes || 1)) },
+      ]),
+    chart(input, 'sweep-predictor-savings', `Memory savings vs ${knob} (paper 002 Fig. 2 left, Fig. 14)`,
+      '(node fetches without the predictor - with it) / without it, over the looked-up rays.', '%',
+      [{ metric: 'rt_predictor_memory_savings', label: 'memory savings', scale: pct }]),
+    chart(input, 'sweep-predictor-rays', `Predicted, verified and mispredicted rays vs ${knob} (paper 002 Table 7, Fig. 2 right)`,
+      'Shares of the looked-up rays, as the paper defines the terms (Sec. 3).', '% of looked-up rays',
+      [
+        { metric: 'rt_predictor_predicted_rate', label: 'predicted', scale: pct },
+        { metric: 'rt_predictor_verified_rate', label: 'verified', scale: pct },
+        { metric: 'rt_predictor_mispredicted_rate', label: 'mispredicted', scale: pct },
+      ]),
   ];
 }
 
@@ -72,7 +106,9 @@ export function writeSweepReport(w: ReportWriter, input: SweepReportInput): void
   const charts = sweepCharts(input);
   writeAssets(w);
   for (const c of charts) w.write(`charts/${c.id}.png`, renderChartPng(c));
-  const metrics = ['gpu_sim_cycle', 'gpu_ipc', 'L1D_total_cache_miss_rate', 'L2_total_cache_miss_rate', 'dram_eff', 'bwutil', 'rt_avg_efficiency'];
+  const predictor = input.rows.some((r) => r.metrics.rt_predictor_lookups !== undefined);
+  const metrics = ['gpu_sim_cycle', 'gpu_ipc', 'L1D_total_cache_miss_rate', 'L2_total_cache_miss_rate', 'dram_eff', 'bwutil', 'rt_avg_efficiency',
+    ...(predictor ? ['rt_predictor_predicted_rate', 'rt_predictor_verified_rate', 'rt_predictor_mispredicted_rate', 'rt_predictor_memory_savings'] : [])];
   const tables = [{
     title: 'Grid', header: [...input.dims.map((d) => d.knob), ...metrics, 'speedup vs first', 'wall (s)'],
     rows: input.rows.map((r) => [...r.values, ...metrics.map((m) => fmt(r.metrics[m] ?? 0)), r.speedup.toFixed(3), r.wallSeconds.toFixed(1)]),

@@ -12,6 +12,8 @@
  *   textures and the BVH (each resource is placed at a base address by the host side).
  * - Lanes are 0..31; `activeMask` bit i set iff lane i executed this step.
  */
+import type { AccelerationStructure } from './rt/acceleration-structure.js';
+import type { RayQuery } from './rt/ray-query.js';
 
 /** Issue classes the timing model assigns latencies / initiation intervals to. */
 export const enum OpClass {
@@ -92,6 +94,17 @@ export interface RtLaneWork {
   boxTests: number;
   triangleTests: number;
   transforms: number;
+  /** The ray itself, when the RT unit needs more than the replay (intersection prediction). */
+  ray?: RtRayRecord;
+}
+
+/** What an RT-unit mechanism that re-traverses a ray needs: the query, the structure, the outcome. */
+export interface RtRayRecord {
+  query: RayQuery;
+  accel: AccelerationStructure;
+  /** The leaf (and instance) of the hit the full traversal reports: the committed opaque hit, else the first candidate. */
+  hitLeaf?: { node: number; instance: number };
+  shortStackSize: number;
 }
 
 export interface WarpStep {

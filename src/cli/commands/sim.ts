@@ -18,6 +18,7 @@ interface RawSimOptions extends RawRunOptions {
   config: string;
   set: string[];
   treelets?: boolean;
+  predictor?: boolean;
 }
 
 /** `--treelets`: paper 001's virtualized treelet queues with the paper's defaults (params.ts `rt_treelet_*`). */
@@ -31,11 +32,13 @@ export function registerSimCommand(program: Command): void {
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--treelets', 'virtualized treelet queues (Treelet Accelerated Ray Tracing, paper 001) with the paper\'s defaults: rt_ray_virtualization=1 rt_treelet_queues=1 (--set overrides any rt_treelet_* knob)')
+      .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawSimOptions) => {
     const progress = progressReporter();
     const r = await simulateWorkload(workload, {
-      ...parseRunOptions(raw), config: raw.config, overrides: raw.treelets ? [...TREELET_OVERRIDES, ...raw.set] : raw.set,
+      ...parseRunOptions(raw), config: raw.config,
+      overrides: [...(raw.treelets ? TREELET_OVERRIDES : []), ...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
       onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
     });
     progress.done();

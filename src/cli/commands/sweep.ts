@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { jobRunOptions } from '../../driver/jobs/job-spec.js';
 import { runSweep, sweepCsv, sweepLabel } from '../../driver/sweep/run-sweep.js';
+import { STUDY_BUNDLES } from '../../driver/sweep/study-bundles.js';
 import { parseVary } from '../../driver/sweep/sweep-grid.js';
 import { writeSweepReport } from '../../report/write-sweep-report.js';
 import { STAT_META } from '../../sim/timing/index.js';
@@ -31,7 +32,7 @@ export function registerSweepCommand(program: Command): void {
       .description('a grid of timing simulations over configuration knobs, in parallel and resumable: sweep.csv and charts')
       .option('--config <preset|file>', 'base GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one knob of the base configuration (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-      .option('--vary <knob=v1,v2,...>', "a dimension of the grid (repeatable): a configuration knob, or limit=baseline,rt-cache,perfect-bvh,perfect-mem (Vulkan-Sim Fig. 15's limit studies)", (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--vary <knob=v1,v2,...>', "a dimension of the grid (repeatable): a configuration knob, limit=baseline,rt-cache,perfect-bvh,perfect-mem (Vulkan-Sim Fig. 15's limit studies), or predictor=baseline,default,repack,repack-4,oracle-lookup,oracle-training,oracle-update (paper 002 Fig. 15 and Fig. 2)", (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--job-dir <dir>', 'job store: finished points are kept here and not rerun', 'vvision-out/jobs')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawSweepOptions) => {
@@ -57,7 +58,7 @@ export function registerSweepCommand(program: Command): void {
       out.write('sweep.csv', sweepCsv(r));
       writeSweepReport(out, {
         workload, config: raw.config, params: r.params, dims: r.dims,
-        rows: r.rows.map((x) => ({ values: x.point.values, metrics: x.values, speedup: x.speedup, wallSeconds: x.wallSeconds })), meta: STAT_META,
+        rows: r.rows.map((x) => ({ values: x.point.values, metrics: x.values, speedup: x.speedup, wallSeconds: x.wallSeconds })), meta: STAT_META, barKnobs: Object.keys(STUDY_BUNDLES),
       });
       const dir = out.commit();
       const lines = r.rows.map((x) => `  ${sweepLabel(r.dims, x.point).padEnd(40)} ${String(x.values.gpu_sim_cycle ?? '').padStart(10)} cycles  IPC ${(x.values.gpu_ipc ?? 0).toFixed(2).padStart(7)}  DRAM eff ${(100 * (x.values.dram_eff ?? 0)).toFixed(1).padStart(5)}%  util ${(100 * (x.values.bwutil ?? 0)).toFixed(1).padStart(5)}%  speedup ${x.speedup.toFixed(3)}`);

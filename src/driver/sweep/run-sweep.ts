@@ -70,12 +70,26 @@ function csvField(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** Columns added when some point ran a mechanism with stats of its own (e.g. the intersection predictor). */
+export const MECHANISM_METRICS = [
+  'rt_avg_nodes_per_ray', 'rt_total_requests', 'L1D_total_cache_accesses',
+  'rt_predictor_predicted_rate', 'rt_predictor_verified_rate', 'rt_predictor_mispredicted_rate', 'rt_predictor_memory_savings',
+  'rt_predictor_nodes', 'rt_predictor_baseline_nodes', 'rt_predictor_prediction_nodes', 'rt_predictor_misprediction_nodes',
+] as const;
+
+/** The metric columns of this sweep: the fixed set, and the mechanism set when any point has it. */
+export function sweepMetrics(rows: readonly { values: Record<string, number> }[]): string[] {
+  const mechanism = rows.some((r) => r.values.rt_predictor_lookups !== undefined);
+  return [...SWEEP_METRICS, ...(mechanism ? MECHANISM_METRICS : [])];
+}
+
 export function sweepCsv(r: SweepResult): string {
-  const header = [...r.dims.map((d) => d.knob), ...SWEEP_METRICS, 'speedup', 'wall_seconds', 'job'];
+  const metrics = sweepMetrics(r.rows);
+  const header = [...r.dims.map((d) => d.knob), ...metrics, 'speedup', 'wall_seconds', 'job'];
   const lines = [header.map(csvField).join(',')];
   for (const row of r.rows) {
     lines.push([
-      ...row.point.values, ...SWEEP_METRICS.map((m) => String(row.values[m] ?? '')), row.speedup.toFixed(6), row.wallSeconds.toFixed(3), row.jobId,
+      ...row.point.values, ...metrics.map((m) => String(row.values[m] ?? '')), row.speedup.toFixed(6), row.wallSeconds.toFixed(3), row.jobId,
     ].map(csvField).join(','));
   }
   return `${lines.join('\n')}\n`;

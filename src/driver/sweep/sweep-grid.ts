@@ -1,13 +1,13 @@
 /**
  * A sweep's grid: `--vary knob=v1,v2,...` dimensions (configuration knobs by their GPGPU-Sim
- * names, or `limit` for the limit-study bundles), crossed into points, each point the knob
+ * names, or a study pseudo-knob such as `limit` or `predictor`, see study-bundles.ts), crossed into points, each point the knob
  * overrides it adds to the base configuration. Knob names and values are checked here, so a typo
  * is an error naming the option before anything runs.
  */
 import { ConfigError } from '../../sim/config/config-error.js';
 import { findParam } from '../../sim/config/params.js';
 import { loadConfig } from '../../sim/timing/index.js';
-import { LIMIT_STUDIES, LIMIT_STUDY_KNOB } from './limit-studies.js';
+import { STUDY_BUNDLES, isStudyKnob } from './study-bundles.js';
 
 export interface SweepDimension {
   knob: string;
@@ -27,9 +27,10 @@ export function parseVary(text: string): SweepDimension {
   const values = m[2]!.split(',').map((v) => v.trim());
   if (values.some((v) => v === '')) throw new ConfigError(`--vary ${knob}: empty value in '${m[2]}'`, knob);
   if (new Set(values).size !== values.length) throw new ConfigError(`--vary ${knob}: a value is listed twice in '${m[2]}'`, knob);
-  if (knob === LIMIT_STUDY_KNOB) {
+  if (isStudyKnob(knob)) {
+    const bundles = STUDY_BUNDLES[knob]!;
     for (const v of values) {
-      if (!LIMIT_STUDIES[v]) throw new ConfigError(`--vary limit: unknown limit study '${v}' (known: ${Object.keys(LIMIT_STUDIES).join(', ')})`, knob);
+      if (!Object.hasOwn(bundles, v)) throw new ConfigError(`--vary ${knob}: unknown ${knob} study '${v}' (known: ${Object.keys(bundles).join(', ')})`, knob);
     }
   } else if (!findParam(knob)) {
     throw new ConfigError(`--vary: unknown configuration knob '${knob}' (see docs/calibration.md and src/sim/config/params.ts for the declared knobs)`, knob);
@@ -38,7 +39,7 @@ export function parseVary(text: string): SweepDimension {
 }
 
 function overridesOf(knob: string, value: string): string[] {
-  return knob === LIMIT_STUDY_KNOB ? LIMIT_STUDIES[value]!.overrides : [`${knob}=${value}`];
+  return isStudyKnob(knob) ? STUDY_BUNDLES[knob]![value]!.overrides : [`${knob}=${value}`];
 }
 
 /** Every combination, the first dimension varying slowest. Each point's config is loaded once to check its values. */

@@ -15,6 +15,7 @@ import { ConfigError } from './config-error.js';
 import { type RawSetting, applyOverrides, readConfigText } from './config-file.js';
 import { type DramTiming, parseDramTiming } from './dram-timing.js';
 import { PARAMS, type ParamDecl, findParam } from './params.js';
+import type { PredictorConfig, RayHashFunction, ReplacementPolicy } from './predictor-config.js';
 
 /** gpgpu_rt_thread_state: where the RT pipeline's per-thread state lives (src/sim/timing/rt-thread-state.ts). */
 export type RtThreadStateMode = 'per_thread' | 'interleaved';
@@ -57,6 +58,7 @@ export interface GpuConfig {
     latency: number[];
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
+    predictor: PredictorConfig;
   };
   /** Virtualized treelet queues (paper 001); see params.ts `rt_ray_virtualization` / `rt_treelet_*`. */
   treelet: TreeletConfig;
@@ -154,6 +156,12 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     if (!(x > 0 && x <= 1)) fail(name, o, `"${v}" is not a number in (0, 1]`);
     return x;
   };
+  const float = (name: string): number => {
+    const [v, o] = rawText(name);
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) fail(name, o, `"${v}" is not a non-negative number`);
+    return n;
+  };
   const str = (name: string): string => {
     const [v, o] = rawText(name);
     const d = decl(name);
@@ -250,6 +258,30 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       perfectMem: bool('gpgpu_rt_perfect_mem'),
       coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
+      predictor: {
+        enabled: bool('gpgpu_rt_predictor'),
+        entries: int('gpgpu_rt_predictor_entries', 1),
+        ways: int('gpgpu_rt_predictor_ways', 1),
+        nodesPerEntry: int('gpgpu_rt_predictor_nodes_per_entry', 1),
+        tagBits: int('gpgpu_rt_predictor_tag_bits', 1),
+        entryReplacement: str('gpgpu_rt_predictor_replacement') as ReplacementPolicy,
+        nodeReplacement: str('gpgpu_rt_predictor_node_replacement') as ReplacementPolicy,
+        hash: {
+          fn: str('gpgpu_rt_predictor_hash') as RayHashFunction,
+          originBits: int('gpgpu_rt_predictor_origin_bits', 1),
+          directionBits: int('gpgpu_rt_predictor_direction_bits', 0),
+          twoPointRatio: float('gpgpu_rt_predictor_two_point_ratio'),
+        },
+        goUpLevel: int('gpgpu_rt_predictor_go_up_level', 0),
+        ports: int('gpgpu_rt_predictor_ports', 1),
+        latency: int('gpgpu_rt_predictor_latency', 0),
+        repack: bool('gpgpu_rt_predictor_repack'),
+        collectorSize: int('gpgpu_rt_predictor_collector_size', 32),
+        collectorTimeout: int('gpgpu_rt_predictor_collector_timeout', 0),
+        extraWarps: int('gpgpu_rt_predictor_extra_warps', 0),
+        oracle: str('gpgpu_rt_predictor_oracle') as PredictorConfig['oracle'],
+        closestHit: bool('gpgpu_rt_predictor_closest_hit'),
+      },
     },
     treelet: {
       virtualization: bool('rt_ray_virtualization'),

@@ -77,6 +77,8 @@ export interface RtRuntimeOptions {
    * row's mask; appended to the ray's transactions for the RT unit to replay.
    */
   fcc?: boolean;
+  /** With `record`: attach the ray, its structure and its hit leaf to the lane work (intersection prediction). */
+  recordRays?: boolean;
 }
 
 /** Where the per-warp coalescing buffers live, and their shape (16 B rows: id, mask, data pointer). */
@@ -304,7 +306,15 @@ export class RtRuntime {
     const record = this.opts.record ? new TransactionRecord() : undefined;
     const result = traverse(as, ray, record ? { recordInto: record, shortStackSize: this.opts.shortStackSize ?? 8 } : {});
     if (record && this.opts.fcc) this.recordCoalescingBuffer(thread, stack.length, result, record);
-    if (record) this.work.set(thread, record.toLaneWork(thread & 31));
+    if (record) {
+      const work = record.toLaneWork(thread & 31);
+      if (this.opts.recordRays) {
+        const leaf = result.committed ?? result.candidates[0];
+        work.ray = { query: ray, accel: as, shortStackSize: this.opts.shortStackSize ?? 8 };
+        if (leaf?.leafNode !== undefined) work.ray.hitLeaf = { node: leaf.leafNode, instance: leaf.instanceIndex };
+      }
+      this.work.set(thread, work);
+    }
     const c = this.counters;
     c.rays++;
     c.raysByDepth[stack.length] = (c.raysByDepth[stack.length] ?? 0) + 1;

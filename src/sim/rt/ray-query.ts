@@ -111,4 +111,10 @@ export interface TraverseOptions {
    * (the ray is transformed into its object space). Hits found are reported as usual.
    */
   startNodes?: readonly { node: number; instance: number }[];
+  /**
+   * Enumerate instead of search (the predictor's oracle limit studies): every opaque triangle
+   * hit and every candidate within [tmin, tmax] is reported with its leaf node and instance;
+   * nothing is committed, tmax never shrinks and the ray never terminates early.
+   */
+  onEveryHit?: (leafNode: number, instance: number) => void;
 }

@@ -15,6 +15,7 @@
  * - t is comparable across instances because the object-space direction is not renormalized.
  * - `startNodes` (intersection prediction) runs the same loop once per given subtree instead of
  *   from the TLAS root; hits report their `leafNode` so a predictor can go up levels via parents.
+ * - `onEveryHit` (the predictor's oracles) reports every hit and candidate instead of committing.
  * - Opacity: geometry flag, overridden by instance force-opaque / force-no-opaque, overridden by
  *   ray opaque / no-opaque flags; culling by facing is skipped for instances with
  *   triangle-facing-cull-disable.
@@ -128,6 +129,7 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
   let instFlags = 0;
   let blasGeometries: { flags: number }[] = [];
   const starts = opts.startNodes;
+  const onEveryHit = opts.onEveryHit;
   const startCount = starts ? starts.length : 1;
 
   traversal: for (let s = 0; s < startCount && ray.tmax >= tmin; s++) {
@@ -222,7 +224,9 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
               const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
               if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
                 const hitKind = front ? HIT_KIND.frontFacingTriangle : HIT_KIND.backFacingTriangle;
-                if (opaque) {
+                if (onEveryHit) {
+                  onEveryHit(node, inst);
+                } else if (opaque) {
                   hasCommitted = true;
                   tFar = t;
                   cT = t; cU = triangleHit[1]!; cV = triangleHit[2]!; cKind = hitKind;
@@ -244,7 +248,8 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
             const geom = as.procGeometry[r]!;
             const opaque = effectiveOpaque(blasGeometries[geom]!.flags, instFlags, flags);
             if (!(opaque ? flags & RAY_FLAG.cullOpaque : flags & RAY_FLAG.cullNoOpaque)) {
-              candidates.push(makeHit(as, ray, 'procedural', te, 0, 0, 0, inst, geom, as.procPrimitive[r]!, ox, oy, oz, dx, dy, dz, opaque, node));
+              if (onEveryHit) onEveryHit(node, inst);
+              else candidates.push(makeHit(as, ray, 'procedural', te, 0, 0, 0, inst, geom, as.procPrimitive[r]!, ox, oy, oz, dx, dy, dz, opaque, node));
             }
           }
         }

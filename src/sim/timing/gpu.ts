@@ -19,7 +19,7 @@ import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
 import { Interconnect } from './interconnect.js';
 import { MemoryPartition } from './memory-partition.js';
-import { RtStats } from './rt-unit.js';
+import { RtStats, RtUnit } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type TimingStats, buildStats } from './stats.js';
 import { DeadlockWatchdog } from './watchdog.js';
@@ -140,6 +140,9 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       'gpgpu_registers_per_thread',
     );
   }
+  if ((config.treelet.queues || config.treelet.virtualization) && config.rt.predictor.enabled) {
+    throw new ConfigError('gpgpu_rt_predictor cannot be combined with rt_treelet_queues / rt_ray_virtualization (the treelet RT unit has no predictor)', 'gpgpu_rt_predictor');
+  }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
   const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
   const ctas = new CtaScheduler(warps, ctaSize, gpu.virt);
@@ -235,6 +238,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
+    rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
     sm,
     l1d,
     l2,

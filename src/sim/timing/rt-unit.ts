@@ -22,6 +22,8 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
 import { EventHeap } from './event-heap.js';
+import { IntersectionPredictor, PredictorStats } from './predictor/intersection-predictor.js';
+import type { PredictedNode } from './predictor/predictor-table.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 
@@ -29,9 +31,16 @@ const READY = 0;
 const WAIT_MEM = 1;
 const IN_OP = 2;
 const DONE = 3;
+/** In the predictor's lookup queue or table access (intersection prediction). */
+const LOOKUP = 4;
+/** In the partial warp collector, waiting to be repacked. */
+const COLLECTED = 5;
 
 interface Ray {
+  /** The group the scheduler issues it with: its SM warp's own, or a repacked warp. */
   warp: RtWarp;
+  /** The SM warp whose traceRay it is. */
+  owner: SmWarp;
   tx: RtTransaction[];
   idx: number;
   status: number;
@@ -39,27 +48,53 @@ interface Ray {
   start: number;
   /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
   stores: number[] | null;
+  /** Intersection prediction: the table update this ray makes when it finishes. */
+  update?: { hash: number; node: PredictedNode } | undefined;
+  /** Intersection prediction: the lane's work, until its lookup resolves it. */
+  work?: RtLaneWork | undefined;
 }
 
+/**
+ * A warp in the Warp Buffer: what the warp and memory schedulers pick from. Without repacking it
+ * is exactly one SM warp's rays; the predictor's repacking moves predicted rays out of it into
+ * new groups of their own (`owner` null).
+ */
 interface RtWarp {
-  slot: number;
   entry: number;
   age: number;
-  enteredAt: number;
-  rays: Ray[];
+  /** Rays of this group not done (in the lookup, ready, waiting or in an operation). */
   active: number;
   /** Rays in READY status, in the order they became ready. */
   readyRays: Ray[];
+  /** The SM warp this group was created for; null for a repacked warp. */
+  owner: SmWarp | null;
+  /**
+   * Intersection prediction: rays still in the predictor lookup; those already looked up wait in
+   * `held` so the warp starts traversing together once all of its lookups are done (paper 002
+   * Sec. 4.4.1: after the lookups, predicted rays leave and the not-predicted remain).
+   */
+  lookups: number;
+  held: Ray[];
+}
+
+/** The traceRay of one SM warp: it completes (and the SM warp continues) when all its rays are done. */
+interface SmWarp {
+  slot: number;
+  enteredAt: number;
+  /** Its rays not done, wherever they are. */
+  active: number;
   /** Sum over its rays of (finish - entry) cycles. */
   threadCycles: number;
   /** Intersection-table stores sent or queued and not yet acknowledged; the warp leaves after the last ack. */
   pendingStores: number;
   storeAck: StoreAck;
+  /** Its own group while that is in the Warp Buffer. */
+  group: RtWarp | null;
 }
 
 /** The write-ack waiter of a warp's intersection-table stores. */
 interface StoreAck extends Waiter {
-  warp: RtWarp;
+  warp: SmWarp;
 }
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
@@ -109,6 +144,8 @@ export class RtStats {
   mergedAcrossWarps = 0;
   /** Cycles with at least one warp resident. */
   activeCycles = 0;
+  /** Intersection prediction (paper 002), zero when the predictor is off. */
+  readonly predictor = new PredictorStats();
   /** Sum over cycles of resident warps / rays still traversing. */
   warpCycles = 0;
   activeRayCycles = 0;
@@ -132,6 +169,7 @@ export class RtStats {
     this.activeCycles += o.activeCycles;
     this.warpCycles += o.warpCycles;
     this.activeRayCycles += o.activeRayCycles;
+    this.predictor.add(o.predictor);
   }
 }
 
@@ -194,6 +232,20 @@ export class RtUnit implements MemClient {
   readonly stats = new RtStats();
   private readonly latency: number[];
   private readonly chunkBytes: number;
+  /** SM warps whose traceRay is in the unit (at most gpgpu_rt_max_warps). */
+  private smWarps = 0;
+  // Intersection prediction (paper 002); all empty when the predictor is off.
+  private readonly predictor: IntersectionPredictor | null;
+  private readonly lookupQueue: { ray: Ray; since: number }[] = [];
+  private lookupHead = 0;
+  private readonly lookupDone = new EventHeap<Ray>();
+  private readonly updateQueue: { hash: number; node: PredictedNode }[] = [];
+  private updateHead = 0;
+  /** The partial warp collector: predicted rays waiting to form a warp (Sec. 4.4.1). */
+  private readonly collector: Ray[] = [];
+  private collectorSince = 0;
+  /** A full or timed-out partial warp waits for a Warp Buffer entry (new SM warps wait behind it). */
+  private collectorWaiting = false;
 
   /**
    * `cache`: where node chunks go (the L1D, or the RT cache); `l1`: where intersection-table
@@ -207,7 +259,9 @@ export class RtUnit implements MemClient {
     private readonly l1: L1DataCache = cache,
     private readonly tableBase: (slot: number) => number = () => 0,
   ) {
-    this.buffer = new Array<RtWarp | null>(cfg.rt.maxWarps).fill(null);
+    const pc = cfg.rt.predictor;
+    this.predictor = pc.enabled ? new IntersectionPredictor(pc, this.stats.predictor) : null;
+    this.buffer = new Array<RtWarp | null>(cfg.rt.maxWarps + (pc.enabled ? pc.extraWarps : 0)).fill(null);
     this.latency = cfg.rt.latency;
     this.chunkBytes = cfg.rt.chunkBytes;
   }
@@ -220,25 +274,44 @@ export class RtUnit implements MemClient {
     return this.activeRays;
   }
 
+  /** Predictor table bytes per SM, or 0 without a predictor. */
+  get predictorTableBytes(): number {
+    return this.predictor?.storageBytes() ?? 0;
+  }
+
   hasRoom(): boolean {
-    return this.resident < this.buffer.length;
+    if (this.predictor === null) return this.resident < this.buffer.length;
+    // Repacked warps may use the extra entries; new SM warps may not, and wait behind a repacked warp.
+    return this.smWarps < this.cfg.rt.maxWarps && this.resident < this.cfg.rt.maxWarps && !this.collectorWaiting;
   }
 
   /** Routes a warp's traceRay into the warp buffer; false when the buffer is full. */
   tryAccept(slot: number, work: readonly RtLaneWork[], now: number): boolean {
+    if (!this.hasRoom()) return false;
     const entry = this.buffer.indexOf(null);
     if (entry < 0) return false;
     this.account(now);
-    const w = { slot, entry, age: this.ageCounter++, enteredAt: now, rays: [], active: 0, readyRays: [], threadCycles: 0, pendingStores: 0 } as unknown as RtWarp;
-    w.storeAck = { client: this, tag: -1, warp: w };
+    const w: RtWarp = { entry, age: this.ageCounter++, active: 0, readyRays: [], owner: null, lookups: 0, held: [] };
+    const owner = { slot, enteredAt: now, active: 0, threadCycles: 0, pendingStores: 0, group: w } as unknown as SmWarp;
+    owner.storeAck = { client: this, tag: -1, warp: owner };
+    w.owner = owner;
     const table = this.tableBase(slot);
+    const predictor = this.predictor;
     for (const lw of work) {
-      this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
       const ray: Ray = {
-        warp: w, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now,
+        warp: w, owner, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now,
         stores: this.cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
-      w.rays.push(ray);
+      if (predictor !== null && predictor.considers(lw)) {
+        // Its transactions are known once the lookup resolves (operations counted then).
+        ray.status = LOOKUP;
+        ray.work = lw;
+        this.lookupQueue.push({ ray, since: now });
+        w.active++;
+        w.lookups++;
+        continue;
+      }
+      this.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
       if (ray.tx.length === 0) {
         ray.status = DONE;
         this.stats.raysCompleted++;
@@ -247,10 +320,12 @@ export class RtUnit implements MemClient {
         w.readyRays.push(ray);
       }
     }
+    owner.active = w.active;
     this.activeRays += w.active;
     this.buffer[entry] = w;
     this.resident++;
-    if (w.active === 0) this.completeWarp(w, now);
+    this.smWarps++;
+    if (w.active === 0) this.completeWarp(owner, now);
     return true;
   }
 
@@ -259,8 +334,9 @@ export class RtUnit implements MemClient {
   }
 
   cycle(now: number): void {
-    if (this.resident === 0 && this.memQueue.length === 0 && this.responseHead === this.responses.length) return;
+    if (this.resident === 0 && this.memQueue.length === 0 && this.responseHead === this.responses.length && !this.predictorBusy()) return;
     this.account(now);
+    if (this.predictor !== null) this.predictorCycle(now);
     // 1. Operations finishing this cycle advance their rays.
     while (this.ops.size > 0 && this.ops.peekTime() <= now) this.advance(this.ops.pop(), now);
     // 2. Response FIFO: one chunk per cycle to the operation scheduler.
@@ -350,7 +426,7 @@ export class RtUnit implements MemClient {
   /** `oneAccess`: only the rays of `w` that want the same node as its first ready ray. */
   private scheduleMemory(w: RtWarp, oneAccess: boolean): void {
     const coalesce = this.cfg.rt.coalesceWarps;
-    const maxWarps = this.cfg.rt.maxWarps;
+    const maxWarps = this.buffer.length;
     const cb = this.chunkBytes;
     const ready = w.readyRays;
     if (oneAccess) {
@@ -412,8 +488,8 @@ export class RtUnit implements MemClient {
     if (ray.stores !== null) {
       // Vulkan-Sim queues all of a thread's traversal stores when its first node arrives
       // (warp_inst_t::dec_thread_latency, at the start of the thread's first intersection delay).
-      for (const addr of ray.stores) this.storeQueue.push({ addr, ack: ray.warp.storeAck });
-      ray.warp.pendingStores += ray.stores.length;
+      for (const addr of ray.stores) this.storeQueue.push({ addr, ack: ray.owner.storeAck });
+      ray.owner.pendingStores += ray.stores.length;
       ray.stores = null;
     }
     const t = ray.tx[ray.idx]!;
@@ -442,19 +518,35 @@ export class RtUnit implements MemClient {
       w.readyRays.push(ray);
       return;
     }
+    this.finishRay(ray, now);
+  }
+
+  private finishRay(ray: Ray, now: number): void {
+    const w = ray.warp, owner = ray.owner;
     ray.status = DONE;
     this.stats.raysCompleted++;
     this.stats.rayLatencySum += now - ray.start;
-    w.threadCycles += now - w.enteredAt;
+    owner.threadCycles += now - owner.enteredAt;
     w.active--;
+    owner.active--;
     this.activeRays--;
-    if (w.active === 0 && w.pendingStores === 0) this.completeWarp(w, now);
+    if (ray.update !== undefined) this.updateQueue.push(ray.update);
+    if (w.active === 0 && (w.owner === null || w.owner.active > 0)) this.releaseGroup(w);
+    if (owner.active === 0 && owner.pendingStores === 0) this.completeWarp(owner, now);
   }
 
-  private completeWarp(w: RtWarp, now: number): void {
+  /** Frees a group's Warp Buffer entry. */
+  private releaseGroup(w: RtWarp): void {
+    if (this.buffer[w.entry] !== w) return;
     this.buffer[w.entry] = null;
     this.resident--;
     if (this.greedy === w) this.greedy = null;
+    if (w.owner !== null) w.owner.group = null;
+  }
+
+  private completeWarp(w: SmWarp, now: number): void {
+    if (w.group !== null) this.releaseGroup(w.group);
+    this.smWarps--;
     const lat = now - w.enteredAt;
     this.stats.warpsCompleted++;
     this.stats.warpLatencySum += lat;
@@ -482,12 +574,84 @@ export class RtUnit implements MemClient {
 
   nextEvent(now: number): number {
     if (this.responseHead < this.responses.length || this.memQueue.length > 0 || this.storeHead < this.storeQueue.length) return now + 1;
+    if (this.lookupHead < this.lookupQueue.length || this.updateHead < this.updateQueue.length || this.collector.length > 0) return now + 1;
+    const lookup = this.lookupDone.size > 0 ? Math.max(now + 1, this.lookupDone.peekTime()) : Infinity;
     if (!this.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
-    return t <= now ? now + 1 : t;
+    return Math.min(lookup, t <= now ? now + 1 : t);
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0 && this.storeHead === this.storeQueue.length;
+    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0 && this.storeHead === this.storeQueue.length && !this.predictorBusy();
+  }
+
+  private predictorBusy(): boolean {
+    return this.lookupHead < this.lookupQueue.length || this.lookupDone.size > 0 || this.updateHead < this.updateQueue.length || this.collector.length > 0;
+  }
+
+  /**
+   * One cycle of the predictor (paper 002 Fig. 10): `ports` table updates and `ports` lookups;
+   * lookups resolved `latency` cycles ago hand their rays to their warp, or with repacking the
+   * predicted ones to the partial warp collector, which forms a warp at 32 rays or on timeout.
+   */
+  private predictorCycle(now: number): void {
+    const p = this.predictor!;
+    const ports = p.cfg.ports;
+    for (let i = 0; i < ports && this.updateHead < this.updateQueue.length; i++) p.applyUpdate(this.updateQueue[this.updateHead++]);
+    if (this.updateHead === this.updateQueue.length) { this.updateQueue.length = 0; this.updateHead = 0; }
+    for (let i = 0; i < ports && this.lookupHead < this.lookupQueue.length; i++) {
+      const { ray, since } = this.lookupQueue[this.lookupHead++]!;
+      p.stats.lookupQueueCycles += now - since;
+      const pred = p.predict(ray.work!);
+      ray.work = undefined;
+      ray.tx = pred.tx;
+      ray.update = pred.update;
+      this.stats.ops += pred.ops;
+      if (pred.predicted) ray.status = COLLECTED; // marks "predicted" until the lookup completes
+      this.lookupDone.push(now + p.cfg.latency, ray);
+    }
+    if (this.lookupHead === this.lookupQueue.length) { this.lookupQueue.length = 0; this.lookupHead = 0; }
+    while (this.lookupDone.size > 0 && this.lookupDone.peekTime() <= now) {
+      const ray = this.lookupDone.pop();
+      const w = ray.warp;
+      const predicted = ray.status === COLLECTED;
+      w.lookups--;
+      if (ray.tx.length === 0) {
+        this.finishRay(ray, now);
+      } else if (predicted && p.cfg.repack && this.collector.length < p.cfg.collectorSize) {
+        w.active--;
+        if (this.collector.length === 0) this.collectorSince = now;
+        this.collector.push(ray);
+        if (w.active === 0 && w.owner !== null && w.owner.active > 0) this.releaseGroup(w);
+      } else {
+        ray.status = READY;
+        w.held.push(ray);
+      }
+      if (w.lookups === 0 && w.held.length > 0) {
+        for (const r of w.held) w.readyRays.push(r);
+        w.held.length = 0;
+      }
+    }
+    const timedOut = this.collector.length > 0 && now - this.collectorSince >= p.cfg.collectorTimeout;
+    this.collectorWaiting = false;
+    if (this.collector.length >= 32 || timedOut) {
+      const entry = this.buffer.indexOf(null);
+      if (entry < 0) {
+        this.collectorWaiting = true;
+        return;
+      }
+      const w: RtWarp = { entry, age: this.ageCounter++, active: 0, readyRays: [], owner: null, lookups: 0, held: [] };
+      for (const ray of this.collector.splice(0, 32)) {
+        ray.warp = w;
+        ray.status = READY;
+        w.active++;
+        w.readyRays.push(ray);
+      }
+      this.buffer[entry] = w;
+      this.resident++;
+      p.stats.repackedWarps++;
+      if (w.active < 32) p.stats.collectorTimeouts++;
+      this.collectorSince = now;
+    }
   }
 }

@@ -9,6 +9,7 @@
  */
 import { CacheStats, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
+import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt-unit.js';
 import type { SmStats } from './sm.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
@@ -101,6 +102,24 @@ export const STAT_META: Record<string, StatMeta> = {
   virt_restored_bytes: { unit: 'bytes', description: 'CTA state loaded on resume' },
   virt_peak_suspended: { unit: 'CTAs', description: 'peak CTAs terminated at once (GPU-wide)' },
   virt_saved_registers: { unit: 'registers/thread', description: 'register words saved per thread: live across the raygen\'s traceRay, or rt_cta_saved_registers' },
+  rt_predictor_table_bytes: { unit: 'bytes', description: 'intersection predictor table storage per SM: entries x (valid + tag + nodes x 27 bits) (paper 002 Sec. 6.1.1)' },
+  rt_predictor_lookups: { unit: 'rays', description: 'rays looked up in the predictor (occlusion rays; all rays with gpgpu_rt_predictor_closest_hit)' },
+  rt_predictor_hit_rays: { unit: 'rays', description: 'looked-up rays that intersect the scene (only they can be verified)' },
+  rt_predictor_predicted: { unit: 'rays', description: 'rays the table returned a prediction for (paper 002 Sec. 3)' },
+  rt_predictor_verified: { unit: 'rays', description: 'predicted rays that found an intersection from the predicted nodes' },
+  rt_predictor_mispredicted: { unit: 'rays', description: 'predicted rays that did not, and restarted from the root' },
+  rt_predictor_predicted_rate: { unit: 'ratio', description: 'predicted / looked-up rays (Table 7)' },
+  rt_predictor_verified_rate: { unit: 'ratio', description: 'verified / looked-up rays (Table 7, Fig. 2 right)' },
+  rt_predictor_mispredicted_rate: { unit: 'ratio', description: 'mispredicted / looked-up rays' },
+  rt_predictor_nodes: { unit: 'nodes', description: 'node fetches of the looked-up rays with the predictor (N x rays, Eq. 1)' },
+  rt_predictor_baseline_nodes: { unit: 'nodes', description: 'node fetches the same rays make traversing from the root (n x rays, Eq. 1)' },
+  rt_predictor_prediction_nodes: { unit: 'nodes', description: 'node fetches spent traversing from predicted nodes (k m x predicted rays)' },
+  rt_predictor_misprediction_nodes: { unit: 'nodes', description: 'the part of those on mispredicted rays (wasted, Fig. 13)' },
+  rt_predictor_memory_savings: { unit: 'ratio', description: '(baseline nodes - nodes) / baseline nodes: node fetches saved (Fig. 2 left, Fig. 13)' },
+  rt_predictor_updates: { unit: 'updates', description: 'predictor table updates (hit rays, Go Up Level ancestor of the hit leaf)' },
+  rt_predictor_repacked_warps: { unit: 'warps', description: 'warps formed by the partial warp collector (Sec. 4.4.1)' },
+  rt_predictor_collector_timeouts: { unit: 'warps', description: 'of those, partial warps that left on the collector timeout' },
+  rt_predictor_avg_lookup_queue_cycles: { unit: 'cycles', description: 'cycles a ray waits in the lookup queue (4 ports by default)' },
 };
 
 export type CacheBreakdown = Record<'shader' | 'rt', Record<(typeof OUTCOME_NAMES)[number], number>>;
@@ -140,6 +159,8 @@ export interface StatsInput {
   rtMaxWarps: number;
   /** # operation units x # pipeline stages per unit, summed over unit kinds. */
   rtComputeBound: number;
+  /** Intersection predictor table bytes per SM; 0 when the predictor is off (no predictor stats). */
+  rtPredictorTableBytes: number;
   sm: SmStats;
   l1d: CacheStats;
   l2: CacheStats;
@@ -233,6 +254,7 @@ export function buildStats(x: StatsInput): TimingStats {
     { name: 'rt', stats: rt },
   ];
   if (x.treelet) groups.push({ name: 'treelet', stats: treeletGroup(x.treelet) });
+  if (x.rtPredictorTableBytes > 0) groups.push({ name: 'rt_predictor', stats: predictorStats(r.predictor, x.rtPredictorTableBytes) });
   const values: Record<string, number> = {};
   for (const g of groups) Object.assign(values, g.stats);
   return {
@@ -293,6 +315,34 @@ function treeletGroup(t: NonNullable<StatsInput['treelet']>): Record<string, num
     });
   }
   return out;
+}
+
+/**
+ * The intersection predictor's figures, in the paper's terms (paper 002 Sec. 3): shares of the
+ * considered rays predicted / verified / mispredicted, and memory savings as node fetches saved
+ * against the same rays' full traversals (Eq. 1's n - N, Fig. 13).
+ */
+function predictorStats(p: PredictorStats, tableBytes: number): Record<string, number> {
+  return {
+    rt_predictor_table_bytes: tableBytes,
+    rt_predictor_lookups: p.lookups,
+    rt_predictor_hit_rays: p.hitRays,
+    rt_predictor_predicted: p.predicted,
+    rt_predictor_verified: p.verified,
+    rt_predictor_mispredicted: p.mispredicted,
+    rt_predictor_predicted_rate: div(p.predicted, p.lookups),
+    rt_predictor_verified_rate: div(p.verified, p.lookups),
+    rt_predictor_mispredicted_rate: div(p.mispredicted, p.lookups),
+    rt_predictor_nodes: p.nodes,
+    rt_predictor_baseline_nodes: p.baselineNodes,
+    rt_predictor_prediction_nodes: p.predictionNodes,
+    rt_predictor_misprediction_nodes: p.mispredictionNodes,
+    rt_predictor_memory_savings: div(p.baselineNodes - p.nodes, p.baselineNodes),
+    rt_predictor_updates: p.updates,
+    rt_predictor_repacked_warps: p.repackedWarps,
+    rt_predictor_collector_timeouts: p.collectorTimeouts,
+    rt_predictor_avg_lookup_queue_cycles: div(p.lookupQueueCycles, p.lookups),
+  };
 }
 
 /** 40 equal bins up to the largest latency (bin width rounded up to a whole cycle). */

@@ -124,3 +124,7 @@ test('naive treelet queues (no grouping, Fig. 12): every queued ray is traversed
   t.true(s.values.treelet_tests_treelet! > 0);
   t.is(s.values.treelet_tests_initial! + s.values.treelet_tests_treelet!, total);
 });
+
+test('the treelet RT unit refuses the intersection predictor (paper 002) rather than ignoring it', (t) => {
+  t.throws(() => simulate(treeletWorkload(1, 2, 3), treeletCfg(...ON, 'gpgpu_rt_predictor=1'), { treelets: syntheticMap(3) }), { message: /gpgpu_rt_predictor/ });
+});

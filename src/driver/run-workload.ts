@@ -7,6 +7,7 @@
 import type { ItsPolicy } from '../sim/functional/launch-state.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import { registersLiveAtTraceRay } from '../ir/liveness.js';
 import {
   DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET,
 } from '../primitives/buffer-layout.js';
@@ -88,6 +89,8 @@ export interface RunResult {
 
 /** A workload prepared for simulation: what both the functional and the timing runs start from. */
 export interface PreparedRun {
+  /** Register words per thread live across the raygen shader's traceRays (most over its sites): what ray virtualization saves. */
+  raygenLiveRegisters: number;
   manifest: WorkloadManifest;
   params: RunParameters;
   linked: LinkedPipeline;
@@ -128,7 +131,9 @@ export async function sharedPreparation(workload: string): Promise<SharedPrepara
  * `shared`: reuse another run's compilation, scene and acceleration structure.
  */
 export async function prepareRun(
-  workload: string, opts: RunOptions = {}, record?: { shortStackSize: number; rays?: boolean }, shared?: SharedPreparation,
+  workload: string, opts: RunOptions = {},
+  record?: { shortStackSize: number; rays?: boolean; bvh?: { layout: 'treelet'; treeletBytes: number } },
+  shared?: SharedPreparation,
 ): Promise<PreparedRun> {
   const timings: RunResult['timings'] = { compile: 0, instrument: 0, link: 0, scene: 0, simulate: 0 };
   let t = performance.now();
@@ -148,10 +153,13 @@ export async function prepareRun(
   if (opts.pixelMask) injectPixelFilter(compiled.stages.raygen);
   if (opts.pixelCost) for (const m of compiled.modules) injectPixelCostCounters(m);
   lap('instrument');
+  const raygenLiveRegisters = registersLiveAtTraceRay(compiled.stages.raygen);
   const linked = linkPipeline(compiled.stages, { fcc: opts.fcc ?? false });
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
-  const host = buildHostSetup(manifest, linked, scene, params, shared?.accel);
+  // A treelet layout is built for this run even when other runs share a breadth-first one.
+  const accel = record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
+  const host = buildHostSetup(manifest, linked, scene, params, accel);
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);
@@ -173,7 +181,7 @@ export async function prepareRun(
     ...(record ? { shortStackSize: record.shortStackSize, recordRays: record.rays ?? false } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
+  const out: PreparedRun = { raygenLiveRegisters, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   if (pixelCost) out.pixelCost = pixelCost;

@@ -7,6 +7,8 @@
  */
 import { countersOf, createWarps } from '../sim/functional/launch.js';
 import type { Counters } from '../sim/functional/counters.js';
+import { cacheBytes } from '../sim/config/cache-config.js';
+import { treeletMapOf } from '../sim/rt/treelets.js';
 import { loadConfig, simulate, TimelineRecorder, TimingDeadlockError, type GpuConfig, type TimelineOptions, type TimingStats } from '../sim/timing/index.js';
 import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
@@ -45,7 +47,12 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   // Before the preparation, so a bad timeline option fails fast.
   const timeline = opts.timeline === undefined ? undefined
     : new TimelineRecorder({ numSms: config.numSms, maxWarpsPerSm: config.maxWarpsPerSm, rtMaxWarps: config.rt.maxWarps, warpSize: config.warpSize, ctaSize: 1 }, opts.timeline);
-  const prepared = await prepareRun(workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled }, shared);
+  // Treelet queues (paper 001 Sec. 5): treelets of a fraction of the L1D, laid out treelet by treelet.
+  const treeletBytes = Math.max(128, Math.floor(cacheBytes(config.l1d) * config.treelet.l1Fraction));
+  const bvh = config.treelet.queues ? { layout: 'treelet' as const, treeletBytes } : undefined;
+  const prepared = await prepareRun(
+    workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled, ...(bvh ? { bvh } : {}) }, shared,
+  );
   const t0 = performance.now();
   let cycle = 0;
   const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
@@ -58,6 +65,8 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
       },
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
+      liveRegisters: prepared.raygenLiveRegisters,
+      ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, treeletBytes) } : {}),
     });
   } catch (e) {
     if (timeline !== undefined && e instanceof TimingDeadlockError) {

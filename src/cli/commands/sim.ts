@@ -19,8 +19,12 @@ interface RawSimOptions extends RawRunOptions, RawTimelineOptions {
   keepAlpha?: boolean;
   config: string;
   set: string[];
+  treelets?: boolean;
   predictor?: boolean;
 }
+
+/** `--treelets`: paper 001's virtualized treelet queues with the paper's defaults (params.ts `rt_treelet_*`). */
+export const TREELET_OVERRIDES = ['rt_ray_virtualization=1', 'rt_treelet_queues=1'] as const;
 
 export function registerSimCommand(program: Command): void {
   addTimelineOptions(addRunOptions(
@@ -29,6 +33,7 @@ export function registerSimCommand(program: Command): void {
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
       .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--treelets', 'virtualized treelet queues (Treelet Accelerated Ray Tracing, paper 001) with the paper\'s defaults: rt_ray_virtualization=1 rt_treelet_queues=1 (--set overrides any rt_treelet_* knob)')
       .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*)')
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
@@ -38,7 +43,7 @@ export function registerSimCommand(program: Command): void {
     let r: SimulationResult;
     try {
       r = await simulateWorkload(workload, {
-        ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
+        ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.treelets ? TREELET_OVERRIDES : []), ...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
         ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
         onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
       });

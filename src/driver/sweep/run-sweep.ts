@@ -77,10 +77,17 @@ export const MECHANISM_METRICS = [
   'rt_predictor_nodes', 'rt_predictor_baseline_nodes', 'rt_predictor_prediction_nodes', 'rt_predictor_misprediction_nodes',
 ] as const;
 
-/** The metric columns of this sweep: the fixed set, and the mechanism set when any point has it. */
+/** Columns added when some point ran the virtualized treelet queues (paper 001). */
+export const TREELET_METRICS = [
+  'rt_simt_efficiency', 'treelet_cycles_initial', 'treelet_cycles_treelet', 'treelet_cycles_ray',
+  'treelet_tests_initial', 'treelet_tests_treelet', 'treelet_tests_ray', 'treelet_repacks', 'virt_saved_bytes',
+] as const;
+
+/** The metric columns of this sweep: the fixed set, and each mechanism's set when any point has it. */
 export function sweepMetrics(rows: readonly { values: Record<string, number> }[]): string[] {
   const mechanism = rows.some((r) => r.values.rt_predictor_lookups !== undefined);
-  return [...SWEEP_METRICS, ...(mechanism ? MECHANISM_METRICS : [])];
+  const treelets = rows.some((r) => r.values.treelet_cycles_initial !== undefined);
+  return [...SWEEP_METRICS, ...(mechanism ? MECHANISM_METRICS : []), ...(treelets ? TREELET_METRICS : [])];
 }
 
 export function sweepCsv(r: SweepResult): string {

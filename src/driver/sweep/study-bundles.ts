@@ -11,6 +11,10 @@
  * `predictor`: the ray intersection predictor (paper 002) against the baseline RT unit, with
  * the paper's Table 3 defaults: Fig. 15's Default (no repacking), Repack and Repack 4 (four
  * additional warps), and Fig. 2's limit studies (oracle lookup, training, update).
+ *
+ * `treelets`: virtualized treelet queues (paper 001) against the baseline RT unit: ray
+ * virtualization alone, naive treelet queues (Fig. 12), grouped queues without repacking and with
+ * the 16- and 22-ray repack thresholds (Fig. 13a), and a limit study with nearly free CTA state.
  */
 export interface StudyBundle {
   overrides: string[];
@@ -33,6 +37,21 @@ export const STUDY_BUNDLES: Record<string, Record<string, StudyBundle>> = {
     'oracle-training': { overrides: ['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_oracle=training'], description: 'oracle training: any node an earlier ray hit, unbounded table (Fig. 2 "OT")' },
     'oracle-update': { overrides: ['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_oracle=update'], description: 'oracle update: training with updates at lookup time (Fig. 2 "OU")' },
   },
+  treelets: {
+    baseline: { overrides: ['rt_ray_virtualization=0', 'rt_treelet_queues=0'], description: 'the baseline RT unit' },
+    virtualization: { overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=0'], description: 'ray virtualization alone (Sec. 3.1)' },
+    naive: {
+      overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1', 'rt_treelet_group_underpopulated=0', 'rt_treelet_repack_threshold=0'],
+      description: 'naive treelet queues: every queue treelet-stationary (Fig. 12)',
+    },
+    'no-repack': { overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1', 'rt_treelet_repack_threshold=0'], description: 'grouped underpopulated queues, no repacking (Fig. 13a)' },
+    'repack-16': { overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1', 'rt_treelet_repack_threshold=16'], description: 'warp repacking below 16 active rays (Fig. 13a)' },
+    'repack-22': { overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1', 'rt_treelet_repack_threshold=22'], description: 'warp repacking below 22 active rays, the paper\'s configuration (Fig. 13a)' },
+    'free-state': {
+      overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1', 'rt_treelet_repack_threshold=22', 'rt_cta_saved_registers=1', 'rt_cta_simt_stack_bytes=0'],
+      description: 'repack-22 with nearly free CTA state (limit study of the save / restore traffic)',
+    },
+  },
 };
 
 /** Vulkan-Sim Fig. 15's set, in the paper's order. */
@@ -40,6 +59,9 @@ export const FIG15_LIMIT_STUDIES = ['baseline', 'rt-cache', 'perfect-bvh', 'perf
 
 /** Paper 002's predictor study (Fig. 15 and the Fig. 2 oracles), in the paper's order. */
 export const PREDICTOR_STUDY = ['baseline', 'default', 'repack', 'repack-4', 'oracle-lookup', 'oracle-training', 'oracle-update'] as const;
+
+/** Paper 001's treelet study, in the order of its figures. */
+export const TREELET_STUDY = ['baseline', 'virtualization', 'naive', 'no-repack', 'repack-16', 'repack-22', 'free-state'] as const;
 
 export function isStudyKnob(knob: string): boolean {
   return Object.hasOwn(STUDY_BUNDLES, knob);

@@ -60,6 +60,8 @@ export interface GpuConfig {
     coalesceWarps: boolean; chunkBytes: number;
     predictor: PredictorConfig;
   };
+  /** Virtualized treelet queues (paper 001); see params.ts `rt_ray_virtualization` / `rt_treelet_*`. */
+  treelet: TreeletConfig;
   statsSampleInterval: number;
   /** Cycles without progress after which the run stops as deadlocked; Infinity when detection is off. */
   deadlockWindow: number;
@@ -67,6 +69,25 @@ export interface GpuConfig {
   raw: Record<string, string>;
   /** GPGPU-Sim options in the file that this model does not have, as `file:line: key`. */
   ignored: string[];
+}
+
+export interface TreeletConfig {
+  virtualization: boolean;
+  raysPerSm: number;
+  /** Registers saved per thread of a terminated CTA; 0 = the values live across the traceRay (else gpgpu_registers_per_thread). */
+  savedRegisters: number;
+  simtStackBytes: number;
+  queues: boolean;
+  l1Fraction: number;
+  divergenceThreshold: number;
+  queueThreshold: number;
+  groupUnderpopulated: boolean;
+  repackThreshold: number;
+  preload: boolean;
+  preloadThreshold: number;
+  countTableEntries: number;
+  queueTableEntries: number;
+  rayBytes: number;
 }
 
 export const PRESETS = ['baseline', 'mobile', 'treelet', 'rtx2060'] as const;
@@ -128,6 +149,12 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     if (xs.some((x) => !Number.isInteger(x) || x < 0)) fail(name, o, `"${v}" is not a list of non-negative integers`);
     if (d.listLength !== undefined && !d.listLength.includes(xs.length)) fail(name, o, `expects ${d.listLength.join(' or ')} comma-separated values, got ${xs.length}`);
     return xs;
+  };
+  const fraction = (name: string): number => {
+    const [v, o] = rawText(name);
+    const x = Number(v);
+    if (!(x > 0 && x <= 1)) fail(name, o, `"${v}" is not a number in (0, 1]`);
+    return x;
   };
   const float = (name: string): number => {
     const [v, o] = rawText(name);
@@ -255,6 +282,23 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
         oracle: str('gpgpu_rt_predictor_oracle') as PredictorConfig['oracle'],
         closestHit: bool('gpgpu_rt_predictor_closest_hit'),
       },
+    },
+    treelet: {
+      virtualization: bool('rt_ray_virtualization'),
+      raysPerSm: int('rt_virtual_rays_per_sm', pipeline.warp),
+      savedRegisters: int('rt_cta_saved_registers'),
+      simtStackBytes: int('rt_cta_simt_stack_bytes'),
+      queues: bool('rt_treelet_queues'),
+      l1Fraction: fraction('rt_treelet_l1_fraction'),
+      divergenceThreshold: int('rt_treelet_divergence_threshold', 1),
+      queueThreshold: int('rt_treelet_queue_threshold'),
+      groupUnderpopulated: bool('rt_treelet_group_underpopulated'),
+      repackThreshold: int('rt_treelet_repack_threshold'),
+      preload: bool('rt_treelet_preload'),
+      preloadThreshold: int('rt_treelet_preload_threshold'),
+      countTableEntries: int('rt_treelet_count_table_entries', 1),
+      queueTableEntries: int('rt_treelet_queue_table_entries', 1),
+      rayBytes: int('rt_treelet_ray_bytes', 1),
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
     deadlockWindow: bool('gpgpu_deadlock_detect') ? int('gpgpu_deadlock_window', 1) : Infinity,

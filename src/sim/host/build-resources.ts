@@ -12,7 +12,7 @@
  */
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
-import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure } from '../rt/acceleration-structure.js';
+import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
 import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
@@ -276,15 +276,20 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
 }
 
 /** The BLAS/TLAS of a workload: declared ones (as the application builds them) win over the scene-derived ones. */
-export function buildAccelerationStructureFor(manifest: WorkloadManifest, scene: Scene): AccelerationStructure {
+/** `layout`: node placement and treelet budget (the treelet paper's layout packs each treelet). */
+export function buildAccelerationStructureFor(
+  manifest: WorkloadManifest, scene: Scene, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
+): AccelerationStructure {
   return manifest.accelerationStructures
-    ? buildFromDescriptions(manifest, manifest.accelerationStructures)
-    : buildAccelerationStructure(scene, { baseAddress: AS_BASE });
+    ? buildFromDescriptions(manifest, manifest.accelerationStructures, layout)
+    : buildAccelerationStructure(scene, { baseAddress: AS_BASE, ...layout });
 }
 
-function buildFromDescriptions(manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>): AccelerationStructure {
+function buildFromDescriptions(
+  manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'>,
+): AccelerationStructure {
   const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`);
-  return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE });
+  return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE, ...layout });
 }
 
 /** Scene buffers before the instance descriptions that point into them. */

@@ -11,7 +11,38 @@
  * lists every group exactly once, treelet by treelet, so placing nodes in that order packs each
  * treelet contiguously.
  */
+import type { AccelerationStructure } from './acceleration-structure.js';
 import type { WideBvh } from './bvh-layout.js';
+
+/** What the timing model needs of a BVH's treelets (paper 001): node address -> treelet, each treelet's placement. */
+export interface TreeletMap {
+  treeletOfAddress: ReadonlyMap<number, number>;
+  /** First byte of each treelet (with the treelet layout each treelet is contiguous from there). */
+  treeletStart: readonly number[];
+  treeletBytes: readonly number[];
+  /** The treelet budget the BVH was partitioned with (bytes). */
+  budget: number;
+}
+
+/** The treelets of several acceleration structures, ids made unique by offsetting each one's. */
+export function treeletMapOf(accels: readonly AccelerationStructure[], budget: number): TreeletMap {
+  const treeletOfAddress = new Map<number, number>();
+  const treeletStart: number[] = [];
+  const treeletBytes: number[] = [];
+  for (const as of accels) {
+    const base = treeletStart.length;
+    for (let t = 0; t < as.treeletBytes.length; t++) {
+      treeletStart.push(Infinity);
+      treeletBytes.push(as.treeletBytes[t]!);
+    }
+    for (let n = 0; n < as.nodeCount; n++) {
+      const t = base + as.nodeTreelet[n]!;
+      treeletOfAddress.set(as.nodeAddress[n]!, t);
+      if (as.nodeAddress[n]! < treeletStart[t]!) treeletStart[t] = as.nodeAddress[n]!;
+    }
+  }
+  return { treeletOfAddress, treeletStart, treeletBytes, budget };
+}
 
 export interface TreeletPartition {
   treeletCount: number;

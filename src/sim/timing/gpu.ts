@@ -19,11 +19,17 @@ import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
 import { Interconnect } from './interconnect.js';
 import { MemoryPartition } from './memory-partition.js';
-import { RtStats } from './rt-unit.js';
+import { RtStats, RtUnit } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
+import { RayVirtualization } from './ray-virtualization.js';
+import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
+import { TreeletStats } from './treelet-stats.js';
+import { treeletTableArea } from './treelet-queues.js';
+import { AccessOutcome } from './cache.js';
+import { ReqSource } from './mem-request.js';
 
 export type { TimingWarp } from './sm.js';
 
@@ -37,6 +43,14 @@ export interface SimulateOptions {
   maxCycles?: number;
   /** Records the warp timeline (timeline.ts); without it the model runs no timeline code. */
   timeline?: TimelineRecorder;
+  /** The BVH's treelets: needed when the config turns on rt_treelet_queues (paper 001). */
+  treelets?: TreeletMap;
+  /**
+   * Register words per thread live across the raygen's traceRay (liveness): what ray
+   * virtualization saves per thread when rt_cta_saved_registers is 0; without it,
+   * gpgpu_registers_per_thread (the paper's ptxas count).
+   */
+  liveRegisters?: number;
 }
 
 export class Gpu {
@@ -46,7 +60,14 @@ export class Gpu {
   readonly replyNet: Interconnect;
   readonly map: AddressMap;
 
-  constructor(readonly cfg: GpuConfig) {
+  /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
+  readonly virt: RayVirtualization | null;
+
+  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number) {
+    // Live values beyond the thread's register allocation would be spilled by the compiler, not saved.
+    const saved = cfg.treelet.savedRegisters ||
+      (liveRegisters !== undefined && liveRegisters > 0 ? Math.min(liveRegisters, cfg.registersPerThread) : cfg.registersPerThread);
+    this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg, saved) : null;
     this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
@@ -55,7 +76,8 @@ export class Gpu {
     this.reqNet = new Interconnect(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.replyNet = new Interconnect(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
-    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map));
+    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
+    this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.partitionWake = new Float64Array(this.partitions.length);
   }
 
@@ -121,12 +143,19 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       'gpgpu_registers_per_thread',
     );
   }
-  const gpu = new Gpu(config);
+  if ((config.treelet.queues || config.treelet.virtualization) && config.rt.predictor.enabled) {
+    throw new ConfigError('gpgpu_rt_predictor cannot be combined with rt_treelet_queues / rt_ray_virtualization (the treelet RT unit has no predictor)', 'gpgpu_rt_predictor');
+  }
+  if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
+  const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
   const timeline = opts.timeline;
   if (timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(timeline.forSm(s.id));
-  const ctas = new CtaScheduler(warps, ctaSize);
+  const ctas = new CtaScheduler(warps, ctaSize, gpu.virt);
   const rays: number[] = [];
   const rtWarps: number[] = [];
+  /** Fig. 11 (paper 001): miss rate of the RT unit's L1D accesses per sample interval. */
+  const rtL1MissRate: number[] = [];
+  let rtL1Seen = [0, 0];
   let nextSample = config.statsSampleInterval;
   let nextProgress = progressEvery;
   let now = 0;
@@ -140,6 +169,17 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     }
     rays.push(r);
     rtWarps.push(w);
+    let acc = 0;
+    let miss = 0;
+    for (const sm of gpu.sms) {
+      const c = sm.rtCache.cache.stats;
+      const m = c.get(ReqSource.Rt, AccessOutcome.MissCompulsory) + c.get(ReqSource.Rt, AccessOutcome.MissCapacityConflict) +
+        c.get(ReqSource.Rt, AccessOutcome.MissSector);
+      acc += m + c.get(ReqSource.Rt, AccessOutcome.Hit) + c.get(ReqSource.Rt, AccessOutcome.HitReserved);
+      miss += m;
+    }
+    rtL1MissRate.push(acc > rtL1Seen[0]! ? (miss - rtL1Seen[1]!) / (acc - rtL1Seen[0]!) : 0);
+    rtL1Seen = [acc, miss];
   };
   const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
   const watchdog = new DeadlockWatchdog(config.deadlockWindow);
@@ -149,7 +189,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     const issued = gpu.cycle(now);
     // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
     // for store acknowledgements before a warp exits).
-    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle()) break;
+    if (ctas.allIssued && gpu.sms.every((sm) => sm.residentWarps === 0) && gpu.idle() && (gpu.virt === null || gpu.virt.idle())) break;
     const next = issued ? now + 1 : Math.min(gpu.nextEvent(now), ctas.nextEvent(gpu.sms, now));
     watchdog.observe(now, Math.min(next, maxCycles + 1), issued, gpu.repliesDelivered, gpu.sms);
     if (next === Infinity) {
@@ -182,7 +222,9 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   const l2 = new CacheStats();
   const dram = new DramStats();
   const rt = new RtStats();
+  const treelet = new TreeletStats();
   for (const s of gpu.sms) {
+    if (s.rt instanceof TreeletRtUnit) treelet.add(s.rt.treeletStats);
     sm.add(s.stats);
     l1d.add(s.l1.cache.stats);
     if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
@@ -203,7 +245,7 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
-    rtPredictorTableBytes: gpu.sms[0]?.rt.predictorTableBytes ?? 0,
+    rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
     sm,
     l1d,
     l2,
@@ -214,5 +256,16 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     sampleInterval: config.statsSampleInterval,
     samplesRays: rays,
     samplesWarps: rtWarps,
+    rtL1MissRate,
+    ...(config.treelet.queues || config.treelet.virtualization ? {
+      treelet: {
+        stats: treelet,
+        virtualization: gpu.virt?.stats ?? null,
+        area: treeletTableArea({
+          countEntries: config.treelet.countTableEntries, queueEntries: config.treelet.queueTableEntries,
+          treeletBytes: opts.treelets?.budget ?? 8192, raysPerSm: config.treelet.raysPerSm,
+        }),
+      },
+    } : {}),
   });
 }

@@ -127,6 +127,18 @@ export class L1DataCache {
     return true;
   }
 
+  /**
+   * A load that bypasses the L1 (paper 001 Sec. 4.2: ray data loads do not evict treelet data): it
+   * takes no MSHR, is not counted in the L1 statistics and does not fill the line on its reply.
+   */
+  loadUncached(addr: number, bytes: number, words: number, source: ReqSource, waiter: Waiter, now: number): boolean {
+    if (this.missQueue.full) return false;
+    const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, [waiter], now);
+    req.uncached = true;
+    this.missQueue.tryPush(req, now + this.latency);
+    return true;
+  }
+
   private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
     if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, source, null, now));
   }
@@ -162,7 +174,7 @@ export class L1DataCache {
   }
 
   onReply(req: MemRequest, now: number): void {
-    if (req.kind === ReqKind.Load) {
+    if (req.kind === ReqKind.Load && req.uncached !== true) {
       if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.addr, req.words, false), req.source, now);
       this.cache.mshr.delete(req.addr);
     }

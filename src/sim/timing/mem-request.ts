@@ -45,4 +45,6 @@ export interface MemRequest {
   waiters: Waiter[] | null;
   /** Cycle the request left the L1 (for latency stats). */
   sentAt: number;
+  /** A load that bypasses the L1 (no MSHR, no fill): treelet queues' ray data (paper 001 Sec. 4.2). */
+  uncached?: boolean;
 }

@@ -12,6 +12,9 @@ import type { DramStats } from './dram.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt-unit.js';
 import type { SmStats } from './sm.js';
+import type { VirtualizationStats } from './ray-virtualization.js';
+import type { treeletTableArea } from './treelet-queues.js';
+import { MODE_NAMES, type TreeletStats } from './treelet-stats.js';
 
 export interface StatMeta {
   unit: string;
@@ -66,6 +69,39 @@ export const STAT_META: Record<string, StatMeta> = {
   rt_op_intensity: { unit: 'ops/block', description: 'roofline operational intensity: operations per cache block fetched (Fig. 12)' },
   rt_avg_performance: { unit: 'stages/cycle', description: 'roofline performance: operation-unit pipeline stages occupied per RT-active cycle (Fig. 12)' },
   rt_active_cycle_fraction: { unit: 'ratio', description: 'fraction of cycles with at least one warp in an RT unit (averaged over SMs)' },
+  rt_simt_efficiency: { unit: 'ratio', description: 'active rays / 32 per resident RT warp, averaged over RT warp-cycles (paper 001 Fig. 13b)' },
+  // Virtualized treelet queues (paper 001), present only when rt_treelet_queues or rt_ray_virtualization is on.
+  treelet_cycles_initial: { unit: 'entry-cycles', description: 'warp-buffer entry-cycles in the initial ray-stationary phase (Fig. 14)' },
+  treelet_cycles_treelet: { unit: 'entry-cycles', description: 'warp-buffer entry-cycles in treelet-stationary mode (Fig. 14)' },
+  treelet_cycles_ray: { unit: 'entry-cycles', description: 'warp-buffer entry-cycles in the final ray-stationary mode (grouped underpopulated queues, repacked warps) (Fig. 14)' },
+  treelet_tests_initial: { unit: 'tests', description: 'node intersection tests (box and primitive) in the initial phase (Fig. 15)' },
+  treelet_tests_treelet: { unit: 'tests', description: 'node intersection tests in treelet-stationary mode (Fig. 15)' },
+  treelet_tests_ray: { unit: 'tests', description: 'node intersection tests in the final ray-stationary mode (Fig. 15)' },
+  treelet_warps_initial: { unit: 'warps', description: 'initial-phase warps (one per accepted traceRay)' },
+  treelet_warps_treelet: { unit: 'warps', description: 'treelet warps formed from treelet queues' },
+  treelet_warps_ray: { unit: 'warps', description: 'ray-stationary warps formed from underpopulated queues (or, without queues, from traceRays)' },
+  treelet_diverged_warps: { unit: 'warps', description: 'initial-phase warps terminated into the queues for divergence (Sec. 3.2 step 1)' },
+  treelet_repacks: { unit: 'warps', description: 'warp repacking events (Sec. 4.5)' },
+  treelet_repacked_rays: { unit: 'rays', description: 'rays brought into warps by repacking' },
+  treelet_queued_rays: { unit: 'rays', description: 'rays put into treelet queues' },
+  treelet_ray_data_stores: { unit: 'lines', description: '128 B ray-data stores at traceRay (Sec. 4.2 step 1)' },
+  treelet_ray_data_loads: { unit: 'lines', description: 'ray-data loads bypassing the L1D (Sec. 4.2 step 5, repacking)' },
+  treelet_activated: { unit: 'treelets', description: 'treelets made current (treelet-stationary)' },
+  treelet_preloaded: { unit: 'treelets', description: 'treelets preloaded while the previous queue drained (Sec. 4.3)' },
+  treelet_line_loads: { unit: 'lines', description: 'L1D line loads of whole treelets (load on activation and preload)' },
+  treelet_peak_queue_entries: { unit: 'entries', description: 'peak treelet queue table entries in use in one RT unit' },
+  treelet_peak_treelets: { unit: 'treelets', description: 'peak treelets with queued rays in one RT unit (count table entries)' },
+  treelet_queue_entry_spills: { unit: 'entries', description: 'queue-table entries allocated beyond the on-chip table (held in memory)' },
+  treelet_count_table_overflows: { unit: 'inserts', description: 'new treelets inserted while the count table was full' },
+  treelet_max_hash_chain: { unit: 'treelets', description: 'longest hash chain of the queue table (Sec. 4.2: two in the paper)' },
+  treelet_count_table_bytes: { unit: 'bytes', description: 'treelet count table storage per RT unit (Sec. 6.5: 2.2 KB)' },
+  treelet_queue_table_bytes: { unit: 'bytes', description: 'treelet queue table storage per RT unit, held in the L1D (Sec. 6.5: 6.29 KB)' },
+  virt_ctas_suspended: { unit: 'CTAs', description: 'CTAs terminated after all their warps issued traceRay (Sec. 4.1)' },
+  virt_ctas_resumed: { unit: 'CTAs', description: 'terminated CTAs resumed through the CTA scheduler' },
+  virt_saved_bytes: { unit: 'bytes', description: 'CTA state (registers, SIMT stacks) stored' },
+  virt_restored_bytes: { unit: 'bytes', description: 'CTA state loaded on resume' },
+  virt_peak_suspended: { unit: 'CTAs', description: 'peak CTAs terminated at once (GPU-wide)' },
+  virt_saved_registers: { unit: 'registers/thread', description: 'register words saved per thread: live across the raygen\'s traceRay, or rt_cta_saved_registers' },
   rt_predictor_table_bytes: { unit: 'bytes', description: 'intersection predictor table storage per SM: entries x (valid + tag + nodes x 27 bits) (paper 002 Sec. 6.1.1)' },
   rt_predictor_lookups: { unit: 'rays', description: 'rays looked up in the predictor (occlusion rays; all rays with gpgpu_rt_predictor_closest_hit)' },
   rt_predictor_hit_rays: { unit: 'rays', description: 'looked-up rays that intersect the scene (only they can be verified)' },
@@ -106,6 +142,8 @@ export interface TimingStats {
     simtHistogram: number[];
     /** Fig. 18: rays and warps in all RT units, sampled every `intervalCycles`. */
     rtOccupancy: { intervalCycles: number; rays: number[]; warps: number[] };
+    /** Paper 001 Fig. 11: the RT unit's L1D miss rate per `rtOccupancy.intervalCycles`. */
+    rtL1MissRate: number[];
   };
 }
 
@@ -133,6 +171,10 @@ export interface StatsInput {
   sampleInterval: number;
   samplesRays: number[];
   samplesWarps: number[];
+  /** Fig. 11 (paper 001): RT-unit L1D miss rate per sample interval. */
+  rtL1MissRate: number[];
+  /** Paper 001's mechanisms, when on. */
+  treelet?: { stats: TreeletStats; virtualization: VirtualizationStats | null; area: ReturnType<typeof treeletTableArea> };
 }
 
 const div = (a: number, b: number): number => (b > 0 ? a / b : 0);
@@ -201,6 +243,7 @@ export function buildStats(x: StatsInput): TimingStats {
     rt_op_intensity: div(r.ops, r.chunkRequests),
     rt_avg_performance: div(r.opStageCycles, r.activeCycles),
     rt_active_cycle_fraction: div(r.activeCycles, cycles * x.numSms),
+    rt_simt_efficiency: div(r.activeRayCycles, 32 * r.warpCycles),
   };
   const groups: { name: string; stats: Record<string, number> }[] = [
     { name: 'gpu', stats: gpu },
@@ -210,6 +253,7 @@ export function buildStats(x: StatsInput): TimingStats {
     { name: 'dram', stats: dram },
     { name: 'rt', stats: rt },
   ];
+  if (x.treelet) groups.push({ name: 'treelet', stats: treeletGroup(x.treelet) });
   if (x.rtPredictorTableBytes > 0) groups.push({ name: 'rt_predictor', stats: predictorStats(r.predictor, x.rtPredictorTableBytes) });
   const values: Record<string, number> = {};
   for (const g of groups) Object.assign(values, g.stats);
@@ -228,8 +272,49 @@ export function buildStats(x: StatsInput): TimingStats {
       },
       simtHistogram: Array.from(x.sm.simtHistogram),
       rtOccupancy: { intervalCycles: x.sampleInterval, rays: x.samplesRays, warps: x.samplesWarps },
+      rtL1MissRate: x.rtL1MissRate,
     },
   };
+}
+
+function treeletGroup(t: NonNullable<StatsInput['treelet']>): Record<string, number> {
+  const s = t.stats;
+  const out: Record<string, number> = {};
+  MODE_NAMES.forEach((m, i) => {
+    out[`treelet_cycles_${m}`] = s.modeWarpCycles[i]!;
+    out[`treelet_tests_${m}`] = s.modeTests[i]!;
+    out[`treelet_warps_${m}`] = s.modeWarps[i]!;
+  });
+  Object.assign(out, {
+    treelet_diverged_warps: s.divergedWarps,
+    treelet_repacks: s.repacks,
+    treelet_repacked_rays: s.repackedRays,
+    treelet_queued_rays: s.queuedRays,
+    treelet_ray_data_stores: s.rayDataStores,
+    treelet_ray_data_loads: s.rayDataLoads,
+    treelet_activated: s.treeletsActivated,
+    treelet_preloaded: s.treeletsPreloaded,
+    treelet_line_loads: s.treeletLineLoads,
+    treelet_peak_queue_entries: s.queues.peakEntries,
+    treelet_peak_treelets: s.queues.peakTreelets,
+    treelet_queue_entry_spills: s.queues.entrySpills,
+    treelet_count_table_overflows: s.queues.countTableOverflows,
+    treelet_max_hash_chain: s.queues.maxChain,
+    treelet_count_table_bytes: t.area.countTableBytes,
+    treelet_queue_table_bytes: t.area.queueTableBytes,
+  });
+  const v = t.virtualization;
+  if (v) {
+    Object.assign(out, {
+      virt_ctas_suspended: v.ctasSuspended,
+      virt_ctas_resumed: v.ctasResumed,
+      virt_saved_bytes: v.savedBytes,
+      virt_restored_bytes: v.restoredBytes,
+      virt_peak_suspended: v.peakSuspended,
+      virt_saved_registers: v.registersPerThread,
+    });
+  }
+  return out;
 }
 
 /**
@@ -295,5 +380,6 @@ export function formatStats(s: TimingStats): string {
   out.push(`rt_occupancy_interval = ${d.rtOccupancy.intervalCycles}`);
   out.push(`rt_occupancy_rays = ${d.rtOccupancy.rays.join(',')}`);
   out.push(`rt_occupancy_warps = ${d.rtOccupancy.warps.join(',')}`);
+  out.push(`rt_l1_miss_rate_over_time = ${d.rtL1MissRate.map((x) => x.toFixed(4)).join(',')}`);
   return out.join('\n') + '\n';
 }

@@ -107,3 +107,21 @@ test('a Vulkan-Sim style gpgpusim.config reads as it is', (t) => {
   t.is(c.l1d.write, 'writeThrough');
   t.is(c.ignored.length, 3);
 });
+
+test('paper 001 knobs: off by default with the paper\'s values, each one settable, bad values named', (t) => {
+  const d = loadConfig('treelet');
+  t.false(d.treelet.queues);
+  t.false(d.treelet.virtualization);
+  t.is(d.treelet.raysPerSm, 4096);
+  t.is(d.treelet.l1Fraction, 0.5);
+  t.is(d.treelet.queueThreshold, 128);
+  t.is(d.treelet.repackThreshold, 22);
+  t.is(d.treelet.countTableEntries, 600);
+  t.is(d.treelet.queueTableEntries, 128);
+  t.is(d.treelet.rayBytes, 32);
+  const on = loadConfig('treelet', ['rt_treelet_queues=1', 'rt_ray_virtualization=1', 'rt_treelet_repack_threshold=16', 'rt_treelet_l1_fraction=0.25']);
+  t.true(on.treelet.queues && on.treelet.virtualization);
+  t.is(on.treelet.repackThreshold, 16);
+  t.is(on.treelet.l1Fraction, 0.25);
+  t.throws(() => loadConfig('treelet', ['rt_treelet_l1_fraction=1.5']), { message: /rt_treelet_l1_fraction/ });
+});

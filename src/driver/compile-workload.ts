@@ -59,7 +59,7 @@ export function compileWorkload(manifest: WorkloadManifest): CompiledWorkload {
     if (done) return done;
     const src = sources.get(file);
     if (!src) throw new Error(`${manifest.path}: shader ${file} is not listed under shaders`);
-    const r = compileGlsl(src.file, undefined, { includeDirs: src.includeDirs, defines: src.defines, stage: src.stage });
+    const r = compileGlsl(src.file, undefined, { includeDirs: src.includeDirs, defines: src.defines, stage: src.stage, conventions: src.conventions });
     diagnostics.push(...r.diagnostics.filter((d) => d.severity === 'error'));
     if (r.module) compiled.set(file, r.module);
     return r.module;

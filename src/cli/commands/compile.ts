@@ -11,6 +11,7 @@ import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js'
 import type { Module, Stage } from '../../ir/module.js';
 import { STAGE_BY_EXTENSION } from '../../ir/module.js';
 import { printModule } from '../../ir/printer.js';
+import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd } from '../../frontend/glsl/conventions.js';
 
 export interface CompileCommandOptions {
   include: string[];
@@ -18,6 +19,26 @@ export interface CompileCommandOptions {
   stage?: string;
   printIr?: boolean;
   json?: boolean;
+  /** glslc's conventions (`#include` without the extension, `#pragma shader_stage`). */
+  glslc?: boolean;
+  /** glslc's `-fshader-stage=` (implies glslc). */
+  fshaderStage?: string;
+  /** glslc's `-std=` (implies glslc). */
+  std?: string;
+  /** `--target-env=` (both compilers spell it so). */
+  targetEnv?: string;
+}
+
+/**
+ * glslc spells two options with one dash and `=` (`-fshader-stage=rgen`, `-std=460`), which a
+ * commander short option cannot express; they are rewritten to their long forms before parsing.
+ */
+export function normalizeGlslcArgv(argv: string[]): string[] {
+  return argv.map((a) => {
+    if (a.startsWith('-fshader-stage=')) return '-' + a;
+    if (a.startsWith('-std=')) return '-' + a;
+    return a;
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -47,7 +68,25 @@ export function moduleToJson(m: Module): string {
 /** Runs the command; returns the exit status. Output streams are parameters for tests. */
 export function runCompile(files: string[], opts: CompileCommandOptions, out: (s: string) => void, err: (s: string) => void): number {
   let stage: Stage | undefined;
-  if (opts.stage !== undefined) {
+  const glslc = opts.glslc === true || opts.fshaderStage !== undefined || opts.std !== undefined;
+  let forcedVersion: number | undefined;
+  if (opts.fshaderStage !== undefined) {
+    stage = glslcStage(opts.fshaderStage);
+    if (!stage) {
+      err(`vvision compile: error: -fshader-stage=${opts.fshaderStage}: unknown stage (expected one of ${GLSLC_STAGE_NAMES.join(', ')})\n`);
+      return 2;
+    }
+  }
+  if (opts.std !== undefined) {
+    const r = parseStd(opts.std);
+    if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
+    forcedVersion = r.std!.version;
+  }
+  if (opts.targetEnv !== undefined) {
+    const r = checkTargetEnv(opts.targetEnv);
+    if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
+  }
+  if (opts.stage !== undefined && stage === undefined) {
     stage = STAGE_BY_EXTENSION[opts.stage];
     if (!stage) {
       err(`vvision compile: error: unknown stage '${opts.stage}' (expected one of ${Object.keys(STAGE_BY_EXTENSION).join(', ')})\n`);
@@ -69,6 +108,8 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
       includeDirs: opts.include,
       defines: parseDefines(opts.define),
       ...(stage ? { stage } : {}),
+      ...(glslc ? { conventions: 'glslc' as const } : {}),
+      ...(forcedVersion !== undefined ? { forcedVersion } : {}),
     });
     for (const d of r.diagnostics) err(formatDiagnostic(d) + '\n');
     if (hasErrors(r.diagnostics) || !r.module) {
@@ -89,6 +130,10 @@ export function registerCompileCommand(program: Command): void {
     .option('-I, --include <dir>', 'add an #include search directory (repeatable)', collect, [])
     .option('-D, --define <NAME[=VALUE]>', 'predefine a macro (repeatable)', collect, [])
     .option('--stage <stage>', 'shader stage: rgen|rchit|rmiss|rahit|rint|rcall|comp (default: from the file extension)')
+    .option('--glslc', "follow glslc's conventions: #include without GL_GOOGLE_include_directive, #pragma shader_stage()")
+    .option('--fshader-stage <stage>', "glslc's -fshader-stage=<stage> (rgen|raygen, rchit|closesthit, rmiss|miss, rahit|anyhit, rint|intersection, rcall|callable, comp|compute); implies --glslc")
+    .option('--std <version>', "glslc's -std=<version>[core]: force the GLSL version over #version (only 460 has ray tracing); implies --glslc")
+    .option('--target-env <env>', 'target environment: vulkan1.2 (default), vulkan1.3 or vulkan1.4')
     .option('--print-ir', 'print the IR in its text form')
     .option('--json', 'print the IR module as JSON')
     .action((files: string[], opts: CompileCommandOptions) => {

@@ -9,7 +9,9 @@
  */
 import type { Module } from '../../ir/module.js';
 import { EXECUTION_MODEL, MemoryModel, Op, SourceLanguage, SPIRV_MAGIC } from '../../ir/spirv-enums.js';
+import { intern } from '../../ir/types.js';
 import { FunctionWriter } from './function-writer.js';
+import { structureSharedExit } from './structure-exits.js';
 import { ModuleWriter, SpirvWriteError, type SpirvWriteOptions } from './module-writer.js';
 import { MAX_INSTRUCTION_WORDS, Section, splitForWords, stringWords } from './spirv-binary.js';
 
@@ -44,7 +46,8 @@ export function writeSpirv(m: Module, opts: SpirvWriteOptions = {}): Uint32Array
   // Specialization constants are part of the interface (SpecId) even when unused.
   for (const c of m.constants) if (c.specId !== undefined) w.useValue(c.id);
   const fw = new FunctionWriter(w, m);
-  for (const f of m.functions) fw.write(f, f.id === entry.function);
+  const voidType = intern(w.types, { kind: 'void' });
+  for (const f of m.functions) fw.write(structureSharedExit(f, () => w.fresh(), voidType), f.id === entry.function);
 
   const entrySection = new Section();
   entrySection.emit(Op.EntryPoint, [EXECUTION_MODEL[entry.stage], entry.function, ...stringWords(entry.name), ...w.interfaceIds]);

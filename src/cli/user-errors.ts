@@ -26,6 +26,8 @@ import { JobsDeferred, SlurmError } from '../driver/jobs/slurm-backend.js';
 import { ZatelOptionError } from '../driver/zatel/downscale.js';
 import { PixelFilterBindingError } from '../passes/zatel/pixel-filter.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
+import { SpirvWriteError } from '../backend/spirv/write-spirv.js';
+import { SpirvBindingError } from '../driver/emit-spirv.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator), 1 for every other failure. */
 export function exitCodeFor(e: unknown): number {
@@ -41,7 +43,8 @@ export function isUserError(e: unknown): e is Error {
     e instanceof InstrumentationBufferTooSmallError || e instanceof DumpFormatError || e instanceof AnalysisInputError ||
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
-    e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError
+    e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
+    e instanceof SpirvWriteError || e instanceof SpirvBindingError
   );
 }
 

@@ -13,12 +13,24 @@ import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
 import { writeHtmlReport } from '../../report/write-report.js';
+import { DEFAULT_SPIRV_BINDING, emitInstrumentedSpirv, type SpirvBinding } from '../../driver/emit-spirv.js';
+import { checkTargetEnv, type TargetEnv } from '../../frontend/glsl/conventions.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
   mode: string;
   bufferSize: string;
   config?: string;
   set: string[];
+  emitSpirv?: string;
+  spirvBinding: string;
+  targetEnv: string;
+}
+
+/** `--spirv-binding SET:BINDING`. */
+export function parseSpirvBinding(v: string): SpirvBinding {
+  const m = /^(\d+):(\d+)$/.exec(v);
+  if (!m) throw new CliUsageError(`--spirv-binding: expected SET:BINDING such as 7:0, got '${v}'`);
+  return { set: Number(m[1]), binding: Number(m[2]) };
 }
 
 function parseMode(mode: string): InstrumentModeArg {
@@ -42,9 +54,15 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the exact size', 'auto')
       .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+      .option('--emit-spirv <dir>', 'also write the instrumented stage modules as SPIR-V (spirv/<mode>/*.spv), their metadata (runs/<mode>/metadata.json) and instrumentation-buffer.json: what a Vulkan host needs to run them on a GPU')
+      .option('--spirv-binding <set:binding>', 'descriptor set and binding of the instrumentation buffer in the emitted SPIR-V', `${DEFAULT_SPIRV_BINDING.set}:${DEFAULT_SPIRV_BINDING.binding}`)
+      .option('--target-env <env>', 'Vulkan environment of the emitted SPIR-V: vulkan1.2 (SPIR-V 1.5), vulkan1.3 or vulkan1.4 (SPIR-V 1.6)', 'vulkan1.2')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
     const mode = parseMode(raw.mode);
+    const spirvBinding = parseSpirvBinding(raw.spirvBinding);
+    const targetEnv = checkTargetEnv(raw.targetEnv);
+    if (targetEnv.error) throw new CliUsageError(targetEnv.error);
     if (raw.config === undefined && raw.set.length > 0) throw new CliUsageError(`--set ${raw.set[0]}: configuration overrides need --config <preset|file>`);
     const opts = {
       ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),
@@ -59,6 +77,7 @@ export function registerInstrumentCommand(program: Command): void {
       const t0 = performance.now();
       await writeHtmlReport(out, data);
       const reportMs = performance.now() - t0;
+      const spirvLine = raw.emitSpirv !== undefined ? writeSpirvDir(raw.emitSpirv, result, spirvBinding, targetEnv.env!) : undefined;
       const dir = out.commit();
       const simt = result.results.simt?.overall;
       const lines = [`${result.workload}: instrumented with ${mode} (${result.runs.map((r) => r.mode).join(', ')})`];
@@ -70,12 +89,26 @@ export function registerInstrumentCommand(program: Command): void {
       const sim = result.runs.reduce((s, r) => s + r.simulateMs, 0) + (result.timing?.baselineWallMs ?? 0);
       lines.push(`  simulation ${(sim / 1000).toFixed(1)} s, analytics ${(result.analyticsMs / 1000).toFixed(2)} s, report ${(reportMs / 1000).toFixed(2)} s`);
       lines.push(`report: ${dir}/index.html`);
+      if (spirvLine) lines.push(spirvLine);
       process.stdout.write(`${lines.join('\n')}\n`);
     } catch (e) {
       out.abandon();
       throw e;
     }
   });
+}
+
+function writeSpirvDir(path: string, result: InstrumentResult, binding: SpirvBinding, env: TargetEnv): string {
+  const dir = new OutputDir(path);
+  try {
+    const d = emitInstrumentedSpirv(dir, result, binding, env);
+    const done = dir.commit();
+    const files = d.modes.reduce((n, m) => n + m.shaders.length, 0);
+    return `SPIR-V (${env}): ${files} instrumented modules, buffer at set ${d.set} binding ${d.binding}: ${done}/instrumentation-buffer.json`;
+  } catch (e) {
+    dir.abandon();
+    throw e;
+  }
 }
 
 /** The timing-model summary: cycles of each instrumented run against the uninstrumented one. */

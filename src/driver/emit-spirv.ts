@@ -52,6 +52,12 @@ export interface InstrumentationBufferDescription {
   block: string;
   /** The primitives' ballots are one 32-bit word: the pipeline must run with this subgroup size. */
   requiredSubgroupSize: number;
+  /**
+   * Vulkan features the modules need beyond Vulkan 1.2 core (VkPhysicalDevice*Features names):
+   * rayTracingPipeline, subgroupSizeControl (for the subgroup size), and scalarBlockLayout /
+   * bufferDeviceAddress when a shader declares a scalar block / a buffer_reference.
+   */
+  requiredFeatures: string[];
   /** The buffer must be zero-filled before the launch (a zero buffer is a valid empty dump). */
   zeroInitialise: true;
   words: { warpIdCount: number; wordsWritten: number; firstEntry: number };
@@ -83,6 +89,7 @@ export function emitInstrumentedSpirv(
     binding: binding.binding,
     block: `layout(set = ${binding.set}, binding = ${binding.binding}, std430) buffer ${INSTRUMENTATION_BUFFER_NAME}_block { uint data[]; } ${INSTRUMENTATION_BUFFER_NAME};`,
     requiredSubgroupSize: WARP_SIZE,
+    requiredFeatures: requiredFeatures(result.runs.flatMap((r) => r.prepared.instrumentedModules ?? [])),
     zeroInitialise: true,
     words: { warpIdCount: WARP_ID_COUNT_WORD, wordsWritten: WORDS_WRITTEN_WORD, firstEntry: FIRST_ENTRY_WORD },
     launch: { width: first.prepared.params.width, height: first.prepared.params.height },
@@ -113,6 +120,17 @@ export function emitInstrumentedSpirv(
   }
   w.write('instrumentation-buffer.json', `${JSON.stringify(description, null, 2)}\n`);
   return description;
+}
+
+function requiredFeatures(modules: readonly Module[]): string[] {
+  const out = new Set(['rayTracingPipeline', 'subgroupSizeControl']);
+  for (const m of modules) {
+    for (const t of m.types.types) {
+      if (t.kind === 'struct' && t.layout === 'scalar') out.add('scalarBlockLayout');
+      if (t.kind === 'pointer' && t.storage === 'physicalStorageBuffer') out.add('bufferDeviceAddress');
+    }
+  }
+  return [...out].sort();
 }
 
 /** `<source file name>.spv`, numbered when two stage modules share a file name. */

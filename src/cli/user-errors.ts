@@ -28,6 +28,7 @@ import { PixelFilterBindingError } from '../passes/zatel/pixel-filter.js';
 import { LayoutPackError } from '../sim/workload/pack-layout.js';
 import { SpirvWriteError } from '../backend/spirv/write-spirv.js';
 import { SpirvBindingError } from '../driver/emit-spirv.js';
+import { SpirvReadError } from '../frontend/spirv/spirv-words.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator), 1 for every other failure. */
 export function exitCodeFor(e: unknown): number {
@@ -44,7 +45,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof CliUsageError || e instanceof RunDirError || e instanceof AlreadyInstrumentedError ||
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
     e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
-    e instanceof SpirvWriteError || e instanceof SpirvBindingError
+    e instanceof SpirvWriteError || e instanceof SpirvBindingError || e instanceof SpirvReadError
   );
 }
 

@@ -11,6 +11,8 @@ import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js'
 import type { Module, Stage } from '../../ir/module.js';
 import { STAGE_BY_EXTENSION } from '../../ir/module.js';
 import { printModule } from '../../ir/printer.js';
+import { isSpirvPath, readSpirvFile } from '../../frontend/spirv/read-file.js';
+import { SpirvReadError } from '../../frontend/spirv/spirv-words.js';
 import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd } from '../../frontend/glsl/conventions.js';
 
 export interface CompileCommandOptions {
@@ -104,6 +106,13 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
       status = 2;
       continue;
     }
+    if (isSpirvPath(file)) {
+      const m = readSpirvModule(file, stage, err);
+      if (!m) { status = 2; continue; }
+      if (opts.printIr) out(printModule(m));
+      if (opts.json) out(moduleToJson(m) + '\n');
+      continue;
+    }
     const r = compileGlsl(file, undefined, {
       includeDirs: opts.include,
       defines: parseDefines(opts.define),
@@ -122,10 +131,29 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
   return status;
 }
 
+/** A `.spv` file read into IR; errors (with the word offset and instruction) on `err`. */
+function readSpirvModule(file: string, stage: Stage | undefined, err: (s: string) => void): Module | undefined {
+  try {
+    const m = readSpirvFile(file);
+    const actual = m.entryPoints[0]!.stage;
+    if (stage && stage !== actual) {
+      err(`${file}: error: --stage says ${stage}, but the module's entry point is a ${actual} shader\n`);
+      return undefined;
+    }
+    return m;
+  } catch (e) {
+    if (e instanceof SpirvReadError) {
+      err(`${e.message}\n`);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
 export function registerCompileCommand(program: Command): void {
   program
     .command('compile')
-    .description('compile GLSL ray tracing shaders (.rgen .rchit .rmiss .rahit .rint .rcall .comp) to vvision IR')
+    .description('compile GLSL ray tracing shaders (.rgen .rchit .rmiss .rahit .rint .rcall .comp), or read SPIR-V modules (.spv), to vvision IR')
     .argument('<files...>', 'shader files')
     .option('-I, --include <dir>', 'add an #include search directory (repeatable)', collect, [])
     .option('-D, --define <NAME[=VALUE]>', 'predefine a macro (repeatable)', collect, [])

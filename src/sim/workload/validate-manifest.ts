@@ -187,8 +187,9 @@ function readShaderSource(
   }
   const filePath = isObject(v) ? key(path, 'file') : path;
   // glslc takes the stage from -fshader-stage= (here: the list the shader is under) whatever the extension.
-  if (typeof fileValue === 'string' && conventions !== 'glslc' && extname(fileValue) !== STAGE_EXTENSION[stage]) {
-    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension, found ${describeJson(fileValue)}`);
+  // A SPIR-V module (.spv) says its stage in its entry point; the compiler driver checks it.
+  if (typeof fileValue === 'string' && conventions !== 'glslc' && extname(fileValue) !== STAGE_EXTENSION[stage] && extname(fileValue) !== '.spv') {
+    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension (or .spv for SPIR-V), found ${describeJson(fileValue)}`);
     return undefined;
   }
   const file = existingFile(c, fileValue, filePath);

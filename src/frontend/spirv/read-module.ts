@@ -92,6 +92,8 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
   };
   const memberNames = new Map<number, string[]>();
   const memberDecorations = new Map<number, Decorations[]>();
+  /** OpTypeForwardPointer ids not yet defined -> struct members that name them. */
+  const forward = new Map<number, StructMember[]>();
   let entry: { stage: Stage; fn: number; name: string } | undefined;
   let localSize: [number, number, number] | undefined;
   let lastSource: SourceFile | undefined;
@@ -209,7 +211,10 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
         const decs = memberDecorations.get(o[0]!) ?? [];
         const members: StructMember[] = [...o.subarray(1)].map((t, i) => {
           const md = decs[i] ?? {};
-          const mem: StructMember = { name: names[i] ?? `member${i}`, type: typeOfId(inst, t) };
+          // A buffer_reference pointer declared forward: a placeholder type, patched by its OpTypePointer.
+          const pending = cx.types.has(t) ? undefined : forward.get(t);
+          const mem: StructMember = { name: names[i] ?? `member${i}`, type: pending ? intern(m.types, { kind: 'int', width: 64, signed: false }) : typeOfId(inst, t) };
+          if (pending) pending.push(mem);
           if (md.offset !== undefined) mem.offset = md.offset;
           if (md.matrixStride !== undefined) mem.matrixStride = md.matrixStride;
           if (md.rowMajor) mem.rowMajor = true;
@@ -227,12 +232,15 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
         const storage = STORAGE_OF.get(o[1]!);
         if (!storage) fail(inst, `storage class ${o[1]} is not one vvision models`);
         const pointee = cx.types.get(o[2]!);
-        if (pointee === undefined) fail(inst, `pointee %${o[2]} is not declared (forward pointers are not supported)`);
-        cx.types.set(o[0]!, intern(m.types, { kind: 'pointer', storage: storage!, pointee: pointee! }));
+        if (pointee === undefined) fail(inst, `pointee %${o[2]} is not declared before the pointer`);
+        const ptrType = intern(m.types, { kind: 'pointer', storage: storage!, pointee: pointee! });
+        cx.types.set(o[0]!, ptrType);
+        for (const mem of forward.get(o[0]!) ?? []) mem.type = ptrType;
+        forward.delete(o[0]!);
         break;
       }
       case Op.TypeForwardPointer:
-        fail(inst, 'forward-declared pointers (self-referencing buffer_reference blocks) are not supported');
+        forward.set(o[0]!, []);
         break;
       case Op.TypeFunction:
         cx.types.set(o[0]!, intern(m.types, { kind: 'function', returnType: typeOfId(inst, o[1]!), params: [...o.subarray(2)].map((p) => typeOfId(inst, p)) }));

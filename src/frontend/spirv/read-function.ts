@@ -12,7 +12,7 @@ import type { AtomicOp, BinaryOp, BlockId, CompareOp, ExtFn, FunctionId, Inst, L
 import type { Block, Function } from '../../ir/module.js';
 import { constant } from '../../ir/builder.js';
 import { GLSL_STD_450, ImageOperand, LoopControl, Op, Scope } from '../../ir/spirv-enums.js';
-import { typeOf, type TypeId } from '../../ir/types.js';
+import { intern, typeOf, type TypeId } from '../../ir/types.js';
 import { NO_SOURCE_LOC, sourceIndexOf, type ReadContext } from './read-module.js';
 import { opcodeName, readString, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
 
@@ -170,7 +170,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
       cx.valueTypes.set(o[1]!, t);
       continue;
     }
-    const body = translate(cx, inst, fail);
+    const body = fixIntegerSignedness(cx, inst, emit) ?? translate(cx, inst, fail);
     if (!body) continue;
     const hasResult = body.resultType !== undefined;
     const id = (hasResult ? body.resultId! : cx.m.nextId++) as ValueId;
@@ -179,6 +179,57 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     block!.insts.push({ ...body.inst, id, type: t, loc: { ...loc } } as Inst);
   }
   if (fn) throw new SpirvReadError(cx.file, undefined, `function %${fn.id} has no OpFunctionEnd`);
+}
+
+const SIGNED_OPS = new Set<number>([Op.SDiv, Op.SRem, Op.SMod, Op.ShiftRightArithmetic, Op.SGreaterThan, Op.SGreaterThanEqual, Op.SLessThan, Op.SLessThanEqual]);
+const UNSIGNED_OPS = new Set<number>([Op.UDiv, Op.UMod, Op.ShiftRightLogical, Op.UGreaterThan, Op.UGreaterThanEqual, Op.ULessThan, Op.ULessThanEqual]);
+const SIGN_AGNOSTIC_OPS = new Set<number>([Op.IAdd, Op.ISub, Op.IMul, Op.BitwiseAnd, Op.BitwiseOr, Op.BitwiseXor, Op.ShiftLeftLogical, Op.IEqual, Op.INotEqual]);
+
+/**
+ * SPIR-V integer ops take operands of either signedness (`OpIAdd %uint %u %int_1`), and S/U ops
+ * say the signedness in the opcode; the IR wants operands of one type and takes signedness from
+ * them. So operands of another signedness are bitcast first (and a result computed in the
+ * opcode's signedness is bitcast to the declared type), which changes no bits.
+ */
+function fixIntegerSignedness(cx: ReadContext, inst: SpirvInstruction, emit: (b: InstBody, t: TypeId) => ValueId): Translated | undefined {
+  const op = inst.opcode;
+  if (!SIGNED_OPS.has(op) && !UNSIGNED_OPS.has(op) && !SIGN_AGNOSTIC_OPS.has(op)) return undefined;
+  const o = inst.operands;
+  const resultType = cx.types.get(o[0]!);
+  const aType = cx.valueTypes.get(o[2]!);
+  if (resultType === undefined || aType === undefined) return undefined;
+  const signedOf = (t: TypeId): boolean | undefined => {
+    const ty = typeOf(cx.m.types, t);
+    const sc = ty.kind === 'vector' ? typeOf(cx.m.types, ty.elem) : ty;
+    return sc.kind === 'int' ? sc.signed : undefined;
+  };
+  const withSign = (t: TypeId, signed: boolean): TypeId => {
+    const ty = typeOf(cx.m.types, t);
+    if (ty.kind === 'int') return intern(cx.m.types, { kind: 'int', width: ty.width, signed });
+    if (ty.kind === 'vector') {
+      const e = typeOf(cx.m.types, ty.elem);
+      if (e.kind === 'int') return intern(cx.m.types, { kind: 'vector', elem: intern(cx.m.types, { kind: 'int', width: e.width, signed }), count: ty.count });
+    }
+    return t;
+  };
+  const aSigned = signedOf(aType);
+  if (aSigned === undefined) return undefined;
+  const compare = COMPARE.get(op);
+  const shift = op === Op.ShiftLeftLogical || op === Op.ShiftRightLogical || op === Op.ShiftRightArithmetic;
+  const required = SIGNED_OPS.has(op) ? true : UNSIGNED_OPS.has(op) ? false : compare ? aSigned : signedOf(resultType) ?? aSigned;
+  const cast = (id: ValueId): ValueId => {
+    const t = cx.valueTypes.get(id);
+    if (t === undefined || signedOf(t) === undefined || signedOf(t) === required) return id;
+    return emit({ op: 'bitcast', value: id }, withSign(t, required));
+  };
+  const a = cast(o[2]! as ValueId);
+  const b = shift ? (o[3]! as ValueId) : cast(o[3]! as ValueId);
+  if (compare) return { inst: { op: 'compare', kind: compare, a, b }, resultType: o[0]!, resultId: o[1]! };
+  const kind = BINARY.get(op)!;
+  const opType = withSign(resultType, required);
+  if (opType === resultType) return { inst: { op: 'binary', kind, a, b }, resultType: o[0]!, resultId: o[1]! };
+  const value = emit({ op: 'binary', kind, a, b }, opType);
+  return { inst: { op: 'bitcast', value }, resultType: o[0]!, resultId: o[1]! };
 }
 
 /** `value` (of a type with the same structure as `to`) rebuilt as a `to` value, member by member. */

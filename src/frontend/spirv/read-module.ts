@@ -224,7 +224,7 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
         });
         const laidOut = members.some((x) => x.offset !== undefined);
         cx.types.set(o[0]!, declareStruct(m.types, cx.names.get(o[0]!) || `struct${o[0]}`, members, {
-          ...(laidOut ? { layout: 'std430' as const } : {}), ...(d.block || d.bufferBlock ? { block: true } : {}),
+          ...(laidOut ? { layout: inferLayout(cx, members) } : {}), ...(d.block || d.bufferBlock ? { block: true } : {}),
         }));
         break;
       }
@@ -298,6 +298,22 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
   m.entryPoints.push({ stage: entry.stage, function: entry.fn as Module['functions'][number]['id'], name: entry.name, ...(localSize ? { localSize } : {}) });
   if (entry.stage !== 'compute') m.extensions.push('GL_EXT_ray_tracing');
   return m;
+}
+
+/**
+ * SPIR-V keeps offsets, not the rule that made them: a vector member off its std430 alignment
+ * (vec3 at 12) can only come from scalar layout (GL_EXT_scalar_block_layout); otherwise std430.
+ * Informational: every consumer reads the explicit offsets and strides.
+ */
+function inferLayout(cx: ReadContext, members: readonly StructMember[]): 'std430' | 'scalar' {
+  for (const mem of members) {
+    const t = typeOf(cx.m.types, mem.type);
+    if (t.kind !== 'vector' || mem.offset === undefined) continue;
+    const e = typeOf(cx.m.types, t.elem);
+    const size = e.kind === 'int' || e.kind === 'float' ? e.width / 8 : 4;
+    if (mem.offset % ((t.count === 2 ? 2 : 4) * size) !== 0) return 'scalar';
+  }
+  return 'std430';
 }
 
 function applyDecoration(d: Decorations, decoration: number, literal: number | undefined): void {

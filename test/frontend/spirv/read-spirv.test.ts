@@ -1,0 +1,121 @@
+/**
+ * The SPIR-V reader (src/frontend/spirv): round trips through the writer and spirv-val for every
+ * workload shader, debug info back into `loc` and sources, and bad input refused with the file,
+ * the word offset and the instruction.
+ */
+import test from 'ava';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spirvBytes, writeSpirv } from '../../../src/backend/spirv/write-spirv.js';
+import { runCompile } from '../../../src/cli/commands/compile.js';
+import { compileWorkload, type CompiledWorkload } from '../../../src/driver/compile-workload.js';
+import { readSpirv, SpirvReadError } from '../../../src/frontend/spirv/read-module.js';
+import { readSpirvFile } from '../../../src/frontend/spirv/read-file.js';
+import { verifyModule } from '../../../src/ir/verify.js';
+import { Op } from '../../../src/ir/spirv-enums.js';
+import { listBuiltinWorkloads, loadManifest } from '../../../src/sim/workload/load-manifest.js';
+import { hasGlslang, hasSpirvTools, spirvVal, usesScalarLayout } from '../../backend/spirv/spirv-tools.js';
+import { glslangSpirv } from './glslang-spirv.js';
+
+const workloads = listBuiltinWorkloads().map((w) => ({ name: w.name, manifest: loadManifest(w.manifest) }));
+const compiled = new Map<string, CompiledWorkload>(workloads.map((w) => [w.name, compileWorkload(w.manifest)]));
+const dir = mkdtempSync(join(tmpdir(), 'vv-read-spirv-'));
+
+test('IR -> SPIR-V -> IR -> SPIR-V: every workload shader reads back verifier-clean, keeps its interface, and validates again', (t) => {
+  let n = 0;
+  for (const [name, c] of compiled) {
+    for (const m of c.modules) {
+      const again = readSpirv(`${name}.spv`, spirvBytes(writeSpirv(m)));
+      t.deepEqual(verifyModule(again), [], `${name} ${m.sources[0]!.path}`);
+      t.deepEqual(again.entryPoints.map((e) => e.stage), m.entryPoints.map((e) => e.stage));
+      // gl_HitTEXT is BuiltIn RayTmaxKHR in SPIR-V (as glslang writes it): it reads back as RayTmax.
+      const builtin = (b: string | undefined) => (b === 'HitT' ? 'RayTmax' : b ?? '');
+      // gl_ObjectToWorld3x4EXT has no SPIR-V built-in: a Private copy of the transposed 4x3 one.
+      const iface = (x: typeof m) => x.globals.flatMap((g) => {
+        if (g.builtin === 'ObjectToWorld3x4' || g.builtin === 'WorldToObject3x4') {
+          const base = g.builtin.replace('3x4', '');
+          return [`${g.name}:private:::`, `gl_${base}EXT:input:::${base}`];
+        }
+        return [`${g.name}:${g.storage}:${g.set ?? ''}:${g.binding ?? ''}:${builtin(g.builtin)}`];
+      }).sort();
+      t.deepEqual(iface(again), iface(m));
+      t.deepEqual(again.sources.map((s) => s.path), m.sources.map((s) => s.path));
+      t.deepEqual(again.sources.map((s) => s.text), m.sources.map((s) => s.text), 'source text travels in OpSource');
+      if (hasSpirvTools) t.is(spirvVal(spirvBytes(writeSpirv(again)), usesScalarLayout(again)), '');
+      n++;
+    }
+  }
+  t.is(n, 46);
+});
+
+test('locations: every instruction the writer gave an OpLine reads back with its line', (t) => {
+  const m = compiled.get('ao')!.modules[0]!;
+  const again = readSpirv('ao.spv', spirvBytes(writeSpirv(m)));
+  const lines = (x: typeof m) => new Map(x.functions.flatMap((f) => f.blocks.flatMap((b) => b.insts.map((i) => [i.id as number, `${i.loc.file}:${i.loc.line}:${i.loc.column}`]))));
+  const before = lines(m);
+  const after = lines(again);
+  let compared = 0;
+  for (const [id, loc] of before) {
+    if (!after.has(id) || loc.endsWith(':0:0')) continue;
+    t.is(after.get(id), loc, `%${id}`);
+    compared++;
+  }
+  t.true(compared > 500, `${compared} instructions compared`);
+});
+
+(hasGlslang && hasSpirvTools ? test : test.skip)('glslang SPIR-V -> IR -> SPIR-V validates for every workload shader', (t) => {
+  let n = 0;
+  for (const w of workloads) {
+    for (const src of Object.values(w.manifest.shaders).flat()) {
+      const m = readSpirvFile(glslangSpirv(src));
+      t.deepEqual(verifyModule(m), [], src.file);
+      t.true(m.sources[0]!.text.length > 0, 'the main source text comes from OpSource');
+      t.true(m.functions.some((f) => f.blocks.some((b) => b.insts.some((i) => i.loc.line > 0))), 'OpLine gives lines');
+      t.is(spirvVal(spirvBytes(writeSpirv(m)), true), '', src.file);
+      n++;
+    }
+  }
+  t.is(n, 46);
+});
+
+function words(...ws: number[]): Uint8Array {
+  const b = new Uint8Array(ws.length * 4);
+  const v = new DataView(b.buffer);
+  ws.forEach((w, i) => v.setUint32(i * 4, w >>> 0, true));
+  return b;
+}
+
+test('bad input: the file, the word offset and the instruction are named', (t) => {
+  const tri = spirvBytes(writeSpirv(compiled.get('tri')!.modules[0]!));
+  t.throws(() => readSpirv('x.spv', new Uint8Array(7)), { instanceOf: SpirvReadError, message: /^x\.spv: not a SPIR-V module: 7 bytes is not a whole number of 32-bit words/ });
+  t.throws(() => readSpirv('x.spv', words(0xdeadbeef, 0x10500, 0, 10, 0)), { message: /^x\.spv: word 0: not a SPIR-V module: magic number 0xdeadbeef/ });
+  t.throws(() => readSpirv('x.spv', words(0x07230203, 0x20000, 0, 10, 0)), { message: /^x\.spv: word 1: unsupported SPIR-V version 2\.0/ });
+  t.throws(() => readSpirv('x.spv', tri.subarray(0, tri.length - 12)), { message: /^x\.spv: word \d+: OpImageWrite has 4 words but the module ends after 3/ });
+  t.throws(() => readSpirv('x.spv', tri.subarray(0, tri.length - 4)), { message: /^x\.spv: function %\d+ has no OpFunctionEnd/ });
+  // OpKill (fragment-only) in place of the raygen's return: refused where it is.
+  const w = new Uint32Array(tri.buffer.slice(0));
+  const ret = [...w.keys()].reverse().find((i) => w[i] === ((1 << 16) | Op.Return))!;
+  w[ret] = (1 << 16) | 252;
+  const e = t.throws(() => readSpirv('x.spv', new Uint8Array(w.buffer)), { instanceOf: SpirvReadError });
+  t.is(e!.message, `x.spv: word ${ret}: OpKill: is not supported by vvision's SPIR-V reader (no IR instruction has its meaning)`);
+  t.throws(() => readSpirv('x.spv', words(0x07230203, 0x10500, 0, 10, 0)), { message: /no OpEntryPoint/ });
+});
+
+test('vvision compile reads .spv: --print-ir, the stage check, errors with exit 2 and no stack trace', (t) => {
+  const file = join(dir, 'miss.spv');
+  writeFileSync(file, spirvBytes(writeSpirv(compiled.get('tri')!.stages.miss[0]!)));
+  let out = '';
+  let err = '';
+  t.is(runCompile([file], { include: [], define: [], printIr: true }, (s) => (out += s), (s) => (err += s)), 0, err);
+  t.regex(out, /entry miss %\d+ "main"/);
+  err = '';
+  t.is(runCompile([file], { include: [], define: [], stage: 'rgen' }, () => {}, (s) => (err += s)), 2);
+  t.regex(err, /miss\.spv: error: --stage says raygen, but the module's entry point is a miss shader/);
+  const bad = join(dir, 'bad.spv');
+  writeFileSync(bad, readFileSync(file).subarray(0, 22));
+  err = '';
+  t.is(runCompile([bad], { include: [], define: [] }, () => {}, (s) => (err += s)), 2);
+  t.regex(err, /^.*bad\.spv: not a SPIR-V module: 22 bytes/);
+  t.notRegex(err, /at .*\.ts:\d+/);
+});

@@ -189,7 +189,7 @@ function readShaderSource(
   // glslc takes the stage from -fshader-stage= (here: the list the shader is under) whatever the extension.
   // A SPIR-V module (.spv) says its stage in its entry point; the compiler driver checks it.
   if (typeof fileValue === 'string' && conventions !== 'glslc' && extname(fileValue) !== STAGE_EXTENSION[stage] && extname(fileValue) !== '.spv') {
-    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension (or .spv for SPIR-V), found ${describeJson(fileValue)}`);
+    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension, found ${describeJson(fileValue)} (a SPIR-V module may be named .spv; glslc-built sources need "compiler": "glslc")`);
     return undefined;
   }
   const file = existingFile(c, fileValue, filePath);

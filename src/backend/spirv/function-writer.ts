@@ -26,6 +26,8 @@ type ScalarKind = 'float' | 'sint' | 'uint' | 'bool' | 'other';
 export class FunctionWriter {
   private readonly valueTypes = new Map<number, TypeId>();
   private readonly privateRoots = new Set<number>();
+  /** Pointers to a bool (or bvec) that a laid-out aggregate holds as u32 (module-writer.ts `stored`). */
+  private readonly boolAsUint = new Set<number>();
   private lastLine = '';
 
   constructor(private readonly w: ModuleWriter, private readonly m: Module) {
@@ -105,12 +107,60 @@ export class FunctionWriter {
 
   /** The SPIR-V result type of `inst` (pointer storage follows a transposed built-in's private copy). */
   private resultType(inst: Inst): number {
-    if (inst.op === 'accessChain' && this.privateRoots.has(inst.base)) {
-      this.privateRoots.add(inst.id);
+    if (inst.op === 'accessChain') {
       const ptr = typeOf(this.w.types, inst.type);
-      if (ptr.kind === 'pointer') return this.w.internType({ kind: 'pointer', storage: 'private', pointee: ptr.pointee });
+      if (ptr.kind !== 'pointer') return this.t(inst.type);
+      const storage = this.privateRoots.has(inst.base) ? 'private' : ptr.storage;
+      if (storage === 'private') this.privateRoots.add(inst.id);
+      let pointee = ptr.pointee;
+      const baseType = this.typeOfValue(inst.base);
+      const stored = this.w.boolStorage(pointee);
+      if (stored !== undefined && baseType.kind === 'pointer'
+        && (this.boolAsUint.has(inst.base) || this.crossesLayout(baseType.pointee, inst.indices.map((i) => this.constantIndex(i))))) {
+        this.boolAsUint.add(inst.id);
+        pointee = stored;
+      }
+      if (storage !== ptr.storage || pointee !== ptr.pointee) return this.w.internType({ kind: 'pointer', storage, pointee });
     }
     return this.t(inst.type);
+  }
+
+  private constantIndex(id: ValueId): number | undefined {
+    const c = this.m.constants.find((x) => x.id === id);
+    return c && typeof c.value === 'number' ? c.value : undefined;
+  }
+
+  /** Whether a walk from `start` through `indices` (all but the last step) passes a laid-out aggregate. */
+  private crossesLayout(start: TypeId, indices: readonly (number | undefined)[]): boolean {
+    let t = typeOf(this.w.types, start);
+    for (let i = 0; i < indices.length; i++) {
+      if (this.w.isLaidOut(t)) return true;
+      if (i === indices.length - 1) break;
+      if (t.kind === 'struct') {
+        const k = indices[i];
+        if (k === undefined || !t.members[k]) return false;
+        t = typeOf(this.w.types, t.members[k]!.type);
+      } else if (t.kind === 'array' || t.kind === 'runtimeArray' || t.kind === 'vector') t = typeOf(this.w.types, t.elem);
+      else if (t.kind === 'matrix') t = typeOf(this.w.types, t.column);
+      else return false;
+    }
+    return false;
+  }
+
+  /** `value` (bool or bvec) as the u32 / uvec a buffer holds. */
+  private boolToUint(value: ValueId): number {
+    const t = this.valueTypes.get(value)!;
+    const stored = this.w.boolStorage(t)!;
+    const st = typeOf(this.w.types, stored);
+    const tmp = this.w.fresh();
+    this.s.emit(Op.Select, [this.t(stored), tmp, this.v(value), this.typedConstant(st, 1), this.typedConstant(st, 0)]);
+    return tmp;
+  }
+
+  /** Emits `id = (stored != 0)` turning a buffer's u32 / uvec back into the IR's bool / bvec `boolType`. */
+  private uintToBool(id: number, boolType: TypeId, stored: number): void {
+    const st = typeOf(this.w.types, this.w.boolStorage(boolType)!);
+    this.s.emit(Op.INotEqual, [this.t(boolType), id, stored, this.typedConstant(st, 0)]);
   }
 
   private inst(inst: Inst, block: Block): void {
@@ -128,11 +178,19 @@ export class FunctionWriter {
         return;
       }
       case 'load':
+        if (this.boolAsUint.has(inst.ptr)) {
+          const tmp = this.w.fresh();
+          s.emit(Op.Load, [this.t(this.w.boolStorage(inst.type)!), tmp, this.v(inst.ptr), ...this.memoryAccess(inst.ptr)]);
+          this.uintToBool(id, inst.type, tmp);
+          return;
+        }
         s.emit(Op.Load, [rt(), id, this.v(inst.ptr), ...this.memoryAccess(inst.ptr)]);
         return;
-      case 'store':
-        s.emit(Op.Store, [this.v(inst.ptr), this.v(inst.value), ...this.memoryAccess(inst.ptr)]);
+      case 'store': {
+        const value = this.boolAsUint.has(inst.ptr) ? this.boolToUint(inst.value) : this.v(inst.value);
+        s.emit(Op.Store, [this.v(inst.ptr), value, ...this.memoryAccess(inst.ptr)]);
         return;
+      }
       case 'accessChain':
         s.emit(Op.AccessChain, [rt(), id, this.v(inst.base), ...inst.indices.map((x) => this.v(x))]);
         return;
@@ -184,15 +242,28 @@ export class FunctionWriter {
         s.emit(op, [rt(), id, ...inst.args.map((a) => this.v(a))]);
         return;
       }
-      case 'construct':
-        s.emit(Op.CompositeConstruct, [rt(), id, ...inst.parts.map((p) => this.v(p))]);
+      case 'construct': {
+        const laidOut = this.w.isLaidOut(typeOf(this.w.types, inst.type));
+        const parts = inst.parts.map((p) => (laidOut && this.w.boolStorage(this.valueTypes.get(p)!) !== undefined ? this.boolToUint(p) : this.v(p)));
+        s.emit(Op.CompositeConstruct, [rt(), id, ...parts]);
         return;
-      case 'extract':
+      }
+      case 'extract': {
+        const stored = this.w.boolStorage(inst.type);
+        if (stored !== undefined && this.crossesLayout(this.valueTypes.get(inst.value)!, inst.indices)) {
+          const tmp = this.w.fresh();
+          s.emit(Op.CompositeExtract, [this.t(stored), tmp, this.v(inst.value), ...inst.indices]);
+          this.uintToBool(id, inst.type, tmp);
+          return;
+        }
         s.emit(Op.CompositeExtract, [rt(), id, this.v(inst.value), ...inst.indices]);
         return;
-      case 'insert':
-        s.emit(Op.CompositeInsert, [rt(), id, this.v(inst.object), this.v(inst.composite), ...inst.indices]);
+      }
+      case 'insert': {
+        const asUint = this.w.boolStorage(this.valueTypes.get(inst.object)!) !== undefined && this.crossesLayout(inst.type, inst.indices);
+        s.emit(Op.CompositeInsert, [rt(), id, asUint ? this.boolToUint(inst.object) : this.v(inst.object), this.v(inst.composite), ...inst.indices]);
         return;
+      }
       case 'shuffle':
         s.emit(Op.VectorShuffle, [rt(), id, this.v(inst.a), this.v(inst.b), ...inst.components.map((c) => (c < 0 ? 0xffffffff : c))]);
         return;
@@ -559,9 +630,19 @@ export class FunctionWriter {
         this.w.capabilities.add(Capability.ImageQuery);
         s.emit(Op.ImageQueryLevels, [rt, inst.id, a[0]!]);
         return;
-      case 'sampleImplicitLod':
-        s.emit(Op.ImageSampleImplicitLod, [rt, inst.id, a[0]!, a[1]!, ...operands()]);
+      case 'sampleImplicitLod': {
+        if (this.m.entryPoints[0]?.stage === 'compute') {
+          s.emit(Op.ImageSampleImplicitLod, [rt, inst.id, a[0]!, a[1]!, ...operands()]);
+          return;
+        }
+        // Ray tracing stages have no derivatives: texture() samples level 0, as glslang writes it.
+        if (inst.bias !== undefined) throw new SpirvWriteError(`%${inst.id}: texture() with a bias has no SPIR-V form outside fragment and compute shaders`);
+        const zero = this.w.scalarConstant({ kind: 'float', width: 32 }, 0);
+        const offset = inst.offset !== undefined ? [this.w.isConstant(inst.offset) ? ImageOperand.ConstOffset : ImageOperand.Offset] : [];
+        const mask = ImageOperand.Lod | (offset[0] ?? 0);
+        s.emit(Op.ImageSampleExplicitLod, [rt, inst.id, a[0]!, a[1]!, mask, zero, ...(inst.offset !== undefined ? [this.v(inst.offset)] : [])]);
         return;
+      }
       case 'sampleExplicitLod': {
         const lod = inst.lod ?? inst.args[2];
         if (lod === undefined) throw new SpirvWriteError(`%${inst.id}: explicit-LOD sample without a LOD`);

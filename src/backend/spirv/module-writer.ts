@@ -159,9 +159,9 @@ export class ModuleWriter {
         break;
       case 'vector': op = Op.TypeVector; operands.push(this.type(ty.elem), ty.count); break;
       case 'matrix': op = Op.TypeMatrix; operands.push(this.type(ty.column), ty.columns); this.capabilities.add(Capability.Matrix); break;
-      case 'array': op = Op.TypeArray; operands.push(this.type(ty.elem), this.constant32(ty.length)); break;
-      case 'runtimeArray': op = Op.TypeRuntimeArray; operands.push(this.type(ty.elem)); break;
-      case 'struct': op = Op.TypeStruct; for (const mem of ty.members) operands.push(this.type(mem.type)); break;
+      case 'array': op = Op.TypeArray; operands.push(this.type(this.stored(ty, ty.elem)), this.constant32(ty.length)); break;
+      case 'runtimeArray': op = Op.TypeRuntimeArray; operands.push(this.type(this.stored(ty, ty.elem))); break;
+      case 'struct': op = Op.TypeStruct; for (const mem of ty.members) operands.push(this.type(this.stored(ty, mem.type))); break;
       case 'pointer': {
         op = Op.TypePointer;
         if (ty.storage === 'physicalStorageBuffer') {
@@ -201,6 +201,30 @@ export class ModuleWriter {
       this.pendingPointers.splice(i--, 1);
     }
     return id;
+  }
+
+  /** True for a struct or array with explicit layout: the kind that lives in buffers. */
+  isLaidOut(ty: Type): boolean {
+    if (ty.kind === 'struct') return ty.members.some((m) => m.offset !== undefined);
+    return (ty.kind === 'array' || ty.kind === 'runtimeArray') && ty.stride !== undefined;
+  }
+
+  /** bool / bvecN -> u32 / uvecN (how a bool is stored in a buffer); other types unchanged. */
+  boolStorage(t: TypeId): TypeId | undefined {
+    const ty = typeOf(this.types, t);
+    const u32 = intern(this.types, { kind: 'int', width: 32, signed: false });
+    if (ty.kind === 'bool') return u32;
+    if (ty.kind === 'vector' && typeOf(this.types, ty.elem).kind === 'bool') return intern(this.types, { kind: 'vector', elem: u32, count: ty.count });
+    return undefined;
+  }
+
+  /**
+   * The type a member / element of `container` is written with: SPIR-V forbids bool in
+   * externally visible storage, so a laid-out aggregate holds it as u32 (as glslang does); loads,
+   * stores, extracts and constructs convert (function-writer.ts).
+   */
+  private stored(container: Type, t: TypeId): TypeId {
+    return this.isLaidOut(container) ? this.boolStorage(t) ?? t : t;
   }
 
   private decorateType(id: number, ty: Type): void {

@@ -98,3 +98,33 @@ test('a lowered pipeline (rtCall) and a module without one entry point are refus
   m.entryPoints = [];
   t.throws(() => writeSpirv(m), { instanceOf: SpirvWriteError, message: /exactly one entry point/ });
 });
+
+const BOOL_UBO = `#version 460
+#extension GL_EXT_ray_tracing : require
+layout(location = 0) rayPayloadInEXT vec4 p;
+struct Settings { bool sky; bvec2 flags; float gain; };
+layout(set = 0, binding = 3) uniform SettingsBlock { Settings s; };
+layout(set = 0, binding = 4) buffer Out { bool seen; Settings copy; } o;
+layout(set = 0, binding = 5) uniform sampler2D tex;
+void main() {
+  Settings local = s;
+  o.seen = s.sky || local.flags.y;
+  o.copy = local;
+  p = s.sky ? texture(tex, vec2(0.5)) : vec4(s.gain);
+}
+`;
+
+maybe('bools in blocks are stored as u32 and texture() in a hit shader samples LOD 0, as glslang writes them', (t) => {
+  const r = compileGlsl('bools.rmiss', BOOL_UBO);
+  t.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  const bytes = spirvBytes(writeSpirv(r.module!));
+  t.is(spirvVal(bytes, false), '');
+  const dis = spirvDis(bytes);
+  const bool = /%(\d+) = OpTypeBool/.exec(dis)![1];
+  const laidOut = [...dis.matchAll(/OpMemberDecorate %(\d+) 0 Offset/g)].map((m) => m[1]!);
+  t.true(laidOut.length >= 4);
+  for (const id of laidOut) t.notRegex(new RegExp(`%${id} = OpTypeStruct[^\\n]*`).exec(dis)![0], new RegExp(`%${bool}\\b`), 'no bool member in a laid-out struct');
+  t.regex(dis, new RegExp(`OpINotEqual %${bool} `));
+  t.regex(dis, /OpImageSampleExplicitLod %\d+ %\d+ %\d+ Lod %\d+/);
+  t.notRegex(dis, /ImplicitLod/);
+});

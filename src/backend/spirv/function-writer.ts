@@ -16,21 +16,21 @@ import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
 import { successors } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import {
-  Decoration, GLSL_STD_450, GroupOperationCode, ImageOperand, LoopControl, MemoryAccess, Op, Scope, Capability,
+  Decoration, GLSL_STD_450, LoopControl, MemoryAccess, Op, Scope, Capability,
 } from '../../ir/spirv-enums.js';
 import { intern, typeOf, type Type, type TypeId } from '../../ir/types.js';
 import { SpirvWriteError, type ModuleWriter } from './module-writer.js';
+import { kindOfType, scalarWidth, writeAtomic, writeImage, writeSubgroup, type OpWriterContext, type ScalarKind } from './write-special-ops.js';
 
-type ScalarKind = 'float' | 'sint' | 'uint' | 'bool' | 'other';
 
-export class FunctionWriter {
+export class FunctionWriter implements OpWriterContext {
   private readonly valueTypes = new Map<number, TypeId>();
   private readonly privateRoots = new Set<number>();
   /** Pointers to a bool (or bvec) that a laid-out aggregate holds as u32 (module-writer.ts `stored`). */
   private readonly boolAsUint = new Set<number>();
   private lastLine = '';
 
-  constructor(private readonly w: ModuleWriter, private readonly m: Module) {
+  constructor(readonly w: ModuleWriter, readonly m: Module) {
     for (const c of m.constants) this.valueTypes.set(c.id, c.type);
     for (const g of m.globals) this.valueTypes.set(g.id, g.type);
     for (const t of w.transposedBuiltins) this.privateRoots.add(t.copy);
@@ -44,17 +44,17 @@ export class FunctionWriter {
     return this.w.functions;
   }
 
-  private typeOfValue(id: number): Type {
+  typeOfValue(id: number): Type {
     const t = this.valueTypes.get(id);
     if (t === undefined) throw new SpirvWriteError(`%${id} is used but never defined`);
     return typeOf(this.w.types, t);
   }
 
-  private scalarKind(id: number): ScalarKind {
+  scalarKind(id: number): ScalarKind {
     return kindOfType(this.w, this.typeOfValue(id));
   }
 
-  private v(id: ValueId): number {
+  v(id: ValueId): number {
     return this.w.useValue(id);
   }
 
@@ -286,10 +286,10 @@ export class FunctionWriter {
         s.emit(Op.Phi, [rt(), id, ...inst.incoming.flatMap((x) => [this.v(x.value), x.block])]);
         return;
       case 'atomic':
-        this.atomic(inst, rt());
+        writeAtomic(this, inst, rt());
         return;
       case 'subgroup':
-        this.subgroup(inst, rt());
+        writeSubgroup(this, inst, rt());
         return;
       case 'clock':
         this.w.capabilities.add(Capability.ShaderClockKHR);
@@ -301,7 +301,7 @@ export class FunctionWriter {
         s.emit(Op.ExtInst, [rt(), id, this.w.extInstImport('NonSemantic.DebugPrintf'), 1, this.w.string(inst.format), ...inst.args.map((a) => this.v(a))]);
         return;
       case 'image':
-        this.image(inst, rt());
+        writeImage(this, inst, rt());
         return;
       case 'sampledImage':
         s.emit(Op.SampledImage, [rt(), id, this.v(inst.image), this.v(inst.sampler)]);
@@ -522,168 +522,6 @@ export class FunctionWriter {
     s.emit(Op.ExtInst, [rt, inst.id, this.w.extInstImport('GLSL.std.450'), n, ...inst.args.map((a) => this.v(a))]);
   }
 
-  private atomic(inst: Extract<Inst, { op: 'atomic' }>, rt: number): void {
-    const s = this.s;
-    const ptr = this.v(inst.ptr);
-    const pt = this.typeOfValue(inst.ptr);
-    if (pt.kind === 'pointer' && scalarWidth(this.w, typeOf(this.w.types, pt.pointee)) === 64) this.w.capabilities.add(Capability.Int64Atomics);
-    const scope = this.w.constant32(Scope.Device);
-    const relaxed = this.w.constant32(0);
-    const value = inst.value !== undefined ? this.v(inst.value) : 0;
-    const signed = this.scalarKind(inst.value ?? inst.id) === 'sint';
-    switch (inst.kind) {
-      case 'load': s.emit(Op.AtomicLoad, [rt, inst.id, ptr, scope, relaxed]); return;
-      case 'store': s.emit(Op.AtomicStore, [ptr, scope, relaxed, value]); return;
-      case 'compareExchange':
-        s.emit(Op.AtomicCompareExchange, [rt, inst.id, ptr, scope, relaxed, relaxed, value, this.v(inst.comparator!)]);
-        return;
-      default: {
-        const op = {
-          exchange: Op.AtomicExchange, add: Op.AtomicIAdd, sub: Op.AtomicISub, and: Op.AtomicAnd, or: Op.AtomicOr,
-          xor: Op.AtomicXor, min: signed ? Op.AtomicSMin : Op.AtomicUMin, max: signed ? Op.AtomicSMax : Op.AtomicUMax,
-        }[inst.kind];
-        s.emit(op, [rt, inst.id, ptr, scope, relaxed, value]);
-      }
-    }
-  }
-
-  private subgroup(inst: Extract<Inst, { op: 'subgroup' }>, rt: number): void {
-    const caps = this.w.capabilities;
-    caps.add(Capability.GroupNonUniform);
-    const scope = this.w.constant32(Scope.Subgroup);
-    const args = inst.args.map((a) => this.v(a));
-    const k = inst.args.length > 0 ? this.scalarKind(inst.args[0]!) : 'other';
-    const group = GroupOperationCode[inst.group ?? 'reduce'];
-    let op: number;
-    let withGroup = false;
-    switch (inst.kind) {
-      case 'elect': op = Op.GroupNonUniformElect; break;
-      case 'all': op = Op.GroupNonUniformAll; caps.add(Capability.GroupNonUniformVote); break;
-      case 'any': op = Op.GroupNonUniformAny; caps.add(Capability.GroupNonUniformVote); break;
-      case 'allEqual': op = Op.GroupNonUniformAllEqual; caps.add(Capability.GroupNonUniformVote); break;
-      case 'ballot': op = Op.GroupNonUniformBallot; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'inverseBallot': op = Op.GroupNonUniformInverseBallot; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'ballotBitExtract': op = Op.GroupNonUniformBallotBitExtract; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'ballotBitCount': op = Op.GroupNonUniformBallotBitCount; withGroup = true; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'ballotFindLSB': op = Op.GroupNonUniformBallotFindLSB; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'ballotFindMSB': op = Op.GroupNonUniformBallotFindMSB; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'broadcast': op = Op.GroupNonUniformBroadcast; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'broadcastFirst': op = Op.GroupNonUniformBroadcastFirst; caps.add(Capability.GroupNonUniformBallot); break;
-      case 'shuffle': op = Op.GroupNonUniformShuffle; caps.add(Capability.GroupNonUniformShuffle); break;
-      case 'shuffleXor': op = Op.GroupNonUniformShuffleXor; caps.add(Capability.GroupNonUniformShuffle); break;
-      case 'shuffleUp': op = Op.GroupNonUniformShuffleUp; caps.add(Capability.GroupNonUniformShuffleRelative); break;
-      case 'shuffleDown': op = Op.GroupNonUniformShuffleDown; caps.add(Capability.GroupNonUniformShuffleRelative); break;
-      default: {
-        caps.add(Capability.GroupNonUniformArithmetic);
-        withGroup = true;
-        const f = k === 'float';
-        const b = k === 'bool';
-        const sgn = k === 'sint';
-        op = {
-          add: f ? Op.GroupNonUniformFAdd : Op.GroupNonUniformIAdd,
-          mul: f ? Op.GroupNonUniformFMul : Op.GroupNonUniformIMul,
-          min: f ? Op.GroupNonUniformFMin : sgn ? Op.GroupNonUniformSMin : Op.GroupNonUniformUMin,
-          max: f ? Op.GroupNonUniformFMax : sgn ? Op.GroupNonUniformSMax : Op.GroupNonUniformUMax,
-          and: b ? Op.GroupNonUniformLogicalAnd : Op.GroupNonUniformBitwiseAnd,
-          or: b ? Op.GroupNonUniformLogicalOr : Op.GroupNonUniformBitwiseOr,
-          xor: b ? Op.GroupNonUniformLogicalXor : Op.GroupNonUniformBitwiseXor,
-        }[inst.kind];
-      }
-    }
-    this.s.emit(op, [rt, inst.id, scope, ...(withGroup ? [group] : []), ...args]);
-  }
-
-  private image(inst: Extract<Inst, { op: 'image' }>, rt: number): void {
-    const s = this.s;
-    const a = inst.args.map((x) => this.v(x));
-    const operands = (): number[] => {
-      let mask = 0;
-      const extra: number[] = [];
-      if (inst.bias !== undefined) { mask |= ImageOperand.Bias; extra.push(this.v(inst.bias)); }
-      if (inst.lod !== undefined) { mask |= ImageOperand.Lod; extra.push(this.v(inst.lod)); }
-      if (inst.offset !== undefined) {
-        mask |= this.w.isConstant(inst.offset) ? ImageOperand.ConstOffset : ImageOperand.Offset;
-        extra.push(this.v(inst.offset));
-      }
-      return mask === 0 ? [] : [mask, ...extra];
-    };
-    const imageType = this.typeOfValue(inst.args[0]!);
-    const unknownFormat = imageType.kind === 'image' && !imageType.sampled && imageType.format === 'unknown';
-    switch (inst.kind) {
-      case 'read':
-        if (unknownFormat) this.w.capabilities.add(Capability.StorageImageReadWithoutFormat);
-        s.emit(Op.ImageRead, [rt, inst.id, a[0]!, a[1]!, ...operands()]);
-        return;
-      case 'write':
-        if (unknownFormat) this.w.capabilities.add(Capability.StorageImageWriteWithoutFormat);
-        s.emit(Op.ImageWrite, [a[0]!, a[1]!, a[2]!, ...operands()]);
-        return;
-      case 'querySize':
-        this.w.capabilities.add(Capability.ImageQuery);
-        s.emit(Op.ImageQuerySize, [rt, inst.id, a[0]!]);
-        return;
-      case 'querySizeLod':
-        this.w.capabilities.add(Capability.ImageQuery);
-        s.emit(Op.ImageQuerySizeLod, [rt, inst.id, a[0]!, a[1]!]);
-        return;
-      case 'queryLevels':
-        this.w.capabilities.add(Capability.ImageQuery);
-        s.emit(Op.ImageQueryLevels, [rt, inst.id, a[0]!]);
-        return;
-      case 'sampleImplicitLod': {
-        if (this.m.entryPoints[0]?.stage === 'compute') {
-          s.emit(Op.ImageSampleImplicitLod, [rt, inst.id, a[0]!, a[1]!, ...operands()]);
-          return;
-        }
-        // Ray tracing stages have no derivatives: texture() samples level 0, as glslang writes it.
-        if (inst.bias !== undefined) throw new SpirvWriteError(`%${inst.id}: texture() with a bias has no SPIR-V form outside fragment and compute shaders`);
-        const zero = this.w.scalarConstant({ kind: 'float', width: 32 }, 0);
-        const offset = inst.offset !== undefined ? [this.w.isConstant(inst.offset) ? ImageOperand.ConstOffset : ImageOperand.Offset] : [];
-        const mask = ImageOperand.Lod | (offset[0] ?? 0);
-        s.emit(Op.ImageSampleExplicitLod, [rt, inst.id, a[0]!, a[1]!, mask, zero, ...(inst.offset !== undefined ? [this.v(inst.offset)] : [])]);
-        return;
-      }
-      case 'sampleExplicitLod': {
-        const lod = inst.lod ?? inst.args[2];
-        if (lod === undefined) throw new SpirvWriteError(`%${inst.id}: explicit-LOD sample without a LOD`);
-        const ops = inst.lod !== undefined ? operands() : [ImageOperand.Lod, this.v(lod)];
-        s.emit(Op.ImageSampleExplicitLod, [rt, inst.id, a[0]!, a[1]!, ...ops]);
-        return;
-      }
-      case 'sampleGrad':
-        s.emit(Op.ImageSampleExplicitLod, [rt, inst.id, a[0]!, a[1]!, ImageOperand.Grad, a[2]!, a[3]!]);
-        return;
-      case 'fetch': {
-        const lod = inst.lod ?? inst.args[2];
-        s.emit(Op.ImageFetch, [rt, inst.id, a[0]!, a[1]!, ...(lod !== undefined ? [ImageOperand.Lod, this.v(lod)] : [])]);
-        return;
-      }
-      case 'gather':
-        s.emit(Op.ImageGather, [rt, inst.id, a[0]!, a[1]!, a[2]!, ...operands()]);
-        return;
-      case 'image':
-        s.emit(Op.Image, [rt, inst.id, a[0]!]);
-        return;
-    }
-  }
-}
-
-function kindOfType(w: ModuleWriter, t: Type): ScalarKind {
-  const scalar = t.kind === 'vector' ? typeOf(w.types, t.elem) : t.kind === 'matrix' ? scalarOfMatrix(w, t) : t;
-  if (scalar.kind === 'float') return 'float';
-  if (scalar.kind === 'int') return scalar.signed ? 'sint' : 'uint';
-  if (scalar.kind === 'bool') return 'bool';
-  return 'other';
-}
-
-function scalarOfMatrix(w: ModuleWriter, t: Type & { kind: 'matrix' }): Type {
-  const col = typeOf(w.types, t.column);
-  return col.kind === 'vector' ? typeOf(w.types, col.elem) : col;
-}
-
-function scalarWidth(w: ModuleWriter, t: Type): number {
-  const scalar = t.kind === 'vector' ? typeOf(w.types, t.elem) : t;
-  return scalar.kind === 'int' || scalar.kind === 'float' ? scalar.width : 32;
 }
 
 /** The largest scalar alignment inside `t` (a safe `Aligned` for physical storage buffer access). */

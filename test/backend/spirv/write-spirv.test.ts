@@ -11,7 +11,8 @@ import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import { printModule } from '../../../src/ir/printer.js';
 import { instrumentPipeline } from '../../../src/passes/instrument/instrument-module.js';
 import { INSTRUMENTATION_MODES } from '../../../src/primitives/buffer-layout.js';
-import { listBuiltinWorkloads, loadManifest } from '../../../src/sim/workload/load-manifest.js';
+import { existsSync } from 'node:fs';
+import { calibrationDir, listBuiltinWorkloads, listCalibrationWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
 import { linkPipeline } from '../../../src/passes/lower/rt-pipeline.js';
 import { hasSpirvTools, spirvDis, spirvVal, usesScalarLayout } from './spirv-tools.js';
 
@@ -23,6 +24,15 @@ const workloads: { name: string; compiled: CompiledWorkload }[] = listBuiltinWor
 function label(m: CompiledWorkload['modules'][number]): string {
   return m.sources[0]!.path.split('/').slice(-2).join('/');
 }
+
+(hasSpirvTools && existsSync(calibrationDir()) ? test : test.skip)('the LumiBench calibration shaders, as they are and instrumented with all utilities, validate', (t) => {
+  for (const w of listCalibrationWorkloads()) {
+    const base = compileWorkload(loadManifest(resolveWorkload(w.name)));
+    const all = cloneCompiled(base);
+    instrumentPipeline(all.modules, INSTRUMENTATION_MODES);
+    for (const m of [...base.modules, ...all.modules]) t.is(spirvVal(spirvBytes(writeSpirv(m)), true), '', `${w.name} ${label(m)}`);
+  }
+});
 
 maybe('every workload shader is written as SPIR-V that spirv-val accepts', (t) => {
   let n = 0;

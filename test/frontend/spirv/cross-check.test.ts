@@ -12,7 +12,8 @@ import { launchOptionsOf, prepareRun, sharedPreparation, type SharedPreparation 
 import { runFunctional } from '../../../src/sim/functional/launch.js';
 import { imageToPng } from '../../../src/sim/host/image-png.js';
 import { verifyModule } from '../../../src/ir/verify.js';
-import { listBuiltinWorkloads } from '../../../src/sim/workload/load-manifest.js';
+import { existsSync } from 'node:fs';
+import { calibrationDir, listBuiltinWorkloads, listCalibrationWorkloads } from '../../../src/sim/workload/load-manifest.js';
 import { hasGlslang } from '../../backend/spirv/spirv-tools.js';
 import { withGlslangModules } from './glslang-spirv.js';
 
@@ -25,7 +26,9 @@ async function run(name: string, shared: SharedPreparation) {
   return { png: Buffer.from(imageToPng(p.host.output!)), counters, rt: p.rt.counters };
 }
 
-for (const w of listBuiltinWorkloads()) {
+// The LumiBench calibration workloads (a real application's unmodified shaders) too, when the shared folder is there.
+const calibration = existsSync(calibrationDir()) ? listCalibrationWorkloads() : [];
+for (const w of [...listBuiltinWorkloads(), ...calibration]) {
   maybe(`${w.name}: glslang's SPIR-V gives the GLSL front end's image and ray counts`, async (t) => {
     const glsl = await sharedPreparation(w.name);
     const spirv = withGlslangModules(glsl);

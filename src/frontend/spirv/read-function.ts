@@ -88,6 +88,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     return t!;
   };
   for (const inst of insts) {
+    cx.position.inst = inst;
     const o = inst.operands;
     switch (inst.opcode) {
       case Op.Function:

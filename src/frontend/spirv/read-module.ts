@@ -18,6 +18,7 @@ import {
 } from '../../ir/spirv-enums.js';
 import { declareStruct, intern, typeOf, type ImageDim, type StorageClass, type StructMember, type TypeId } from '../../ir/types.js';
 import { readFunctions } from './read-function.js';
+import { verifyModule } from '../../ir/verify.js';
 import { opcodeName, parseSpirvWords, readString, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
 
 export { SpirvReadError } from './spirv-words.js';
@@ -80,15 +81,45 @@ export interface ReadContext {
   /** NonSemantic DebugSource result id -> index into `m.sources`. */
   debugSources: Map<number, number>;
   entryFunction: number;
+  /** The instruction being read (for errors from deeper down). */
+  position: { inst?: SpirvInstruction };
 }
 
+/**
+ * Never throws anything but `SpirvReadError` for any input: a malformed module that trips an
+ * internal assumption is reported at the instruction being read, and the result must pass the IR
+ * verifier (ids defined before use, types consistent), so later stages never meet a broken module.
+ */
 export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOptions = {}): Module {
+  const position: { inst?: SpirvInstruction } = {};
+  let m: Module;
+  try {
+    m = readUnchecked(file, bytes, opts, position);
+  } catch (e) {
+    if (e instanceof SpirvReadError) throw e;
+    const at = position.inst;
+    const message = e instanceof Error ? e.message : String(e);
+    throw new SpirvReadError(file, at?.offset, `${at ? `${opcodeName(at.opcode)}: ` : ''}malformed module (${message})`);
+  }
+  let problems: string[];
+  try {
+    problems = verifyModule(m);
+  } catch (e) {
+    problems = [e instanceof Error ? e.message : String(e)];
+  }
+  if (problems.length > 0) {
+    throw new SpirvReadError(file, undefined, `the module does not verify as vvision IR: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
+  }
+  return m;
+}
+
+function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, position: { inst?: SpirvInstruction }): Module {
   const bin = parseSpirvWords(file, bytes);
   const m = newModule();
   m.nextId = bin.bound;
   const cx: ReadContext = {
     file, m, types: new Map(), valueTypes: new Map(), constants: new Map(), extInstSets: new Map(), strings: new Map(),
-    fileIndex: new Map(), names: new Map(), decorations: new Map(), debugSources: new Map(), entryFunction: 0,
+    fileIndex: new Map(), names: new Map(), decorations: new Map(), debugSources: new Map(), entryFunction: 0, position,
   };
   const memberNames = new Map<number, string[]>();
   const memberDecorations = new Map<number, Decorations[]>();
@@ -114,6 +145,7 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
   };
 
   for (const inst of moduleLevel) {
+    position.inst = inst;
     const o = inst.operands;
     switch (inst.opcode) {
       case Op.Capability: case Op.MemoryModel: case Op.ModuleProcessed: case Op.SourceExtension: case Op.Nop: case Op.Line: case Op.NoLine:

@@ -4,6 +4,7 @@
  * the word offset and the instruction.
  */
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,4 +119,38 @@ test('vvision compile reads .spv: --print-ir, the stage check, errors with exit 
   t.is(runCompile([bad], { include: [], define: [] }, () => {}, (s) => (err += s)), 2);
   t.regex(err, /^.*bad\.spv: not a SPIR-V module: 22 bytes/);
   t.notRegex(err, /at .*\.ts:\d+/);
+});
+
+test('seeded mutants of a valid module are read or refused with a SpirvReadError, never anything else', (t) => {
+  const valid = compiled.get('ao')!.modules.map((m) => writeSpirv(m));
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  let refused = 0;
+  for (let i = 0; i < 400; i++) {
+    const w = Uint32Array.from(valid[i % valid.length]!);
+    for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
+      const at = 5 + Math.floor(rnd() * (w.length - 5));
+      const r = rnd();
+      w[at] = r < 0.3 ? w[at]! ^ (1 << Math.floor(rnd() * 32)) : r < 0.6 ? Math.floor(rnd() * 300) : w[Math.floor(rnd() * w.length)]!;
+    }
+    try {
+      readSpirv('mutant.spv', spirvBytes(w));
+    } catch (e) {
+      if (!(e instanceof SpirvReadError)) t.fail(`mutant ${i}: ${(e as Error).stack}`);
+      refused++;
+    }
+  }
+  t.true(refused > 100, `${refused} of 400 refused`);
+});
+
+(hasGlslang ? test : test.skip)('NonSemantic.Shader.DebugInfo (glslang -gV): DebugLine gives the lines', (t) => {
+  const src = workloads.find((w) => w.name === 'tri')!.manifest.shaders.raygen[0]!;
+  const out = join(dir, 'tri-gV.spv');
+  const r = spawnSync('glslangValidator', ['-V', '-gV', '--target-env', 'vulkan1.2', ...src.includeDirs.map((d) => `-I${d}`), src.file, '-o', out], { encoding: 'utf8' });
+  t.is(r.status, 0, r.stdout);
+  const m = readSpirvFile(out);
+  const lines = new Set(m.functions.flatMap((f) => f.blocks.flatMap((b) => b.insts.map((i) => i.loc.line))));
+  const storeLine = readFileSync(src.file, 'utf8').split('\n').findIndex((l) => l.includes('imageStore')) + 1;
+  t.true(lines.has(storeLine), `the imageStore line ${storeLine} is among ${[...lines].sort((a, b) => a - b).join(',')}`);
+  t.true(m.sources.some((s) => s.path.endsWith('camera.glsl')), 'the #included file is a source');
 });

@@ -4,7 +4,8 @@
  * stderr as `file:line:col: error: message`; exit status 0 on success, 2 if any file has an error.
  * The command only wires options to `compileGlsl` and the IR printer; it holds no compiler logic.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { spirvBytes, SpirvWriteError, writeSpirv } from '../../backend/spirv/write-spirv.js';
 import type { Command } from 'commander';
 import { compileGlsl } from '../../frontend/glsl/compile.js';
 import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js';
@@ -13,7 +14,7 @@ import { STAGE_BY_EXTENSION } from '../../ir/module.js';
 import { printModule } from '../../ir/printer.js';
 import { isSpirvPath, readSpirvFile } from '../../frontend/spirv/read-file.js';
 import { SpirvReadError } from '../../frontend/spirv/spirv-words.js';
-import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd } from '../../frontend/glsl/conventions.js';
+import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd, type TargetEnv } from '../../frontend/glsl/conventions.js';
 
 export interface CompileCommandOptions {
   include: string[];
@@ -29,6 +30,8 @@ export interface CompileCommandOptions {
   std?: string;
   /** `--target-env=` (both compilers spell it so). */
   targetEnv?: string;
+  /** `-o FILE`: write the (one) module as SPIR-V, as glslangValidator -V -o does. */
+  output?: string;
 }
 
 /**
@@ -84,10 +87,29 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
     if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
     forcedVersion = r.std!.version;
   }
+  let targetEnv: TargetEnv = 'vulkan1.2';
   if (opts.targetEnv !== undefined) {
     const r = checkTargetEnv(opts.targetEnv);
     if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
+    targetEnv = r.env!;
   }
+  if (opts.output !== undefined && files.length !== 1) {
+    err(`vvision compile: error: -o writes one SPIR-V module; give exactly one input file (got ${files.length})\n`);
+    return 2;
+  }
+  const emit = (m: Module): boolean => {
+    if (opts.printIr) out(printModule(m));
+    if (opts.json) out(moduleToJson(m) + '\n');
+    if (opts.output === undefined) return true;
+    try {
+      writeFileSync(opts.output, spirvBytes(writeSpirv(m, { targetEnv })));
+      return true;
+    } catch (e) {
+      if (!(e instanceof SpirvWriteError) && !(e instanceof Error && 'code' in e)) throw e;
+      err(`${opts.output}: error: ${(e as Error).message}\n`);
+      return false;
+    }
+  };
   if (opts.stage !== undefined && stage === undefined) {
     stage = STAGE_BY_EXTENSION[opts.stage];
     if (!stage) {
@@ -108,9 +130,7 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
     }
     if (isSpirvPath(file)) {
       const m = readSpirvModule(file, stage, err);
-      if (!m) { status = 2; continue; }
-      if (opts.printIr) out(printModule(m));
-      if (opts.json) out(moduleToJson(m) + '\n');
+      if (!m || !emit(m)) status = 2;
       continue;
     }
     const r = compileGlsl(file, undefined, {
@@ -125,8 +145,7 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
       status = 2;
       continue;
     }
-    if (opts.printIr) out(printModule(r.module));
-    if (opts.json) out(moduleToJson(r.module) + '\n');
+    if (!emit(r.module)) status = 2;
   }
   return status;
 }
@@ -162,6 +181,7 @@ export function registerCompileCommand(program: Command): void {
     .option('--fshader-stage <stage>', "glslc's -fshader-stage=<stage> (rgen|raygen, rchit|closesthit, rmiss|miss, rahit|anyhit, rint|intersection, rcall|callable, comp|compute); implies --glslc")
     .option('--std <version>', "glslc's -std=<version>[core]: force the GLSL version over #version (only 460 has ray tracing); implies --glslc")
     .option('--target-env <env>', 'target environment: vulkan1.2 (default), vulkan1.3 or vulkan1.4')
+    .option('-o, --output <file.spv>', 'write the module as SPIR-V (one input file; --target-env picks SPIR-V 1.5 or 1.6)')
     .option('--print-ir', 'print the IR in its text form')
     .option('--json', 'print the IR module as JSON')
     .action((files: string[], opts: CompileCommandOptions) => {

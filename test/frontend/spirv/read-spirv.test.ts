@@ -154,3 +154,17 @@ test('seeded mutants of a valid module are read or refused with a SpirvReadError
   t.true(lines.has(storeLine), `the imageStore line ${storeLine} is among ${[...lines].sort((a, b) => a - b).join(',')}`);
   t.true(m.sources.some((s) => s.path.endsWith('camera.glsl')), 'the #included file is a source');
 });
+
+test('vvision compile -o writes SPIR-V (1.6 with --target-env vulkan1.3) that reads back; -o takes one input', (t) => {
+  const src = workloads.find((w) => w.name === 'tri')!.manifest.shaders.miss[0]!.file;
+  const out = join(dir, 'miss-13.spv');
+  let err = '';
+  t.is(runCompile([src], { include: [], define: [], output: out, targetEnv: 'vulkan1.3' }, () => {}, (s) => (err += s)), 0, err);
+  const bytes = new Uint8Array(readFileSync(out));
+  t.is(new DataView(bytes.buffer).getUint32(4, true), 0x00010600);
+  if (hasSpirvTools) t.is(spirvVal(bytes, false, 'vulkan1.3'), '');
+  t.is(readSpirv(out, bytes).entryPoints[0]!.stage, 'miss');
+  err = '';
+  t.is(runCompile([src, src], { include: [], define: [], output: out }, () => {}, (s) => (err += s)), 2);
+  t.regex(err, /-o writes one SPIR-V module; give exactly one input file \(got 2\)/);
+});

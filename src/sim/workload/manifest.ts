@@ -41,9 +41,9 @@ export interface ShaderSource {
   /**
    * Whose conventions compile it (JSON `"compiler"`, per shader or for the whole workload):
    * glslangValidator's (default) or glslc's (`#include` without the extension directive; any file
-   * extension, the stage being the one it is listed under).
+   * extension, the stage being the one it is listed under). Absent means glslangValidator's.
    */
-  conventions: GlslConventions;
+  conventions?: GlslConventions;
 }
 
 /** Data a shader record carries after its handle (`shaderRecordEXT` block), as JSON matching that block. */

@@ -7,9 +7,9 @@
 /** Maximum words of one instruction (the word count is 16 bits). */
 export const MAX_INSTRUCTION_WORDS = 0xffff;
 
-/** Words of a literal string (NUL-terminated, padded). */
+/** Words of a literal string (NUL-terminated, padded); a NUL inside `s` becomes U+FFFD. */
 export function stringWords(s: string): number[] {
-  const bytes = new TextEncoder().encode(s);
+  const bytes = new TextEncoder().encode(s.includes('\0') ? s.replaceAll('\0', '\uFFFD') : s);
   const n = Math.floor(bytes.length / 4) + 1;
   const out = new Array<number>(n).fill(0);
   for (let i = 0; i < bytes.length; i++) out[i >> 2]! |= bytes[i]! << ((i & 3) * 8);

@@ -44,6 +44,7 @@ export function readSpirvFile(path: string): Module {
     const p = m.sources[0].path;
     for (const c of isAbsolute(p) ? [p] : [p, join(dirname(path), p)]) if (existsSync(c)) mainDir = dirname(c);
   }
-  for (const s of m.sources) if (s.text === '') s.text = readSourceText(s.path) ?? '';
+  // A module without OpSource is named by the .spv itself: that has no source text to read.
+  for (const s of m.sources) if (s.text === '' && s.path !== path) s.text = readSourceText(s.path) ?? '';
   return m;
 }

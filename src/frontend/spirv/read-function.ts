@@ -11,6 +11,8 @@
 import type { AtomicOp, BinaryOp, BlockId, CompareOp, ExtFn, FunctionId, Inst, Loc, SubgroupOp, ValueId } from '../../ir/inst.js';
 import type { Block, Function } from '../../ir/module.js';
 import { constant } from '../../ir/builder.js';
+import { operands } from '../../ir/inst.js';
+import { remapInst, type IdMaps } from '../../ir/remap.js';
 import { GLSL_STD_450, ImageOperand, LoopControl, Op, Scope } from '../../ir/spirv-enums.js';
 import { intern, typeOf, type TypeId } from '../../ir/types.js';
 import { NO_SOURCE_LOC, sourceIndexOf, type ReadContext } from './read-module.js';
@@ -108,6 +110,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
       }
       case Op.FunctionEnd:
         if (!fn) fail(inst, 'without OpFunction');
+        if (cx.specOps.size > 0) materializeSpecOps(cx, fn!, fail);
         fn = undefined;
         block = undefined;
         continue;
@@ -231,6 +234,49 @@ function fixIntegerSignedness(cx: ReadContext, inst: SpirvInstruction, emit: (b:
   if (opType === resultType) return { inst: { op: 'binary', kind, a, b }, resultType: o[0]!, resultId: o[1]! };
   const value = emit({ op: 'binary', kind, a, b }, opType);
   return { inst: { op: 'bitcast', value }, resultType: o[0]!, resultId: o[1]! };
+}
+
+/**
+ * The OpSpecConstantOp values `fn` uses, computed at the top of its entry block (after the
+ * variables) with fresh ids, and every use in `fn` renamed to them.
+ */
+function materializeSpecOps(cx: ReadContext, fn: Function, fail: (inst: SpirvInstruction, message: string) => never): void {
+  const used = new Set<number>();
+  const need = (id: number): void => {
+    const op = cx.specOps.get(id);
+    if (!op || used.has(id)) return;
+    used.add(id);
+    for (const x of op.operands.subarray(3)) need(x);
+  };
+  for (const b of fn.blocks) for (const i of b.insts) for (const x of operands(i)) need(x);
+  if (used.size === 0) return;
+  const entry = fn.blocks[0];
+  if (!entry) return;
+  const fresh = new Map<number, ValueId>();
+  const maps: IdMaps = { value: (id) => fresh.get(id) ?? id, block: (id) => id, fn: (id) => id, type: (id) => id };
+  const computed: Inst[] = [];
+  const loc = entry.insts.find((i) => i.op !== 'variable')?.loc ?? fn.loc;
+  const emit = (b: InstBody, t: TypeId): ValueId => {
+    const id = cx.m.nextId++ as ValueId;
+    cx.valueTypes.set(id, t);
+    computed.push({ ...b, id, type: t, loc: { ...loc } } as Inst);
+    return id;
+  };
+  for (const [id, op] of cx.specOps) {
+    if (!used.has(id)) continue;
+    // The same operand layout as the opcode it names: [result type, result id, operands...].
+    const inner: SpirvInstruction = { opcode: op.operands[2]!, operands: Uint32Array.of(op.operands[0]!, op.operands[1]!, ...op.operands.subarray(3)), offset: op.offset };
+    const body = fixIntegerSignedness(cx, inner, emit) ?? translate(cx, inner, fail);
+    if (!body || body.resultType === undefined) fail(op, 'a specialization constant expression without a result');
+    const t = cx.types.get(body!.resultType!)!;
+    const own = cx.m.nextId++ as ValueId;
+    cx.valueTypes.set(own, t);
+    computed.push({ ...body!.inst, id: own, type: t, loc: { ...loc } } as Inst);
+    fresh.set(id, own);
+  }
+  for (const b of fn.blocks) b.insts = b.insts.map((i) => remapInst(i, maps));
+  const at = entry.insts.findIndex((i) => i.op !== 'variable');
+  entry.insts.splice(at < 0 ? entry.insts.length : at, 0, ...computed.map((i) => remapInst(i, maps)));
 }
 
 /** `value` (of a type with the same structure as `to`) rebuilt as a `to` value, member by member. */

@@ -81,6 +81,8 @@ export interface ReadContext {
   /** NonSemantic DebugSource result id -> index into `m.sources`. */
   debugSources: Map<number, number>;
   entryFunction: number;
+  /** OpSpecConstantOp result id -> its instruction, in module order. */
+  specOps: Map<number, SpirvInstruction>;
   /** The instruction being read (for errors from deeper down). */
   position: { inst?: SpirvInstruction };
 }
@@ -119,7 +121,7 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
   m.nextId = bin.bound;
   const cx: ReadContext = {
     file, m, types: new Map(), valueTypes: new Map(), constants: new Map(), extInstSets: new Map(), strings: new Map(),
-    fileIndex: new Map(), names: new Map(), decorations: new Map(), debugSources: new Map(), entryFunction: 0, position,
+    fileIndex: new Map(), names: new Map(), decorations: new Map(), debugSources: new Map(), entryFunction: 0, position, specOps: new Map(),
   };
   const memberNames = new Map<number, string[]>();
   const memberDecorations = new Map<number, Decorations[]>();
@@ -310,7 +312,10 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
         addConstant(cx, o[1]!, typeOfId(inst, o[0]!), null, undefined, false);
         break;
       case Op.SpecConstantOp:
-        fail(inst, 'specialization constant expressions are not supported; specialize the module first (spirv-opt --set-spec-const-default-value, --freeze-spec-const)');
+        // An expression of specialization constants: computed where it is used (read-function.ts),
+        // as vvision's GLSL front end does, so it follows the manifest's specConstants.
+        cx.specOps.set(o[1]!, inst);
+        cx.valueTypes.set(o[1]!, typeOfId(inst, o[0]!));
         break;
       case Op.Variable:
         addGlobal(cx, inst, typeOfId(inst, o[0]!), o[1]!, o[3]);

@@ -168,3 +168,23 @@ test('vvision compile -o writes SPIR-V (1.6 with --target-env vulkan1.3) that re
   t.is(runCompile([src, src], { include: [], define: [], output: out }, () => {}, (s) => (err += s)), 2);
   t.regex(err, /-o writes one SPIR-V module; give exactly one input file \(got 2\)/);
 });
+
+(hasGlslang ? test : test.skip)('OpSpecConstantOp: the expression is computed where it is used, from the specialization constant', (t) => {
+  const src = join(dir, 'spec.rmiss');
+  writeFileSync(src, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(constant_id = 0) const uint N = 8;\nconst uint M = N * 2u + 1u;\n'
+    + 'layout(location = 0) rayPayloadInEXT vec3 p;\nvoid helper() { p.y = float(M); }\nvoid main() { p = vec3(float(M)); helper(); }\n');
+  const out = join(dir, 'spec.spv');
+  const r = spawnSync('glslangValidator', ['-V', '--target-env', 'vulkan1.2', src, '-o', out], { encoding: 'utf8' });
+  t.is(r.status, 0, r.stdout);
+  const m = readSpirvFile(out);
+  const n = m.constants.find((c) => c.specId === 0)!;
+  t.is(n.value, 8);
+  for (const f of m.functions) {
+    const insts = f.blocks.flatMap((b) => b.insts);
+    const mul = insts.find((i) => i.op === 'binary' && i.kind === 'mul');
+    t.truthy(mul, `@${f.name} computes N * 2`);
+    t.true(mul!.op === 'binary' && mul!.a === n.id);
+    t.truthy(insts.find((i) => i.op === 'binary' && i.kind === 'add' && i.a === mul!.id), `@${f.name} adds 1 to it`);
+  }
+  if (hasSpirvTools) t.is(spirvVal(spirvBytes(writeSpirv(m)), false), '');
+});

@@ -16,7 +16,7 @@ import { remapInst, type IdMaps } from '../../ir/remap.js';
 import { GLSL_STD_450, ImageOperand, LoopControl, Op, Scope } from '../../ir/spirv-enums.js';
 import { intern, typeOf, type TypeId } from '../../ir/types.js';
 import { NO_SOURCE_LOC, sourceIndexOf, type ReadContext } from './read-module.js';
-import { opcodeName, readString, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
+import { opcodeName, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
 
 const EXT_FN = new Map<number, ExtFn>();
 for (const [fn, n] of Object.entries(GLSL_STD_450) as [ExtFn, number | readonly number[]][]) {
@@ -484,6 +484,3 @@ function extInst(cx: ReadContext, inst: SpirvInstruction, fail: (inst: SpirvInst
   }
   return fail(inst, `extended instruction ${o[3]} of '${set ?? `%${o[2]}`}' is not supported`);
 }
-
-/** Exposed for tests: decodes a literal string operand. */
-export { readString };

@@ -5,7 +5,8 @@
  * FOrdLessThan, SAbs / FAbs) the operand's IR type decides, as inst.ts promises. A few IR ops have
  * no single SPIR-V instruction and become short sequences with fresh ids: conversions from and to
  * bool (OpSelect / OpINotEqual), integer vector-times-scalar (splat + OpIMul), integer dot products,
- * `mix` with a bool selector (OpSelect).
+ * `mix` with a bool selector (OpSelect), and bools that a laid-out block holds as u32 (loads,
+ * stores, extracts, inserts and constructs convert; module-writer.ts `stored`).
  *
  * Blocks are written in reverse post-order from the entry (so every block follows its dominators,
  * as SPIR-V requires); unreachable blocks follow in their IR order. Merge instructions come from

@@ -35,7 +35,8 @@ test('instrument --emit-spirv writes the modules, metadata and buffer descriptio
 test('errors: a binding the shader uses, a bad target env, a broken .spv', (t) => {
   const clash = vvision(['instrument', '--mode', 'simt', 'tri', '--width', '8', '--height', '8', '--out', join(dir, 'run2'), '--emit-spirv', join(dir, 'spirv2'), '--spirv-binding', '0:1']);
   t.is(clash.status, 1);
-  t.regex(clash.stderr, /^vvision: error: .*raygen\.rgen:\d+:\d+: 'image' already uses set 0 binding 1; choose another --spirv-binding/);
+  t.regex(clash.stderr, /^vvision: error: --spirv-binding 0:1: the workload binds a storageImage there; choose a free set and binding/);
+  t.false(existsSync(join(dir, 'run2')), 'refused before simulating');
   t.false(existsSync(join(dir, 'spirv2')));
   t.notRegex(clash.stderr, /\.ts:\d+/);
   const env = vvision(['instrument', '--mode', 'simt', 'tri', '--emit-spirv', join(dir, 'spirv3'), '--target-env', 'vulkan1.1']);

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } from '../../driver/instrument-workload.js';
 import { saveInstrumentRun } from '../../driver/run-dir.js';
 import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { DEFAULT_WORKLOAD, loadManifest, resolveWorkload } from '../../sim/workload/load-manifest.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -63,6 +63,11 @@ export function registerInstrumentCommand(program: Command): void {
     const spirvBinding = parseSpirvBinding(raw.spirvBinding);
     const targetEnv = checkTargetEnv(raw.targetEnv);
     if (targetEnv.error) throw new CliUsageError(targetEnv.error);
+    if (raw.emitSpirv !== undefined) {
+      // Before simulating: a binding the manifest gives to a resource cannot hold the buffer.
+      const taken = loadManifest(resolveWorkload(workload)).descriptors.find((d) => d.set === spirvBinding.set && d.binding === spirvBinding.binding);
+      if (taken) throw new CliUsageError(`--spirv-binding ${raw.spirvBinding}: the workload binds a ${taken.kind} there; choose a free set and binding for the instrumentation buffer`);
+    }
     if (raw.config === undefined && raw.set.length > 0) throw new CliUsageError(`--set ${raw.set[0]}: configuration overrides need --config <preset|file>`);
     const opts = {
       ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),

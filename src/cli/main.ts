@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { registerCalibrateCommand } from './commands/calibrate.js';
-import { registerCompileCommand } from './commands/compile.js';
+import { normalizeGlslcArgv, registerCompileCommand } from './commands/compile.js';
 import { registerAnnotateCommand } from './commands/annotate.js';
 import { registerInstrumentCommand } from './commands/instrument.js';
 import { registerReportCommand } from './commands/report.js';
@@ -42,7 +42,7 @@ export function buildProgram(): Command {
 
 async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram().parseAsync(normalizeGlslcArgv(argv));
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (e) {
     const code = (e as { code?: string }).code;

@@ -29,6 +29,9 @@ import { LayoutPackError } from '../sim/workload/pack-layout.js';
 import { UtilityError, UtilityTypeError } from '../utilities/utility-error.js';
 import { ProbeValueError } from '../passes/instrument/value-payload.js';
 import { UnknownUtilityError } from '../driver/analyse-dumps.js';
+import { SpirvWriteError } from '../backend/spirv/write-spirv.js';
+import { SpirvBindingError } from '../driver/emit-spirv.js';
+import { SpirvReadError } from '../frontend/spirv/spirv-words.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator) and utility type errors, 1 for every other failure. */
 export function exitCodeFor(e: unknown): number {
@@ -46,6 +49,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
     e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
     e instanceof UtilityError || e instanceof ProbeValueError || e instanceof UnknownUtilityError
+    || e instanceof SpirvWriteError || e instanceof SpirvBindingError || e instanceof SpirvReadError
   );
 }
 

@@ -1,9 +1,11 @@
 /**
- * Compiles every shader a workload manifest lists (each file once per set of defines) and arranges
+ * Compiles every shader a workload manifest lists (each file once per set of defines; a `.spv`
+ * file is read by the SPIR-V reader, its stage checked against the list it is under) and arranges
  * the modules as the pipeline's stages and shader binding table. Compile errors of all shaders
  * are collected and reported together, each `file:line:col: error: ...`.
  */
 import { compileGlsl } from '../frontend/glsl/compile.js';
+import { isSpirvPath, readSpirvFile } from '../frontend/spirv/read-file.js';
 import { formatDiagnostic, type Diagnostic } from '../frontend/glsl/diagnostics.js';
 import { cloneModule } from '../ir/clone.js';
 import type { Module } from '../ir/module.js';
@@ -66,7 +68,14 @@ export function compileWorkload(
     if (done) return done;
     const src = sources.get(file);
     if (!src) throw new Error(`${manifest.path}: shader ${file} is not listed under shaders`);
-    const r = compileGlsl(src.file, undefined, { includeDirs: src.includeDirs, defines: src.defines, stage: src.stage });
+    if (isSpirvPath(src.file)) {
+      const m = readSpirvFile(src.file);
+      const stage = m.entryPoints[0]!.stage;
+      if (stage !== src.stage) throw new ManifestError([`${manifest.path}: ${src.file} is a ${stage} module (its OpEntryPoint), but it is listed under shaders.${src.stage}`]);
+      compiled.set(file, m);
+      return m;
+    }
+    const r = compileGlsl(src.file, undefined, { includeDirs: src.includeDirs, defines: src.defines, stage: src.stage, conventions: src.conventions });
     diagnostics.push(...r.diagnostics.filter((d) => d.severity === 'error'));
     if (r.module) compiled.set(file, r.module);
     return r.module;

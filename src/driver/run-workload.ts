@@ -13,6 +13,7 @@ import {
 } from '../primitives/buffer-layout.js';
 import type { PlacementRef } from '../passes/instrument/instrument-module.js';
 import { instrumentCompiled } from './instrument-compiled.js';
+import type { Module } from '../ir/module.js';
 import { injectPixelCostCounters, PIXEL_COST_BINDING, PIXEL_COST_SET } from '../passes/zatel/pixel-cost.js';
 import { injectPixelFilter, PIXEL_FILTER_BINDING, PIXEL_FILTER_SET } from '../passes/zatel/pixel-filter.js';
 import { linkPipeline, type LinkedPipeline } from '../passes/lower/rt-pipeline.js';
@@ -100,6 +101,8 @@ export interface PreparedRun {
   rt: RtRuntime;
   dumpBuffer?: Uint8Array;
   metadata?: InstrumentationMetadata;
+  /** When instrumented: the instrumented stage modules (raygen first) before the pipeline lowering. */
+  instrumentedModules?: Module[];
   pixelCost?: Uint32Array;
   timings: RunResult['timings'];
   /** Warp reconvergence the launch uses (from RunOptions.its). */
@@ -184,6 +187,7 @@ export async function prepareRun(
   const out: PreparedRun = { raygenLiveRegisters, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
+  if (metadata) out.instrumentedModules = compiled.modules;
   if (pixelCost) out.pixelCost = pixelCost;
   return out;
 }

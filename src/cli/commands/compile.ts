@@ -4,13 +4,17 @@
  * stderr as `file:line:col: error: message`; exit status 0 on success, 2 if any file has an error.
  * The command only wires options to `compileGlsl` and the IR printer; it holds no compiler logic.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { spirvBytes, SpirvWriteError, writeSpirv } from '../../backend/spirv/write-spirv.js';
 import type { Command } from 'commander';
 import { compileGlsl } from '../../frontend/glsl/compile.js';
 import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js';
 import type { Module, Stage } from '../../ir/module.js';
 import { STAGE_BY_EXTENSION } from '../../ir/module.js';
 import { printModule } from '../../ir/printer.js';
+import { isSpirvPath, readSpirvFile } from '../../frontend/spirv/read-file.js';
+import { SpirvReadError } from '../../frontend/spirv/spirv-words.js';
+import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd, type TargetEnv } from '../../frontend/glsl/conventions.js';
 
 export interface CompileCommandOptions {
   include: string[];
@@ -18,6 +22,28 @@ export interface CompileCommandOptions {
   stage?: string;
   printIr?: boolean;
   json?: boolean;
+  /** glslc's conventions (`#include` without the extension, `#pragma shader_stage`). */
+  glslc?: boolean;
+  /** glslc's `-fshader-stage=` (implies glslc). */
+  fshaderStage?: string;
+  /** glslc's `-std=` (implies glslc). */
+  std?: string;
+  /** `--target-env=` (both compilers spell it so). */
+  targetEnv?: string;
+  /** `-o FILE`: write the (one) module as SPIR-V, as glslangValidator -V -o does. */
+  output?: string;
+}
+
+/**
+ * glslc spells two options with one dash and `=` (`-fshader-stage=rgen`, `-std=460`), which a
+ * commander short option cannot express; they are rewritten to their long forms before parsing.
+ */
+export function normalizeGlslcArgv(argv: string[]): string[] {
+  return argv.map((a) => {
+    if (a.startsWith('-fshader-stage=')) return '-' + a;
+    if (a.startsWith('-std=')) return '-' + a;
+    return a;
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -47,7 +73,44 @@ export function moduleToJson(m: Module): string {
 /** Runs the command; returns the exit status. Output streams are parameters for tests. */
 export function runCompile(files: string[], opts: CompileCommandOptions, out: (s: string) => void, err: (s: string) => void): number {
   let stage: Stage | undefined;
-  if (opts.stage !== undefined) {
+  const glslc = opts.glslc === true || opts.fshaderStage !== undefined || opts.std !== undefined;
+  let forcedVersion: number | undefined;
+  if (opts.fshaderStage !== undefined) {
+    stage = glslcStage(opts.fshaderStage);
+    if (!stage) {
+      err(`vvision compile: error: -fshader-stage=${opts.fshaderStage}: unknown stage (expected one of ${GLSLC_STAGE_NAMES.join(', ')})\n`);
+      return 2;
+    }
+  }
+  if (opts.std !== undefined) {
+    const r = parseStd(opts.std);
+    if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
+    forcedVersion = r.std!.version;
+  }
+  let targetEnv: TargetEnv = 'vulkan1.2';
+  if (opts.targetEnv !== undefined) {
+    const r = checkTargetEnv(opts.targetEnv);
+    if (r.error) { err(`vvision compile: error: ${r.error}\n`); return 2; }
+    targetEnv = r.env!;
+  }
+  if (opts.output !== undefined && files.length !== 1) {
+    err(`vvision compile: error: -o writes one SPIR-V module; give exactly one input file (got ${files.length})\n`);
+    return 2;
+  }
+  const emit = (m: Module): boolean => {
+    if (opts.printIr) out(printModule(m));
+    if (opts.json) out(moduleToJson(m) + '\n');
+    if (opts.output === undefined) return true;
+    try {
+      writeFileSync(opts.output, spirvBytes(writeSpirv(m, { targetEnv })));
+      return true;
+    } catch (e) {
+      if (!(e instanceof SpirvWriteError) && !(e instanceof Error && 'code' in e)) throw e;
+      err(`${opts.output}: error: ${(e as Error).message}\n`);
+      return false;
+    }
+  };
+  if (opts.stage !== undefined && stage === undefined) {
     stage = STAGE_BY_EXTENSION[opts.stage];
     if (!stage) {
       err(`vvision compile: error: unknown stage '${opts.stage}' (expected one of ${Object.keys(STAGE_BY_EXTENSION).join(', ')})\n`);
@@ -65,30 +128,60 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
       status = 2;
       continue;
     }
+    if (isSpirvPath(file)) {
+      const m = readSpirvModule(file, stage, err);
+      if (!m || !emit(m)) status = 2;
+      continue;
+    }
     const r = compileGlsl(file, undefined, {
       includeDirs: opts.include,
       defines: parseDefines(opts.define),
       ...(stage ? { stage } : {}),
+      ...(glslc ? { conventions: 'glslc' as const } : {}),
+      ...(forcedVersion !== undefined ? { forcedVersion } : {}),
     });
     for (const d of r.diagnostics) err(formatDiagnostic(d) + '\n');
     if (hasErrors(r.diagnostics) || !r.module) {
       status = 2;
       continue;
     }
-    if (opts.printIr) out(printModule(r.module));
-    if (opts.json) out(moduleToJson(r.module) + '\n');
+    if (!emit(r.module)) status = 2;
   }
   return status;
+}
+
+/** A `.spv` file read into IR; errors (with the word offset and instruction) on `err`. */
+function readSpirvModule(file: string, stage: Stage | undefined, err: (s: string) => void): Module | undefined {
+  try {
+    const m = readSpirvFile(file);
+    const actual = m.entryPoints[0]!.stage;
+    if (stage && stage !== actual) {
+      err(`${file}: error: --stage says ${stage}, but the module's entry point is a ${actual} shader\n`);
+      return undefined;
+    }
+    return m;
+  } catch (e) {
+    if (e instanceof SpirvReadError) {
+      err(`${e.message}\n`);
+      return undefined;
+    }
+    throw e;
+  }
 }
 
 export function registerCompileCommand(program: Command): void {
   program
     .command('compile')
-    .description('compile GLSL ray tracing shaders (.rgen .rchit .rmiss .rahit .rint .rcall .comp) to vvision IR')
+    .description('compile GLSL ray tracing shaders (.rgen .rchit .rmiss .rahit .rint .rcall .comp), or read SPIR-V modules (.spv), to vvision IR')
     .argument('<files...>', 'shader files')
     .option('-I, --include <dir>', 'add an #include search directory (repeatable)', collect, [])
     .option('-D, --define <NAME[=VALUE]>', 'predefine a macro (repeatable)', collect, [])
     .option('--stage <stage>', 'shader stage: rgen|rchit|rmiss|rahit|rint|rcall|comp (default: from the file extension)')
+    .option('--glslc', "follow glslc's conventions: #include without GL_GOOGLE_include_directive, #pragma shader_stage()")
+    .option('--fshader-stage <stage>', "glslc's -fshader-stage=<stage> (rgen|raygen, rchit|closesthit, rmiss|miss, rahit|anyhit, rint|intersection, rcall|callable, comp|compute); implies --glslc")
+    .option('--std <version>', "glslc's -std=<version>[core]: force the GLSL version over #version (only 460 has ray tracing); implies --glslc")
+    .option('--target-env <env>', 'target environment: vulkan1.2 (default), vulkan1.3 or vulkan1.4')
+    .option('-o, --output <file.spv>', 'write the module as SPIR-V (one input file; --target-env picks SPIR-V 1.5 or 1.6)')
     .option('--print-ir', 'print the IR in its text form')
     .option('--json', 'print the IR module as JSON')
     .action((files: string[], opts: CompileCommandOptions) => {

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } from '../../driver/instrument-workload.js';
 import { saveInstrumentRun } from '../../driver/run-dir.js';
 import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { DEFAULT_WORKLOAD, loadManifest, resolveWorkload } from '../../sim/workload/load-manifest.js';
 import { OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -18,6 +18,8 @@ import { writeHtmlReport } from '../../report/write-report.js';
 import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
 import { loadUtilities } from '../../utilities/load-utility.js';
 import type { Utility } from '../../utilities/utility.js';
+import { DEFAULT_SPIRV_BINDING, emitInstrumentedSpirv, type SpirvBinding } from '../../driver/emit-spirv.js';
+import { checkTargetEnv, type TargetEnv } from '../../frontend/glsl/conventions.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
   keepAlpha?: boolean;
@@ -26,6 +28,16 @@ interface RawInstrumentOptions extends RawRunOptions {
   bufferSize: string;
   config?: string;
   set: string[];
+  emitSpirv?: string;
+  spirvBinding: string;
+  targetEnv: string;
+}
+
+/** `--spirv-binding SET:BINDING`. */
+export function parseSpirvBinding(v: string): SpirvBinding {
+  const m = /^(\d+):(\d+)$/.exec(v);
+  if (!m) throw new CliUsageError(`--spirv-binding: expected SET:BINDING such as 7:0, got '${v}'`);
+  return { set: Number(m[1]), binding: Number(m[2]) };
 }
 
 function parseMode(mode: string): InstrumentModeArg {
@@ -55,6 +67,9 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
+      .option('--emit-spirv <dir>', 'also write the instrumented stage modules as SPIR-V (spirv/<mode>/*.spv), their metadata (runs/<mode>/metadata.json) and instrumentation-buffer.json: what a Vulkan host needs to run them on a GPU')
+      .option('--spirv-binding <set:binding>', 'descriptor set and binding of the instrumentation buffer in the emitted SPIR-V', `${DEFAULT_SPIRV_BINDING.set}:${DEFAULT_SPIRV_BINDING.binding}`)
+      .option('--target-env <env>', 'Vulkan environment of the emitted SPIR-V: vulkan1.2 (SPIR-V 1.5), vulkan1.3 or vulkan1.4 (SPIR-V 1.6)', 'vulkan1.2')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
     if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
@@ -65,6 +80,14 @@ export function registerInstrumentCommand(program: Command): void {
     const clash = utilities.find((u, k) => utilities.findIndex((v) => v.name === u.name) !== k);
     if (clash) throw new CliUsageError(`two utilities are named '${clash.name}'`);
     const mode = [raw.mode, ...users.map((u) => u.name)].filter((x) => x !== undefined).join('+');
+    const spirvBinding = parseSpirvBinding(raw.spirvBinding);
+    const targetEnv = checkTargetEnv(raw.targetEnv);
+    if (targetEnv.error) throw new CliUsageError(targetEnv.error);
+    if (raw.emitSpirv !== undefined) {
+      // Before simulating: a binding the manifest gives to a resource cannot hold the buffer.
+      const taken = loadManifest(resolveWorkload(workload)).descriptors.find((d) => d.set === spirvBinding.set && d.binding === spirvBinding.binding);
+      if (taken) throw new CliUsageError(`--spirv-binding ${raw.spirvBinding}: the workload binds a ${taken.kind} there; choose a free set and binding for the instrumentation buffer`);
+    }
     if (raw.config === undefined && raw.set.length > 0) throw new CliUsageError(`--set ${raw.set[0]}: configuration overrides need --config <preset|file>`);
     const opts = {
       ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),
@@ -79,6 +102,7 @@ export function registerInstrumentCommand(program: Command): void {
       const t0 = performance.now();
       await writeHtmlReport(out, data);
       const reportMs = performance.now() - t0;
+      const spirvLine = raw.emitSpirv !== undefined ? writeSpirvDir(raw.emitSpirv, result, spirvBinding, targetEnv.env!) : undefined;
       const dir = out.commit();
       const simt = result.results.simt?.overall;
       const lines = [`${result.workload}: instrumented with ${mode} (${result.runs.map((r) => r.mode).join(', ')})`];
@@ -94,12 +118,26 @@ export function registerInstrumentCommand(program: Command): void {
       const sim = result.runs.reduce((s, r) => s + r.simulateMs, 0) + (result.timing?.baselineWallMs ?? 0);
       lines.push(`  simulation ${(sim / 1000).toFixed(1)} s, analytics ${(result.analyticsMs / 1000).toFixed(2)} s, report ${(reportMs / 1000).toFixed(2)} s`);
       lines.push(`report: ${dir}/index.html`);
+      if (spirvLine) lines.push(spirvLine);
       process.stdout.write(`${lines.join('\n')}\n`);
     } catch (e) {
       out.abandon();
       throw e;
     }
   });
+}
+
+function writeSpirvDir(path: string, result: InstrumentResult, binding: SpirvBinding, env: TargetEnv): string {
+  const dir = new OutputDir(path);
+  try {
+    const d = emitInstrumentedSpirv(dir, result, binding, env);
+    const done = dir.commit();
+    const files = d.modes.reduce((n, m) => n + m.shaders.length, 0);
+    return `SPIR-V (${env}): ${files} instrumented modules, buffer at set ${d.set} binding ${d.binding}: ${done}/instrumentation-buffer.json`;
+  } catch (e) {
+    dir.abandon();
+    throw e;
+  }
 }
 
 /** The timing-model summary: cycles of each instrumented run against the uninstrumented one. */

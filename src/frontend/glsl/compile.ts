@@ -13,10 +13,16 @@ import { caughtErrorMessage, hasErrors, type Diagnostic } from './diagnostics.js
 import { IrGenContext, SemanticError } from './irgen/context.js';
 import { genTranslationUnit } from './irgen/translation-unit.js';
 import { parseGlsl, type ParseOptions, type ParseResult } from './parse.js';
+import { glslcStage, GLSLC_STAGE_NAMES, type GlslConventions } from './conventions.js';
 
 export interface CompileOptions extends ParseOptions {
-  /** Defaults from the file extension (glslangValidator's convention, STAGE_BY_EXTENSION). */
+  /**
+   * Defaults from the file extension (glslangValidator's convention, STAGE_BY_EXTENSION); under
+   * glslc's conventions from `#pragma shader_stage()` first. An explicit stage wins in both.
+   */
   stage?: Stage;
+  /** Whose command-line behaviour to follow (conventions.ts); default glslangValidator's. */
+  conventions?: GlslConventions;
 }
 
 export interface CompileResult {
@@ -30,6 +36,7 @@ export function stageFromPath(path: string): Stage | undefined {
 }
 
 export function compileGlsl(path: string, text?: string, opts: CompileOptions = {}): CompileResult {
+  if (opts.conventions === 'glslc') return compileGlslc(path, text, opts);
   const stage = opts.stage ?? stageFromPath(path);
   if (!stage) {
     return {
@@ -44,6 +51,41 @@ export function compileGlsl(path: string, text?: string, opts: CompileOptions = 
   if (!parsed.unit || hasErrors(parsed.diagnostics)) return { module: undefined, diagnostics: parsed.diagnostics };
   const includeErrors = includeExtensionErrors(parsed);
   if (includeErrors.length > 0) return { module: undefined, diagnostics: [...parsed.diagnostics, ...includeErrors] };
+  const r = compileUnit(parsed.unit, parsed.sources, stage);
+  return { module: r.module, diagnostics: [...parsed.diagnostics, ...r.diagnostics] };
+}
+
+/**
+ * glslc's behaviour: `#include` needs no extension directive, and the stage is `-fshader-stage=`
+ * (opts.stage), else `#pragma shader_stage()`, else the file extension.
+ */
+function compileGlslc(path: string, text: string | undefined, opts: CompileOptions): CompileResult {
+  const parsed = parseGlsl(path, text, opts);
+  if (!parsed.unit || hasErrors(parsed.diagnostics)) return { module: undefined, diagnostics: parsed.diagnostics };
+  let stage = opts.stage;
+  const pragma = parsed.pragmaStage;
+  if (!stage && pragma) {
+    stage = glslcStage(pragma.name);
+    if (!stage) {
+      return {
+        module: undefined,
+        diagnostics: [...parsed.diagnostics, {
+          severity: 'error', file: parsed.sources[pragma.loc.file]?.path ?? path, line: pragma.loc.line, column: pragma.loc.column,
+          message: `unknown shader stage '${pragma.name}' in #pragma shader_stage (expected one of ${GLSLC_STAGE_NAMES.join(', ')})`,
+        }],
+      };
+    }
+  }
+  stage ??= stageFromPath(path);
+  if (!stage) {
+    return {
+      module: undefined,
+      diagnostics: [...parsed.diagnostics, {
+        severity: 'error', file: path, line: 1, column: 1,
+        message: `cannot tell the shader stage from the extension '${extname(path)}'; give -fshader-stage=<stage>, #pragma shader_stage(<stage>) or a stage extension (.rgen .rchit .rmiss .rahit .rint .rcall .comp)`,
+      }],
+    };
+  }
   const r = compileUnit(parsed.unit, parsed.sources, stage);
   return { module: r.module, diagnostics: [...parsed.diagnostics, ...r.diagnostics] };
 }

@@ -37,6 +37,8 @@ export interface ParseOptions {
   includeDirs?: string[];
   defines?: Record<string, string>;
   host?: SourceHost;
+  /** glslc's `-std=`: overrides `#version`. */
+  forcedVersion?: number;
 }
 
 export interface ParseResult {
@@ -45,6 +47,8 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** Where the `#include` directives were (`Loc.file` indexes `sources`). */
   includes?: Loc[];
+  /** The main file's `#pragma shader_stage(<name>)` (glslc's stage selection), if any. */
+  pragmaStage?: { name: string; loc: Loc };
 }
 
 /**
@@ -221,5 +225,8 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
   for (const p of astBuilder.diagnostics) {
     diagnostics.push({ severity: 'error', file: pp.sources[p.loc.file]?.path ?? '', line: p.loc.line, column: p.loc.column, message: p.message });
   }
-  return { unit: hasErrors(diagnostics) ? undefined : unit, sources: pp.sources, diagnostics, includes: pp.includes };
+  return {
+    unit: hasErrors(diagnostics) ? undefined : unit, sources: pp.sources, diagnostics, includes: pp.includes,
+    ...(pp.pragmaStage ? { pragmaStage: pp.pragmaStage } : {}),
+  };
 }

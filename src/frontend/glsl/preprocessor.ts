@@ -33,6 +33,8 @@ export interface PreprocessOptions {
   includeDirs?: string[];
   defines?: Record<string, string>;
   host?: SourceHost;
+  /** glslc's `-std=`: the version `__VERSION__` and the result report, whatever `#version` says. */
+  forcedVersion?: number;
 }
 
 export interface PreprocessResult {
@@ -44,6 +46,8 @@ export interface PreprocessResult {
   extensions: { name: string; behavior: string; loc: Loc }[];
   /** Where each `#include` directive was (its '#'), in order. */
   includes: Loc[];
+  /** The argument of the main file's first `#pragma shader_stage(<name>)` (glslc), with where it was. */
+  pragmaStage?: { name: string; loc: Loc };
 }
 
 const MAX_INCLUDE_DEPTH = 64;
@@ -95,6 +99,7 @@ class Preprocessor implements ExpansionContext {
   readonly extensions: PreprocessResult['extensions'] = [];
   readonly includes: Loc[] = [];
   private currentVersion = 460;
+  pragmaStage: { name: string; loc: Loc } | undefined;
   private readonly pragmaOnce = new Set<string>();
   private readonly lexed = new Map<string, LexedFile>();
   private depth = 0;
@@ -102,7 +107,7 @@ class Preprocessor implements ExpansionContext {
   constructor(private readonly opts: PreprocessOptions) {}
 
   version(): number {
-    return this.currentVersion;
+    return this.opts.forcedVersion ?? this.currentVersion;
   }
 
   report(at: PpToken | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
@@ -231,6 +236,11 @@ class Preprocessor implements ExpansionContext {
         case 'error': this.report(hash, `#error ${restOfLine(raw, 2, lexed.text)}`.trimEnd()); break;
         case 'pragma':
           if (args.length === 1 && args[0]!.image === 'once') this.pragmaOnce.add(src.path);
+          else if (args[0]?.image === 'shader_stage' && fileIndex === 0 && this.pragmaStage === undefined) {
+            if (args.length !== 4 || args[1]!.type !== LParen || args[2]!.type !== Identifier || args[3]!.type !== RParen) {
+              this.report(hash, '#pragma shader_stage expects a stage name in parentheses, such as #pragma shader_stage(raygen)');
+            } else this.pragmaStage = { name: args[2]!.image, loc: { file: args[2]!.file, line: args[2]!.line, column: args[2]!.column } };
+          }
           break;
         case 'version': {
           const v = args[0];
@@ -413,5 +423,6 @@ export function preprocess(path: string, text: string, opts: PreprocessOptions =
   for (const [name, value] of PREDEFINED_MACROS) pp.defineFromOption(name, value);
   for (const [name, value] of Object.entries(opts.defines ?? {})) pp.defineFromOption(name, value);
   pp.processFile(0);
-  return { tokens: pp.out, sources: pp.sources, diagnostics: pp.diagnostics, version: pp.version(), extensions: pp.extensions, includes: pp.includes };
+  return { tokens: pp.out, sources: pp.sources, diagnostics: pp.diagnostics, version: pp.version(), extensions: pp.extensions, includes: pp.includes,
+    ...(pp.pragmaStage ? { pragmaStage: pp.pragmaStage } : {}) };
 }

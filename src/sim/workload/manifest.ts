@@ -13,6 +13,7 @@
  * The JSON spelling of each field is the same as here unless a comment says otherwise.
  */
 import type { AccelerationStructuresSpec } from './acceleration-structures.js';
+import type { GlslConventions } from '../../frontend/glsl/conventions.js';
 
 /** Shader stages by the names the IR uses (src/ir/module.ts `Stage`, compute excluded). */
 export type ShaderStage = 'raygen' | 'closestHit' | 'anyHit' | 'intersection' | 'miss' | 'callable';
@@ -28,7 +29,7 @@ export const STAGE_EXTENSION: Readonly<Record<ShaderStage, string>> = {
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** One shader file. JSON: a path string, or `{file, defines?, includeDirs?}`. */
+/** One shader file. JSON: a path string, or `{file, defines?, includeDirs?, compiler?}`. */
 export interface ShaderSource {
   /** Absolute path. */
   file: string;
@@ -37,6 +38,12 @@ export interface ShaderSource {
   defines: Record<string, string>;
   /** Absolute directories searched after the including file's own directory: the shader's first, then the manifest's. */
   includeDirs: string[];
+  /**
+   * Whose conventions compile it (JSON `"compiler"`, per shader or for the whole workload):
+   * glslangValidator's (default) or glslc's (`#include` without the extension directive; any file
+   * extension, the stage being the one it is listed under). Absent means glslangValidator's.
+   */
+  conventions?: GlslConventions;
 }
 
 /** Data a shader record carries after its handle (`shaderRecordEXT` block), as JSON matching that block. */

@@ -17,11 +17,12 @@ import {
 import { readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
+import { GLSL_CONVENTIONS, type GlslConventions } from '../../frontend/glsl/conventions.js';
 
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
   'miss', 'callables', 'maxRecursionDepth', 'descriptors', 'pushConstants', 'specConstants', 'scene', 'launch', 'spp',
-  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel', 'buffers',
+  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel', 'buffers', 'compiler',
 ];
 
 export interface ManifestValidation {
@@ -51,7 +52,8 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
     });
   }
   const defines = root.defines === undefined ? {} : readDefines(c, root.defines, 'defines');
-  const shaders = readShaders(c, root.shaders, includeDirs, defines);
+  const compiler = root.compiler === undefined ? 'glslangValidator' : oneOf(c, root.compiler, GLSL_CONVENTIONS, 'compiler') ?? 'glslangValidator';
+  const shaders = readShaders(c, root.shaders, includeDirs, defines, compiler);
 
   const raygen = readRaygen(c, root.raygen, shaders);
   const raygenShaderRecord = root.raygenShaderRecord === undefined ? undefined : readJsonObject(c, root.raygenShaderRecord, 'raygenShaderRecord');
@@ -149,7 +151,7 @@ function emptyStages(): Record<ShaderStage, ShaderSource[]> {
 }
 
 function readShaders(
-  c: JsonChecks, v: unknown, includeDirs: string[], defines: Record<string, string>,
+  c: JsonChecks, v: unknown, includeDirs: string[], defines: Record<string, string>, compiler: GlslConventions,
 ): Record<ShaderStage, ShaderSource[]> {
   const out = emptyStages();
   if (v === undefined) {
@@ -163,7 +165,7 @@ function readShaders(
     if (obj[stage] === undefined) continue;
     const path = key('shaders', stage);
     (array(c, obj[stage], path) ?? []).forEach((entry, i) => {
-      const shader = readShaderSource(c, entry, key(path, i), stage, includeDirs, defines);
+      const shader = readShaderSource(c, entry, key(path, i), stage, includeDirs, defines, compiler);
       if (shader) out[stage].push(shader);
     });
   }
@@ -173,13 +175,16 @@ function readShaders(
 
 function readShaderSource(
   c: JsonChecks, v: unknown, path: string, stage: ShaderStage, includeDirs: string[], defines: Record<string, string>,
+  workloadCompiler: GlslConventions,
 ): ShaderSource | undefined {
   let fileValue: unknown = v;
   let ownDefines: Record<string, string> = {};
   let ownDirs: string[] = [];
+  let conventions = workloadCompiler;
   if (isObject(v)) {
-    onlyKeys(c, v, ['file', 'defines', 'includeDirs'], path);
+    onlyKeys(c, v, ['file', 'defines', 'includeDirs', 'compiler'], path);
     fileValue = v.file;
+    if (v.compiler !== undefined) conventions = oneOf(c, v.compiler, GLSL_CONVENTIONS, key(path, 'compiler')) ?? conventions;
     if (v.defines !== undefined) ownDefines = readDefines(c, v.defines, key(path, 'defines'));
     if (v.includeDirs !== undefined) {
       ownDirs = (array(c, v.includeDirs, key(path, 'includeDirs')) ?? [])
@@ -195,13 +200,15 @@ function readShaderSource(
     return undefined;
   }
   const filePath = isObject(v) ? key(path, 'file') : path;
-  if (typeof fileValue === 'string' && extname(fileValue) !== STAGE_EXTENSION[stage]) {
-    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension, found ${describeJson(fileValue)}`);
+  // glslc takes the stage from -fshader-stage= (here: the list the shader is under) whatever the extension.
+  // A SPIR-V module (.spv) says its stage in its entry point; the compiler driver checks it.
+  if (typeof fileValue === 'string' && conventions !== 'glslc' && extname(fileValue) !== STAGE_EXTENSION[stage] && extname(fileValue) !== '.spv') {
+    report(c, filePath, `a ${stage} shader needs the ${STAGE_EXTENSION[stage]} extension, found ${describeJson(fileValue)} (a SPIR-V module may be named .spv; glslc-built sources need "compiler": "glslc")`);
     return undefined;
   }
   const file = existingFile(c, fileValue, filePath);
   if (!file) return undefined;
-  return { file, stage, defines: { ...defines, ...ownDefines }, includeDirs: [...ownDirs, ...includeDirs] };
+  return { file, stage, defines: { ...defines, ...ownDefines }, includeDirs: [...ownDirs, ...includeDirs], conventions };
 }
 
 /** A reference to a listed shader: resolved like a file, then looked up under the required stage. */

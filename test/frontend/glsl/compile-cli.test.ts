@@ -4,10 +4,10 @@
  */
 import test from 'ava';
 import { Command } from 'commander';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDefines, registerCompileCommand, runCompile } from '../../../src/cli/commands/compile.js';
+import { normalizeGlslcArgv, parseDefines, registerCompileCommand, runCompile } from '../../../src/cli/commands/compile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vv-cli-'));
 const good = join(dir, 'good.rmiss');
@@ -76,4 +76,47 @@ test('registered commander command parses -I / -D / --stage / --print-ir', async
   t.is(process.exitCode ?? 0, 0);
   process.exitCode = prevExit;
   t.regex(writes.join(''), /entry miss/);
+});
+
+// glslc's conventions: a production path tracer's hit shader starts with #include "util.glsl" and no
+// extension directive; glslangValidator (the default) rejects it, glslc accepts it.
+const glslcDir = mkdtempSync(join(tmpdir(), 'vv-glslc-'));
+writeFileSync(join(glslcDir, 'util.glsl'), 'vec3 shade(vec3 n) { return 0.5 * n + 0.5; }\n');
+const hit = join(glslcDir, 'hit.rchit');
+writeFileSync(hit, '#version 460\n#extension GL_EXT_ray_tracing : require\n#include "util.glsl"\n'
+  + 'layout(location = 0) rayPayloadInEXT vec3 p;\nvoid main() { p = shade(vec3(gl_HitTEXT)); }\n');
+const glslcNeutral = join(glslcDir, 'hit.glsl');
+writeFileSync(glslcNeutral, readFileSync(hit, 'utf8'));
+
+test('glslc: default conventions reject #include without the extension; --glslc accepts it', (t) => {
+  const def = run([hit]);
+  t.is(def.status, 2);
+  t.regex(def.err, /hit\.rchit:3:1: error: '#include' requires '#extension GL_GOOGLE_include_directive/);
+  const glslc = run([hit], { glslc: true, printIr: true });
+  t.is(glslc.status, 0, glslc.err);
+  t.regex(glslc.out, /entry closestHit/);
+});
+
+test('glslc: -fshader-stage= / -std= / --target-env= through the vvision argv, bad values exit 2', async (t) => {
+  const argv = normalizeGlslcArgv(['compile', '-fshader-stage=rchit', '-std=460core', '--target-env=vulkan1.2', `-I${glslcDir}`, '--print-ir', glslcNeutral]);
+  t.deepEqual(argv.slice(1, 3), ['--fshader-stage=rchit', '--std=460core']);
+  const program = new Command();
+  program.exitOverride();
+  registerCompileCommand(program);
+  const writes: string[] = [];
+  const orig = process.stdout.write.bind(process.stdout);
+  const prevExit = process.exitCode;
+  process.stdout.write = ((s: string) => (writes.push(String(s)), true)) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } finally {
+    process.stdout.write = orig;
+  }
+  t.is(process.exitCode ?? 0, 0);
+  process.exitCode = prevExit;
+  t.regex(writes.join(''), /entry closestHit/);
+  t.regex(run([glslcNeutral], { fshaderStage: 'vertex' }).err, /-fshader-stage=vertex: unknown stage/);
+  t.regex(run([glslcNeutral], { fshaderStage: 'rchit', std: '310es' }).err, /-std=310es: the es profile has no ray tracing/);
+  t.is(run([glslcNeutral], { fshaderStage: 'rchit', targetEnv: 'vulkan1.0' }).status, 2);
+  t.regex(run([glslcNeutral], { glslc: true }).err, /hit\.glsl:1:1: error: cannot tell the shader stage/);
 });

@@ -118,7 +118,10 @@ function lowerBuiltin(cx: IrGenContext, name: string, lower: (typeof BUILTIN_FUN
   const out = (id: ValueId): Val => ({ id, type: ret });
   switch (lower.kind) {
     case 'ext': {
-      const keep = (i: number) => (lower.fn === 'refract' && i === 2) || ((lower.fn === 'modf' || lower.fn === 'frexp') && i === 1);
+      // unpack*(uint) returns a vector from one scalar: its argument is never splatted (GLSL.std.450
+      // takes a 32-bit scalar there).
+      const keep = (i: number) => (lower.fn === 'refract' && i === 2) || ((lower.fn === 'modf' || lower.fn === 'frexp') && i === 1)
+        || lower.fn.startsWith('unpack');
       return out(cx.emit({ op: 'ext', fn: lower.fn, args: shapeArgs(cx, args, ret, loc, keep) }, ret, loc));
     }
     case 'atan':

@@ -14,10 +14,30 @@ import { commonScalar } from '../sema/conversions.js';
 import { foldBinary, parseFloatLiteral, parseIntLiteral, scalarConst, type ConstValue } from '../sema/const-eval.js';
 import { checkWritable, genRef, loadLValue, loadRef, lvalueType, pointerOf, storeLValue, type LValue } from './access.js';
 import { genCall } from './calls.js';
+import { exprHeight, hoistDeepSubexpressions, HOIST_HEIGHT } from './deep-expressions.js';
 import type { IrGenContext, Val } from './context.js';
 import { coerce, convertTo, splat } from './value-conversion.js';
 
 export function genExpr(cx: IrGenContext, e: Expr): Val {
+  if (cx.hoisted.size > 0) {
+    const ready = cx.hoisted.get(e);
+    if (ready !== undefined) return ready;
+  }
+  if (cx.exprDepth > 0) return genExprNode(cx, e);
+  // An outermost expression: a deep one gets its pure subtrees generated ahead, bottom-up.
+  cx.exprDepth++;
+  try {
+    if (exprHeight(e) > HOIST_HEIGHT) {
+      hoistDeepSubexpressions(cx, e, (x) => cx.hoisted.set(x, genExprNode(cx, x)));
+    }
+    return genExprNode(cx, e);
+  } finally {
+    cx.exprDepth--;
+    cx.hoisted.clear();
+  }
+}
+
+function genExprNode(cx: IrGenContext, e: Expr): Val {
   switch (e.kind) {
     case 'intLit': {
       const lit = parseIntLiteral(e.text);

@@ -320,7 +320,7 @@ function parenthesizeChains(tokens: readonly GlslToken[], synthetic: WeakSet<Gls
 type FrameKind = 'block' | 'switch' | 'init' | 'expression' | 'arguments' | 'other';
 
 /** Step 3: cut the vector into chunks no deeper than CHUNK_DEPTH brackets each (plus the uncuttable ones). */
-function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<GlslToken>): Chunk[] {
+function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<GlslToken>, chunkDepth: number): Chunk[] {
   const chunks: Chunk[] = [{ kind: 'unit', tokens: [] }];
   const depth: number[] = [0];
   const frames: { kind: FrameKind; parent: number; afterSwitch: boolean }[] = [];
@@ -343,7 +343,7 @@ function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<Gl
         else if (prev !== For && prev !== RBracket && prev !== Identifier) kind = 'expression';
       } else if (prev !== LBracket && tokens[i + 1]?.tokenType !== LBracket) kind = 'expression';
       const cuttable = kind === 'block' || kind === 'expression' || kind === 'arguments';
-      if (cuttable && depth[cur]! >= CHUNK_DEPTH && match[i] !== i + 1) {
+      if (cuttable && depth[cur]! >= chunkDepth && match[i] !== i + 1) {
         const parent = chunks[cur]!;
         const first = tokens[i + 1]!;
         const hole = synthesize(Identifier, kind === 'block' ? '{...}' : kind === 'arguments' ? '(...)' : `${t.image}...${tokens[match[i]!]!.image}`, first, synthetic);
@@ -377,10 +377,11 @@ function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<Gl
 /**
  * The chunks to parse a deeply nested shader in, or undefined when it is shallow enough to parse
  * whole (or too malformed to split: its brackets do not match or a statement has no end; the
- * parser then reports the mistake).
+ * parser then reports the mistake). `forced` chunks any shader, cutting every `chunkDepth`
+ * brackets (tests: a chunked parse must build the same AST as a whole one).
  */
-export function chunkDeepTokens(tokens: GlslToken[]): ChunkedTokens | undefined {
-  if (nestingEstimate(tokens) <= DEEP_MODE_DEPTH) return undefined;
+export function chunkDeepTokens(tokens: GlslToken[], forced?: { chunkDepth: number }): ChunkedTokens | undefined {
+  if (forced === undefined && nestingEstimate(tokens) <= DEEP_MODE_DEPTH) return undefined;
   const synthetic = new WeakSet<GlslToken>();
   const firstMatch = matchBrackets(tokens);
   if (firstMatch === undefined) return undefined;
@@ -390,6 +391,6 @@ export function chunkDeepTokens(tokens: GlslToken[]): ChunkedTokens | undefined 
   for (let i = 0; i < all.length; i++) all[i]!.startOffset = i;
   const match = matchBrackets(all);
   if (match === undefined) return undefined;
-  const chunks = cutChunks(all, match, synthetic);
+  const chunks = cutChunks(all, match, synthetic, forced?.chunkDepth ?? CHUNK_DEPTH);
   return { tokens: all, chunks, synthetic };
 }

@@ -38,6 +38,8 @@ export interface ParseOptions {
   includeDirs?: string[];
   defines?: Record<string, string>;
   host?: SourceHost;
+  /** Parse in chunks whatever the nesting, cutting every `chunkDepth` brackets (deep-nesting.ts; for tests). */
+  forceChunks?: { chunkDepth: number };
 }
 
 export interface ParseResult {
@@ -121,7 +123,7 @@ function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[]
  * under a test runner); past this limit the shader gets a located error naming it instead of a
  * stack overflow. glslang's own bison stack (10,000 entries) stops near 1,400 nested `if` blocks.
  */
-export const MAX_NESTING_DEPTH = Number(process.env.VV_NEST ?? 10000);
+export const MAX_NESTING_DEPTH = 10000;
 
 /** The first token that opens a bracket deeper than MAX_NESTING_DEPTH, if any. */
 function tooDeeplyNested(tokens: readonly GlslToken[]): GlslToken | undefined {
@@ -200,7 +202,7 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
     return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message }] };
   }
   markUserTypeNames(pp.tokens);
-  const chunked = chunkDeepTokens(pp.tokens);
+  const chunked = chunkDeepTokens(pp.tokens, opts.forceChunks);
   // Chunking adds synthetic tokens and renumbers offsets: from here on, offsets index `tokens`.
   const tokens = chunked?.tokens ?? pp.tokens;
   let parsed: ReturnType<typeof parseChunks>;

@@ -158,6 +158,20 @@ function parseTokens(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionE
   return { cst, errors, strayTokens };
 }
 
+/**
+ * A syntax error found at a synthetic brace, parenthesis or hole of a chunked parse is reported at
+ * the shader's own next token (and names that token), as a whole parse would report it.
+ */
+function unsynthesize(e: IRecognitionException, tokens: readonly GlslToken[], synthetic: WeakSet<IToken>): void {
+  if (!synthetic.has(e.token)) return;
+  let i = e.token.startOffset;
+  while (i < tokens.length && synthetic.has(tokens[i]!)) i++;
+  const real = tokens[i];
+  if (real === undefined) return;
+  e.message = e.message.replace(describeToken(e.token), describeToken(real));
+  e.token = real;
+}
+
 /** A deeply nested shader, chunk by chunk (deep-nesting.ts); errors in token order. */
 function parseChunks(chunked: ChunkedTokens): { parts: { cst: CstNode; hole?: IToken }[]; errors: IRecognitionException[]; strayTokens: IToken[] } {
   const unit = parseTokens(chunked.chunks[0]!.tokens);
@@ -222,6 +236,7 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
     return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: TOO_DEEP_MESSAGE }] };
   }
   const { parts, errors, strayTokens } = parsed;
+  if (chunked !== undefined) for (const e of errors) unsynthesize(e, tokens, chunked.synthetic);
   const diagnostics = [...pp.diagnostics];
   // After a syntax error, brace matching is unreliable: a closer left over then is a cascade, not news.
   const firstError = Math.min(...errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));

@@ -118,10 +118,11 @@ function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[]
 }
 
 /**
- * Deepest nesting of '(', '[' and '{' the parser accepts. The chevrotain parser is recursive
- * descent, so its depth is bounded by the JavaScript call stack (about 200 levels of nested blocks
- * under a test runner); past this limit the shader gets a located error naming it instead of a
- * stack overflow. glslang's own bison stack (10,000 entries) stops near 1,400 nested `if` blocks.
+ * Deepest nesting of '(', '[' and '{' the front end accepts; past it, the shader gets a located
+ * error naming the limit. Below it, depth costs no JavaScript stack: deep shaders are parsed in
+ * chunks (deep-nesting.ts), statements generated from an explicit stack and deep expressions
+ * bottom-up. The limit matches glslang's own order of magnitude: its bison stack has 10,000
+ * entries and stops near 1,400 nested `if` blocks; vvision compiles and runs 5,000.
  */
 export const MAX_NESTING_DEPTH = 10000;
 

@@ -21,7 +21,7 @@
  */
 import { tokenMatcher, type TokenType } from 'chevrotain';
 import {
-  AssignOperator, Assign, Case, Colon, Comma, Default, Do, Else, For, Identifier, If, LBracket, LCurly, LParen, NonUniform,
+  AssignOperator, Assign, Case, Colon, Comma, Default, Do, Else, For, Identifier, If, Layout, LBracket, LCurly, LParen, NonUniform,
   Question, RBracket, RCurly, RParen, Semicolon, Switch, TypeName, While, type GlslToken,
 } from './tokens.js';
 
@@ -340,7 +340,7 @@ function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<Gl
           && (prev === Semicolon || prev === RCurly || prev === LCurly || prev === Else || prev === Do || prev === Colon)) kind = 'block';
       } else if (type === LParen) {
         if (prev === Identifier || prev === NonUniform || (prev !== undefined && tokenMatcher(tokens[i - 1]!, TypeName))) kind = 'arguments';
-        else if (prev !== For && prev !== RBracket && prev !== Identifier) kind = 'expression';
+        else if (prev !== For && prev !== Layout && prev !== RBracket) kind = 'expression';
       } else if (prev !== LBracket && tokens[i + 1]?.tokenType !== LBracket) kind = 'expression';
       const cuttable = kind === 'block' || kind === 'expression' || kind === 'arguments';
       if (cuttable && depth[cur]! >= chunkDepth && match[i] !== i + 1) {

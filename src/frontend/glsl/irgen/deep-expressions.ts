@@ -18,8 +18,8 @@ import type { IrGenContext } from './context.js';
 /** Expression height below which `genExpr` simply recurses (all hand-written expressions). */
 export const HOIST_HEIGHT = 48;
 
-/** Built-ins whose result depends on more than their arguments, or that write. */
-const IMPURE_BUILTIN = /^(atomic|image(Store|Atomic)|traceRay|executeCallable|reportIntersection|debugPrintf|barrier|memoryBarrier|groupMemoryBarrier|controlBarrier|subgroup|rayQuery|clock|readClock|ignoreIntersection|terminateRay|EmitVertex|EndPrimitive)/;
+/** Built-ins whose result depends on more than their arguments, or that write (out parameters included). */
+const IMPURE_BUILTIN = /^(modf|frexp|uaddCarry|usubBorrow|umulExtended|imulExtended|atomic|image(Store|Atomic)|traceRay|executeCallable|reportIntersection|debugPrintf|barrier|memoryBarrier|groupMemoryBarrier|controlBarrier|subgroup|rayQuery|clock|readClock|ignoreIntersection|terminateRay|EmitVertex|EndPrimitive)/;
 
 function children(e: Expr): Expr[] {
   switch (e.kind) {

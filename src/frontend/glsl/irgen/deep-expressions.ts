@@ -7,47 +7,21 @@
  * more than HOIST_HEIGHT levels below one.
  *
  * Evaluating a pure subtree early (before its siblings, or outside the `?:` arm or `&&` operand
- * that guards it) cannot be observed: it has no side effects, GLSL arithmetic does not trap, and
- * its value is defined in a block that dominates the use. Subtrees with side effects
+ * that guards it) cannot be observed: it has no side effects, no side effect of the expression
+ * comes before it, GLSL arithmetic does not trap, and its value is defined in a block that
+ * dominates the use. Subtrees with side effects
  * (assignments, `++`, user functions, atomics, subgroup operations, ray tracing calls, ...) are
  * never hoisted; a chain of thousands of those still ends in the located "nested too deeply" error.
  */
 import type { Expr } from '../ast.js';
 import type { IrGenContext } from './context.js';
+import { postOrder } from '../expr-walk.js';
 
 /** Expression height below which `genExpr` simply recurses (all hand-written expressions). */
 export const HOIST_HEIGHT = 48;
 
 /** Built-ins whose result depends on more than their arguments, or that write (out parameters included). */
 const IMPURE_BUILTIN = /^(modf|frexp|uaddCarry|usubBorrow|umulExtended|imulExtended|atomic|image(Store|Atomic)|traceRay|executeCallable|reportIntersection|debugPrintf|barrier|memoryBarrier|groupMemoryBarrier|controlBarrier|subgroup|rayQuery|clock|readClock|ignoreIntersection|terminateRay|EmitVertex|EndPrimitive)/;
-
-function children(e: Expr): Expr[] {
-  switch (e.kind) {
-    case 'binary': return [e.left, e.right];
-    case 'unary': return [e.operand];
-    case 'assign': return [e.target, e.value];
-    case 'ternary': return [e.cond, e.then, e.else];
-    case 'comma': return e.exprs;
-    case 'member': return [e.object];
-    case 'index': return [e.object, e.index];
-    case 'call': return e.args;
-    case 'lengthOf': return [e.object];
-    case 'initList': return e.items;
-    default: return [];
-  }
-}
-
-/** Height of `e` (a leaf is 1), without recursion. */
-export function exprHeight(e: Expr): number {
-  let max = 0;
-  const work: { e: Expr; d: number }[] = [{ e, d: 1 }];
-  while (work.length > 0) {
-    const { e: x, d } = work.pop()!;
-    if (d > max) max = d;
-    for (const c of children(x)) work.push({ e: c, d: d + 1 });
-  }
-  return max;
-}
 
 /** Can this node be generated on its own with `genExpr`, and has it no side effects of its own? */
 function pureNode(cx: IrGenContext, e: Expr): boolean {
@@ -59,41 +33,39 @@ function pureNode(cx: IrGenContext, e: Expr): boolean {
   }
 }
 
-/** Node kinds that are always evaluated for their value (never as an l-value or an opaque handle). */
-function valueKind(e: Expr): boolean {
-  return e.kind === 'binary' || e.kind === 'unary' || e.kind === 'ternary' || e.kind === 'call';
+/**
+ * Is `child` evaluated for its value by `parent` (so `genExpr` gives it), rather than as an
+ * l-value or an opaque handle? Value operators take values; an index takes its index by value.
+ */
+function byValue(parent: Expr | undefined, child: Expr): boolean {
+  if (child.kind === 'binary' || child.kind === 'unary' || child.kind === 'ternary' || child.kind === 'call') return true;
+  if (child.kind !== 'index' && child.kind !== 'member') return false;
+  if (parent === undefined) return false;
+  if (parent.kind === 'index') return parent.index === child;
+  return parent.kind === 'binary' || parent.kind === 'ternary' || (parent.kind === 'unary' && !parent.op.endsWith('++') && !parent.op.endsWith('--'));
 }
 
 /**
  * Generates the pure subtrees of a deep `e` bottom-up into `cx.hoisted`, so that generating `e`
  * afterwards recurses at most about HOIST_HEIGHT levels below any node. Post-order, so a hoisted
- * subtree's own deep parts are ready before it.
+ * subtree's own deep parts are ready before it. A subtree is hoisted only if no side effect is
+ * evaluated before it in `e` (post-order is evaluation order): moving it first then cannot change
+ * what it reads.
  */
 export function hoistDeepSubexpressions(cx: IrGenContext, e: Expr, gen: (e: Expr) => unknown): void {
-  // Post-order with an explicit stack: height above the nearest hoisted descendant, and purity.
-  const height = new Map<Expr, number>();
-  const pure = new Map<Expr, boolean>();
-  const work: { e: Expr; expanded: boolean }[] = [{ e, expanded: false }];
-  while (work.length > 0) {
-    const top = work[work.length - 1]!;
-    const kids = children(top.e);
-    if (!top.expanded) {
-      top.expanded = true;
-      for (let i = kids.length - 1; i >= 0; i--) work.push({ e: kids[i]!, expanded: false });
-      continue;
-    }
-    work.pop();
-    let h = 1;
-    let p = pureNode(cx, top.e);
+  let effectBefore = false;
+  postOrder<{ height: number; pure: boolean }>(e, (node, kids, parent) => {
+    let height = 1;
+    let pure = pureNode(cx, node);
     for (const k of kids) {
-      h = Math.max(h, height.get(k)! + 1);
-      p &&= pure.get(k)!;
+      height = Math.max(height, k.height + 1);
+      pure &&= k.pure;
     }
-    pure.set(top.e, p);
-    if (p && h >= HOIST_HEIGHT && valueKind(top.e) && top.e !== e) {
-      gen(top.e);
-      h = 1;
+    if (!pureNode(cx, node)) effectBefore = true;
+    if (pure && !effectBefore && height >= HOIST_HEIGHT && node !== e && byValue(parent, node)) {
+      gen(node);
+      height = 1;
     }
-    height.set(top.e, h);
-  }
+    return { height, pure };
+  });
 }

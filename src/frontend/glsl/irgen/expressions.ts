@@ -14,7 +14,8 @@ import { commonScalar } from '../sema/conversions.js';
 import { foldBinary, parseFloatLiteral, parseIntLiteral, scalarConst, type ConstValue } from '../sema/const-eval.js';
 import { checkWritable, genRef, loadLValue, loadRef, lvalueType, pointerOf, storeLValue, type LValue } from './access.js';
 import { genCall } from './calls.js';
-import { exprHeight, hoistDeepSubexpressions, HOIST_HEIGHT } from './deep-expressions.js';
+import { hoistDeepSubexpressions, HOIST_HEIGHT } from './deep-expressions.js';
+import { exprHeight } from '../expr-walk.js';
 import type { IrGenContext, Val } from './context.js';
 import { coerce, convertTo, splat } from './value-conversion.js';
 

@@ -4,8 +4,9 @@
  * `?:` arm, a right-hand `=`) costs a handful of JavaScript frames. A shader nested deeper than
  * DEEP_MODE_DEPTH levels is therefore parsed in pieces:
  *
- * 1. `braceBodies`: every unbraced body of `if`, `else`, `for`, `while` and `do` gets synthetic
- *    braces, so statement nesting (else-if chains, `if (a) if (b) ...`) becomes bracket nesting.
+ * 1. `braceBodies`: every unbraced body of `if`, `else`, `for`, `while` and `do`, and every
+ *    control statement in a `switch`, gets synthetic braces, so statement nesting (else-if chains,
+ *    `if (a) if (b) ...`, `case 0: switch ...`) becomes nesting of cuttable blocks.
  * 2. `parenthesizeChains`: every `?:` arm and every right-hand side of an assignment operator gets
  *    synthetic parentheses, so expression chains become bracket nesting too.
  * 3. `cutChunks`: each statement block, parenthesised expression, index or call argument list that
@@ -209,6 +210,13 @@ function braceBodies(tokens: readonly GlslToken[], match: Int32Array, synthetic:
             if (u.tokenType === Question) questions++;
             else if (u.tokenType === Colon && questions-- === 0) break;
           }
+          continue;
+        }
+        if (top.k === 'block' && top.switchBody
+          && (type === If || type === For || type === While || type === Do || type === Switch || (type === LBracket && tokens[i + 1]?.tokenType === LBracket))) {
+          // A control statement in a switch gets braces too: a switch body is never cut, a block is.
+          out.push(synthesize(LCurly, '{', s, synthetic));
+          stack.push({ k: 'close' });
           continue;
         }
         if (type === LBracket && tokens[i + 1]?.tokenType === LBracket) {

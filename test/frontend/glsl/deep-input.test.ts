@@ -33,12 +33,12 @@ test('a 20,000-term sum compiles, as a value and as a constant', (t) => {
   }
 });
 
-const computeShader = (body: string) =>
-  `#version 460\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0, std430) buffer B { float result[]; };\nvoid main() {\n${body}result[0] = x;\n}\n`;
+const computeShader = (body: string, functions = '') =>
+  `#version 460\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0, std430) buffer B { float result[]; };\n${functions}void main() {\n${body}result[0] = x;\n}\n`;
 
 /** Compiles `body` as a compute shader and runs it: the value it leaves in `x`. */
-function runBody(t: ExecutionContext, name: string, body: string): number | undefined {
-  const r = compileGlsl(`${name}.comp`, computeShader(body));
+function runBody(t: ExecutionContext, name: string, body: string, functions?: string): number | undefined {
+  const r = compileGlsl(`${name}.comp`, computeShader(body, functions));
   t.deepEqual(r.diagnostics, [], name);
   if (r.module === undefined) return undefined;
   const program = compileProgram(r.module);
@@ -49,7 +49,7 @@ function runBody(t: ExecutionContext, name: string, body: string): number | unde
 
 // glslang compiles all of these (its parser stack stops near 1,400 nested ifs); so does vvision,
 // and the simulated result is the one the shader computes.
-const deepCases: [string, DeepBody][] = [
+const deepCases: [string, DeepBody & { functions?: string }][] = [
   ['1,000 nested ifs', nestedIfs(1000)],
   ['3,000 nested parentheses', nestedParens(3000)],
   ['a 2,000-branch else-if chain', elseIfChain(2000)],
@@ -61,12 +61,18 @@ const deepCases: [string, DeepBody][] = [
   ['a 3,000-link chain of assignments', { body: `float x = 0.0;\nfloat y;\n${'x = y = '.repeat(1500)}1.0;\n`, expected: 1 }],
   ['a 3,000-deep right-nested constant sum', { body: `const float c = ${'1.0 + ('.repeat(3000)}1.0${')'.repeat(3000)};\nfloat x = c;\n`, expected: 3001 }],
   ['3,000 nested array indices', { body: `int a[2] = int[2](1, 0);\nfloat x = float(${'a['.repeat(3000)}0${']'.repeat(3000)});\n`, expected: 0 }], // a[0] = 1, a[1] = 0: an even depth gives 0
+  ['1,000 nested calls of a user function', { functions: 'float f(float a) { return a + 1.0; }\n', body: `float x = ${'f('.repeat(1000)}0.0${')'.repeat(1000)};\n`, expected: 1000 }],
+  ['1,000 nested switches', { body: `float x = 0.0;\nint k = 0;\n${'switch (k) { case 0: '.repeat(1000)}x = 1.0;${' break; }'.repeat(1000)}\n`, expected: 1 }],
+  // Calls with a side effect are generated ahead only where they come first: here g is read before.
+  ['a global read before 300 nested calls that write it', {
+    functions: 'float g = 0.0;\nfloat f(float a) { g += 1.0; return a + 1.0; }\n', body: `float x = g + ${'f('.repeat(300)}0.0${')'.repeat(300)};\n`, expected: 300,
+  }],
   // A deep pure operand is generated ahead of the rest, but never ahead of a side effect before it.
   ['a side effect before a deep operand that reads it', { body: `float x = 1.0;\nfloat y = (x = 5.0) + ${'('.repeat(300)}x${' + 0.0)'.repeat(300)};\nx = y;\n`, expected: 10 }],
 ];
 for (const [name, d] of deepCases) {
   test(`${name} compile and compute the right value`, (t) => {
-    t.is(runBody(t, name.replace(/\W+/g, '-'), d.body), d.expected);
+    t.is(runBody(t, name.replace(/\W+/g, '-'), d.body, d.functions), d.expected);
   });
 }
 

@@ -11,11 +11,12 @@
  * comes before it, GLSL arithmetic does not trap, and its value is defined in a block that
  * dominates the use. Subtrees with side effects
  * (assignments, `++`, user functions, atomics, subgroup operations, ray tracing calls, ...) are
- * never hoisted; a chain of thousands of those still ends in the located "nested too deeply" error.
+ * hoisted only where they are evaluated first anyway (`evaluatedFirst`); elsewhere a nesting of
+ * thousands of them still ends in the located "nested too deeply" error.
  */
 import type { Expr } from '../ast.js';
 import type { IrGenContext } from './context.js';
-import { postOrder } from '../expr-walk.js';
+import { exprChildren, postOrder } from '../expr-walk.js';
 
 /** Expression height below which `genExpr` simply recurses (all hand-written expressions). */
 export const HOIST_HEIGHT = 48;
@@ -53,6 +54,7 @@ function byValue(parent: Expr | undefined, child: Expr): boolean {
  * what it reads.
  */
 export function hoistDeepSubexpressions(cx: IrGenContext, e: Expr, gen: (e: Expr) => unknown): void {
+  const first = evaluatedFirst(e);
   let effectBefore = false;
   postOrder<{ height: number; pure: boolean }>(e, (node, kids, parent) => {
     let height = 1;
@@ -62,10 +64,27 @@ export function hoistDeepSubexpressions(cx: IrGenContext, e: Expr, gen: (e: Expr
       pure &&= k.pure;
     }
     if (!pureNode(cx, node)) effectBefore = true;
-    if (pure && !effectBefore && height >= HOIST_HEIGHT && node !== e && byValue(parent, node)) {
+    if (height >= HOIST_HEIGHT && node !== e && byValue(parent, node) && ((pure && !effectBefore) || first.has(node))) {
       gen(node);
       height = 1;
     }
     return { height, pure };
   });
+}
+
+/**
+ * The nodes of `e` whose evaluation starts `e`'s (nothing outside their subtree comes before
+ * them): the first operand, argument or condition, down from the root, and through `x = ...` to
+ * a plain variable (naming it reads and writes nothing). Generating such a node first moves
+ * nothing past it, so it may be hoisted even with side effects (`f(f(f(...)))` of a user function).
+ */
+function evaluatedFirst(e: Expr): Set<Expr> {
+  const first = new Set<Expr>();
+  let n: Expr | undefined = e;
+  while (n !== undefined) {
+    first.add(n);
+    if (n.kind === 'assign') n = n.op === '=' && n.target.kind === 'ident' ? n.value : undefined;
+    else n = exprChildren(n)[0];
+  }
+  return first;
 }

@@ -20,16 +20,20 @@ export function exprChildren(e: Expr): Expr[] {
   }
 }
 
-/** Height of `e` (a leaf is 1), without recursion. */
-export function exprHeight(e: Expr): number {
-  let max = 0;
-  const work: { e: Expr; d: number }[] = [{ e, d: 1 }];
-  while (work.length > 0) {
-    const { e: x, d } = work.pop()!;
-    if (d > max) max = d;
-    for (const c of exprChildren(x)) work.push({ e: c, d: d + 1 });
+/** Is `e` more than `limit` levels high (a leaf is 1)? Without recursion; stops at the first path that is. */
+export function higherThan(e: Expr, limit: number): boolean {
+  const nodes: Expr[] = [e];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const x = nodes.pop()!;
+    const d = depths.pop()!;
+    if (d > limit) return true;
+    for (const c of exprChildren(x)) {
+      nodes.push(c);
+      depths.push(d + 1);
+    }
   }
-  return max;
+  return false;
 }
 
 /**

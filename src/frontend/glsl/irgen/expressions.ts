@@ -15,7 +15,7 @@ import { foldBinary, parseFloatLiteral, parseIntLiteral, scalarConst, type Const
 import { checkWritable, genRef, loadLValue, loadRef, lvalueType, pointerOf, storeLValue, type LValue } from './access.js';
 import { genCall } from './calls.js';
 import { hoistDeepSubexpressions, HOIST_HEIGHT } from './deep-expressions.js';
-import { exprHeight } from '../expr-walk.js';
+import { higherThan } from '../expr-walk.js';
 import type { IrGenContext, Val } from './context.js';
 import { coerce, convertTo, splat } from './value-conversion.js';
 
@@ -24,11 +24,11 @@ export function genExpr(cx: IrGenContext, e: Expr): Val {
     const ready = cx.hoisted.get(e);
     if (ready !== undefined) return ready;
   }
-  if (cx.exprDepth > 0) return genExprNode(cx, e);
+  if (cx.exprDepth > 0 || e.kind === 'ident' || e.kind === 'intLit' || e.kind === 'floatLit' || e.kind === 'boolLit') return genExprNode(cx, e);
   // An outermost expression: a deep one gets its pure subtrees generated ahead, bottom-up.
   cx.exprDepth++;
   try {
-    if (exprHeight(e) > HOIST_HEIGHT) {
+    if (higherThan(e, HOIST_HEIGHT)) {
       hoistDeepSubexpressions(cx, e, (x) => cx.hoisted.set(x, genExprNode(cx, x)));
     }
     return genExprNode(cx, e);

@@ -157,13 +157,12 @@ let ready: Map<Expr, ConstValue | undefined> | undefined;
 export function evalConst(env: ConstEnv, e: Expr): ConstValue | undefined {
   if (ready !== undefined && ready.has(e)) return ready.get(e);
   if (active > 0) {
+    // No try/finally (this is the hot path): a throw unwinds to the outermost call, which resets `active`.
     if (active > CONST_RECURSION_LIMIT) throw TOO_DEEP;
     active++;
-    try {
-      return evalConstNode(env, e);
-    } finally {
-      active--;
-    }
+    const v = evalConstNode(env, e);
+    active--;
+    return v;
   }
   active = 1;
   try {

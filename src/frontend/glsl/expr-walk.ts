@@ -20,20 +20,41 @@ export function exprChildren(e: Expr): Expr[] {
   }
 }
 
-/** Is `e` more than `limit` levels high (a leaf is 1)? Without recursion; stops at the first path that is. */
+/**
+ * Is `e` more than `limit` levels high (a leaf is 1)? Without recursion or allocation per node
+ * (it runs on every outermost expression): stops at the first path that is.
+ */
 export function higherThan(e: Expr, limit: number): boolean {
-  const nodes: Expr[] = [e];
-  const depths: number[] = [1];
-  while (nodes.length > 0) {
-    const x = nodes.pop()!;
-    const d = depths.pop()!;
-    if (d > limit) return true;
-    for (const c of exprChildren(x)) {
-      nodes.push(c);
-      depths.push(d + 1);
+  heightTop = 0;
+  pushHeight(e, 1);
+  while (heightTop > 0) {
+    const x = heightNodes[--heightTop]!;
+    const d = heightDepths[heightTop]! + 1;
+    if (d > limit + 1) {
+      heightNodes.length = 0;
+      return true;
+    }
+    switch (x.kind) {
+      case 'binary': pushHeight(x.left, d); pushHeight(x.right, d); break;
+      case 'unary': pushHeight(x.operand, d); break;
+      case 'assign': pushHeight(x.target, d); pushHeight(x.value, d); break;
+      case 'ternary': pushHeight(x.cond, d); pushHeight(x.then, d); pushHeight(x.else, d); break;
+      case 'member': case 'lengthOf': pushHeight(x.object, d); break;
+      case 'index': pushHeight(x.object, d); pushHeight(x.index, d); break;
+      case 'comma': for (const c of x.exprs) pushHeight(c, d); break;
+      case 'call': for (const c of x.args) pushHeight(c, d); break;
+      case 'initList': for (const c of x.items) pushHeight(c, d); break;
+      default: break;
     }
   }
   return false;
+}
+const heightNodes: Expr[] = [];
+const heightDepths: number[] = [];
+let heightTop = 0;
+function pushHeight(e: Expr, depth: number): void {
+  heightNodes[heightTop] = e;
+  heightDepths[heightTop++] = depth;
 }
 
 /**

@@ -347,8 +347,9 @@ function cutChunks(tokens: GlslToken[], match: Int32Array, synthetic: WeakSet<Gl
         else if ((enclosing === 'block' || enclosing === 'switch')
           && (prev === Semicolon || prev === RCurly || prev === LCurly || prev === Else || prev === Do || prev === Colon)) kind = 'block';
       } else if (type === LParen) {
-        if (prev === Identifier || prev === NonUniform || (prev !== undefined && tokenMatcher(tokens[i - 1]!, TypeName))) kind = 'arguments';
-        else if (prev !== For && prev !== Layout && prev !== RBracket) kind = 'expression';
+        // A call, a constructor, or an array constructor (`float[2](...)`: the only '(' after ']').
+        if (prev === Identifier || prev === NonUniform || prev === RBracket || (prev !== undefined && tokenMatcher(tokens[i - 1]!, TypeName))) kind = 'arguments';
+        else if (prev !== For && prev !== Layout) kind = 'expression';
       } else if (prev !== LBracket && tokens[i + 1]?.tokenType !== LBracket) kind = 'expression';
       const cuttable = kind === 'block' || kind === 'expression' || kind === 'arguments';
       if (cuttable && depth[cur]! >= chunkDepth && match[i] !== i + 1) {

@@ -62,6 +62,7 @@ const deepCases: [string, DeepBody & { functions?: string }][] = [
   ['a 3,000-deep right-nested constant sum', { body: `const float c = ${'1.0 + ('.repeat(3000)}1.0${')'.repeat(3000)};\nfloat x = c;\n`, expected: 3001 }],
   ['3,000 nested array indices', { body: `int a[2] = int[2](1, 0);\nfloat x = float(${'a['.repeat(3000)}0${']'.repeat(3000)});\n`, expected: 0 }], // a[0] = 1, a[1] = 0: an even depth gives 0
   ['1,000 nested calls of a user function', { functions: 'float f(float a) { return a + 1.0; }\n', body: `float x = ${'f('.repeat(1000)}0.0${')'.repeat(1000)};\n`, expected: 1000 }],
+  ['1,000 nested array constructors', { body: `float x = ${'float[1]('.repeat(1000)}1.0${')[0]'.repeat(1000)};\n`, expected: 1 }],
   ['1,000 nested switches', { body: `float x = 0.0;\nint k = 0;\n${'switch (k) { case 0: '.repeat(1000)}x = 1.0;${' break; }'.repeat(1000)}\n`, expected: 1 }],
   // Calls with a side effect are generated ahead only where they come first: here g is read before.
   ['a global read before 300 nested calls that write it', {

@@ -51,8 +51,8 @@ export function mutateOnce(text: string, kind: MutationKind, rnd: () => number):
       return lines.join('\n');
     }
     case 'nestLine': {
-      // 1..64 levels: enough to stress recursion, within the documented nesting limit most of the time.
-      const depth = 1 + Math.floor(rnd() ** 2 * 64);
+      // 1..400 levels, mostly few: past 40 or so the parser takes the chunked path (deep-nesting.ts).
+      const depth = 1 + Math.floor(rnd() ** 3 * 400);
       const open = rnd() < 0.5 ? '{ ' : 'if (true) { ';
       lines[li] = `${open.repeat(depth)}${lines[li]}${' }'.repeat(depth)}`;
       return lines.join('\n');
@@ -76,7 +76,7 @@ export function mutateOnce(text: string, kind: MutationKind, rnd: () => number):
         case 'duplicateToken':
           return `${text.slice(0, e)} ${tok}${text.slice(e)}`;
         case 'nestToken': {
-          const depth = 1 + Math.floor(rnd() ** 2 * 100);
+          const depth = 1 + Math.floor(rnd() ** 3 * 400);
           return text.slice(0, s) + '('.repeat(depth) + tok + ')'.repeat(depth) + text.slice(e);
         }
         case 'swapTokens': {

@@ -60,11 +60,42 @@ export class AstBuilder extends BaseVisitor {
     this.validateVisitor();
   }
 
+  /** What each hole token of a chunked parse (deep-nesting.ts) stands for: its chunk's tree. */
+  private holes = new Map<IToken, Expr | Expr[] | Stmt>();
+  /** Stand-ins for holes that are not expressions, replaced by callArguments / compoundStatement. */
+  private standIns = new WeakMap<Expr, Expr[] | Stmt>();
+  /** Synthetic braces and parentheses of a chunked parse: they leave no node. */
+  private synthetic: WeakSet<IToken> = new WeakSet();
+
   build(cst: CstNode, input: readonly IToken[], version: number, extensions: TranslationUnit['extensions']): TranslationUnit {
     this.input = input;
     this.diagnostics = [];
+    this.holes.clear();
+    this.synthetic = new WeakSet();
     const decls = this.visit(cst) as ExternalDecl[];
     return { version, extensions, decls };
+  }
+
+  /**
+   * Builds a shader parsed in chunks: `parts[0]` is the unit, every other part the CST of one
+   * chunk, which comes after the chunk holding its hole. Built innermost first, each chunk's tree
+   * then stands in for its hole, so no visit goes deeper than one chunk.
+   */
+  buildChunked(
+    parts: { cst: CstNode; hole?: IToken }[], input: readonly IToken[], synthetic: WeakSet<IToken>, version: number, extensions: TranslationUnit['extensions'],
+  ): TranslationUnit {
+    this.input = input;
+    this.diagnostics = [];
+    this.holes.clear();
+    this.synthetic = synthetic;
+    try {
+      for (let i = parts.length - 1; i > 0; i--) this.holes.set(parts[i]!.hole!, this.visit(parts[i]!.cst) as Expr | Expr[] | Stmt);
+      const decls = this.visit(parts[0]!.cst) as ExternalDecl[];
+      return { version, extensions, decls };
+    } finally {
+      this.holes.clear();
+      this.synthetic = new WeakSet();
+    }
   }
 
   private startLoc(n: CstNode): Loc {
@@ -287,8 +318,17 @@ export class AstBuilder extends BaseVisitor {
     return this.visit(inner!) as Stmt;
   }
 
-  compoundStatement(c: Children): CompoundStmt {
-    return { kind: 'compound', body: nodes(c, 'statement').map((s) => this.visit(s) as Stmt), loc: locOf(tok(c, 'LCurly')!) };
+  /** A block; in a chunked parse also a hole's block, and synthetic braces around one statement are that statement. */
+  compoundStatement(c: Children): Stmt {
+    const open = tok(c, 'LCurly')!;
+    const body = nodes(c, 'statement').map((s) => this.visit(s) as Stmt);
+    const only = body.length === 1 ? body[0]! : undefined;
+    if (only?.kind === 'exprStmt') {
+      const chunk = this.standIns.get(only.expr);
+      if (chunk !== undefined && !Array.isArray(chunk)) return chunk;
+    }
+    if (only !== undefined && this.synthetic.has(open)) return only;
+    return { kind: 'compound', body, loc: locOf(open) };
   }
 
   declarationStatement(c: Children): Stmt {
@@ -496,7 +536,14 @@ export class AstBuilder extends BaseVisitor {
     if (tok(c, 'paren') !== undefined) return this.expr(node(c, 'expression'));
     const id = tok(c, 'Identifier');
     if (id !== undefined) {
-      if (tok(c, 'call') === undefined) return { kind: 'ident', name: id.image, loc: locOf(id) };
+      if (tok(c, 'call') === undefined) {
+        const chunk = this.holes.size > 0 ? this.holes.get(id) : undefined;
+        if (chunk === undefined) return { kind: 'ident', name: id.image, loc: locOf(id) };
+        if (!Array.isArray(chunk) && isExpr(chunk)) return chunk;
+        const standIn: Expr = { kind: 'ident', name: id.image, loc: locOf(id) };
+        this.standIns.set(standIn, chunk);
+        return standIn;
+      }
       return { kind: 'call', callee: id.image, args: this.visit(node(c, 'callArguments')!) as Expr[], loc: locOf(id) };
     }
     const nu = tok(c, 'NonUniform');
@@ -507,8 +554,21 @@ export class AstBuilder extends BaseVisitor {
   }
 
   callArguments(c: Children): Expr[] {
-    return nodes(c, 'assignmentExpression').map((a) => this.expr(a));
+    const args = nodes(c, 'assignmentExpression').map((a) => this.expr(a));
+    if (args.length === 1) {
+      const chunk = this.standIns.get(args[0]!);
+      if (Array.isArray(chunk)) return chunk;
+    }
+    return args;
   }
+}
+
+const STATEMENT_KINDS: ReadonlySet<string> = new Set<Stmt['kind']>([
+  'compound', 'declStmt', 'exprStmt', 'if', 'switch', 'for', 'while', 'doWhile', 'break', 'continue', 'discard', 'return', 'terminateRay', 'ignoreIntersection', 'empty',
+]);
+
+function isExpr(x: Expr | Stmt): x is Expr {
+  return !STATEMENT_KINDS.has(x.kind);
 }
 
 function reduceBinary(values: Expr[], pending: IToken[]): void {

@@ -12,6 +12,7 @@ import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
+import { chunkDeepTokens, type ChunkedTokens } from './deep-nesting.js';
 import { hasErrors, TOO_DEEP_MESSAGE, type Diagnostic } from './diagnostics.js';
 import { glslParser } from './parser.js';
 import { describeToken, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser-messages.js';
@@ -39,6 +40,8 @@ export interface ParseOptions {
   host?: SourceHost;
   /** glslc's `-std=`: overrides `#version`. */
   forcedVersion?: number;
+  /** Parse in chunks whatever the nesting, cutting every `chunkDepth` brackets (deep-nesting.ts; for tests). */
+  forceChunks?: { chunkDepth: number };
 }
 
 export interface ParseResult {
@@ -119,12 +122,13 @@ function syntaxDiagnostic(e: IRecognitionException, tokens: readonly GlslToken[]
 }
 
 /**
- * Deepest nesting of '(', '[' and '{' the parser accepts. The chevrotain parser is recursive
- * descent, so its depth is bounded by the JavaScript call stack (about 200 levels of nested blocks
- * under a test runner); past this limit the shader gets a located error naming it instead of a
- * stack overflow. glslang's own bison stack (10,000 entries) stops near 1,400 nested `if` blocks.
+ * Deepest nesting of '(', '[' and '{' the front end accepts; past it, the shader gets a located
+ * error naming the limit. Below it, depth costs no JavaScript stack: deep shaders are parsed in
+ * chunks (deep-nesting.ts), statements generated from an explicit stack and deep expressions
+ * bottom-up. The limit matches glslang's own order of magnitude: its bison stack has 10,000
+ * entries and stops near 1,400 nested `if` blocks; vvision compiles and runs 5,000.
  */
-export const MAX_NESTING_DEPTH = 128;
+export const MAX_NESTING_DEPTH = 10000;
 
 /** The first token that opens a bracket deeper than MAX_NESTING_DEPTH, if any. */
 function tooDeeplyNested(tokens: readonly GlslToken[]): GlslToken | undefined {
@@ -159,6 +163,35 @@ function parseTokens(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionE
   return { cst, errors, strayTokens };
 }
 
+/**
+ * A syntax error found at a synthetic brace, parenthesis or hole of a chunked parse is reported at
+ * the shader's own next token (and names that token), as a whole parse would report it.
+ */
+function unsynthesize(e: IRecognitionException, tokens: readonly GlslToken[], synthetic: WeakSet<IToken>): void {
+  if (!synthetic.has(e.token)) return;
+  let i = e.token.startOffset;
+  while (i < tokens.length && synthetic.has(tokens[i]!)) i++;
+  const real = tokens[i];
+  if (real === undefined) return;
+  e.message = e.message.replace(describeToken(e.token), describeToken(real));
+  e.token = real;
+}
+
+/** A deeply nested shader, chunk by chunk (deep-nesting.ts); errors in token order. */
+function parseChunks(chunked: ChunkedTokens): { parts: { cst: CstNode; hole?: IToken }[]; errors: IRecognitionException[]; strayTokens: IToken[] } {
+  const unit = parseTokens(chunked.chunks[0]!.tokens);
+  const parts: { cst: CstNode; hole?: IToken }[] = [{ cst: unit.cst }];
+  const errors = unit.errors;
+  for (let i = 1; i < chunked.chunks.length; i++) {
+    const c = chunked.chunks[i]!;
+    parts.push({ cst: glslParser.parseChunk(c.tokens, c.kind as 'expression' | 'arguments' | 'block'), hole: c.hole! });
+    errors.push(...glslParser.errors);
+  }
+  const at = (e: IRecognitionException) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset);
+  errors.sort((a, b) => at(a) - at(b));
+  return { parts, errors, strayTokens: unit.strayTokens };
+}
+
 /** Parses `path` (reading it through the host unless `text` is given). `Loc.file` in the AST indexes `sources`; sources[0] is the main file; every #included file is appended with its text. */
 export function parseGlsl(path: string, text?: string, opts: ParseOptions = {}): ParseResult {
   try {
@@ -188,23 +221,33 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
     return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message }] };
   }
   markUserTypeNames(pp.tokens);
-  let parsed: ReturnType<typeof parseTokens>;
+  const chunked = chunkDeepTokens(pp.tokens, opts.forceChunks);
+  // Chunking adds synthetic tokens and renumbers offsets: from here on, offsets index `tokens`.
+  const tokens = chunked?.tokens ?? pp.tokens;
+  let parsed: ReturnType<typeof parseChunks>;
   try {
-    parsed = parseTokens(pp.tokens);
+    if (chunked !== undefined) parsed = parseChunks(chunked);
+    else {
+      const whole = parseTokens(pp.tokens);
+      parsed = { parts: [{ cst: whole.cst }], errors: whole.errors, strayTokens: whole.strayTokens };
+    }
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    // The recursive parser ran out of stack (a long else-if or ?: chain): report where it was.
+    // The recursive parser ran out of stack in a construct chunking does not cut (a thousand
+    // nested initializer lists, say): report where it was.
+    const input = glslParser.input as GlslToken[];
     const index = (glslParser as unknown as { currIdx: number }).currIdx + 1;
-    const at = tokenLocation(pp.tokens[Math.min(Math.max(index, 0), pp.tokens.length - 1)], pp.tokens, false);
+    const at = tokenLocation(input[Math.min(Math.max(index, 0), input.length - 1)], tokens, false);
     return { unit: undefined, sources: pp.sources, diagnostics: [{ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: TOO_DEEP_MESSAGE }] };
   }
-  const { cst, errors, strayTokens } = parsed;
+  const { parts, errors, strayTokens } = parsed;
+  if (chunked !== undefined) for (const e of errors) unsynthesize(e, tokens, chunked.synthetic);
   const diagnostics = [...pp.diagnostics];
   // After a syntax error, brace matching is unreliable: a closer left over then is a cascade, not news.
   const firstError = Math.min(...errors.map((e) => (Number.isNaN(e.token.startOffset) ? Infinity : e.token.startOffset)));
   for (const t of strayTokens) {
     if (t.startOffset >= firstError) continue;
-    const at = tokenLocation(t, pp.tokens, false);
+    const at = tokenLocation(t, tokens, false);
     diagnostics.push({ severity: 'error', file: pp.sources[at.file]?.path ?? '', line: at.line, column: at.column, message: `unmatched ${describeToken(t)}` });
   }
   // Error recovery often reports one mistake several times at or next to the same token; the first
@@ -212,8 +255,8 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
   const keptAt: number[] = [];
   const keptLocations = new Set<string>();
   for (const e of errors) {
-    const index = Number.isNaN(e.token.startOffset) ? pp.tokens.length : e.token.startOffset;
-    const d = syntaxDiagnostic(e, pp.tokens, pp.sources);
+    const index = Number.isNaN(e.token.startOffset) ? tokens.length : e.token.startOffset;
+    const d = syntaxDiagnostic(e, tokens, pp.sources);
     const key = `${d.file}:${d.line}:${d.column}`;
     if (keptLocations.has(key) || keptAt.some((k) => Math.abs(k - index) <= 2)) continue;
     keptLocations.add(key);
@@ -221,7 +264,9 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
     diagnostics.push(d);
   }
   if (hasErrors(diagnostics)) return { unit: undefined, sources: pp.sources, diagnostics };
-  const unit = astBuilder.build(cst, pp.tokens, pp.version, pp.extensions);
+  const unit = chunked === undefined
+    ? astBuilder.build(parts[0]!.cst, tokens, pp.version, pp.extensions)
+    : astBuilder.buildChunked(parts, tokens, chunked.synthetic, pp.version, pp.extensions);
   for (const p of astBuilder.diagnostics) {
     diagnostics.push({ severity: 'error', file: pp.sources[p.loc.file]?.path ?? '', line: p.loc.line, column: p.loc.column, message: p.message });
   }

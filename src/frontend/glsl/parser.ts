@@ -77,6 +77,13 @@ export class GlslParser extends CstParser {
     return this.translationUnit();
   }
 
+  /** Parses a chunk of a deeply nested shader (deep-nesting.ts) with the rule its kind names. */
+  parseChunk(tokens: IToken[], kind: 'expression' | 'arguments' | 'block'): CstNode {
+    this.input = tokens;
+    this.strayTokens = [];
+    return kind === 'expression' ? this.expression() : kind === 'arguments' ? this.callArguments() : this.compoundStatement();
+  }
+
   translationUnit = this.RULE('translationUnit', () => {
     this.MANY(() => {
       this.OR((this.alternatives[0] ??= [

@@ -48,6 +48,10 @@ export class IrGenContext {
   enabledExtensions: ReadonlySet<string> = new Set();
   /** Compute local size from `layout(local_size_x = ...) in;` (gl_WorkGroupSize). */
   localSize: [number, number, number] | undefined;
+  /** Values of deep expressions' subtrees generated ahead (deep-expressions.ts), by node. */
+  readonly hoisted = new Map<import('../ast.js').Expr, Val>();
+  /** How many `genExpr` calls are active: 0 means the next one is an outermost expression. */
+  exprDepth = 0;
   /** Return type of the function being generated. */
   returnType: TypeId | undefined;
   /** Private globals whose initializer must run at the start of main (non-constant initializers). */

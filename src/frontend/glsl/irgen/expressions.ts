@@ -14,10 +14,31 @@ import { commonScalar } from '../sema/conversions.js';
 import { foldBinary, parseFloatLiteral, parseIntLiteral, scalarConst, type ConstValue } from '../sema/const-eval.js';
 import { checkWritable, genRef, loadLValue, loadRef, lvalueType, pointerOf, storeLValue, type LValue } from './access.js';
 import { genCall } from './calls.js';
+import { hoistDeepSubexpressions, HOIST_HEIGHT } from './deep-expressions.js';
+import { higherThan } from '../expr-walk.js';
 import type { IrGenContext, Val } from './context.js';
 import { coerce, convertTo, splat } from './value-conversion.js';
 
 export function genExpr(cx: IrGenContext, e: Expr): Val {
+  if (cx.hoisted.size > 0) {
+    const ready = cx.hoisted.get(e);
+    if (ready !== undefined) return ready;
+  }
+  if (cx.exprDepth > 0 || e.kind === 'ident' || e.kind === 'intLit' || e.kind === 'floatLit' || e.kind === 'boolLit') return genExprNode(cx, e);
+  // An outermost expression: a deep one gets its pure subtrees generated ahead, bottom-up.
+  cx.exprDepth++;
+  try {
+    if (higherThan(e, HOIST_HEIGHT)) {
+      hoistDeepSubexpressions(cx, e, (x) => cx.hoisted.set(x, genExprNode(cx, x)));
+    }
+    return genExprNode(cx, e);
+  } finally {
+    cx.exprDepth--;
+    cx.hoisted.clear();
+  }
+}
+
+function genExprNode(cx: IrGenContext, e: Expr): Val {
   switch (e.kind) {
     case 'intLit': {
       const lit = parseIntLiteral(e.text);
@@ -367,20 +388,29 @@ function rootName(e: Expr): string | undefined {
   return undefined;
 }
 
+/**
+ * `a = b = c ...` and compound assignments. A chain of assignments (`x = y = x = ...` thousands
+ * long in generated code) is walked iteratively, in the order a recursive walk would take: each
+ * target (and, for compound operators, its current value) outermost first, then the innermost
+ * value, then the stores innermost first.
+ */
 function genAssign(cx: IrGenContext, e: Extract<Expr, { kind: 'assign' }>): Val {
-  const lv = requireLValue(cx, e.target, 'assignment');
-  const t = lvalueType(cx, lv);
-  if (e.op === '=') {
-    const v = coerce(cx, genInitValue(cx, e.value, t), t, e.value.loc, ' in assignment');
-    storeLValue(cx, lv, v, e.loc);
-    return v;
+  const links: { e: Extract<Expr, { kind: 'assign' }>; lv: LValue; t: TypeId; current?: Val }[] = [];
+  let x: Expr = e;
+  while (x.kind === 'assign') {
+    const lv = requireLValue(cx, x.target, 'assignment');
+    const t = lvalueType(cx, lv);
+    links.push(x.op === '=' ? { e: x, lv, t } : { e: x, lv, t, current: loadLValue(cx, lv, x.loc) });
+    x = x.value;
   }
-  const current = loadLValue(cx, lv, e.loc);
-  const rhs = genExpr(cx, e.value);
-  const op = e.op.slice(0, -1);
-  const r = binaryOp(cx, op, current, rhs, e.loc);
-  const v = coerce(cx, r, t, e.loc, ` in '${e.op}'`);
-  storeLValue(cx, lv, v, e.loc);
+  const innermost = links[links.length - 1]!;
+  let v = innermost.e.op === '=' ? genInitValue(cx, x, innermost.t) : genExpr(cx, x);
+  for (let i = links.length - 1; i >= 0; i--) {
+    const { e: a, lv, t, current } = links[i]!;
+    if (current === undefined) v = coerce(cx, v, t, a.value.loc, ' in assignment');
+    else v = coerce(cx, binaryOp(cx, a.op.slice(0, -1), current, v, a.loc), t, a.loc, ` in '${a.op}'`);
+    storeLValue(cx, lv, v, a.loc);
+  }
   return v;
 }
 

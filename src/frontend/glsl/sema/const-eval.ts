@@ -8,6 +8,7 @@
  * ints wrapped to their width, floats rounded to f32.
  */
 import type { Expr } from '../ast.js';
+import { postOrder } from '../expr-walk.js';
 import type { TypeId } from '../../../ir/types.js';
 import type { GlslTypes } from './glsl-types.js';
 import { commonScalar } from './conversions.js';
@@ -137,8 +138,64 @@ function arith(op: string, isFloat: boolean, isUnsigned: boolean): Arith | undef
   }
 }
 
-/** Evaluates `e` if it is a constant expression; undefined otherwise (never reports errors). */
+/** Recursion depth of `evalConst` past which an expression is evaluated bottom-up instead. */
+const CONST_RECURSION_LIMIT = 200;
+/** Height of the subtrees evaluated ahead in a bottom-up evaluation. */
+const CONST_STEP = 48;
+const TOO_DEEP = Symbol('too deep');
+/** Active `evalConst` calls (0: the next is an outermost one). */
+let active = 0;
+/** In a bottom-up evaluation: the values of the subtrees evaluated ahead. */
+let ready: Map<Expr, ConstValue | undefined> | undefined;
+
+/**
+ * Evaluates `e` if it is a constant expression; undefined otherwise (never reports errors).
+ * Recursive, but a constant expression too deep for the JavaScript stack (thousands of nested
+ * parentheses or `?:` in generated code) is evaluated again bottom-up from an explicit stack,
+ * each subtree of height CONST_STEP ahead of its parent: evaluation is pure, so order is free.
+ */
 export function evalConst(env: ConstEnv, e: Expr): ConstValue | undefined {
+  if (ready !== undefined && ready.has(e)) return ready.get(e);
+  if (active > 0) {
+    // No try/finally (this is the hot path): a throw unwinds to the outermost call, which resets `active`.
+    if (active > CONST_RECURSION_LIMIT) throw TOO_DEEP;
+    active++;
+    const v = evalConstNode(env, e);
+    active--;
+    return v;
+  }
+  active = 1;
+  try {
+    return evalConstNode(env, e);
+  } catch (x) {
+    if (x !== TOO_DEEP) throw x;
+  } finally {
+    active = 0;
+  }
+  const outer = ready;
+  ready = new Map();
+  try {
+    postOrder<number>(e, (node, kids) => {
+      const height = 1 + Math.max(0, ...kids);
+      if (height < CONST_STEP) return height;
+      active = 1;
+      ready!.set(node, evalConstNode(env, node));
+      active = 0;
+      return 1;
+    });
+    return ready.get(e) ?? (ready.has(e) ? undefined : evalConstAtTop(env, e));
+  } finally {
+    ready = outer;
+    active = 0;
+  }
+}
+
+function evalConstAtTop(env: ConstEnv, e: Expr): ConstValue | undefined {
+  active = 1;
+  return evalConstNode(env, e);
+}
+
+function evalConstNode(env: ConstEnv, e: Expr): ConstValue | undefined {
   const { types } = env;
   switch (e.kind) {
     case 'intLit': {

@@ -43,13 +43,23 @@ export interface FunctionSymbol {
 
 export class Scope {
   private frames: { values: Map<string, SymbolEntry>; types: Map<string, TypeId> }[] = [{ values: new Map(), types: new Map() }];
+  /**
+   * Per name, its declarations in the open frames, innermost last: lookups cost the same at any
+   * depth (a shader with 5,000 nested blocks must not make every name lookup walk 10,000 frames).
+   * Invariant: exactly the entries of `frames`, in frame order.
+   */
+  private visibleValues = new Map<string, SymbolEntry[]>();
+  private visibleTypes = new Map<string, TypeId[]>();
   readonly functions = new Map<string, FunctionSymbol[]>();
 
   push(): void {
     this.frames.push({ values: new Map(), types: new Map() });
   }
   pop(): void {
-    if (this.frames.length > 1) this.frames.pop();
+    if (this.frames.length <= 1) return;
+    const f = this.frames.pop()!;
+    for (const name of f.values.keys()) this.visibleValues.get(name)!.pop();
+    for (const name of f.types.keys()) this.visibleTypes.get(name)!.pop();
   }
   get isGlobal(): boolean {
     return this.frames.length === 1;
@@ -59,26 +69,27 @@ export class Scope {
     const f = this.frames[this.frames.length - 1]!;
     if (f.values.has(name)) return false;
     f.values.set(name, sym);
+    const v = this.visibleValues.get(name);
+    if (v === undefined) this.visibleValues.set(name, [sym]);
+    else v.push(sym);
     return true;
   }
   lookup(name: string): SymbolEntry | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const s = this.frames[i]!.values.get(name);
-      if (s) return s;
-    }
-    return undefined;
+    const v = this.visibleValues.get(name);
+    return v === undefined ? undefined : v[v.length - 1];
   }
   declareType(name: string, type: TypeId): boolean {
     const f = this.frames[this.frames.length - 1]!;
     if (f.types.has(name)) return false;
     f.types.set(name, type);
+    const v = this.visibleTypes.get(name);
+    if (v === undefined) this.visibleTypes.set(name, [type]);
+    else v.push(type);
     return true;
   }
   lookupType(name: string): TypeId | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const t = this.frames[i]!.types.get(name);
-      if (t !== undefined) return t;
-    }
-    return undefined;
+    const v = this.visibleTypes.get(name);
+    return v === undefined ? undefined : v[v.length - 1];
   }
+
 }

@@ -211,7 +211,7 @@ export function intersectionTableStores(table: number, lane: number, tx: readonl
 }
 
 /** The words of its 128-byte line that a chunk of `bytes` at `addr` covers. */
-function chunkWords(addr: number, bytes: number): number {
+export function chunkWords(addr: number, bytes: number): number {
   const first = (addr % 128) >> 2;
   const n = Math.min(32 - first, Math.max(1, bytes >> 2));
   return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;

@@ -39,7 +39,7 @@ import { ALL_WORDS } from './cache.js';
 import { EventHeap } from './event-heap.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { intersectionTableStores, RtStats } from './rt-unit.js';
+import { chunkWords, intersectionTableStores, RtStats } from './rt-unit.js';
 import { TreeletQueues } from './treelet-queues.js';
 import { TraversalMode, TreeletStats } from './treelet-stats.js';
 import { treeletSegments } from './treelet-order.js';
@@ -126,12 +126,6 @@ const LATENCY_INDEX: Record<RtNodeKind, number> = {
 };
 const STORE_BYTES = 32;
 const LINE = 128;
-
-function chunkWords(addr: number, bytes: number): number {
-  const first = (addr % LINE) >> 2;
-  const n = Math.min(32 - first, Math.max(1, bytes >> 2));
-  return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;
-}
 
 export class TreeletRtUnit implements MemClient {
   private readonly buffer: (Warp | null)[];

@@ -30,6 +30,7 @@ import { IntersectionPredictor, PredictorStats } from './predictor/intersection-
 import type { PredictedNode } from './predictor/predictor-table.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import { type ChunkReq as ChunkReqOf, RtChunkRequests } from './rt-chunk-requests.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 
 const READY = 0;
@@ -110,11 +111,7 @@ interface StoreAck extends Waiter {
 }
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
-interface ChunkReq extends Waiter {
-  key: number;
-  addr: number;
-  rays: Ray[];
-}
+type ChunkReq = ChunkReqOf<Ray>;
 
 /** Operation unit kind per latency index: 0 ray-box, 1 ray-triangle / procedural, 2 transform. */
 const UNIT_OF_LATENCY = [0, 0, 2, 1, 1, 1, 1];
@@ -223,14 +220,10 @@ export class RtUnit implements MemClient {
   private activeRays = 0;
   private ageCounter = 0;
   private greedy: RtWarp | null = null;
-  private readonly pending = new Map<number, ChunkReq>();
-  private nextChunkId = 0;
-  private mshrUsed = 0;
+  /** Unique chunk requests: MSHRs and the Memory Access Queue. */
+  private readonly requests: RtChunkRequests<Ray>;
   /** Chunk requests sent to the cache whose response has not been popped from the FIFO. */
   private awaitingFifo = 0;
-  /** Set when a ray could not get MSHR / queue space; cleared when either frees up. */
-  private blocked = false;
-  private readonly memQueue: ChunkReq[] = [];
   /** Intersection-table stores waiting for the memory port (they go before new chunk requests). */
   private readonly storeQueue: { addr: number; ack: StoreAck }[] = [];
   private storeHead = 0;
@@ -280,6 +273,7 @@ export class RtUnit implements MemClient {
     this.buffer = new Array<RtWarp | null>(cfg.rt.maxWarps + (pc.enabled ? pc.extraWarps : 0)).fill(null);
     this.latency = cfg.rt.latency;
     this.chunkBytes = cfg.rt.chunkBytes;
+    this.requests = new RtChunkRequests<Ray>(this, cfg.rt.chunkBytes, cfg.rt.maxMshr, cfg.rt.memQueueSize);
   }
 
   get residentWarps(): number {
@@ -353,7 +347,7 @@ export class RtUnit implements MemClient {
   }
 
   cycle(now: number): void {
-    if (this.resident === 0 && this.memQueue.length === 0 && this.responseHead === this.responses.length && !this.predictorBusy()) return;
+    if (this.resident === 0 && this.requests.memQueue.length === 0 && this.responseHead === this.responses.length && !this.predictorBusy()) return;
     this.account(now);
     if (this.predictor !== null) this.predictorCycle(now);
     // 1. Operations finishing this cycle advance their rays.
@@ -375,10 +369,8 @@ export class RtUnit implements MemClient {
         return this.cycleScheduler(now);
       }
       const c = r as ChunkReq;
-      this.pending.delete(c.key);
-      this.mshrUsed--;
+      this.requests.answered(c);
       this.awaitingFifo--;
-      this.blocked = false;
       for (const ray of c.rays) {
         if (--ray.pendingChunks === 0) this.startOp(ray, now);
       }
@@ -392,11 +384,11 @@ export class RtUnit implements MemClient {
       // Vulkan-Sim (rt_unit::memory_cycle): a new access only when the last one's chunks and all
       // queued stores are out; then the oldest warp with a ray ready gets one unique address,
       // shared by all its ready rays that want it.
-      if (!this.blocked && this.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
+      if (!this.requests.blocked && this.requests.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
         const w = this.oldestReadyWarp();
         if (w) this.scheduleMemory(w, true);
       }
-    } else if (!this.blocked) {
+    } else if (!this.requests.blocked) {
       const w = this.selectWarp();
       if (w) this.scheduleMemory(w, false);
     }
@@ -416,13 +408,12 @@ export class RtUnit implements MemClient {
       }
       return;
     }
-    const head = this.memQueue[0];
+    const head = this.requests.memQueue[0];
     if (head !== undefined && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       const line = head.addr;
       if (this.cache.access(line, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(line, this.chunkBytes))) {
-        this.memQueue.shift();
+        this.requests.sent();
         this.awaitingFifo++;
-        this.blocked = false;
         this.stats.chunkRequests++;
       }
     }
@@ -447,7 +438,6 @@ export class RtUnit implements MemClient {
   private scheduleMemory(w: RtWarp, oneAccess: boolean): void {
     const coalesce = this.cfg.rt.coalesceWarps;
     const maxWarps = this.buffer.length;
-    const cb = this.chunkBytes;
     const ready = w.readyRays;
     if (oneAccess) {
       const address = ready[0]!.tx[ready[0]!.idx]!.address;
@@ -455,45 +445,21 @@ export class RtUnit implements MemClient {
       const rest = ready.filter((r) => r.tx[r.idx]!.address !== address);
       ready.length = 0;
       ready.push(...same);
-      this.scheduleRays(w, ready, coalesce, maxWarps, cb);
+      this.scheduleRays(w, ready, coalesce, maxWarps);
       ready.push(...rest);
       return;
     }
-    this.scheduleRays(w, ready, coalesce, maxWarps, cb);
+    this.scheduleRays(w, ready, coalesce, maxWarps);
   }
 
   /** Queues the chunk requests of `ready` rays in order until MSHRs or the queue run out; removes the rays it took. */
-  private scheduleRays(w: RtWarp, ready: Ray[], coalesce: boolean, maxWarps: number, cb: number): void {
+  private scheduleRays(w: RtWarp, ready: Ray[], coalesce: boolean, maxWarps: number): void {
     let taken = 0;
     for (; taken < ready.length; taken++) {
       const ray = ready[taken]!;
       const t = ray.tx[ray.idx]!;
-      const first = t.address - (t.address % cb);
-      const last = t.address + Math.max(1, t.size) - 1;
-      // Count the new requests this ray needs before committing any (all-or-nothing per ray).
-      let fresh = 0;
-      for (let a = first; a <= last; a += cb) if (!this.pending.has(coalesce ? a / cb : (a / cb) * maxWarps + w.entry)) fresh++;
-      const idle = this.mshrUsed === 0 && this.memQueue.length === 0; // a node larger than the MSHRs still goes
-      if (fresh > 0 && !idle && (this.mshrUsed + fresh > this.cfg.rt.maxMshr || this.memQueue.length + fresh > this.cfg.rt.memQueueSize)) {
-        this.blocked = true;
-        break;
-      }
-      let chunks = 0;
-      for (let a = first; a <= last; a += cb) {
-        const key = coalesce ? a / cb : (a / cb) * maxWarps + w.entry;
-        let c = this.pending.get(key);
-        if (c) {
-          if (c.rays.length === 0 || c.rays[0]!.warp === w) this.stats.mergedInWarp++;
-          else this.stats.mergedAcrossWarps++;
-        } else {
-          c = { client: this, tag: this.nextChunkId++, key, addr: a, rays: [] };
-          this.pending.set(key, c);
-          this.memQueue.push(c);
-          this.mshrUsed++;
-        }
-        c.rays.push(ray);
-        chunks++;
-      }
+      const chunks = this.requests.request(ray, t.address, t.size, coalesce ? 1 : maxWarps, coalesce ? 0 : w.entry, w, this.stats);
+      if (chunks < 0) break;
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
       if (t.kind === 'stackSpill') this.stats.stackSpills++;
@@ -597,10 +563,10 @@ export class RtUnit implements MemClient {
   }
 
   nextEvent(now: number): number {
-    if (this.responseHead < this.responses.length || this.memQueue.length > 0 || this.storeHead < this.storeQueue.length) return now + 1;
+    if (this.responseHead < this.responses.length || this.requests.memQueue.length > 0 || this.storeHead < this.storeQueue.length) return now + 1;
     if (this.lookupHead < this.lookupQueue.length || this.updateHead < this.updateQueue.length || this.collector.length > 0) return now + 1;
     const lookup = this.lookupDone.size > 0 ? Math.max(now + 1, this.lookupDone.peekTime()) : Infinity;
-    if (!this.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
+    if (!this.requests.blocked) for (const w of this.buffer) if (w && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
     return Math.min(lookup, t <= now ? now + 1 : t);
   }
@@ -624,12 +590,12 @@ export class RtUnit implements MemClient {
     const why =
       ray.status === IN_OP ? `in an intersection operation until cycle ${ray.opDone}`
       : ray.status === WAIT_MEM ? `waiting for ${ray.pendingChunks} of its chunk responses`
-      : `ready but not scheduled (${this.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.memQueue.length} chunks queued)`;
+      : `ready but not scheduled (${this.requests.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.requests.memQueue.length} chunks queued)`;
     return { context: w.slot, detail: `${at}, ${why}` };
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.memQueue.length === 0 && this.mshrUsed === 0 && this.storeHead === this.storeQueue.length && !this.predictorBusy();
+    return this.resident === 0 && this.requests.memQueue.length === 0 && this.requests.mshrUsed === 0 && this.storeHead === this.storeQueue.length && !this.predictorBusy();
   }
 
   private predictorBusy(): boolean {

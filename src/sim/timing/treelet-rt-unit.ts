@@ -40,6 +40,7 @@ import { EventHeap } from './event-heap.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { chunkWords, intersectionTableStores, RtStats } from './rt-unit.js';
+import { type ChunkReq as ChunkReqOf, RtChunkRequests } from './rt-chunk-requests.js';
 import { TreeletQueues } from './treelet-queues.js';
 import { TraversalMode, TreeletStats } from './treelet-stats.js';
 import { treeletSegments } from './treelet-order.js';
@@ -105,11 +106,7 @@ interface Warp {
   draining: boolean;
 }
 
-interface ChunkReq extends Waiter {
-  key: number;
-  addr: number;
-  rays: Ray[];
-}
+type ChunkReq = ChunkReqOf<Ray>;
 
 /** A ray-data load of one line: wakes its rays. */
 interface RayLoad extends Waiter {
@@ -144,12 +141,9 @@ export class TreeletRtUnit implements MemClient {
   private readonly rayById: (Ray | null)[];
   private current = -1;
   private readonly loaded = new Set<number>();
-  private readonly pending = new Map<number, ChunkReq>();
-  private nextChunkId = 0;
-  private mshrUsed = 0;
+  /** Unique chunk requests: MSHRs and the Memory Access Queue (shared with the baseline RT unit). */
+  private readonly requests: RtChunkRequests<Ray>;
   private awaitingFifo = 0;
-  private blocked = false;
-  private readonly memQueue: ChunkReq[] = [];
   /** Stores for the memory port: intersection-table stores (acked) and ray-data stores (not). */
   private readonly storeQueue: { addr: number; bytes: number; words: number; ack: RaySource | null }[] = [];
   private storeHead = 0;
@@ -189,6 +183,7 @@ export class TreeletRtUnit implements MemClient {
     this.buffer = new Array<Warp | null>(cfg.rt.maxWarps).fill(null);
     this.latency = cfg.rt.latency;
     this.chunkBytes = cfg.rt.chunkBytes;
+    this.requests = new RtChunkRequests<Ray>(this, cfg.rt.chunkBytes, cfg.rt.maxMshr, cfg.rt.memQueueSize);
     this.freeIds = Array.from({ length: t.raysPerSm }, (_, i) => t.raysPerSm - 1 - i);
     this.rayById = new Array<Ray | null>(t.raysPerSm).fill(null);
     this.rayBase = RAY_DATA_BASE + smId * t.raysPerSm * t.rayBytes;
@@ -280,7 +275,7 @@ export class TreeletRtUnit implements MemClient {
 
   cycle(now: number): void {
     for (const token of this.emptySources.splice(0)) this.onWarpDone(token, now);
-    if (this.resident === 0 && this.incoming.length === 0 && this.queues.size === 0 && this.memQueue.length === 0 &&
+    if (this.resident === 0 && this.incoming.length === 0 && this.queues.size === 0 && this.requests.memQueue.length === 0 &&
       this.responseHead === this.responses.length && this.storeHead === this.storeQueue.length && this.rayLoadQueue.length === 0 &&
       this.prefetchQueue.length === 0) return;
     this.account(now);
@@ -298,10 +293,8 @@ export class TreeletRtUnit implements MemClient {
         if (s.left === 0 && s.pendingStores === 0) this.onWarpDone(s.token, now);
       } else {
         const c = r as ChunkReq;
-        this.pending.delete(c.key);
-        this.mshrUsed--;
+        this.requests.answered(c);
         this.awaitingFifo--;
-        this.blocked = false;
         for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
       }
     }
@@ -474,11 +467,11 @@ export class TreeletRtUnit implements MemClient {
 
   private cycleScheduler(now: number): void {
     if (this.cfg.rt.scheduler === 'access') {
-      if (!this.blocked && this.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
+      if (!this.requests.blocked && this.requests.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
         const w = this.oldestReadyWarp();
         if (w) this.scheduleMemory(w, true);
       }
-    } else if (!this.blocked) {
+    } else if (!this.requests.blocked) {
       const w = this.selectWarp();
       if (w) this.scheduleMemory(w, false);
     }
@@ -506,12 +499,11 @@ export class TreeletRtUnit implements MemClient {
       }
       return;
     }
-    const head = this.memQueue[0];
+    const head = this.requests.memQueue[0];
     if (head !== undefined && this.awaitingFifo < this.cfg.rt.responseFifoSize) {
       if (this.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
-        this.memQueue.shift();
+        this.requests.sent();
         this.awaitingFifo++;
-        this.blocked = false;
         this.stats.chunkRequests++;
       }
       return;
@@ -555,36 +547,12 @@ export class TreeletRtUnit implements MemClient {
   private scheduleRays(w: Warp, ready: Ray[]): void {
     const coalesce = this.cfg.rt.coalesceWarps;
     const maxWarps = this.cfg.rt.maxWarps;
-    const cb = this.chunkBytes;
     let taken = 0;
     for (; taken < ready.length; taken++) {
       const ray = ready[taken]!;
       const t = ray.tx[ray.idx]!;
-      const first = t.address - (t.address % cb);
-      const last = t.address + Math.max(1, t.size) - 1;
-      let fresh = 0;
-      for (let a = first; a <= last; a += cb) if (!this.pending.has(coalesce ? a / cb : (a / cb) * maxWarps + w.entry)) fresh++;
-      const idle = this.mshrUsed === 0 && this.memQueue.length === 0;
-      if (fresh > 0 && !idle && (this.mshrUsed + fresh > this.cfg.rt.maxMshr || this.memQueue.length + fresh > this.cfg.rt.memQueueSize)) {
-        this.blocked = true;
-        break;
-      }
-      let chunks = 0;
-      for (let a = first; a <= last; a += cb) {
-        const key = coalesce ? a / cb : (a / cb) * maxWarps + w.entry;
-        let c = this.pending.get(key);
-        if (c) {
-          if (c.rays.length === 0 || c.rays[0]!.warp === w) this.stats.mergedInWarp++;
-          else this.stats.mergedAcrossWarps++;
-        } else {
-          c = { client: this, tag: this.nextChunkId++, key, addr: a, rays: [] };
-          this.pending.set(key, c);
-          this.memQueue.push(c);
-          this.mshrUsed++;
-        }
-        c.rays.push(ray);
-        chunks++;
-      }
+      const chunks = this.requests.request(ray, t.address, t.size, coalesce ? 1 : maxWarps, coalesce ? 0 : w.entry, w, this.stats);
+      if (chunks < 0) break;
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
       w.inflight++;
@@ -740,10 +708,10 @@ export class TreeletRtUnit implements MemClient {
   }
 
   nextEvent(now: number): number {
-    if (this.responseHead < this.responses.length || this.memQueue.length > 0 || this.storeHead < this.storeQueue.length ||
+    if (this.responseHead < this.responses.length || this.requests.memQueue.length > 0 || this.storeHead < this.storeQueue.length ||
       this.rayLoadQueue.length > 0 || this.prefetchQueue.length > 0) return now + 1;
     if (this.emptySources.length > 0 || (this.freeEntry() >= 0 && this.canFormWarp())) return now + 1;
-    if (!this.blocked) for (const w of this.buffer) if (w && !w.draining && w.readyRays.length > 0) return now + 1;
+    if (!this.requests.blocked) for (const w of this.buffer) if (w && !w.draining && w.readyRays.length > 0) return now + 1;
     const t = this.ops.peekTime();
     return t <= now ? now + 1 : t;
   }
@@ -758,8 +726,8 @@ export class TreeletRtUnit implements MemClient {
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.incoming.length === 0 && this.emptySources.length === 0 && this.queues.size === 0 && this.memQueue.length === 0 &&
-      this.mshrUsed === 0 && this.storeHead === this.storeQueue.length && this.rayLoadQueue.length === 0 && this.prefetchQueue.length === 0;
+    return this.resident === 0 && this.incoming.length === 0 && this.emptySources.length === 0 && this.queues.size === 0 && this.requests.memQueue.length === 0 &&
+      this.requests.mshrUsed === 0 && this.storeHead === this.storeQueue.length && this.rayLoadQueue.length === 0 && this.prefetchQueue.length === 0;
   }
 }
 

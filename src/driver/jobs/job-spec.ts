@@ -12,28 +12,16 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { PRESETS } from '../../sim/timing/index.js';
-import type { ItsPolicy } from '../../sim/functional/launch-state.js';
-import type { FloatModel } from '../../sim/functional/float-model.js';
+import type { RunOptions } from '../run-workload.js';
 
 /** The run options a job may carry (the JSON-able subset of RunOptions). */
-export interface JobRunOptions {
-  width?: number;
-  height?: number;
-  spp?: number;
-  bounces?: number;
-  seed?: number;
-  mapping?: 'rows' | 'tiles4x8';
-  fcc?: boolean;
-  its?: boolean;
-  itsPolicy?: ItsPolicy;
-  floatModel?: FloatModel;
-  push?: Record<string, number>;
-}
+export const JOB_RUN_OPTION_KEYS = ['width', 'height', 'spp', 'bounces', 'seed', 'mapping', 'fcc', 'its', 'itsPolicy', 'floatModel', 'push'] as const;
+export type JobRunOptions = Pick<RunOptions, (typeof JOB_RUN_OPTION_KEYS)[number]>;
 
 /** The JSON-able run options of a RunOptions-like object (what a job spec may carry). */
 export function jobRunOptions(o: JobRunOptions & Record<string, unknown>): JobRunOptions {
   const out: JobRunOptions = {};
-  for (const k of ['width', 'height', 'spp', 'bounces', 'seed', 'mapping', 'fcc', 'its', 'itsPolicy', 'floatModel', 'push'] as const) {
+  for (const k of JOB_RUN_OPTION_KEYS) {
     if (o[k] !== undefined) (out as Record<string, unknown>)[k] = o[k];
   }
   return out;

@@ -26,8 +26,7 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { RtLaneWork, RtNodeKind, RtTransaction } from '../warp-step.js';
 import { EventHeap } from './event-heap.js';
-import { IntersectionPredictor, PredictorStats } from './predictor/intersection-predictor.js';
-import type { PredictedNode } from './predictor/predictor-table.js';
+import { IntersectionPredictor, PredictorStats, type TableUpdate } from './predictor/intersection-predictor.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { type ChunkReq as ChunkReqOf, RtChunkRequests } from './rt-chunk-requests.js';
@@ -58,9 +57,11 @@ interface Ray {
   /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
   stores: number[] | null;
   /** Intersection prediction: the table update this ray makes when it finishes. */
-  update?: { hash: number; node: PredictedNode } | undefined;
+  update?: TableUpdate | undefined;
   /** Intersection prediction: the lane's work, until its lookup resolves it. */
   work?: RtLaneWork | undefined;
+  /** Intersection prediction: the table returned nodes for it (repacking moves it to the collector). */
+  predicted?: boolean;
 }
 
 /**
@@ -248,7 +249,7 @@ export class RtUnit implements MemClient {
   private readonly lookupQueue: { ray: Ray; since: number }[] = [];
   private lookupHead = 0;
   private readonly lookupDone = new EventHeap<Ray>();
-  private readonly updateQueue: { hash: number; node: PredictedNode }[] = [];
+  private readonly updateQueue: TableUpdate[] = [];
   private updateHead = 0;
   /** The partial warp collector: predicted rays waiting to form a warp (Sec. 4.4.1). */
   private readonly collector: Ray[] = [];
@@ -582,7 +583,7 @@ export class RtUnit implements MemClient {
     const ray = w.rays.find((r) => r.status !== DONE);
     if (!ray) return { context: w.slot, detail: `all rays done, ${w.pendingStores} intersection-table store acknowledgements outstanding` };
     if (ray.status === LOOKUP) return { context: w.slot, detail: `ray of lane ${ray.lane} waiting for its intersection predictor lookup` };
-    if (ray.status === COLLECTED && ray.tx.length > 0 && this.collector.includes(ray)) {
+    if (ray.status === COLLECTED) {
       return { context: w.slot, detail: `ray of lane ${ray.lane} in the partial warp collector (${this.collector.length} rays, ${this.collectorWaiting ? 'waiting for a Warp Buffer entry' : 'filling'})` };
     }
     const t = ray.tx[ray.idx]!;
@@ -621,18 +622,18 @@ export class RtUnit implements MemClient {
       ray.tx = pred.tx;
       ray.update = pred.update;
       this.stats.ops += pred.ops;
-      if (pred.predicted) ray.status = COLLECTED; // marks "predicted" until the lookup completes
+      ray.predicted = pred.predicted;
       this.lookupDone.push(now + p.cfg.latency, ray);
     }
     if (this.lookupHead === this.lookupQueue.length) { this.lookupQueue.length = 0; this.lookupHead = 0; }
     while (this.lookupDone.size > 0 && this.lookupDone.peekTime() <= now) {
       const ray = this.lookupDone.pop();
       const w = ray.warp;
-      const predicted = ray.status === COLLECTED;
       w.lookups--;
       if (ray.tx.length === 0) {
         this.finishRay(ray, now);
-      } else if (predicted && p.cfg.repack && this.collector.length < p.cfg.collectorSize) {
+      } else if (ray.predicted === true && p.cfg.repack && this.collector.length < p.cfg.collectorSize) {
+        ray.status = COLLECTED;
         w.active--;
         if (this.collector.length === 0) this.collectorSince = now;
         this.collector.push(ray);

@@ -13,9 +13,15 @@
  * The JSON spelling of each field is the same as here unless a comment says otherwise.
  */
 import type { AccelerationStructuresSpec } from './acceleration-structures.js';
-import type { GlslConventions } from '../../frontend/glsl/conventions.js';
 
 /** Shader stages by the names the IR uses (src/ir/module.ts `Stage`, compute excluded). */
+/**
+ * The manifest's `"compiler"` values: whose command-line conventions compile a shader. The GLSL
+ * front end implements them (src/frontend/glsl/conventions.ts); the host side only names them.
+ */
+export type ShaderCompiler = 'glslangValidator' | 'glslc';
+export const SHADER_COMPILERS: readonly ShaderCompiler[] = ['glslangValidator', 'glslc'];
+
 export type ShaderStage = 'raygen' | 'closestHit' | 'anyHit' | 'intersection' | 'miss' | 'callable';
 
 export const SHADER_STAGES: readonly ShaderStage[] = ['raygen', 'closestHit', 'anyHit', 'intersection', 'miss', 'callable'];
@@ -43,7 +49,7 @@ export interface ShaderSource {
    * glslangValidator's (default) or glslc's (`#include` without the extension directive; any file
    * extension, the stage being the one it is listed under). Absent means glslangValidator's.
    */
-  conventions?: GlslConventions;
+  conventions?: ShaderCompiler;
 }
 
 /** Data a shader record carries after its handle (`shaderRecordEXT` block), as JSON matching that block. */

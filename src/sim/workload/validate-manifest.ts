@@ -11,13 +11,12 @@ import {
   nonNegativeInteger, object, onlyKeys, report, string, type JsonChecks,
 } from './json-checks.js';
 import {
-  SHADER_STAGES, STAGE_EXTENSION, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
+  SHADER_COMPILERS, SHADER_STAGES, STAGE_EXTENSION, type ShaderCompiler, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
   type ShaderStage, type WorkloadManifest,
 } from './manifest.js';
 import { readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
-import { GLSL_CONVENTIONS, type GlslConventions } from '../../frontend/glsl/conventions.js';
 
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
@@ -52,7 +51,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
     });
   }
   const defines = root.defines === undefined ? {} : readDefines(c, root.defines, 'defines');
-  const compiler = root.compiler === undefined ? 'glslangValidator' : oneOf(c, root.compiler, GLSL_CONVENTIONS, 'compiler') ?? 'glslangValidator';
+  const compiler = root.compiler === undefined ? 'glslangValidator' : oneOf(c, root.compiler, SHADER_COMPILERS, 'compiler') ?? 'glslangValidator';
   const shaders = readShaders(c, root.shaders, includeDirs, defines, compiler);
 
   const raygen = readRaygen(c, root.raygen, shaders);
@@ -151,7 +150,7 @@ function emptyStages(): Record<ShaderStage, ShaderSource[]> {
 }
 
 function readShaders(
-  c: JsonChecks, v: unknown, includeDirs: string[], defines: Record<string, string>, compiler: GlslConventions,
+  c: JsonChecks, v: unknown, includeDirs: string[], defines: Record<string, string>, compiler: ShaderCompiler,
 ): Record<ShaderStage, ShaderSource[]> {
   const out = emptyStages();
   if (v === undefined) {
@@ -175,7 +174,7 @@ function readShaders(
 
 function readShaderSource(
   c: JsonChecks, v: unknown, path: string, stage: ShaderStage, includeDirs: string[], defines: Record<string, string>,
-  workloadCompiler: GlslConventions,
+  workloadCompiler: ShaderCompiler,
 ): ShaderSource | undefined {
   let fileValue: unknown = v;
   let ownDefines: Record<string, string> = {};
@@ -184,7 +183,7 @@ function readShaderSource(
   if (isObject(v)) {
     onlyKeys(c, v, ['file', 'defines', 'includeDirs', 'compiler'], path);
     fileValue = v.file;
-    if (v.compiler !== undefined) conventions = oneOf(c, v.compiler, GLSL_CONVENTIONS, key(path, 'compiler')) ?? conventions;
+    if (v.compiler !== undefined) conventions = oneOf(c, v.compiler, SHADER_COMPILERS, key(path, 'compiler')) ?? conventions;
     if (v.defines !== undefined) ownDefines = readDefines(c, v.defines, key(path, 'defines'));
     if (v.includeDirs !== undefined) {
       ownDirs = (array(c, v.includeDirs, key(path, 'includeDirs')) ?? [])

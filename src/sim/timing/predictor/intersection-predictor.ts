@@ -65,6 +65,12 @@ export class PredictorStats {
   }
 }
 
+/** A predictor table update: the ray hash and the node to store under it. */
+export interface TableUpdate {
+  hash: number;
+  node: PredictedNode;
+}
+
 /** What the predictor decided for one ray: the transactions to replay and how it was classed. */
 export interface Prediction {
   tx: RtTransaction[];
@@ -72,7 +78,7 @@ export interface Prediction {
   predicted: boolean;
   verified: boolean;
   /** The table update this ray makes when it finishes, if it hits. */
-  update?: { hash: number; node: PredictedNode };
+  update?: TableUpdate;
 }
 
 const accelIds = new WeakMap<AccelerationStructure, number>();
@@ -144,17 +150,20 @@ export class IntersectionPredictor {
     if (r.hitLeaf) s.hitRays++;
     const fullNodes = countNodes(work.transactions);
     s.baselineNodes += fullNodes;
-    const full = (): Prediction => {
-      s.nodes += fullNodes;
-      return { tx: work.transactions, ops: work.boxTests + work.triangleTests + work.transforms, predicted: false, verified: false, ...this.updateOf(r, r.hitLeaf) };
-    };
     const accel = accelId(r.accel);
     const hash = rayHash(r.query.origin, r.query.direction, sceneBox(r.accel), this.cfg.hash);
+    // The table update this ray makes when it finishes; oracle update makes it at lookup instead.
+    const updateOf = (leaf: StartNode | undefined): { update?: TableUpdate } =>
+      (this.cfg.oracle === 'update' || !leaf ? {} : { update: this.tableUpdate(hash, accel, r, leaf) });
+    const full = (): Prediction => {
+      s.nodes += fullNodes;
+      return { tx: work.transactions, ops: work.boxTests + work.triangleTests + work.transforms, predicted: false, verified: false, ...updateOf(r.hitLeaf) };
+    };
     let nodes: readonly StartNode[] | undefined;
     if (this.cfg.oracle === 'none') {
       nodes = this.table.lookup(hash)?.filter((n) => n.accel === accel);
     } else {
-      if (this.cfg.oracle === 'update') this.applyUpdate(this.updateOf(r, r.hitLeaf).update);
+      if (this.cfg.oracle === 'update' && r.hitLeaf) this.applyUpdate(this.tableUpdate(hash, accel, r, r.hitLeaf));
       const pool = this.cfg.oracle === 'lookup' ? [...this.table.nodes()] : [...this.trained.values()];
       const pick = this.verifyingNode(r, pool.filter((n) => n.accel === accel));
       nodes = pick ? [pick] : undefined;
@@ -177,32 +186,30 @@ export class IntersectionPredictor {
       s.nodes += predNodes + fullNodes;
       return {
         tx: predTx.concat(work.transactions), ops: predOps + work.boxTests + work.triangleTests + work.transforms,
-        predicted: true, verified: false, ...this.updateOf(r, r.hitLeaf),
+        predicted: true, verified: false, ...updateOf(r.hitLeaf),
       };
     }
     s.verified++;
     const leaf = found.leafNode !== undefined ? { node: found.leafNode, instance: found.instanceIndex } : undefined;
     if (occlusion) {
       s.nodes += predNodes;
-      return { tx: predTx, ops: predOps, predicted: true, verified: true, ...this.updateOf(r, leaf) };
+      return { tx: predTx, ops: predOps, predicted: true, verified: true, ...updateOf(leaf) };
     }
     // Closest-hit ray: the predicted hit trims tmax, then the full traversal runs from the root.
     traverse(r.accel, { ...r.query, tmax: Math.min(r.query.tmax, res.committed!.t) }, { recordInto: this.rec, shortStackSize: r.shortStackSize });
     const trimmed = this.rec.toRtTransactions();
     s.nodes += predNodes + countNodes(trimmed);
-    return { tx: predTx.concat(trimmed), ops: predOps + opsOf(this.rec), predicted: true, verified: true, ...this.updateOf(r, r.hitLeaf) };
+    return { tx: predTx.concat(trimmed), ops: predOps + opsOf(this.rec), predicted: true, verified: true, ...updateOf(r.hitLeaf) };
   }
 
-  private updateOf(r: RtRayRecord, leaf: StartNode | undefined): { update?: { hash: number; node: PredictedNode } } {
-    if (!leaf) return {};
+  /** The entry a hit ray writes: its hash and the Go-Up-Level ancestor of its hit leaf. */
+  private tableUpdate(hash: number, accel: number, r: RtRayRecord, leaf: StartNode): TableUpdate {
     const up = goUpAncestor(r.accel, leaf, this.cfg.goUpLevel);
-    const hash = rayHash(r.query.origin, r.query.direction, sceneBox(r.accel), this.cfg.hash);
-    return { update: { hash, node: { accel: accelId(r.accel), node: up.node, instance: up.instance } } };
+    return { hash, node: { accel, node: up.node, instance: up.instance } };
   }
 
   /** Applies a table update (the RT unit calls this as the update queue drains). */
-  applyUpdate(u: { hash: number; node: PredictedNode } | undefined): void {
-    if (!u) return;
+  applyUpdate(u: TableUpdate): void {
     this.stats.updates++;
     if (this.cfg.oracle === 'training' || this.cfg.oracle === 'update') {
       this.trained.set(nodeKey(u.node.accel, u.node.node, u.node.instance), u.node);

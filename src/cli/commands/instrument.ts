@@ -10,7 +10,7 @@ import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } fro
 import { saveInstrumentRun } from '../../driver/run-dir.js';
 import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
 import { DEFAULT_WORKLOAD, loadManifest, resolveWorkload } from '../../sim/workload/load-manifest.js';
-import { OutputDir } from '../output-dir.js';
+import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
@@ -72,6 +72,8 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--target-env <env>', 'Vulkan environment of the emitted SPIR-V: vulkan1.2 (SPIR-V 1.5), vulkan1.3 or vulkan1.4 (SPIR-V 1.6)', 'vulkan1.2')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
+    if (raw.emitSpirv !== undefined) checkOutputTarget(raw.emitSpirv);
     if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
     const builtins = raw.mode === undefined ? [] : modesOfArg(parseMode(raw.mode));
     const users: Utility[] = [];

@@ -4,6 +4,7 @@
  * Runs of user utilities load the utility again: from `--utility file.ts`, else from the path
  * run.json recorded.
  */
+import { recordFilesInRunDir } from '../output-dir.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -16,12 +17,18 @@ import { writeHtmlReport } from '../../report/write-report.js';
 
 /** Each file written whole: to a temporary name, then renamed over the old one. */
 function atomicWriter(dir: string) {
+  const written: string[] = [];
   return {
     write(name: string, data: string | Uint8Array) {
       const p = join(dir, name);
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(`${p}.tmp-${process.pid}`, data);
       renameSync(`${p}.tmp-${process.pid}`, p);
+      written.push(name);
+    },
+    /** Lists what was written in the run directory's marker, so a later `--out` may replace it. */
+    recordInMarker() {
+      recordFilesInRunDir(dir, written);
     },
   };
 }
@@ -44,6 +51,7 @@ export function registerReportCommand(program: Command): void {
       for (const [name, text] of Object.entries(vvisionDataFiles(data.results))) w.write(name, text);
       for (const [name, text] of Object.entries(data.annotated)) w.write(`annotated/${name}.glsl`, text);
       await writeHtmlReport(w, data);
+      w.recordInMarker();
       process.stdout.write(`report: ${dir}/index.html\n`);
     });
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { runWorkload } from '../../driver/run-workload.js';
 import { imageToPng } from '../../sim/host/image-png.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
-import { OutputDir } from '../output-dir.js';
+import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { functionalStats } from '../../driver/functional-stats.js';
@@ -19,6 +19,7 @@ export function registerRunCommand(program: Command): void {
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawRunOptions & { keepAlpha?: boolean }) => {
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
     const opts = parseRunOptions(raw);
     const progress = progressReporter();
     progress.message(`preparing ${workload}`);

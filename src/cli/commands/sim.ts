@@ -10,7 +10,7 @@ import { imageToPng } from '../../sim/host/image-png.js';
 import { formatStats, STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { writeSimReport } from '../../report/write-sim-report.js';
-import { OutputDir } from '../output-dir.js';
+import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { addTimelineOptions, parseTimelineOptions, writeTimeline, writeTimelineOfFailedRun, type PendingTimeline, type RawTimelineOptions } from '../timeline-output.js';
@@ -38,6 +38,7 @@ export function registerSimCommand(program: Command): void {
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawSimOptions) => {
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
     const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();
     let r: SimulationResult;

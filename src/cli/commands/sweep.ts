@@ -13,7 +13,7 @@ import { writeSweepReport } from '../../report/write-sweep-report.js';
 import { STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { jobProgressDisplay } from '../job-progress.js';
-import { OutputDir } from '../output-dir.js';
+import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { addBackendOptions, parseBackend, type RawBackendOptions } from '../backend-options.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
@@ -36,6 +36,7 @@ export function registerSweepCommand(program: Command): void {
       .option('--job-dir <dir>', 'job store: finished points are kept here and not rerun', 'vvision-out/jobs')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawSweepOptions) => {
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
     if (raw.vary.length === 0) throw new CliUsageError('sweep: give at least one --vary knob=v1,v2,...');
     const dims = raw.vary.map(parseVary);
     const backend = parseBackend(raw);

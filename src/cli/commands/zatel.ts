@@ -17,7 +17,7 @@ import { writeZatelReport } from '../../report/write-zatel-report.js';
 import { STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { jobProgressDisplay } from '../job-progress.js';
-import { OutputDir } from '../output-dir.js';
+import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addBackendOptions, parseBackend, parseJobs, type RawBackendOptions } from '../backend-options.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -66,6 +66,7 @@ export function registerZatelCommand(program: Command): void {
       .option('--validate', 'also simulate the full frame and report the error per metric and the speedup (validation.json)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawZatelOptions) => {
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
     const run = parseRunOptions(raw);
     const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
     if (fraction !== 'auto' && !(fraction > 0 && fraction <= 1)) throw new CliUsageError(`--fraction: expected auto or a number in (0, 1], got '${raw.fraction}'`);

@@ -107,6 +107,19 @@ export interface RtRayRecord {
   shortStackSize: number;
 }
 
+/**
+ * Register dependencies inside one step, for the timing model's per-instruction scoreboard:
+ * instruction i reads the results of instructions `list[start[i]] .. list[start[i + 1] - 1]` of
+ * the same step (earlier ones only); `fromMemory[p]` is 1 when instruction p's result comes back
+ * from the memory system (a load or atomic), so it is ready only when its response is.
+ * Values from earlier steps are not listed: a step starts only after those are ready.
+ */
+export interface StepDeps {
+  start: Uint32Array;
+  list: Uint32Array;
+  fromMemory: Uint8Array;
+}
+
 export interface WarpStep {
   /** Global warp index in the launch. */
   warp: number;
@@ -118,6 +131,8 @@ export interface WarpStep {
   insts: number;
   /** Issue class of each instruction, in order (often shared per block; do not mutate). */
   opClasses: Uint8Array;
+  /** In-step register dependencies (absent: none are modelled, e.g. replayed traces). */
+  deps?: StepDeps;
   memory: MemAccess[];
   /** Present when the step ended in a traversal (traceRay lowered to rtCall traverse). */
   rt?: RtLaneWork[];

@@ -8,6 +8,7 @@
  * Invariants: nsets, line bytes and assoc are positive integers; line bytes is a power of two.
  */
 import { ConfigError } from './config-error.js';
+import type { SetIndexFunction } from '../timing/index-hash.js';
 
 export type ReplacementPolicy = 'lru' | 'fifo';
 /** R read-only, B write-back, T write-through, E write-evict, L local write-back / global write-through. */
@@ -29,12 +30,15 @@ export interface CacheGeometry {
   mshrEntries: number;
   mshrMaxMerge: number;
   missQueue: number;
+  /** The optional fifth letter of the policy group: L linear (default), P IPOLY, H Fermi hash, X bitwise XOR. */
+  setIndex: SetIndexFunction;
 }
 
 const REP: Record<string, ReplacementPolicy> = { L: 'lru', F: 'fifo' };
 const WR: Record<string, WritePolicy> = { R: 'readOnly', B: 'writeBack', T: 'writeThrough', E: 'writeEvict', L: 'localWriteBack' };
 const ALLOC: Record<string, AllocPolicy> = { m: 'onMiss', f: 'onFill', s: 'streaming' };
 const WALLOC: Record<string, WriteAllocPolicy> = { N: 'none', W: 'allocate', F: 'fetchOnWrite', L: 'lazyFetchOnRead' };
+const SET_INDEX: Record<string, SetIndexFunction> = { L: 'linear', P: 'ipoly', H: 'fermi', X: 'xor' };
 
 export function cacheBytes(g: CacheGeometry): number {
   return g.sets * g.lineBytes * g.ways;
@@ -61,6 +65,9 @@ export function parseCacheConfig(text: string, key: string): CacheGeometry {
   const write = WR[pol[1]!] ?? bad(`unknown write policy "${pol[1]}" (R, B, T, E or L)`);
   const alloc = ALLOC[pol[2]!] ?? bad(`unknown allocation policy "${pol[2]}" (m, f or s)`);
   const writeAlloc = WALLOC[pol[3]!] ?? bad(`unknown write-allocate policy "${pol[3]}" (N, W, F or L)`);
+  const setIndex = pol[4] === undefined ? 'linear' : SET_INDEX[pol[4]] ?? bad(`unknown set index function "${pol[4]}" (L, P, H or X)`);
+  if (setIndex === 'ipoly' && ![16, 32, 64].includes(sets!) && sets !== 1) bad(`the IPOLY set index (P) needs 16, 32 or 64 sets, not ${sets}`);
+  if (setIndex === 'fermi' && ![32, 64].includes(sets!)) bad(`the Fermi set index hash (H) needs 32 or 64 sets, not ${sets}`);
   const mshr = groups[2]!.split(':');
   if (mshr.length !== 3) bad('third group must be <mshr type>:<entries>:<max merge>');
   const mshrEntries = positiveInt(mshr[1]!, bad);
@@ -68,7 +75,7 @@ export function parseCacheConfig(text: string, key: string): CacheGeometry {
   const missQueue = positiveInt(groups[3]!.split(':')[0]!, bad);
   return {
     sectored, sets: sets!, lineBytes: lineBytes!, ways: ways!,
-    replacement, write, alloc, writeAlloc, mshrEntries, mshrMaxMerge, missQueue,
+    replacement, write, alloc, writeAlloc, mshrEntries, mshrMaxMerge, missQueue, setIndex,
   };
 }
 

@@ -26,9 +26,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
     'gpgpu_shmem_option', 'gpgpu_smem_latency', 'gpgpu_unified_l1d_size', 'gpgpu_adaptive_cache_config',
     'gpgpu_cache:dl1PrefL1', 'gpgpu_cache:dl1PrefShared',
   ]],
-  ['L1D banking / write-ratio detail: the L1D is modelled as one port per cycle with its MSHRs and miss queue (gpgpu_cache:dl1)', [
-    'gpgpu_l1_banks', 'gpgpu_l1_banks_byte_interleaving', 'gpgpu_l1_banks_hashing_function', 'gpgpu_l1_cache_write_ratio',
-    'gpgpu_n_cluster_ejection_buffer_size', 'gpgpu_n_ldst_response_buffer_size',
+  ['L1D write ratio / response buffers: the unified L1D/shared carve-out ratio and the cluster ejection / LD/ST response buffer sizes are not modelled (replies enter the SM as they arrive)', [
+    'gpgpu_l1_cache_write_ratio', 'gpgpu_n_cluster_ejection_buffer_size', 'gpgpu_n_ldst_response_buffer_size',
   ]],
   ['L1D bypass switch for CUDA ld.cg: every global access of a ray tracing shader goes through the L1D here, as with the 0 Vulkan-Sim sets', [
     'gpgpu_gmem_skip_L1D',
@@ -36,8 +35,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['texture / constant caches: vvision models no texture or constant cache; uniform and texture reads go through the L1D', [
     'gpgpu_tex_cache:l1', 'gpgpu_const_cache:l1', 'gpgpu_cache:dl2_texture_only',
   ]],
-  ['instruction fetch detail: instruction fetch is modelled by the I-cache (gpgpu_cache:il1); Vulkan-Sim also sets a perfect instruction cache', [
-    'gpgpu_perfect_inst_const_cache', 'gpgpu_inst_fetch_throughput',
+  ['instruction fetch throughput: fetch is modelled by the I-cache (gpgpu_cache:il1, or gpgpu_perfect_inst_const_cache) without a fetch-width limit', [
+    'gpgpu_inst_fetch_throughput',
   ]],
   ['issue-stage detail: the model issues through gpgpu_num_sched_per_core schedulers into SP/SFU/mem units; per-unit widths, operand collectors, register banks and sub-core partitioning are not modelled', [
     'gpgpu_pipeline_widths', 'gpgpu_num_dp_units', 'gpgpu_num_int_units', 'gpgpu_tensor_core_avail', 'gpgpu_num_tensor_core_units',
@@ -62,13 +61,12 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['coalescing architecture switch: the coalescer always merges a warp\'s accesses into 32-byte sectors of 128-byte lines, as sm_75 (gpgpu_coalesce_arch 75) does', [
     'gpgpu_coalesce_arch',
   ]],
-  ['address mapping detail: DRAM addresses map by channel interleaving of 256-byte chunks with row and bank bits above them (address-map.ts), not by a bit-mask string', [
-    'gpgpu_memory_partition_indexing', 'gpgpu_mem_address_mask', 'gpgpu_mem_addr_mapping', 'gpgpu_mem_addr_test',
-    'dram_bnk_indexing_policy', 'dram_bnkgrp_indexing_policy',
+  ['address-mask presets and the aliasing self-test: gpgpu_mem_addr_mapping (modelled) replaces every mask gpgpu_mem_address_mask would set (GPGPU-Sim addrdec_parseoption), so it has no effect when a mapping is given; gpgpu_mem_addr_test only checks the mapping (address-map tests do the same sweep)', [
+    'gpgpu_mem_address_mask', 'gpgpu_mem_addr_test',
   ]],
-  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); return/partition queues, separate write queues and data-command ratios are not modelled', [
-    'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall', 'dram_data_command_freq_ratio',
-    'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size', 'dram_elimnate_rw_turnaround',
+  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); return / partition queue sizes, separate write queues and the dual bus interface are not modelled', [
+    'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall',
+    'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size',
   ]],
   ['memcpy / flush between kernels: one trace-rays launch is simulated, with caches starting empty (as after Vulkan-Sim\'s flush)', [
     'gpgpu_perf_sim_memcpy', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache', 'gpgpu_fill_entire_line_on_clean',

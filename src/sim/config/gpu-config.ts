@@ -14,6 +14,7 @@ import { type CacheGeometry, parseCacheConfig } from './cache-config.js';
 import { ConfigError } from './config-error.js';
 import { type RawSetting, applyOverrides, readConfigText } from './config-file.js';
 import { type DramTiming, parseDramTiming } from './dram-timing.js';
+import { parseAddressMapping } from './address-mapping.js';
 import { PARAMS, type ParamDecl, findParam } from './params.js';
 import type { PredictorConfig, RayHashFunction, ReplacementPolicy } from './predictor-config.js';
 
@@ -40,17 +41,27 @@ export interface GpuConfig {
   ldstQueueSize: number;
   il1: CacheGeometry;
   icacheMissLatency: number;
+  /** gpgpu_perfect_inst_const_cache: every instruction fetch hits. */
+  perfectInstCache: boolean;
   l1d: CacheGeometry;
   l1Latency: number;
+  /** gpgpu_l1_banks, its interleaving (bytes) and bank hash. */
+  l1Banks: { count: number; interleaveBytes: number; hash: 'linear' | 'xor' | 'ipoly' };
   l2: CacheGeometry;
   l2Latency: number;
   icnt: { latency: number; flitBytes: number; bufferPackets: number };
   numMemChannels: number;
   subPartitionsPerChannel: number;
   dram: DramTiming & {
-    busBytesPerChip: number; chipsPerChannel: number; burstLength: number;
-    frfcfs: boolean; queueSize: number; rowBytes: number; returnLatency: number;
+    busBytesPerChip: number; chipsPerChannel: number; burstLength: number; dataCommandRatio: number;
+    frfcfs: boolean; queueSize: number; returnLatency: number;
+    /** dram_bnkgrp_indexing_policy: 0 higher bank bits, 1 lower. */
+    bankGroupIndexing: number;
+    /** false under dram_elimnate_rw_turnaround. */
+    rwTurnaround: boolean;
   };
+  /** gpgpu_mem_addr_mapping and the partition / bank index hashes (address-map.ts). */
+  addressMapping: { mapping: string; partitionIndexing: number; bankIndexing: number };
   perfectMem: boolean;
   rt: {
     maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
@@ -135,6 +146,13 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     const [v, o] = rawText(name);
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) fail(name, o, `"${v}" is not an integer >= ${min}`);
+    const d = decl(name);
+    if (d.choices && !d.choices.includes(String(n))) fail(name, o, `${n} is not one of ${d.choices.join(', ')} (the values this model implements)`);
+    return n;
+  };
+  const pow2 = (name: string): number => {
+    const n = int(name, 1);
+    if ((n & (n - 1)) !== 0) fail(name, rawText(name)[1], `${n} is not a power of two`);
     return n;
   };
   const bool = (name: string): boolean => {
@@ -222,8 +240,14 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     ldstQueueSize: int('gpgpu_ldst_queue_size', 1),
     il1: withOrigin('gpgpu_cache:il1', (v) => parseCacheConfig(v, 'gpgpu_cache:il1')),
     icacheMissLatency: int('gpgpu_icache_miss_latency'),
+    perfectInstCache: bool('gpgpu_perfect_inst_const_cache'),
     l1d: withOrigin('gpgpu_cache:dl1', (v) => parseCacheConfig(v, 'gpgpu_cache:dl1')),
     l1Latency: int('gpgpu_l1_latency', 1),
+    l1Banks: {
+      count: pow2('gpgpu_l1_banks'),
+      interleaveBytes: pow2('gpgpu_l1_banks_byte_interleaving'),
+      hash: (['linear', 'xor', 'ipoly'] as const)[int('gpgpu_l1_banks_hashing_function')]!,
+    },
     l2: withOrigin('gpgpu_cache:dl2', (v) => parseCacheConfig(v, 'gpgpu_cache:dl2')),
     l2Latency: int('gpgpu_l2_rop_latency', 1),
     icnt: { latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1) },
@@ -234,10 +258,17 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       busBytesPerChip: int('gpgpu_dram_buswidth', 1),
       chipsPerChannel: int('gpgpu_n_mem_per_ctrlr', 1),
       burstLength: int('gpgpu_dram_burst_length', 1),
+      dataCommandRatio: int('dram_data_command_freq_ratio', 1),
+      bankGroupIndexing: int('dram_bnkgrp_indexing_policy'),
+      rwTurnaround: !bool('dram_elimnate_rw_turnaround'),
       frfcfs: int('gpgpu_dram_scheduler') === 1,
       queueSize: int('gpgpu_frfcfs_dram_sched_queue_size', 1),
-      rowBytes: int('gpgpu_dram_row_bytes', 128),
       returnLatency: int('dram_latency'),
+    },
+    addressMapping: {
+      mapping: withOrigin('gpgpu_mem_addr_mapping', (v) => (parseAddressMapping(v, 'gpgpu_mem_addr_mapping'), v)),
+      partitionIndexing: int('gpgpu_memory_partition_indexing'),
+      bankIndexing: int('dram_bnk_indexing_policy'),
     },
     perfectMem: bool('gpgpu_perfect_mem'),
     rt: {

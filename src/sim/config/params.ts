@@ -71,8 +71,12 @@ export const PARAMS: readonly ParamDecl[] = [
   // --- caches
   p('gpgpu_cache:il1', 'cache', 'N:64:128:16,L:R:f:N:L,S:2:48,4', 'cache', 'instruction cache per SM (Table III: 128KB 16-way)'),
   p('gpgpu_icache_miss_latency', 'int', '20', 'cycles', 'extra fetch cycles of an instruction cache miss'),
+  p('gpgpu_perfect_inst_const_cache', 'bool', '0', '', 'perfect instruction (and constant) cache: every fetch hits, gpgpu_cache:il1 is not consulted (GPGPU-Sim shader_core_ctx::fetch)'),
   p('gpgpu_cache:dl1', 'cache', 'N:1:128:512,L:L:m:N:L,A:256:8,16:0,32', 'cache', 'L1 data cache per SM (Table III: 64KB fully assoc. LRU)'),
   p('gpgpu_l1_latency', 'int', '20', 'cycles', 'L1D hit latency'),
+  p('gpgpu_l1_banks', 'int', '1', 'banks', 'L1D banks: the LD/ST unit sends at most one access per bank per cycle into the L1D latency pipeline, and stalls at the first bank conflict (GPGPU-Sim ldst_unit::process_memory_access_queue_l1cache)'),
+  p('gpgpu_l1_banks_byte_interleaving', 'int', '32', 'bytes', 'L1D bank interleaving granularity (32: one sector per bank, as Volta/Turing)'),
+  p('gpgpu_l1_banks_hashing_function', 'int', '0', '', 'L1D bank index function: 0 = linear, 1 = bitwise XOR, 2 = IPOLY (GPGPU-Sim cache_config::hash_function)', { choices: ['0', '1', '2'] }),
   p('gpgpu_cache:dl2', 'cache', 'S:64:128:16,L:B:m:L:L,A:192:4,32:0,32', 'cache', 'L2 bank per memory sub-partition (Table III: 3MB total, 16-way LRU)'),
   p('gpgpu_l2_rop_latency', 'int', '160', 'cycles', 'L2 access latency (ROP queue)'),
   // --- interconnect
@@ -88,7 +92,12 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_dram_burst_length', 'int', '8', 'beats', 'DRAM burst length'),
   p('gpgpu_dram_scheduler', 'int', '1', '', '0 = FIFO, 1 = FR-FCFS'),
   p('gpgpu_frfcfs_dram_sched_queue_size', 'int', '64', 'requests', 'DRAM scheduler queue per channel'),
-  p('gpgpu_dram_row_bytes', 'int', '2048', 'bytes', 'DRAM row (page) size per bank'),
+  p('dram_data_command_freq_ratio', 'int', '2', 'ratio', 'DRAM data bus clock / command clock: a column command moves an atom of burst x bus width x chips bytes in burst / ratio command clocks (GPGPU-Sim dram.cc)'),
+  p('gpgpu_mem_addr_mapping', 'string', 'dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS', '', 'address to DRAM chip / bank / row / column bits, GPGPU-Sim addrdec syntax (R row, B bank, C column, S burst, D chip, 0 unused; dramid@N puts the chip bits at bit N); the low bank bits pick the sub-partition'),
+  p('gpgpu_memory_partition_indexing', 'int', '0', '', 'memory partition (chip) index: 0 = consecutive, 1 = bitwise XOR with higher bits, 2 = IPOLY hash', { choices: ['0', '1', '2'] }),
+  p('dram_bnk_indexing_policy', 'int', '0', '', 'DRAM bank index: 0 = the mapping\'s bank bits, 1 = XOR with the row bits, 2 = IPOLY with the row bits', { choices: ['0', '1', '2'] }),
+  p('dram_bnkgrp_indexing_policy', 'int', '0', '', 'DRAM bank group of a bank: 0 = its higher bits, 1 = its lower bits', { choices: ['0', '1'] }),
+  p('dram_elimnate_rw_turnaround', 'bool', '0', '', 'set the read-to-write and write-to-read turnarounds (tRTW, tWTR) to 0 (GPGPU-Sim spelling)'),
   p('dram_latency', 'int', '100', 'cycles', 'fixed return latency added to every DRAM access (core cycles)'),
   p('gpgpu_perfect_mem', 'bool', '0', '', 'limit study: every memory access completes after the L1 latency'),
   // --- RT unit (Vulkan-Sim III-C)

@@ -11,7 +11,7 @@
 import type { FunctionId, Inst } from '../../ir/inst.js';
 import type { Block } from '../../ir/module.js';
 import type { BlockId } from '../../ir/inst.js';
-import { OpClass } from '../warp-step.js';
+import { OpClass, type StepDeps } from '../warp-step.js';
 import type { MemSite } from './emit-context.js';
 
 export type PieceFn = (W: unknown, F: unknown, mask: number) => void;
@@ -24,6 +24,8 @@ export interface PieceInfo {
   /** Executed (counted) instructions of the piece. */
   insts: number;
   opClasses: Uint8Array;
+  /** Which earlier instructions of the piece each instruction reads (the timing model's scoreboard). */
+  deps: StepDeps;
   memSites: MemSite[];
   end: 'call' | 'traverse' | 'branch' | 'return';
   callee?: FunctionId;

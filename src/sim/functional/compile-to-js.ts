@@ -26,7 +26,7 @@ import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg } from '../../ir/cfg.js';
 import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
-import { OpClass } from '../warp-step.js';
+import { OpClass, type StepDeps } from '../warp-step.js';
 import { isRtStateStorage } from './rt-state-storage.js';
 import {
   EXIT, countsAsInstruction, defaultClass, splitBlock,
@@ -415,6 +415,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
+      deps: stepDeps(counted, memSites),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
@@ -567,4 +568,27 @@ export class FunctionCompiler {
         throw new SimError('unsupported', `IR op '${inst.op}' is not supported by the functional core`);
     }
   }
+}
+
+/** In-piece register dependencies of the counted instructions (see StepDeps). */
+function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[]): StepDeps {
+  const producer = new Map<ValueId, number>();
+  const start = new Uint32Array(counted.length + 1);
+  const list: number[] = [];
+  counted.forEach((inst, i) => {
+    start[i] = list.length;
+    const seen = new Set<number>();
+    for (const v of operands(inst)) {
+      const p = producer.get(v);
+      if (p !== undefined && !seen.has(p)) {
+        seen.add(p);
+        list.push(p);
+      }
+    }
+    if ('id' in inst && typeof inst.id === 'number') producer.set(inst.id, i);
+  });
+  start[counted.length] = list.length;
+  const fromMemory = new Uint8Array(counted.length);
+  for (const m of memSites) if (m.kind !== 'store' && m.instIndex < counted.length) fromMemory[m.instIndex] = 1;
+  return { start, list: Uint32Array.from(list), fromMemory };
 }

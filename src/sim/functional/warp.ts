@@ -427,6 +427,7 @@ export class Warp {
       activeMask: mask >>> 0,
       insts: piece.insts,
       opClasses: piece.opClasses,
+      deps: piece.deps,
       memory,
       done: false,
     };

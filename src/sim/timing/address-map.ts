@@ -1,42 +1,233 @@
 /**
- * Address decoding: which memory channel, L2 sub-partition, DRAM bank and row a byte address
- * lives in. Consecutive 256 B chunks interleave across channels (with a skew from the higher bits
- * so power-of-two strides do not camp on one channel); inside a chunk, 128 B lines alternate
- * between the channel's sub-partitions.
+ * Address decoding as GPGPU-Sim's `linear_to_raw_address_translation` (addrdec.cc) does it, from
+ * the config's `gpgpu_mem_addr_mapping` string: which memory channel (chip), L2 sub-partition,
+ * DRAM bank, row and column a byte address lives in, and the "partition address" (the address
+ * with the channel and sub-partition bits taken out) that the L2 indexes its sets with.
  *
- * Invariant: a pure function of the address and the configuration (determinism).
+ * The mapping string lists 64 address bits from bit 63 down: R row, B bank, C column, S burst
+ * (also column), D chip, 0 unused. `dramid@N;` instead puts the chip bits at bit N: with a
+ * power-of-two channel count log2(channels) bits are inserted there and the R/B/C masks above N
+ * move up; otherwise (12 channels) the chip is (addr >> N) mod channels and the masks apply to
+ * the rest of the address, ((addr >> N) / channels) << N | (addr mod 2^N).
+ * The sub-partition is chip * subPerChannel + the low log2(subPerChannel) bank bits.
+ *
+ * `gpgpu_memory_partition_indexing` (0 consecutive, 1 bitwise XOR, 2 IPOLY) may hash the chip /
+ * sub-partition with the higher address bits; `dram_bnk_indexing_policy` (0 linear, 1 XOR,
+ * 2 IPOLY) hashes the bank with the row inside the DRAM (dram_req_t).
+ *
+ * Invariants: a pure function of the address and the configuration (determinism); two
+ * different addresses never decode to the same (chip, bank, row, column) (tested by sweep).
  */
-export interface AddressMap {
+import { parseAddressMapping } from '../config/address-mapping.js';
+import { ConfigError } from '../config/config-error.js';
+import { bitwiseHash, ipolyHash } from './index-hash.js';
+
+/** Bit fields of the mapping, as 64-bit masks split into two 32-bit halves. */
+interface BitMask {
+  lo: number;
+  hi: number;
+}
+
+export interface AddressMapConfig {
   channels: number;
   subPerChannel: number;
+  /** gpgpu_mem_addr_mapping */
+  mapping: string;
+  /** gpgpu_memory_partition_indexing: 0 consecutive, 1 bitwise XOR, 2 IPOLY. */
+  partitionIndexing: number;
+  /** dram_bnk_indexing_policy: 0 linear, 1 bitwise XOR with the row, 2 IPOLY with the row. */
+  bankIndexing: number;
+  /** DRAM banks per channel (nbk of the timing string). */
   banks: number;
-  rowBytes: number;
 }
 
-const CHUNK = 256;
-
-export function channelOf(m: AddressMap, addr: number): number {
-  const chunk = Math.floor(addr / CHUNK);
-  const skew = Math.floor(chunk / (m.channels * 64));
-  return (chunk + skew) % m.channels;
+/** A decoded address (GPGPU-Sim addrdec_t, with the bank already hashed by dram_bnk_indexing_policy). */
+export interface DecodedAddress {
+  chip: number;
+  subPartition: number;
+  bank: number;
+  row: number;
+  col: number;
 }
 
-/** Global sub-partition index: channel * subPerChannel + sub. */
-export function subPartitionOf(m: AddressMap, addr: number): number {
-  const sub = Math.floor(addr / 128) % m.subPerChannel;
-  return channelOf(m, addr) * m.subPerChannel + sub;
+const TWO32 = 2 ** 32;
+
+export class AddressMap {
+  readonly channels: number;
+  readonly subPerChannel: number;
+  readonly banks: number;
+  private readonly chipStart: number;
+  private readonly gap: boolean;
+  private readonly chipMask: BitMask;
+  private readonly bankMask: BitMask;
+  private readonly rowMask: BitMask;
+  private readonly colMask: BitMask;
+  private readonly subIdMask: BitMask;
+  private readonly log2Channels: number;
+  private readonly log2Sub: number;
+  private readonly partitionIndexing: number;
+  private readonly bankIndexing: number;
+
+  constructor(c: AddressMapConfig, key = 'gpgpu_mem_addr_mapping') {
+    this.channels = c.channels;
+    this.subPerChannel = c.subPerChannel;
+    this.banks = c.banks;
+    this.partitionIndexing = c.partitionIndexing;
+    this.bankIndexing = c.bankIndexing;
+    if (!isPow2(c.subPerChannel)) throw new ConfigError(`gpgpu_n_sub_partition_per_mchannel: ${c.subPerChannel} is not a power of two (GPGPU-Sim requires one)`, 'gpgpu_n_sub_partition_per_mchannel');
+    this.log2Sub = Math.log2(c.subPerChannel);
+    let log2Ch = Math.floor(Math.log2(c.channels));
+    this.gap = 2 ** log2Ch !== c.channels;
+    if (this.gap) log2Ch++;
+    this.log2Channels = log2Ch;
+
+    const parsed = parseAddressMapping(c.mapping, key);
+    let { bank, row, col, chip } = parsed;
+    this.chipStart = parsed.chipStart;
+    if (parsed.chipStart >= 0) {
+      if (!this.gap) {
+        // Insert log2(channels) chip bits at chipStart: every R/B/C bit at or above it moves up.
+        const shift = (m: bigint): bigint => {
+          const low = m & ((1n << BigInt(parsed.chipStart)) - 1n);
+          return ((m & ~((1n << BigInt(parsed.chipStart)) - 1n)) << BigInt(log2Ch)) | low;
+        };
+        bank = shift(bank);
+        row = shift(row);
+        col = shift(col);
+        chip = 0n;
+        for (let i = parsed.chipStart; i < parsed.chipStart + log2Ch; i++) chip |= 1n << BigInt(i);
+      }
+    } else if (this.gap) {
+      throw new ConfigError(`${key}: with ${c.channels} channels (not a power of two) the chip bits must be given as dramid@<bit>`, key);
+    }
+    if (c.partitionIndexing === 1 && this.gap) {
+      throw new ConfigError(`gpgpu_memory_partition_indexing: 1 (bitwise XOR) needs a power-of-two channel count, not ${c.channels}`, 'gpgpu_memory_partition_indexing');
+    }
+    if (popcount(bank) < this.log2Sub) throw new ConfigError(`${key}: fewer bank bits than log2(sub-partitions per channel)`, key);
+    // The sub-partition id is the lowest log2(subPerChannel) bank bits.
+    let subId = 0n;
+    let found = 0;
+    for (let i = 0n; i < 64n && found < this.log2Sub; i++) {
+      if (bank & (1n << i)) {
+        subId |= 1n << i;
+        found++;
+      }
+    }
+    this.chipMask = split(chip);
+    this.bankMask = split(bank);
+    this.rowMask = split(row);
+    this.colMask = split(col);
+    this.subIdMask = split(subId);
+  }
+
+  /** Memory channel of an address. */
+  channelOf(addr: number): number {
+    return this.subPartitionOf(addr) >> this.log2Sub;
+  }
+
+  /** Global sub-partition (L2 bank) index: chip * subPerChannel + sub. */
+  subPartitionOf(addr: number): number {
+    let chip: number;
+    let rest = addr;
+    if (this.gap) {
+      const high = Math.floor(addr / 2 ** this.chipStart);
+      chip = high % this.channels;
+      rest = Math.floor(high / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart);
+    } else {
+      chip = pext(addr, this.chipMask);
+    }
+    const rawBank = pext(rest, this.bankMask);
+    const sub = rawBank & (this.subPerChannel - 1);
+    if (this.partitionIndexing === 0) return chip * this.subPerChannel + sub;
+    const higher = this.gap
+      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels)
+      : Math.floor(addr / 2 ** (this.chipStart + this.log2Channels + this.log2Sub));
+    if (this.partitionIndexing === 1) {
+      return bitwiseHash(higher, chip, this.channels) * this.subPerChannel + sub;
+    }
+    // IPOLY over channels x sub-partitions (next power of two of the channel count), then modulo.
+    const n = 2 ** this.log2Channels * this.subPerChannel;
+    const hashed = ipolyHash(higher, chip * this.subPerChannel + sub, n) % (this.channels * this.subPerChannel);
+    return hashed;
+  }
+
+  /** Bank (after dram_bnk_indexing_policy), row and column inside the channel. */
+  decode(addr: number): DecodedAddress {
+    const subPartition = this.subPartitionOf(addr);
+    const rest = this.gap
+      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart)
+      : addr;
+    const rawBank = pext(rest, this.bankMask);
+    const row = pext(rest, this.rowMask);
+    const col = pext(rest, this.colMask);
+    let bank = rawBank;
+    if (this.bankIndexing === 1) bank = bitwiseHash(row, rawBank, this.banks);
+    else if (this.bankIndexing === 2) bank = ipolyHash(row, rawBank, this.banks);
+    return { chip: subPartition >> this.log2Sub, subPartition, bank: bank % this.banks, row, col };
+  }
+
+  /**
+   * The address without its channel and sub-partition bits (GPGPU-Sim partition_address): what
+   * the L2 of a sub-partition indexes its sets with, so the sets are not camped on.
+   */
+  partitionAddress(addr: number): number {
+    let a = addr;
+    if (this.gap) {
+      a = Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart);
+      return removeBits(a, this.subIdMask);
+    }
+    return removeBits(a, { lo: (this.chipMask.lo | this.subIdMask.lo) >>> 0, hi: (this.chipMask.hi | this.subIdMask.hi) >>> 0 });
+  }
 }
 
-/** Index of the 256 B chunk inside its channel. */
-function localChunk(m: AddressMap, addr: number): number {
-  return Math.floor(Math.floor(addr / CHUNK) / m.channels);
+function split(m: bigint): BitMask {
+  return { lo: Number(m & 0xffffffffn) >>> 0, hi: Number((m >> 32n) & 0xffffffffn) >>> 0 };
 }
 
-export function bankOf(m: AddressMap, addr: number): number {
-  return localChunk(m, addr) % m.banks;
+function popcount(m: bigint): number {
+  let n = 0;
+  for (let x = m; x > 0n; x >>= 1n) if (x & 1n) n++;
+  return n;
 }
 
-export function rowOf(m: AddressMap, addr: number): number {
-  const chunksPerRow = Math.max(1, Math.floor(m.rowBytes / CHUNK));
-  return Math.floor(localChunk(m, addr) / m.banks / chunksPerRow);
+function isPow2(n: number): boolean {
+  return n > 0 && (n & (n - 1)) === 0;
+}
+
+/** Gathers the address bits under `mask` into the low bits of the result, in order (x86 PEXT). */
+function pext(addr: number, mask: BitMask): number {
+  const lo = addr >>> 0;
+  const hi = Math.floor(addr / TWO32) >>> 0;
+  let out = 0;
+  let pos = 0;
+  for (let m = mask.lo; m !== 0; m &= m - 1) {
+    const b = 31 - Math.clz32(m & -m);
+    if ((lo >>> b) & 1) out += 2 ** pos;
+    pos++;
+  }
+  for (let m = mask.hi; m !== 0; m &= m - 1) {
+    const b = 31 - Math.clz32(m & -m);
+    if ((hi >>> b) & 1) out += 2 ** pos;
+    pos++;
+  }
+  return out;
+}
+
+/** The address with the bits under `mask` removed and the bits above them moved down. */
+function removeBits(addr: number, mask: BitMask): number {
+  const lo = addr >>> 0;
+  const hi = Math.floor(addr / TWO32) >>> 0;
+  let out = 0;
+  let pos = 0;
+  for (let b = 0; b < 32; b++) {
+    if ((mask.lo >>> b) & 1) continue;
+    if ((lo >>> b) & 1) out += 2 ** pos;
+    pos++;
+  }
+  for (let b = 0; b < 32 && hi >>> b !== 0; b++) {
+    if ((mask.hi >>> b) & 1) continue;
+    if ((hi >>> b) & 1) out += 2 ** pos;
+    pos++;
+  }
+  return out;
 }

@@ -11,6 +11,7 @@
  * - A miss is compulsory until the line has been filled into this cache once.
  */
 import type { CacheGeometry } from '../config/cache-config.js';
+import { hashIndex } from './index-hash.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
 
 export const enum AccessOutcome {
@@ -97,8 +98,17 @@ export class Cache {
   /** Outstanding misses by line address. */
   readonly mshr = new Map<number, MemRequest>();
 
-  constructor(readonly geometry: CacheGeometry) {
+  private readonly linearSets: boolean;
+  private readonly lineLog2: number;
+
+  /**
+   * `indexAddress`: the address the set index is computed from (the L2 of a sub-partition uses
+   * the partition address, GPGPU-Sim l2_cache_config::set_index); the tag stays the full line.
+   */
+  constructor(readonly geometry: CacheGeometry, private readonly indexAddress?: (line: number) => number) {
     this.lineBytes = geometry.lineBytes;
+    this.lineLog2 = Math.log2(geometry.lineBytes);
+    this.linearSets = geometry.setIndex === 'linear' && indexAddress === undefined;
     this.sets = geometry.sets;
     this.ways = geometry.ways;
     this.lru = geometry.replacement === 'lru';
@@ -128,7 +138,9 @@ export class Cache {
   }
 
   private setOf(line: number): number {
-    return this.sets === 1 ? 0 : Math.floor(line / this.lineBytes) % this.sets;
+    if (this.sets === 1) return 0;
+    if (this.linearSets) return Math.floor(line / this.lineBytes) % this.sets;
+    return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(line) : line, this.sets, this.lineLog2);
   }
 
   /**

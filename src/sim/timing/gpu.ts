@@ -13,7 +13,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { ConfigError } from '../config/config-error.js';
-import type { AddressMap } from './address-map.js';
+import { AddressMap } from './address-map.js';
 import { CacheStats } from './cache.js';
 import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
@@ -68,7 +68,9 @@ export class Gpu {
     const saved = cfg.treelet.savedRegisters ||
       (liveRegisters !== undefined && liveRegisters > 0 ? Math.min(liveRegisters, cfg.registersPerThread) : cfg.registersPerThread);
     this.virt = cfg.treelet.virtualization ? new RayVirtualization(cfg, saved) : null;
-    this.map = { channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, rowBytes: cfg.dram.rowBytes };
+    this.map = new AddressMap({
+      channels: cfg.numMemChannels, subPerChannel: cfg.subPartitionsPerChannel, banks: cfg.dram.nbk, ...cfg.addressMapping,
+    });
     const subs = cfg.numMemChannels * cfg.subPartitionsPerChannel;
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
     // domains are converted (identical clocks in every preset, so this is usually a no-op).

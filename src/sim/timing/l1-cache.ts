@@ -11,7 +11,7 @@
  *   keeps the request and retries (back-pressure).
  */
 import type { GpuConfig } from '../config/gpu-config.js';
-import { type AddressMap, subPartitionOf } from './address-map.js';
+import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
 import type { Interconnect } from './interconnect.js';
 import { type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
@@ -149,7 +149,7 @@ export class L1DataCache {
   }
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
-    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: subPartitionOf(this.map, line), waiters, sentAt: now };
+    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now };
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */

@@ -34,8 +34,8 @@ export class L2Bank {
   /** Store misses allocate the line dirty without fetching it (GPGPU-Sim lazy fetch-on-read). */
   private readonly writeAllocate: boolean;
 
-  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number) {
-    this.cache = new Cache(cfg.l2);
+  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap) {
+    this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
     this.dramLimit = cfg.l2.missQueue;
     this.fetchWholeLine = !cfg.l2.sectored;
     this.writeAllocate = cfg.l2.writeAlloc !== 'none';
@@ -163,7 +163,7 @@ export class MemoryPartition {
     this.banks = [];
     for (let s = 0; s < cfg.subPartitionsPerChannel; s++) {
       const latency = Math.max(1, Math.round((cfg.l2Latency * cfg.clocks.coreMhz) / cfg.clocks.l2Mhz));
-      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency));
+      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map));
     }
     this.dram = new DramChannel(cfg, map);
   }

@@ -26,9 +26,10 @@
  * - No per-cycle allocation.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
-import { OpClass, type WarpStep } from '../warp-step.js';
+import { OpClass, type StepDeps, type WarpStep } from '../warp-step.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
+import { hashIndex } from './index-hash.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
@@ -72,6 +73,8 @@ export class SmStats {
   issueCycles = 0;
   icacheAccesses = 0;
   icacheMisses = 0;
+  /** Cycles the LD/ST unit stopped at an L1D bank conflict (GPGPU-Sim BK_CONF). */
+  l1BankConflicts = 0;
   warpsFinished = 0;
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
@@ -81,6 +84,7 @@ export class SmStats {
     this.issueCycles += o.issueCycles;
     this.icacheAccesses += o.icacheAccesses;
     this.icacheMisses += o.icacheMisses;
+    this.l1BankConflicts += o.l1BankConflicts;
     this.warpsFinished += o.warpsFinished;
   }
 }
@@ -109,6 +113,7 @@ export class Sm implements MemClient {
   readonly rtCache: L1DataCache;
   readonly rt: RtUnit | TreeletRtUnit;
   readonly icache: Cache;
+  private readonly bankUnitLog2: number;
   readonly stats = new SmStats();
   /** The warp-timeline recorder's hooks, when a timeline is recorded (attachTimeline); null costs one check per call site. */
   private timeline: SmTimelineHooks | null = null;
@@ -118,6 +123,14 @@ export class Sm implements MemClient {
   private readonly instIdx: Int32Array;
   private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
+  /**
+   * Per-instruction scoreboard: per context, a ring of the cycle each recent instruction's result
+   * is ready (`doneMask + 1` entries, more than the longest op latency, so an older producer is
+   * always ready); `memBlocked[c]` is 1 while the context waits for a load a later instruction reads.
+   */
+  private readonly doneAt: Float64Array;
+  private readonly doneMask: number;
+  private readonly memBlocked: Uint8Array;
   private readonly readyAt: Float64Array;
   private readonly pendingMem: Int32Array;
   private readonly inRt: Uint8Array;
@@ -165,6 +178,10 @@ export class Sm implements MemClient {
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
+    const ring = 2 ** Math.ceil(Math.log2(Math.max(...cfg.opLatency) + 2));
+    this.doneMask = ring - 1;
+    this.doneAt = new Float64Array(nc * ring);
+    this.memBlocked = new Uint8Array(nc);
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);
     this.inRt = new Uint8Array(nc);
@@ -193,6 +210,7 @@ export class Sm implements MemClient {
       }, this.l1, (slot) => tables + slot * INTERSECTION_TABLE_BYTES);
     }
     this.icache = new Cache(cfg.il1);
+    this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -251,7 +269,11 @@ export class Sm implements MemClient {
 
   /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
   onResponse(w: Waiter, now: number): void {
-    this.pendingMem[w.tag]--;
+    if (--this.pendingMem[w.tag]! === 0 && this.memBlocked[w.tag] === 1) {
+      // An instruction that reads a loaded value issues once the data is written back.
+      this.memBlocked[w.tag] = 0;
+      this.nextIssueAt[w.tag] = now + 1;
+    }
     this.wakeAt = 0;
     if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
     this.suspendCheck = this.virt !== null;
@@ -279,9 +301,24 @@ export class Sm implements MemClient {
     return issued;
   }
 
+  /**
+   * The LD/ST unit sends queued accesses into the L1D: per LD/ST unit, at most one per L1D bank
+   * each cycle, stopping at the first bank conflict (GPGPU-Sim
+   * ldst_unit::process_memory_access_queue_l1cache with gpgpu_l1_banks).
+   */
   private ldstCycle(now: number): void {
-    for (let k = 0; k < this.cfg.units.mem && this.ldstHead < this.ldst.length; k++) {
+    const banks = this.cfg.l1Banks;
+    let usedBanks = 0;
+    for (let k = 0; k < this.cfg.units.mem * banks.count && this.ldstHead < this.ldst.length; k++) {
       const e = this.ldst[this.ldstHead]!;
+      if (banks.count > 1) {
+        const bank = hashIndex(banks.hash, e.addr + 4 * firstWord(e.words), banks.count, this.bankUnitLog2);
+        if (usedBanks & (1 << bank)) {
+          this.stats.l1BankConflicts++;
+          break;
+        }
+        usedBanks |= 1 << bank;
+      }
       const waiter = e.kind === ReqKind.Store ? null : this.slotWaiter[e.slot]!;
       if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now, e.local, e.words)) break;
       this.ldstHead++;
@@ -435,6 +472,7 @@ export class Sm implements MemClient {
 
   /** Instruction-cache lookup for the block; each missing line costs the miss latency. */
   private fetchDelay(step: WarpStep): number {
+    if (this.cfg.perfectInstCache) return 0;
     const base = (step.fn * 4096 + step.block) * 4096;
     const lines = Math.max(1, Math.ceil((step.insts * INST_BYTES) / this.icache.lineBytes));
     let misses = 0;
@@ -472,6 +510,15 @@ export class Sm implements MemClient {
       return false;
     }
     if (this.nextIssueAt[c]! > now) return false;
+    if (step.deps !== undefined) {
+      const ready = this.operandsReadyAt(c, step.deps, i);
+      if (ready > now) {
+        // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
+        if (ready === Infinity) this.memBlocked[c] = 1;
+        this.nextIssueAt[c] = ready;
+        return false;
+      }
+    }
     const cls = step.opClasses[i]!;
     const g = UNIT_GROUP[cls]!;
     let unit = -1;
@@ -495,6 +542,7 @@ export class Sm implements MemClient {
     if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
     const done = now + this.cfg.opLatency[cls]!;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
+    this.doneAt[c * (this.doneMask + 1) + (i & this.doneMask)] = done;
     this.nextIssueAt[c] = now + 1;
     this.instIdx[c] = i + 1;
     const lanes = popcount(step.activeMask);
@@ -503,6 +551,26 @@ export class Sm implements MemClient {
     this.stats.simtHistogram[lanes]!++;
     if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
     return true;
+  }
+
+  /**
+   * The cycle instruction i of context c may issue as far as its operands go (GPGPU-Sim's
+   * scoreboard): the latest result time of the step's instructions it reads, or Infinity while
+   * one of them is a load whose data is still outstanding.
+   */
+  private operandsReadyAt(c: number, deps: StepDeps, i: number): number {
+    let ready = 0;
+    const ring = this.doneMask + 1;
+    for (let k = deps.start[i]!, end = deps.start[i + 1]!; k < end; k++) {
+      const p = deps.list[k]!;
+      if (deps.fromMemory[p] === 1) {
+        if (this.pendingMem[c]! > 0) return Infinity;
+      } else if (i - p < ring) {
+        const t = this.doneAt[c * ring + (p & this.doneMask)]!;
+        if (t > ready) ready = t;
+      }
+    }
+    return ready;
   }
 
   /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */
@@ -795,4 +863,9 @@ export class Sm implements MemClient {
     }
     return out;
   }
+}
+
+/** Index of the lowest 4-byte word a word mask touches (0 for an empty mask). */
+function firstWord(words: number): number {
+  return words === 0 ? 0 : 31 - Math.clz32(words & -words);
 }

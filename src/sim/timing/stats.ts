@@ -39,6 +39,7 @@ export const STAT_META: Record<string, StatMeta> = {
   L1D_total_cache_misses: { unit: 'accesses', description: 'L1D misses (compulsory + capacity/conflict)' },
   L1D_total_cache_miss_rate: { unit: 'ratio', description: 'L1D misses / accesses' },
   L1D_total_cache_reservation_fails: { unit: 'attempts', description: 'L1D accesses refused (MSHR or miss queue full) and retried' },
+  L1D_bank_conflicts: { unit: 'cycles', description: 'cycles the LD/ST unit stopped at an L1D bank conflict (gpgpu_l1_banks; GPGPU-Sim BK_CONF)' },
   L2_total_cache_accesses: { unit: 'accesses', description: 'L2 accesses, excluding reservation-fail retries' },
   L2_total_cache_misses: { unit: 'accesses', description: 'L2 misses' },
   L2_total_cache_miss_rate: { unit: 'ratio', description: 'L2 misses / accesses' },
@@ -49,6 +50,8 @@ export const STAT_META: Record<string, StatMeta> = {
   dram_writes: { unit: 'requests', description: 'DRAM write requests (L2 write-backs)' },
   dram_row_buffer_hit_rate: { unit: 'ratio', description: 'DRAM accesses that found their row open' },
   dram_avg_read_latency: { unit: 'cycles', description: 'DRAM read latency from scheduler queue to data return' },
+  dram_activates: { unit: 'commands', description: 'DRAM row activations (GPGPU-Sim n_act)' },
+  dram_column_commands: { unit: 'commands', description: 'DRAM read and write column commands, one per atom of burst x bus width x chips bytes' },
   dram_eff: { unit: 'ratio', description: 'cycles transferring data / cycles with requests pending at the DRAM scheduler (VI-C)' },
   bwutil: { unit: 'ratio', description: 'cycles transferring data / all cycles, averaged over channels (VI-C)' },
   rt_total_warps: { unit: 'warps', description: 'warps that went through the RT units' },
@@ -206,6 +209,7 @@ export function buildStats(x: StatsInput): TimingStats {
     L1D_total_cache_misses: x.l1d.misses(),
     L1D_total_cache_miss_rate: div(x.l1d.misses(), x.l1d.accesses()),
     L1D_total_cache_reservation_fails: x.l1d.get(0, 4) + x.l1d.get(1, 4),
+    L1D_bank_conflicts: x.sm.l1BankConflicts,
   };
   const l2 = {
     L2_total_cache_accesses: x.l2.accesses(),
@@ -220,6 +224,8 @@ export function buildStats(x: StatsInput): TimingStats {
     dram_writes: d.writes,
     dram_row_buffer_hit_rate: div(d.rowHits, d.rowHits + d.rowMisses),
     dram_avg_read_latency: div(d.readLatencySum, d.reads),
+    dram_activates: d.activates,
+    dram_column_commands: d.columnCommands,
     dram_eff: div(d.busBusy, d.pendingCycles),
     bwutil: div(d.busBusy, cycles * x.numChannels),
   };

@@ -1,10 +1,10 @@
 import test from 'ava';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheBytes } from '../../../src/sim/config/cache-config.js';
 import { ConfigError } from '../../../src/sim/config/config-error.js';
-import { PRESETS, configFromText, loadConfig } from '../../../src/sim/config/gpu-config.js';
+import { PRESETS, configFromText, loadConfig, presetPath } from '../../../src/sim/config/gpu-config.js';
 import { PARAMS } from '../../../src/sim/config/params.js';
 
 test('every parameter has a unit-or-kind, a default and a description', (t) => {
@@ -16,27 +16,43 @@ test('every parameter has a unit-or-kind, a default and a description', (t) => {
   t.notThrows(() => configFromText(''));
 });
 
-test('baseline and mobile follow Vulkan-Sim Table III', (t) => {
-  const b = loadConfig('baseline');
+test('baseline follows Vulkan-Sim Table III', (t) => {
+  const c = loadConfig('baseline');
+  t.is(c.numSms, 30);
+  t.is(c.registersPerSm, 65536);
+  t.is(c.maxWarpsPerSm, 32);
+  t.is(c.scheduler, 'gto');
+  t.is(cacheBytes(c.l1d), 64 * 1024);
+  t.is(c.l1d.sets, 1, 'fully associative');
+  t.is(c.l1Latency, 20);
+  t.is(cacheBytes(c.l2) * c.numMemChannels * c.subPartitionsPerChannel, 3 * 1024 * 1024);
+  t.is(c.l2Latency, 160);
+  t.is(cacheBytes(c.il1), 128 * 1024);
+  t.is(c.clocks.coreMhz, 1365);
+  t.is(c.clocks.dramMhz, 3500);
+  t.is(c.rt.maxWarps, 4);
+  t.is(c.rt.maxMshr, 64);
+});
+
+test('rtx2060 and mobile are Vulkan-Sim\'s own tested-cfgs files, read as they are', (t) => {
+  const shipped = readFileSync(presetPath('rtx2060'), 'utf8');
+  t.is(shipped, readFileSync(join(import.meta.dirname, '../../../../shared/calibration/lumibench-wknd/vulkan-sim/SM75_RTX2060.gpgpusim.config'), 'utf8'));
   const m = loadConfig('mobile');
-  t.is(b.numSms, 30);
+  // configs/tested-cfgs/MOBILE: 8 SMs, 4 channels x 1 sub-partition, sectored 32 KB L1D, 512 KB L2, BL 8, ratio 2.
   t.is(m.numSms, 8);
-  t.is(b.registersPerSm, 65536);
-  t.is(m.registersPerSm, 32768);
-  for (const c of [b, m]) {
-    t.is(c.maxWarpsPerSm, 32);
-    t.is(c.scheduler, 'gto');
-    t.is(cacheBytes(c.l1d), 64 * 1024);
-    t.is(c.l1d.sets, 1, 'fully associative');
-    t.is(c.l1Latency, 20);
-    t.is(cacheBytes(c.l2) * c.numMemChannels * c.subPartitionsPerChannel, 3 * 1024 * 1024);
-    t.is(c.l2Latency, 160);
-    t.is(cacheBytes(c.il1), 128 * 1024);
-    t.is(c.clocks.coreMhz, 1365);
-    t.is(c.clocks.dramMhz, 3500);
-    t.is(c.rt.maxWarps, 4);
-    t.is(c.rt.maxMshr, 64);
-  }
+  t.is(m.numMemChannels, 4);
+  t.is(m.subPartitionsPerChannel, 1);
+  t.true(m.l1d.sectored);
+  t.is(cacheBytes(m.l1d), 32 * 1024);
+  t.is(cacheBytes(m.l2) * m.numMemChannels * m.subPartitionsPerChannel, 512 * 1024);
+  t.is(m.dram.burstLength, 8);
+  t.is(m.dram.dataCommandRatio, 2);
+  t.true(m.perfectInstCache);
+  t.is(m.l1Banks.count, 4);
+  const r = loadConfig('rtx2060');
+  t.is(r.dram.dataCommandRatio, 4);
+  t.is(r.dram.burstLength, 16);
+  t.is(r.l2.setIndex, 'ipoly');
 });
 
 test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t) => {

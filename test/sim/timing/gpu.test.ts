@@ -36,10 +36,11 @@ test('a pointer chase missing everywhere costs the L2 path plus the DRAM access'
   const cfg = loadConfig('mobile', ONE_SM);
   const r = cfg.clocks.coreMhz / cfg.clocks.dramMhz;
   const d = cfg.dram;
-  const burst = (128 / (d.busBytesPerChip * d.chipsPerChannel)) * r;
+  // Activate, then one column command per atom (tCCD apart), data CL after the last one.
+  const atoms = 128 / (d.burstLength * d.busBytesPerChip * d.chipsPerChannel);
   const l2Path = cfg.l1Latency + 2 * cfg.icnt.latency + cfg.l2Latency;
-  const low = l2Path + d.returnLatency + (d.RCD + d.CL) * r + burst;
-  const high = low + (d.RP + d.RAS) * r + 6;
+  const low = l2Path + d.returnLatency + (d.RCD + d.CL) * r;
+  const high = low + (d.RP + d.RAS + (atoms - 1) * Math.max(d.CCD, d.CCDL)) * r + 6;
   const hop = hopLatency([], (i) => 0x100000 + i * 40960);
   t.true(hop >= low - 1 && hop <= high, `DRAM: measured ${hop}, expected ${low.toFixed(1)}..${high.toFixed(1)}`);
   // And a longer DRAM return latency shows up one for one.

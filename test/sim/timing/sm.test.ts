@@ -9,7 +9,8 @@ function aluKernel(warps: number, steps: number, insts: number): ScriptedWarp[] 
 }
 
 function warpIpc(overrides: string[], warps = 32): number {
-  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', ...overrides]);
+  // Initiation interval 1 (MOBILE's is 2) so one SP unit can take an instruction every cycle.
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', 'ptx_opcode_initiation_int=1,2,2,2,8', ...overrides]);
   const s = simulate(aluKernel(warps, 20, 50), cfg);
   return s.values.gpu_warp_insn! / s.values.gpu_sim_cycle!;
 }
@@ -58,13 +59,17 @@ test('GTO and LRR both finish the same work at about the same rate on independen
 });
 
 test('instruction cache: a block is fetched once, a miss costs the configured latency', (t) => {
-  const run = (lat: number) =>
-    simulate([new ScriptedWarp([aluStep(8, 1)])], loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_icache_miss_latency=${lat}`]));
+  const run = (lat: number, perfect = 0) =>
+    simulate([new ScriptedWarp([aluStep(8, 1)])], loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_perfect_inst_const_cache=${perfect}`, `gpgpu_icache_miss_latency=${lat}`]));
   const a = run(20);
   const b = run(120);
   t.is(a.values.L1I_total_cache_accesses, 1);
   t.is(a.values.L1I_total_cache_miss_rate, 1);
   t.is(b.values.gpu_sim_cycle! - a.values.gpu_sim_cycle!, 100);
+  // gpgpu_perfect_inst_const_cache 1 (Vulkan-Sim's configs): no lookup, no miss cost.
+  const p = run(120, 1);
+  t.is(p.values.L1I_total_cache_accesses, 0);
+  t.is(p.values.gpu_sim_cycle, a.values.gpu_sim_cycle! - 20);
 });
 
 test('CTA limits: more warps than slots run in waves; occupancy reflects resident warps', (t) => {

@@ -39,7 +39,18 @@ export const enum OpClass {
  * data) at the same interleaved addresses; the timing model re-lays it out per
  * gpgpu_rt_thread_state.
  */
-export type MemorySpace = 'global' | 'constant' | 'texture' | 'local' | 'rtState';
+export type MemorySpace = 'global' | 'constant' | 'texture' | 'local' | 'rtState' | 'traversal';
+
+/**
+ * Vulkan-Sim's Traversal_data: every traceRay of every thread allocates one (gpgpusim_alloc, 256 B
+ * aligned, written functionally), and a hit or miss shader reads gl_WorldRayOrigin /
+ * gl_WorldRayDirection from it with global loads (`load_ray_world_origin` returns its address).
+ * Those reads are `traversal` accesses at TRAVERSAL_DATA_BASE + serial * 256 + the member's offset.
+ */
+export const TRAVERSAL_DATA_BASE = 2 ** 45;
+export const TRAVERSAL_DATA_BYTES = 256;
+/** Byte offsets of ray_world_direction and ray_world_origin in Vulkan-Sim's Traversal_data (after hit_geometry and a 176-byte Hit_data). */
+export const TRAVERSAL_DATA_OFFSET: Readonly<Record<'WorldRayDirection' | 'WorldRayOrigin', number>> = { WorldRayDirection: 180, WorldRayOrigin: 192 };
 
 /**
  * Where a lane's private (local / rtState) memory lives in the simulated address space: word w of

@@ -69,6 +69,8 @@ export interface GpuConfig {
     latency: number[];
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
     coalesceWarps: boolean; chunkBytes: number;
+    /** gpgpu_rt_traversal_data_loads: gl_WorldRayOrigin / Direction are global loads from Traversal_data. */
+    traversalDataLoads: boolean;
     predictor: PredictorConfig;
   };
   /** Virtualized treelet queues (paper 001); see params.ts `rt_ray_virtualization` / `rt_treelet_*`. */
@@ -289,6 +291,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       perfectMem: bool('gpgpu_rt_perfect_mem'),
       coalesceWarps: bool('gpgpu_rt_coalesce_warps'),
       chunkBytes: int('gpgpu_rt_chunk_bytes', 1),
+      traversalDataLoads: bool('gpgpu_rt_traversal_data_loads'),
       predictor: {
         enabled: bool('gpgpu_rt_predictor'),
         entries: int('gpgpu_rt_predictor_entries', 1),

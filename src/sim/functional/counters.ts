@@ -32,7 +32,8 @@ export interface Counters {
   /** blockHistogram[b][n] = executions of block b with n active lanes (n = 0..32). */
   blockHistogram: number[][];
   subgroupOps: Record<string, number>;
-  memory: Record<MemorySpace, { warpAccesses: number; laneAccesses: number }>;
+  /** Per space of the shader's own accesses (Vulkan-Sim's Traversal_data reads are the timing model's, not counted). */
+  memory: Record<Exclude<MemorySpace, 'traversal'>, { warpAccesses: number; laneAccesses: number }>;
   printf: PrintfRecord[];
 }
 
@@ -63,7 +64,7 @@ export class CounterSet {
   }
 
   snapshot(fnNames: string[], blockNames: string[]): Counters {
-    const spaces: MemorySpace[] = ['global', 'constant', 'texture', 'local', 'rtState'];
+    const spaces: Exclude<MemorySpace, 'traversal'>[] = ['global', 'constant', 'texture', 'local', 'rtState'];
     const memory = {} as Counters['memory'];
     spaces.forEach((s, i) => (memory[s] = { warpAccesses: this.memWarp[i]!, laneAccesses: this.memLane[i]! }));
     const subgroupOps: Record<string, number> = {};
@@ -85,4 +86,4 @@ export class CounterSet {
   }
 }
 
-export const SPACE_INDEX: Record<MemorySpace, number> = { global: 0, constant: 1, texture: 2, local: 3, rtState: 4 };
+export const SPACE_INDEX: Record<Exclude<MemorySpace, 'traversal'>, number> = { global: 0, constant: 1, texture: 2, local: 3, rtState: 4 };

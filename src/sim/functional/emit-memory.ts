@@ -164,6 +164,13 @@ export function loadThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, pointee:
   if (b.kind === 'builtin') {
     ctx.setClass(OpClass.Alu);
     const n = ctx.layout.leavesOf(pointee).length;
+    if (b.builtin === 'WorldRayDirection' || b.builtin === 'WorldRayOrigin') {
+      // Vulkan-Sim loads these from the ray's Traversal_data in global memory: a memory access
+      // for the timing model (the value itself comes from the runtime).
+      ctx.setClass(OpClass.Memory);
+      const k = ctx.memSite(inst, 'load', 4 * n, 'traversal');
+      ctx.line(`if (REC) AD[${k * 32} + l] = W.traversalData(${JSON.stringify(b.builtin)}, l) + ${4 * b.leaf};`);
+    }
     return builtinLeaves(ctx, b.builtin, b.leaf, n);
   }
   if (b.kind === 'handle') {

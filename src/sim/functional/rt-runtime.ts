@@ -17,6 +17,11 @@ export interface RtRuntime {
   call(fn: RtRuntimeFn, thread: number, args: readonly number[], lane: LaneAccess): number | undefined;
   /** RT built-in variables (HitT, ObjectToWorld, WorldRayOrigin, ...): components, column-major for matrices. */
   builtin(name: Builtin, thread: number): readonly number[];
+  /**
+   * Where Vulkan-Sim would load the built-in from (its per-traceRay Traversal_data; see
+   * TRAVERSAL_DATA_BASE), for the timing model. Optional: without it the read is not a memory access.
+   */
+  traversalDataAddress?(name: 'WorldRayDirection' | 'WorldRayOrigin', thread: number): number;
   /** Called once per warp step that executed `traverse` calls, so the RT unit work can be reported in WarpStep.rt. */
   takeLaneWork?(thread: number): RtLaneWork | undefined;
 }

@@ -411,14 +411,17 @@ export class Warp {
   }
 
   private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined): WarpStep {
-    const memory: MemAccess[] = piece.memSites.map((s, k) => {
+    const memory: MemAccess[] = [];
+    piece.memSites.forEach((s, k) => {
+      // Traversal_data reads exist only where the RT runtime places them.
+      if (s.space === 'traversal' && this.launch.rt?.traversalDataAddress === undefined) return;
       const addresses = new Float64Array(32);
       for (let m = mask; m !== 0; m &= m - 1) {
         const l = 31 - Math.clz32(m & -m);
         const a = this.addrBuf[k * 32 + l]!;
         addresses[l] = a < 0 ? localAddress(this.index, (a - PRIVATE_BASE) >> 2, l) : a;
       }
-      return { instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 };
+      memory.push({ instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 });
     });
     const step: WarpStep = {
       warp: this.index,
@@ -499,6 +502,12 @@ export class Warp {
     const view = (this.laneViews[lane] ??= this.priv.laneBytes(lane, 0, 32));
     const r = rt.call(fn, this.thread[lane]!, args, { hitAttributes: view });
     return r ?? 0;
+  }
+
+  /** Address of the Vulkan-Sim Traversal_data member behind an RT built-in read, or -1 when the runtime has none. */
+  traversalData(name: 'WorldRayDirection' | 'WorldRayOrigin', lane: number): number {
+    const rt = this.launch.rt;
+    return rt?.traversalDataAddress ? rt.traversalDataAddress(name, this.thread[lane]!) : -1;
   }
 
   rtBuiltin(name: Builtin, lane: number): readonly number[] {

@@ -13,7 +13,7 @@
  */
 import type { RtRuntimeFn } from '../../ir/inst.js';
 import type { Builtin } from '../../ir/module.js';
-import type { RtLaneWork } from '../warp-step.js';
+import { type RtLaneWork, TRAVERSAL_DATA_BASE, TRAVERSAL_DATA_BYTES, TRAVERSAL_DATA_OFFSET } from '../warp-step.js';
 import type { AccelerationStructure } from '../rt/acceleration-structure.js';
 import { RAY_FLAG, type HitRecord, type RayQuery, type TraversalResult } from '../rt/ray-query.js';
 import { TRANSACTION_KIND, TransactionRecord } from '../rt/transaction-record.js';
@@ -42,6 +42,8 @@ interface RayFrame {
   terminated: boolean;
   /** Function call coalescing: which candidates have run (allocated on first use). */
   run?: Uint8Array;
+  /** Allocation order of this ray's Vulkan-Sim Traversal_data (see TRAVERSAL_DATA_BASE). */
+  traversalSerial: number;
 }
 
 /** Counters named as Vulkan-Sim reports them. */
@@ -96,6 +98,7 @@ export class RtRuntime {
     nodesVisited: 0, maxStackDepth: 0, candidates: 0, proceduralCandidates: 0,
   };
   private readonly frames: RayFrame[][] = [];
+  private traversalSerial = 0;
   private readonly work = new Map<number, RtLaneWork>();
   /** FCC: each warp's coalescing table for its current traceRay (keys and thread masks per row). */
   private readonly fccTables = new Map<number, { tag: string; rows: { key: number; mask: number }[] }>();
@@ -334,8 +337,14 @@ export class RtRuntime {
       hit: undefined, hitT: Math.fround(ray.tmax), hitKind: 0, pendingT: 0, pendingKind: 0,
       committed, committedT: committed ? Math.fround(committed.t) : ray.tmax, committedKind: committed ? committed.hitKind : 0,
       committedAttributes, callerAttributes, terminated: result.terminatedEarly,
+      traversalSerial: this.traversalSerial++,
     });
     return result.candidates.length;
+  }
+
+  /** Address of the Traversal_data member a hit / miss shader reads `name` (WorldRayOrigin / WorldRayDirection) from. */
+  traversalDataAddress(name: 'WorldRayDirection' | 'WorldRayOrigin', thread: number): number {
+    return TRAVERSAL_DATA_BASE + this.top(thread, name).traversalSerial * TRAVERSAL_DATA_BYTES + TRAVERSAL_DATA_OFFSET[name];
   }
 
   private top(thread: number, what: string): RayFrame {

@@ -595,6 +595,7 @@ export class Sm implements MemClient {
     const locals: boolean[] = [];
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
+      if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
       const before = out.length;
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
       if (perThread) perThreadRequests(a, out);

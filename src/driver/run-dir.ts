@@ -14,7 +14,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
-  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
+  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
   type WorkHeatmap,
 } from '../analytics/index.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
@@ -181,8 +181,9 @@ export function loadRunDir(dir: string, resolve?: UtilityResolver): RunData {
     const bytes = new Uint8Array(readFileSync(dumpPath));
     let dump: Dump;
     try {
-      dump = readSavedDump(bytes, meta);
+      dump = readSavedDump(bytes, meta, m.bufferWords);
     } catch (e) {
+      if (e instanceof InstrumentationBufferTooSmallError) throw new RunDirError(`${dumpPath}: ${e.message}`);
       if (e instanceof DumpFormatError) throw new RunDirError(`${dumpPath} is corrupt: ${e.message}`);
       throw e;
     }

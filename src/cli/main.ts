@@ -16,6 +16,7 @@ import { registerZatelCommand } from './commands/zatel.js';
 import { registerSweepCommand } from './commands/sweep.js';
 import { registerRunJobCommand } from './commands/run-job.js';
 import { registerCollectCommand } from './commands/collect.js';
+import { registerDeviceCommand } from './commands/device.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerZatelCommand(program);
   registerCollectCommand(program);
   registerRunJobCommand(program);
+  registerDeviceCommand(program);
   return program;
 }
 

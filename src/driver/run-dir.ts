@@ -50,6 +50,11 @@ export interface RunRecord {
   analyticsMs: number;
   /** With `--config`: the uninstrumented run on the timing model (each mode has its overheadCycles). */
   uninstrumented?: ReportTimingBaseline;
+  /**
+   * A run on a real Vulkan device (`vvision device`): which one, and the median trace dispatch time.
+   * Its modes' simulator figures (warpInsts, threadInsts, simtEfficiency, rays) are 0: not measured.
+   */
+  device?: { name: string; driver: string; subgroupSize: number; medianTraceMs: number };
 }
 
 /** What reports are made from: the record, the analyses and the saved artefacts' names. */

@@ -17,6 +17,7 @@ import { registerSweepCommand } from './commands/sweep.js';
 import { registerRunJobCommand } from './commands/run-job.js';
 import { registerCollectCommand } from './commands/collect.js';
 import { registerDeviceCommand } from './commands/device.js';
+import { registerCompareCommand } from './commands/compare.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerCollectCommand(program);
   registerRunJobCommand(program);
   registerDeviceCommand(program);
+  registerCompareCommand(program);
   return program;
 }
 

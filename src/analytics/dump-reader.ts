@@ -15,6 +15,7 @@ import {
   FIRST_ENTRY_WORD,
   WARP_ID_COUNT_WORD,
   WORDS_WRITTEN_WORD,
+  bufferWordsWithMargin,
   requiredBufferWords,
   type InstrumentationMetadata,
 } from '../primitives/buffer-layout.js';
@@ -35,14 +36,24 @@ export interface Dump {
   entrySite: Uint32Array;
 }
 
-/** The run's instrumentation buffer was too small; `requiredWords` is the exact size to rerun with. */
+/**
+ * The run's instrumentation buffer was too small: the entries past its end were dropped (the
+ * shader's bound check skips them, buf[1] still counts their words). `requiredWords` is the exact
+ * size that run needed; `rerunWords` the size to rerun with (the same on the deterministic
+ * simulator, with a margin on a GPU, whose scheduling may run more invocations next time).
+ */
 export class InstrumentationBufferTooSmallError extends Error {
-  constructor(readonly requiredWords: number, readonly availableWords: number) {
+  readonly droppedWords: number;
+
+  constructor(readonly requiredWords: number, readonly availableWords: number, readonly rerunWords = requiredWords, droppedEntries?: number) {
+    const dropped = requiredWords - availableWords;
     super(
-      `instrumentation buffer too small: ${requiredWords} words written, ${availableWords} available; ` +
-        `rerun with --buffer-size ${requiredWords}`,
+      `instrumentation buffer too small: ${requiredWords} words written, ${availableWords} available ` +
+        `(${droppedEntries !== undefined ? `about ${droppedEntries} entries, ` : ''}${dropped} words dropped); ` +
+        `rerun with --buffer-size ${rerunWords}`,
     );
     this.name = 'InstrumentationBufferTooSmallError';
+    this.droppedWords = dropped;
   }
 }
 
@@ -150,16 +161,26 @@ export function readDumpWords(words: Uint32Array, meta: InstrumentationMetadata,
 /**
  * Reads a dump saved in a run directory, which holds exactly the words the run wrote (header +
  * `buf[1]` entry words, never an overflowed buffer), and checks it against itself and its metadata
- * before any analysis sees it: the header against the file size, every entry's inst id and size
+ * before any analysis sees it (`bufferWords`: the size of the buffer the run bound, from run.json;
+ * a file of exactly that size whose header counts more is an overflowed buffer saved whole, reported
+ * as InstrumentationBufferTooSmallError with the entries dropped and the size to rerun with): the header against the file size, every entry's inst id and size
  * against the metadata, and every CreateWarpId entry's warp id against the header's warp counter.
  * Anything inconsistent is a DumpFormatError that says what does not agree: a saved dump that
  * disagrees was truncated, overwritten or paired with another run's metadata.json, and advice
  * to rerun with a bigger buffer would be wrong.
  */
-export function readSavedDump(bytes: Uint8Array, meta: InstrumentationMetadata): Dump {
+export function readSavedDump(bytes: Uint8Array, meta: InstrumentationMetadata, bufferWords?: number): Dump {
   const words = asWords(bytes);
   const wordsWritten = words[WORDS_WRITTEN_WORD]!;
   const expectedWords = requiredBufferWords(wordsWritten);
+  if (expectedWords > words.length && bufferWords === words.length) {
+    // A whole buffer that overflowed (a device run saves it whole): entries that fit must parse.
+    const kept = readDumpWords(words, meta, { allowOverflow: true });
+    const used = kept.entryCount === 0 ? 0 : kept.entryOffsets[kept.entryCount - 1]! + meta.sites[kept.entrySite[kept.entryCount - 1]!]!.entryWords - FIRST_ENTRY_WORD;
+    const perEntry = kept.entryCount === 0 ? 0 : used / kept.entryCount;
+    const droppedEntries = perEntry === 0 ? undefined : Math.round((expectedWords - words.length) / perEntry);
+    throw new InstrumentationBufferTooSmallError(expectedWords, words.length, bufferWordsWithMargin(expectedWords), droppedEntries);
+  }
   if (expectedWords !== words.length) {
     throw new DumpFormatError(
       `its header says ${wordsWritten} entry words were written (a file of ${expectedWords * 4} bytes), but the file has ${bytes.byteLength} bytes`,

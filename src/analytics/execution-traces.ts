@@ -4,10 +4,12 @@
  * - thread t executed blocks `threadSites[threadStart[t] .. threadStart[t+1])` in order;
  * - warp w executed `warpSites[warpStart[w] .. warpStart[w+1])` with `warpLanes` the lanes (by
  *   CreateWarpId slot) of each execution.
- * Warp executions are reconstructed from thread entries: the lanes of one warp execute a block's
- * atomicAdd together, so one warp execution is a run of consecutive buffer entries of that warp
- * at the same site with no thread repeated; a new run starts at a different site, a repeated
- * thread (the next loop iteration) or an entry of another warp in between.
+ * Warp executions are reconstructed from thread entries by the warp ids CreateWarpId wrote, never
+ * by buffer adjacency: on a GPU the atomicAdds of different warps interleave freely (the H100 put
+ * entries of other warps between the lanes of one execution 34,705 times in one frame), so one
+ * warp execution is the run of that warp's own entries at one site with no thread repeated; the
+ * warp's next entry at another site, or a thread it already holds (the next loop iteration),
+ * starts a new one. Entries of other warps in between do not.
  */
 import { ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
@@ -39,26 +41,21 @@ export function executionTraces(dump: Dump, meta: InstrumentationMetadata): Exec
   const runSite = new Int32Array(warps).fill(-1);
   const runLanes = new Uint32Array(warps);
   const newRun = new Uint8Array(entryCount);
-  let prevWarp = -1;
   for (let k = 0; k < entryCount; k++) {
     const s = entrySite[k]!;
-    if (table.kind[s] !== KindCode.BlockTrace) {
-      prevWarp = -1;
-      continue;
-    }
+    if (table.kind[s] !== KindCode.BlockTrace) continue;
     const twi = words[entryOffsets[k]! + ENTRY_THREAD_WORK_ID]!;
     const w = twi < threads ? ids.warpOf[twi]! : -1;
     if (w < 0) throw new AnalysisInputError(`trace entry at word ${entryOffsets[k]}: thread-work id ${twi} never ran CreateWarpId`);
     threadCount[twi + 1]!++;
     const bit = 1 << ids.slotOf[twi]!;
-    if (prevWarp !== w || runSite[w] !== s || (runLanes[w]! & bit) !== 0) {
+    if (runSite[w] !== s || (runLanes[w]! & bit) !== 0) {
       warpCount[w + 1]!++;
       runSite[w] = s;
       runLanes[w] = 0;
       newRun[k] = 1;
     }
     runLanes[w] = (runLanes[w]! | bit) >>> 0;
-    prevWarp = w;
   }
   for (let t = 0; t < threads; t++) threadCount[t + 1]! += threadCount[t]!;
   for (let w = 0; w < warps; w++) warpCount[w + 1]! += warpCount[w]!;

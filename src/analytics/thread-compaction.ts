@@ -3,7 +3,9 @@
  * (traceRay, round, iteration) and every compaction window of W consecutive warps, an oracle
  * repacks the active threads of the window's warps into ceil(active / warpSize) warps. Reported:
  * % warps compacted = 1 - compacted executions / original warp executions, for W = 1, 2, 4, 8, 16
- * and all warps. Windows group warps by warp id (CreateWarpId order ~ launch order).
+ * and all warps. A window is W warps consecutive in launch order: warps ranked by the smallest
+ * thread-work id they hold (`TraceRayExecutions.launchRank`), never by warp id, which is the order
+ * warps reached CreateWarpId (launch order in the simulator, arrival order on a GPU).
  */
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import type { Dump } from './dump-reader.js';
@@ -33,7 +35,7 @@ export function threadCompactionOf(x: TraceRayExecutions, warpSize: number): Com
     const threads = new Map<number, number>();
     const dense = groups * keys <= 1 << 24 ? new Float64Array(groups * keys) : undefined;
     for (let e = 0; e < x.count; e++) {
-      const key = ((x.traceRay[e]! * x.rounds + x.round[e]!) * x.iterations + x.iteration[e]!) + Math.floor(x.warp[e]! / size) * keys;
+      const key = ((x.traceRay[e]! * x.rounds + x.round[e]!) * x.iterations + x.iteration[e]!) + Math.floor(x.launchRank[x.warp[e]!]! / size) * keys;
       const active = popcount32(x.mask[e]!);
       if (dense) dense[key]! += active;
       else threads.set(key, (threads.get(key) ?? 0) + active);

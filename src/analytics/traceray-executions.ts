@@ -23,6 +23,11 @@ export interface TraceRayExecutions {
   mask: Uint32Array;
   warpCount: number;
   lanes: Uint32Array;
+  /**
+   * Per warp id: the warp's rank in launch order (warps sorted by the smallest thread-work id
+   * they hold), so groupings of "consecutive warps" do not depend on the order warps drew ids.
+   */
+  launchRank: Uint32Array;
   traceRays: number;
   rounds: number;
   iterations: number;
@@ -87,5 +92,18 @@ function computeTraceRayExecutions(dump: Dump, meta: InstrumentationMetadata): T
     iter[slot]!++;
     e++;
   }
-  return { count: n, ...out, warpCount: warps, lanes, traceRays, rounds: maxRound + 1, iterations: maxIter + 1 };
+  return { count: n, ...out, warpCount: warps, lanes, launchRank: launchRanks(ids.warpOf, warps), traceRays, rounds: maxRound + 1, iterations: maxIter + 1 };
+}
+
+/** Rank of each warp id in launch order: by the smallest thread-work id mapped to it (unused ids last). */
+export function launchRanks(warpOf: Int32Array, warps: number): Uint32Array {
+  const first = new Float64Array(warps).fill(Infinity);
+  for (let twi = 0; twi < warpOf.length; twi++) {
+    const w = warpOf[twi]!;
+    if (w >= 0 && twi < first[w]!) first[w] = twi;
+  }
+  const order = Array.from({ length: warps }, (_, w) => w).sort((a, b) => first[a]! - first[b]! || a - b);
+  const rank = new Uint32Array(warps);
+  order.forEach((w, r) => (rank[w] = r));
+  return rank;
 }

@@ -16,6 +16,8 @@ import { registerZatelCommand } from './commands/zatel.js';
 import { registerSweepCommand } from './commands/sweep.js';
 import { registerRunJobCommand } from './commands/run-job.js';
 import { registerCollectCommand } from './commands/collect.js';
+import { registerDeviceCommand } from './commands/device.js';
+import { registerCompareCommand } from './commands/compare.js';
 import { reportError } from './user-errors.js';
 
 export function buildProgram(): Command {
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerZatelCommand(program);
   registerCollectCommand(program);
   registerRunJobCommand(program);
+  registerDeviceCommand(program);
+  registerCompareCommand(program);
   return program;
 }
 

@@ -50,11 +50,15 @@ export function isUserError(e: unknown): e is Error {
     e instanceof ReservedBindingError || e instanceof MetadataFormatError || e instanceof TimingDeadlockError ||
     e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
     e instanceof UtilityError || e instanceof ProbeValueError || e instanceof UnknownUtilityError
+    || e instanceof DeviceUnavailableError || e instanceof DeviceRunError || e instanceof DeviceBundleError
     || e instanceof SpirvWriteError || e instanceof SpirvBindingError || e instanceof SpirvReadError || e instanceof OutputDirError
   );
 }
 
 /** A bad command-line value (file missing, option out of range). */
+import { DeviceRunError, DeviceUnavailableError } from '../device/native-host.js';
+import { DeviceBundleError } from '../device/device-bundle.js';
+
 export class CliUsageError extends Error {}
 
 export function reportError(e: unknown): number {

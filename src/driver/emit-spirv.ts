@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import { spirvBytes, writeSpirv } from '../backend/spirv/write-spirv.js';
 import type { Module } from '../ir/module.js';
 import {
-  FIRST_ENTRY_WORD, INSTRUMENTATION_BINDING, INSTRUMENTATION_BUFFER_NAME, INSTRUMENTATION_SET, WARP_ID_COUNT_WORD, WARP_SIZE,
+  bufferWordsWithMargin, FIRST_ENTRY_WORD, INSTRUMENTATION_BINDING, INSTRUMENTATION_BUFFER_NAME, INSTRUMENTATION_SET, WARP_ID_COUNT_WORD, WARP_SIZE,
   WORDS_WRITTEN_WORD, type InstrumentationMetadata,
 } from '../primitives/buffer-layout.js';
 import type { InstrumentResult } from './instrument-workload.js';
@@ -64,8 +64,13 @@ export interface InstrumentationBufferDescription {
   launch: { width: number; height: number };
   modes: {
     mode: string;
-    /** Words the simulated twin needed (2 + words written); a GPU run of the same launch needs as many. */
+    /** Words the simulated twin needed (2 + words written). */
     requiredWords: number;
+    /**
+     * Words to allocate on a GPU: requiredWords with a margin (bufferWordsWithMargin), since a GPU
+     * may run more invocations (extra intersection / any-hit calls) and write more warp entries.
+     */
+    bufferWords: number;
     shaders: { file: string; stage: string; entryPoint: string; source: string }[];
     metadata: string;
     dump: string;
@@ -95,7 +100,7 @@ export function emitInstrumentedSpirv(
     launch: { width: first.prepared.params.width, height: first.prepared.params.height },
     modes: [],
     howToReport:
-      'Bind a zero-filled storage buffer of at least requiredWords 32-bit words at (set, binding) for every stage, run the pipeline, ' +
+      'Bind a zero-filled storage buffer of bufferWords 32-bit words (at least requiredWords) at (set, binding) for every stage, run the pipeline, ' +
       'then write the buffer\'s first 2 + data[1] words (little-endian) to runs/<mode>/dump.bin beside runs/<mode>/metadata.json ' +
       'and give that directory, with the run.json of a vvision run of the same workload, to `vvision report`.',
   };
@@ -115,7 +120,7 @@ export function emitInstrumentedSpirv(
     const metadataFile = `runs/${run.mode}/metadata.json`;
     w.write(metadataFile, JSON.stringify(meta));
     description.modes.push({
-      mode: run.mode, requiredWords: FIRST_ENTRY_WORD + run.dump.wordsWritten, shaders, metadata: metadataFile, dump: `runs/${run.mode}/dump.bin`,
+      mode: run.mode, requiredWords: FIRST_ENTRY_WORD + run.dump.wordsWritten, bufferWords: bufferWordsWithMargin(FIRST_ENTRY_WORD + run.dump.wordsWritten), shaders, metadata: metadataFile, dump: `runs/${run.mode}/dump.bin`,
     });
   }
   w.write('instrumentation-buffer.json', `${JSON.stringify(description, null, 2)}\n`);

@@ -14,7 +14,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
-  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
+  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
   type WorkHeatmap,
 } from '../analytics/index.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
@@ -50,6 +50,11 @@ export interface RunRecord {
   analyticsMs: number;
   /** With `--config`: the uninstrumented run on the timing model (each mode has its overheadCycles). */
   uninstrumented?: ReportTimingBaseline;
+  /**
+   * A run on a real Vulkan device (`vvision device`): which one, and the median trace dispatch time.
+   * Its modes' simulator figures (warpInsts, threadInsts, simtEfficiency, rays) are 0: not measured.
+   */
+  device?: { name: string; driver: string; subgroupSize: number; medianTraceMs: number };
 }
 
 /** What reports are made from: the record, the analyses and the saved artefacts' names. */
@@ -181,8 +186,9 @@ export function loadRunDir(dir: string, resolve?: UtilityResolver): RunData {
     const bytes = new Uint8Array(readFileSync(dumpPath));
     let dump: Dump;
     try {
-      dump = readSavedDump(bytes, meta);
+      dump = readSavedDump(bytes, meta, m.bufferWords);
     } catch (e) {
+      if (e instanceof InstrumentationBufferTooSmallError) throw new RunDirError(`${dumpPath}: ${e.message}`);
       if (e instanceof DumpFormatError) throw new RunDirError(`${dumpPath} is corrupt: ${e.message}`);
       throw e;
     }

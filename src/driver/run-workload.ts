@@ -16,7 +16,7 @@ import { instrumentCompiled } from './instrument-compiled.js';
 import type { Module } from '../ir/module.js';
 import { injectPixelCostCounters, PIXEL_COST_BINDING, PIXEL_COST_SET } from '../passes/zatel/pixel-cost.js';
 import { injectPixelFilter, PIXEL_FILTER_BINDING, PIXEL_FILTER_SET } from '../passes/zatel/pixel-filter.js';
-import { linkPipeline, type LinkedPipeline } from '../passes/lower/rt-pipeline.js';
+import { linkPipeline, type LinkedPipeline, type PipelineStages } from '../passes/lower/rt-pipeline.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { compileProgram, type Program } from '../sim/functional/program.js';
 import { runFunctional } from '../sim/functional/launch.js';
@@ -103,6 +103,8 @@ export interface PreparedRun {
   metadata?: InstrumentationMetadata;
   /** When instrumented: the instrumented stage modules (raygen first) before the pipeline lowering. */
   instrumentedModules?: Module[];
+  /** The pipeline's stage modules as the SBT orders them (instrumented when the run is), before the lowering: what a real device runs. */
+  stages: PipelineStages;
   pixelCost?: Uint32Array;
   timings: RunResult['timings'];
   /** Warp reconvergence the launch uses (from RunOptions.its). */
@@ -184,7 +186,7 @@ export async function prepareRun(
     ...(record ? { shortStackSize: record.shortStackSize, recordRays: record.rays ?? false } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { raygenLiveRegisters, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
+  const out: PreparedRun = { raygenLiveRegisters, stages: compiled.stages, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   if (metadata) out.instrumentedModules = compiled.modules;

@@ -45,6 +45,17 @@ export function requiredBufferWords(wordsWrittenCounter: number): number {
   return FIRST_ENTRY_WORD + wordsWrittenCounter;
 }
 
+/**
+ * Buffer words to give a GPU run whose simulated (or earlier) run needed `requiredWords`: a GPU may
+ * run more invocations than the simulator (Vulkan allows extra intersection / any-hit calls; the
+ * H100 ran 12,066 intersection shaders where the simulator ran 11,570) and partial warps write
+ * more warp entries, so 25% more plus 64 Ki words (256 KiB) for small dumps (the H100 wrote 1,922
+ * words where 770 were simulated).
+ */
+export function bufferWordsWithMargin(requiredWords: number): number {
+  return Math.ceil(requiredWords * 1.25) + 65536;
+}
+
 /** A zero-filled instrumentation buffer of `words` words (header included). */
 export function newInstrumentationBuffer(words: number = DEFAULT_BUFFER_WORDS): Uint32Array {
   if (!Number.isInteger(words) || words < FIRST_ENTRY_WORD) {

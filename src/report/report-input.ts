@@ -69,6 +69,8 @@ export interface ReportInput {
     analyticsMs: number;
     /** Present when the run used a GPU configuration (`--config`). */
     uninstrumented?: ReportTimingBaseline;
+    /** A run on a real Vulkan device: the simulator's own figures of its modes are not measured. */
+    device?: { name: string; driver: string; subgroupSize: number; medianTraceMs: number };
   };
   results: VVisionResults;
   heatmap?: WorkHeatmap;

@@ -210,7 +210,11 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
         label: s.included ? `Source: ${baseName(s.path)} (#included by ${s.shader})` : `Source: ${s.name}`,
         description: `${s.included ? `code of the ${s.stage} shader ${s.shader} in this #included file` : `${s.stage} shader`} with inline data${s.hottestLine ? `; hottest line ${s.hottestLine}` : ''}`,
       }))],
-    runs: rec.modes.map((m) => ({
+    device: rec.device && `${rec.device.name} (${rec.device.driver}), subgroup size ${rec.device.subgroupSize}, median trace dispatch ${rec.device.medianTraceMs.toFixed(3)} ms`,
+    runs: rec.device ? rec.modes.map((m) => ({
+      mode: m.mode, warpInsts: '—', threadInsts: '—', simt: '—', rays: '—', buffer: `${int(m.bufferWords)}${m.rerunFrom ? ` (rerun; ${int(m.rerunFrom)} was too small)` : ''}`,
+      time: `${m.simulateMs.toFixed(3)} ms on the device`,
+    })) : rec.modes.map((m) => ({
       mode: m.mode, warpInsts: int(m.warpInsts), threadInsts: `${int(m.threadInsts)}${m.threadInsts > minInsts ? ` (+${pct(m.threadInsts / minInsts - 1)})` : ''}`,
       simt: pct(m.simtEfficiency), rays: int(m.rays), buffer: `${int(m.bufferWords)}${m.rerunFrom ? ` (rerun; ${int(m.rerunFrom)} was too small)` : ''}`,
       time: `${(m.simulateMs / 1000).toFixed(2)} s`,

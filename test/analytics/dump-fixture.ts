@@ -159,9 +159,12 @@ export function iterationMasks(trips: (lane: number) => number): number[] {
 
 /**
  * A `--mode paths` dump of Fig. 9's inner loop: warp k (full, 32 lanes) bounces lane l
- * `tripsPerWarp[k](l)` times, then reaches the sync point.
+ * `tripsPerWarp[k](l)` times, then reaches the sync point. `arrival`: the order the warps draw
+ * their warp ids and write (default launch order), as a GPU may schedule them.
  */
-export function bounceLoopDump(tripsPerWarp: ((lane: number) => number)[]): { meta: InstrumentationMetadata; words: Uint8Array } {
+export function bounceLoopDump(
+  tripsPerWarp: ((lane: number) => number)[], arrival?: readonly number[],
+): { meta: InstrumentationMetadata; words: Uint8Array } {
   const f = new FixtureMeta();
   const rg = f.shader('raygen', 'rg');
   const wid = f.site({ kind: 'warpId', shader: rg });
@@ -169,11 +172,12 @@ export function bounceLoopDump(tripsPerWarp: ((lane: number) => number)[]): { me
   const pre = f.site({ kind: 'preTraceRay', shader: rg, traceRay: 0 });
   const sync = f.site({ kind: 'syncPoint', shader: rg, traceRay: 0 });
   const w = new DumpWriter(f.meta);
-  tripsPerWarp.forEach((trips, k) => {
+  for (const k of arrival ?? tripsPerWarp.map((_, i) => i)) {
+    const trips = tripsPerWarp[k]!;
     w.createWarpId(k * 32, FULL, wid);
     w.warpBallot(k * 32, FULL, entry);
     for (const m of iterationMasks(trips)) w.warpBallot(k * 32, m, pre);
     w.warpBallot(k * 32, FULL, sync);
-  });
+  }
   return { meta: f.meta, words: w.bytes() };
 }

@@ -32,7 +32,7 @@ test('overflow names the exact size needed', (t) => {
   const { f, w, blk } = fixture(10); // header 2 + room for 2 entries of 3 words, not 3
   for (let i = 0; i < 5; i++) w.warpBallot(i * 32, FULL, blk);
   const err = t.throws(() => readDump(w.bytes(), f.meta), { instanceOf: InstrumentationBufferTooSmallError });
-  t.is(err.message, 'instrumentation buffer too small: 17 words written, 10 available; rerun with --buffer-size 17');
+  t.is(err.message, 'instrumentation buffer too small: 17 words written, 10 available (7 words dropped); rerun with --buffer-size 17');
   t.is(err.requiredWords, 17);
   const partial = readDump(w.bytes(), f.meta, { allowOverflow: true });
   t.true(partial.overflowed);
@@ -111,4 +111,15 @@ test('a saved dump with an inst id out of range, or a warp id past the counter, 
   view.setUint32(4 * 4, 0, true);
   view.setUint32(6 * 4, 40, true); // the ballot entry's inst id
   t.throws(() => readSavedDump(bytes, f.meta), { instanceOf: DumpFormatError, message: /word 5 has inst id 40, but the metadata has 3 sites/ });
+});
+
+test('a whole buffer that overflowed (a device run) says how much was dropped and the size to rerun with, not corrupt', (t) => {
+  const { f, w, wid, blk } = fixture(10);
+  w.createWarpId(0, 0b1, wid);
+  for (let i = 0; i < 4; i++) w.warpBallot(0, FULL, blk);
+  const err = t.throws(() => readSavedDump(w.bytes(), f.meta, 10), { instanceOf: InstrumentationBufferTooSmallError });
+  // 2 + 3 + 4 * 3 = 17 words needed; 10 held: the warp id entry and one ballot kept, 7 words (about 2 entries) dropped.
+  t.is(err.message, `instrumentation buffer too small: 17 words written, 10 available (about 2 entries, 7 words dropped); rerun with --buffer-size ${Math.ceil(17 * 1.25) + 65536}`);
+  // Without the bound size it cannot be told from a truncated file.
+  t.throws(() => readSavedDump(w.bytes(), f.meta), { instanceOf: DumpFormatError });
 });

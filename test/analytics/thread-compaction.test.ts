@@ -26,3 +26,14 @@ test('compaction windows only merge consecutive warps', (t) => {
   t.is(r[1]!.warpsCompacted, 0.5);
   t.is(r[2]!.warpsCompacted, 0.75);
 });
+
+test('compaction windows follow launch order, not the order warps drew their ids', (t) => {
+  // Launch order: warps of 16, 16, 24, 24 active lanes. Pairs in launch order: 16+16 -> 1, 24+24 -> 2.
+  const trips = [16, 16, 24, 24].map((n) => (l: number) => (l < n ? 1 : 0));
+  const inOrder = threadCompaction(readDump(bounceLoopDump(trips).words, bounceLoopDump(trips).meta), bounceLoopDump(trips).meta);
+  // A GPU may run them 0, 2, 1, 3: warp ids then pair 16+24 and 16+24 (2 + 2) if windows used id order.
+  const shuffled = bounceLoopDump(trips, [0, 2, 1, 3]);
+  const r = threadCompaction(readDump(shuffled.words, shuffled.meta), shuffled.meta);
+  t.is(r[1]!.compactedExecutions, 3);
+  t.deepEqual(r.map((x) => x.compactedExecutions), inOrder.map((x) => x.compactedExecutions));
+});

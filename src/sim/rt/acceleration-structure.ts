@@ -512,6 +512,12 @@ export function buildAccelerationStructureFromDescriptions(
  * TLAS instance per scene instance.
  */
 export function buildAccelerationStructure(scene: Scene, opts: BuildOptions = {}): AccelerationStructure {
+  const { blases, instances } = sceneAccelerationDescriptions(scene);
+  return buildAccelerationStructureFromDescriptions(blases, instances, opts);
+}
+
+/** The BLAS and instance descriptions a Vulkan host builds for a Scene (see buildAccelerationStructure); real devices build the same. */
+export function sceneAccelerationDescriptions(scene: Scene): { blases: BottomLevelDescription[]; instances: InstanceDescription[] } {
   const blases: BottomLevelDescription[] = [];
   for (const m of scene.meshes) {
     blases.push({
@@ -549,5 +555,5 @@ export function buildAccelerationStructure(scene: Scene, opts: BuildOptions = {}
       blas: inst.source === 'mesh' ? inst.geometryIndex : scene.meshes.length + inst.geometryIndex,
     };
   });
-  return buildAccelerationStructureFromDescriptions(blases, instances, opts);
+  return { blases, instances };
 }

@@ -62,6 +62,6 @@ test('simt: a too-small buffer is reported with the exact size needed', (t) => {
   const full = runLaunch(f.m, 64);
   const needed = 2 + full[1]!;
   const err = t.throws(() => readDump(bytesOf(runLaunch(f.m, 64, 10)), meta));
-  t.is(err.message, `instrumentation buffer too small: ${needed} words written, 10 available; rerun with --buffer-size ${needed}`);
+  t.is(err.message, `instrumentation buffer too small: ${needed} words written, 10 available (${needed - 10} words dropped); rerun with --buffer-size ${needed}`);
   t.is(readDump(bytesOf(runLaunch(f.m, 64, needed)), meta).entryCount, 8);
 });

@@ -1,0 +1,73 @@
+/**
+ * The run directory of a device run: the simulator's layout (src/driver/run-dir.ts), so `report`,
+ * `annotate`, `compare` and the SDK read it unchanged —
+ *   image.png, runs/<mode>/dump.bin + metadata.json, data files, annotated/, run.json —
+ * plus device.json (the device, subgroup size, validation messages) and stats.json, whose
+ * `device_trace_ms` (median trace dispatch, vkCmdWriteTimestamp) stands where the simulator's
+ * stats put cycles. run.json records `device`; its modes' simulator counters are 0 (not measured).
+ */
+import { vvisionDataFiles } from '../analytics/index.js';
+import { analyseDumps } from '../driver/analyse-dumps.js';
+import { annotatedSources, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
+import { imageToPng } from '../sim/host/image-png.js';
+import { utilitySource } from '../utilities/utility-error.js';
+import type { Utility } from '../utilities/utility.js';
+import type { DeviceLaunch } from './device-run.js';
+
+/** stats.json of a device run. */
+export function deviceStats(l: DeviceLaunch): Record<string, number | string | number[]> {
+  const [w, h] = l.prepared.host.launch;
+  return {
+    device: l.info.device, driver: `${l.info.driver} ${l.info.driverInfo}`, width: w, height: h,
+    subgroup_size: l.info.ranSubgroupSize, device_trace_ms: l.info.medianTraceMs, device_trace_ms_each: l.info.traceMs,
+  };
+}
+
+/** Writes an uninstrumented device run: image.png, stats.json, device.json. */
+export function saveDeviceRun(w: FileWriter, l: DeviceLaunch, opts: { keepAlpha?: boolean } = {}): void {
+  if (l.image) w.write('image.png', imageToPng(l.image, opts));
+  w.write('stats.json', `${JSON.stringify(deviceStats(l), null, 2)}\n`);
+  w.write('device.json', `${JSON.stringify(l.info, null, 2)}\n`);
+}
+
+/** Writes an instrumented device run (one launch per utility) and returns what the report is made from. */
+export function saveDeviceInstrumentRun(
+  w: FileWriter, launches: readonly { utility: Utility; launch: DeviceLaunch }[], opts: { keepAlpha?: boolean } = {},
+): RunData {
+  const first = launches[0]!.launch;
+  const t0 = performance.now();
+  const { results, heatmap, analyses } = analyseDumps(
+    first.prepared.manifest.name, launches.map(({ utility, launch }) => ({ mode: utility.name, dump: launch.dump!, metadata: launch.metadata!, utility })),
+    first.prepared.params,
+  );
+  const record: RunRecord = {
+    format: 'vvision-run', version: 1, workload: first.prepared.manifest.name, manifest: first.prepared.manifest.path, params: first.prepared.params,
+    modes: launches.map(({ utility, launch }) => {
+      const m: RunRecord['modes'][number] = {
+        mode: utility.name, bufferWords: launch.bufferWords!, simulateMs: launch.info.medianTraceMs, warpInsts: 0, threadInsts: 0, simtEfficiency: 0, rays: 0,
+      };
+      if (launch.rerunFrom !== undefined) m.rerunFrom = launch.rerunFrom;
+      const file = utilitySource(utility);
+      if (file !== undefined) m.utilityFile = file;
+      return m;
+    }),
+    analyticsMs: Math.round(performance.now() - t0),
+    device: { name: first.info.device, driver: `${first.info.driver} ${first.info.driverInfo}`, subgroupSize: first.info.ranSubgroupSize, medianTraceMs: first.info.medianTraceMs },
+  };
+  w.write('run.json', `${JSON.stringify(record, null, 2)}\n`);
+  const metadata: RunData['metadata'] = {};
+  for (const { utility, launch } of launches) {
+    w.write(`runs/${utility.name}/dump.bin`, launch.dumpBytes!);
+    w.write(`runs/${utility.name}/metadata.json`, JSON.stringify(launch.metadata));
+    metadata[utility.name] = launch.metadata!;
+  }
+  saveDeviceRun(w, first, opts);
+  for (const [name, text] of Object.entries(vvisionDataFiles(results))) w.write(name, text);
+  const annotated = annotatedSources(results, metadata.simt, true);
+  for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
+  const data: RunData = { record, results, metadata, annotated, hasImage: first.image !== undefined };
+  if (heatmap) data.heatmap = heatmap;
+  const pages = utilityPages(analyses);
+  if (pages.length > 0) data.utilityPages = pages;
+  return data;
+}

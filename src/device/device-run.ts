@@ -1,0 +1,118 @@
+/**
+ * `vvision device run|instrument`: the workload's own pipeline on a real Vulkan device. Each run
+ * (uninstrumented, or once per utility) is prepared exactly as the simulator prepares it
+ * (`prepareRun`: compile, instrument, host setup), resolved into a device bundle, run by the
+ * native host, and its outputs read back into the simulator's result shapes: the rendered image,
+ * the instrumentation dump (Fig. 6 layout) with its metadata, and the trace dispatch's timestamps.
+ * Nothing is simulated; analytics then read the device's dumps like the simulator's.
+ *
+ * Buffer sizing (`bufferSize` 'auto'): a first launch with INITIAL_DEVICE_BUFFER_WORDS; if the
+ * header says more words were reserved than the buffer held, one rerun with that count plus a
+ * margin (bufferWordsWithMargin), since a GPU's next launch may run more invocations.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readDump, type Dump } from '../analytics/index.js';
+import { prepareRun, sharedPreparation, type PreparedRun, type RunOptions } from '../driver/run-workload.js';
+import { bufferWordsWithMargin, type InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import { InstrumentationBufferTooSmallError } from '../analytics/dump-reader.js';
+import type { SimImage, TexelData } from '../sim/functional/images.js';
+import type { Utility } from '../utilities/utility.js';
+import { writeDeviceBundle } from './device-bundle.js';
+import { runNativeHost, type HostRunOptions } from './native-host.js';
+
+export const INITIAL_DEVICE_BUFFER_WORDS = 1 << 22;
+
+/** device.json as the native host writes it. */
+export interface DeviceInfo {
+  device: string;
+  driver: string;
+  driverInfo: string;
+  vendorId: number;
+  deviceId: number;
+  apiVersion: string;
+  subgroupSize: number;
+  /** The subgroup size the pipeline ran with (the required size where the device could give it). */
+  ranSubgroupSize: number;
+  requestedSubgroupSize: number;
+  timestamps: boolean;
+  /** Trace dispatch time of each repetition, ms (vkCmdWriteTimestamp around vkCmdTraceRaysKHR). */
+  traceMs: number[];
+  medianTraceMs: number;
+  validation: boolean;
+  /** Warnings and errors of the validation layer (with --validate); errors alone. */
+  validationMessages: number;
+  validationErrors: number;
+}
+
+export interface DeviceLaunch {
+  prepared: PreparedRun;
+  info: DeviceInfo;
+  image?: SimImage;
+  /** Instrumented: the buffer as saved (header + words written, or the whole buffer when it overflowed). */
+  dumpBytes?: Uint8Array;
+  dump?: Dump;
+  metadata?: InstrumentationMetadata;
+  bufferWords?: number;
+  rerunFrom?: number;
+}
+
+export interface DeviceRunOptions extends RunOptions, HostRunOptions {
+  bufferSize?: number | 'auto';
+  /** Keep the bundle and raw outputs in this directory instead of a temporary one. */
+  keepBundle?: string;
+}
+
+/** One launch of `workload` (instrumented with `utility` when given) on the device. */
+export async function launchOnDevice(workload: string, utility: Utility | undefined, opts: DeviceRunOptions = {}): Promise<DeviceLaunch> {
+  const shared = await sharedPreparation(workload);
+  const auto = opts.bufferSize === undefined || opts.bufferSize === 'auto';
+  let words = auto ? INITIAL_DEVICE_BUFFER_WORDS : (opts.bufferSize as number);
+  let rerunFrom: number | undefined;
+  for (;;) {
+    const prepared = await prepareRun(workload, utility ? { ...opts, instrument: [utility], bufferWords: words } : opts, undefined, shared);
+    const launch = runBundle(prepared, opts);
+    if (!utility) return launch;
+    const metadata = { ...prepared.metadata!, warpSize: launch.info.ranSubgroupSize };
+    const whole = launch.dumpBytes!;
+    const probe = readDump(whole, metadata, { allowOverflow: true });
+    if (probe.overflowed && auto && rerunFrom === undefined) {
+      rerunFrom = words;
+      words = bufferWordsWithMargin(probe.requiredWords);
+      continue;
+    }
+    if (probe.overflowed) {
+      throw new InstrumentationBufferTooSmallError(probe.requiredWords, probe.capacityWords, bufferWordsWithMargin(probe.requiredWords), undefined);
+    }
+    const dumpBytes = whole.subarray(0, probe.requiredWords * 4);
+    const out: DeviceLaunch = { ...launch, dumpBytes, dump: readDump(dumpBytes, metadata), metadata, bufferWords: words };
+    if (rerunFrom !== undefined) out.rerunFrom = rerunFrom;
+    return out;
+  }
+}
+
+function runBundle(prepared: PreparedRun, opts: DeviceRunOptions): DeviceLaunch {
+  const dir = opts.keepBundle ?? mkdtempSync(join(tmpdir(), 'vvision-device-'));
+  try {
+    const bundle = writeDeviceBundle(prepared, join(dir, 'bundle'));
+    const outDir = join(dir, 'out');
+    runNativeHost(bundle.dir, outDir, opts);
+    const info = JSON.parse(readFileSync(join(outDir, 'device.json'), 'utf8')) as DeviceInfo;
+    const launch: DeviceLaunch = { prepared, info };
+    if (bundle.image && prepared.host.output) launch.image = imageFrom(prepared.host.output, readFileSync(join(outDir, 'image.bin')));
+    if (bundle.dumpWords !== undefined) launch.dumpBytes = new Uint8Array(readFileSync(join(outDir, 'dump.bin')));
+    return launch;
+  } finally {
+    if (!opts.keepBundle) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A SimImage like the simulator's output, holding the device's texels. */
+function imageFrom(like: SimImage, bytes: Buffer): SimImage {
+  const level = like.levels[0]!;
+  const Ctor = level.data.constructor as new (b: ArrayBuffer) => TexelData;
+  const copy = new Uint8Array(level.data.byteLength);
+  copy.set(bytes.subarray(0, copy.byteLength));
+  return { ...like, levels: [{ ...level, data: new Ctor(copy.buffer) }] };
+}

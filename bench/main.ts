@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: runs every benchmark script in bench/ (each in its own process, so one
  * benchmark's heap does not skew the next) and prints their figures. `npm run bench -- NAME...`
- * runs only the named ones (file names without .ts).
+ * runs only the named ones (file names without .ts); arguments from the first one starting with
+ * `-` on are handed to each named script (`npm run bench -- microbench --config X`).
+ * `sensitivity` and `docs` run only when named: the first takes long, the second rewrites docs/.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,15 +11,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const firstOption = argv.findIndex((a) => a.startsWith('-'));
+const wanted = firstOption < 0 ? argv : argv.slice(0, firstOption);
+const passed = firstOption < 0 ? [] : argv.slice(firstOption);
+const onlyWhenNamed = new Set(['sensitivity', 'docs']);
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && f !== 'main.ts')
-  .filter((f) => wanted.length === 0 || wanted.includes(f.replace(/\.ts$/, '')))
+  .filter((f) => (wanted.length === 0 ? !onlyWhenNamed.has(f.replace(/\.ts$/, '')) : wanted.includes(f.replace(/\.ts$/, ''))))
   .sort();
+const unknown = wanted.filter((w) => !scripts.some((f) => f === `${w}.ts`));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: no benchmark named ${unknown.join(', ')}\n`);
+  process.exit(2);
+}
 let failed = 0;
 for (const f of scripts) {
   process.stdout.write(`\n=== ${f.replace(/\.ts$/, '')} ===\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, f)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, f), ...passed], { stdio: 'inherit' });
   if (r.status !== 0) {
     failed++;
     process.stdout.write(`(${f} exited with status ${r.status})\n`);

@@ -21,6 +21,11 @@ export interface SimulateOptions extends RunOptions {
   maxCycles?: number;
   /** Record the warp timeline (Chrome trace events) with these bounds. */
   timeline?: TimelineOptions;
+  /**
+   * A recorder of the caller's own (a TimelineRecorder subclass that measures something, e.g. the
+   * microbenchmarks' load-latency probe, bench/microbench/probe.ts), used instead of `timeline`.
+   */
+  recorder?: (config: GpuConfig) => TimelineRecorder;
 }
 
 export interface SimulationResult {
@@ -45,7 +50,7 @@ export function timelineOfFailedRun(e: unknown): TimelineRecorder | undefined {
 export async function simulateWorkload(workload: string, opts: SimulateOptions, shared?: SharedPreparation): Promise<SimulationResult> {
   const config = loadConfig(opts.config, opts.overrides ?? []);
   // Before the preparation, so a bad timeline option fails fast.
-  const timeline = opts.timeline === undefined ? undefined
+  const timeline = opts.recorder !== undefined ? opts.recorder(config) : opts.timeline === undefined ? undefined
     : new TimelineRecorder({ numSms: config.numSms, maxWarpsPerSm: config.maxWarpsPerSm, rtMaxWarps: config.rt.maxWarps, warpSize: config.warpSize, ctaSize: 1 }, opts.timeline);
   // Treelet queues (paper 001 Sec. 5): treelets of a fraction of the L1D, laid out treelet by treelet.
   const treeletBytes = Math.max(128, Math.floor(cacheBytes(config.l1d) * config.treelet.l1Fraction));

@@ -321,6 +321,15 @@ export class Cache {
   }
 
   /** True if an MSHR entry can be allocated for a new line. */
+  /**
+   * The MSHR entry a miss of `words` in `line` takes: the line, or in a sectored cache its first
+   * sector's address (GPGPU-Sim's SECTOR_ASSOC MSHRs are per 32 B sector).
+   */
+  mshrKeyOf(line: number, words: number): number {
+    if (!this.sectored || words === 0) return line;
+    return line + 32 * ((31 - Math.clz32(words & -words)) >> 3);
+  }
+
   mshrFree(): boolean {
     return this.mshr.size < this.geometry.mshrEntries;
   }

@@ -1,11 +1,12 @@
 /**
- * Memory coalescing of one warp memory instruction, as GPGPU-Sim does for sm_70+: the active
- * lanes' byte ranges are grouped by 128 B line, and each line request carries the 32 B sectors it
- * touches (the data actually moved) and the 4-byte words it touches (sectored caches track
- * partially written sectors by word).
+ * Memory coalescing of one warp memory instruction, as GPGPU-Sim does for sm_70+
+ * (`gpgpu_coalesce_arch` >= 40, warp_inst_t::memory_coalescing_arch with 32 B segments): the
+ * active lanes' byte ranges are grouped by 32 B sector, and each touched sector is one request
+ * (one L1D access, one MSHR entry in a sectored cache, one packet), carrying its 128 B line and
+ * the 4-byte words it touches (sectored caches track partially written sectors by word).
  *
- * Invariants: output lines are unique, 128 B aligned, in first-touch lane order (deterministic);
- * `bytes` is a multiple of 32 between 32 and 128.
+ * Invariants: output sectors are unique, in first-touch lane order of their line, then sector
+ * order (deterministic); `bytes` is 32; `words` lies inside one sector of `line`.
  */
 import type { MemAccess } from '../warp-step.js';
 import { sectorsOf } from './cache.js';
@@ -61,6 +62,9 @@ function flush(n: number, out: LineRequest[]): void {
   for (let k = 0; k < n; k++) {
     const words = scratchMasks[k]! >>> 0;
     const sectors = sectorsOf(words);
-    out.push({ line: scratchLines[k]!, bytes: ((sectors & 1) + ((sectors >> 1) & 1) + ((sectors >> 2) & 1) + (sectors >> 3)) * SECTOR_BYTES, words });
+    for (let q = 0; q < 4; q++) {
+      if (((sectors >> q) & 1) === 0) continue;
+      out.push({ line: scratchLines[k]!, bytes: SECTOR_BYTES, words: (words & (0xff << (8 * q))) >>> 0 });
+    }
   }
 }

@@ -107,7 +107,8 @@ export class L1DataCache {
       if (waiter) this.hitQueue.tryPush(waiter, now + (source === ReqSource.Rt ? this.rtHitLatency : this.latency));
       return true;
     }
-    const pending = c.mshr.get(line);
+    const key = c.mshrKeyOf(line, words);
+    const pending = c.mshr.get(key);
     if (pending) {
       if (!c.mshrCanMerge(pending)) return this.fail(source);
       c.stats.count(source, AccessOutcome.HitReserved);
@@ -119,10 +120,13 @@ export class L1DataCache {
     if (!c.mshrFree() || this.missQueue.full) return this.fail(source);
     c.stats.count(source, outcome);
     // A sectored cache fetches only the sectors it lacks.
+    // A sectored cache fetches only the sectors it lacks; a line cache fetches the whole line.
     const missing = c.missingSectors(line, words);
-    const fetch = missing === 0xf || !c.geometry.sectored ? bytes : Math.min(bytes, popcount4(missing) * 32);
-    const req = this.request(line, fetch, words, kind, source, waiter ? [waiter] : [], now);
-    c.mshr.set(line, req);
+    const whole = !c.geometry.sectored;
+    const fetch = whole ? c.lineBytes : missing === 0xf ? bytes : Math.min(bytes, popcount4(missing) * 32);
+    const req = this.request(line, fetch, whole ? ALL_WORDS : words, kind, source, waiter ? [waiter] : [], now);
+    req.mshrKey = key;
+    c.mshr.set(key, req);
     this.missQueue.tryPush(req, now + this.latency);
     return true;
   }
@@ -176,7 +180,7 @@ export class L1DataCache {
   onReply(req: MemRequest, now: number): void {
     if (req.kind === ReqKind.Load && req.uncached !== true) {
       if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.addr, req.words, false), req.source, now);
-      this.cache.mshr.delete(req.addr);
+      this.cache.mshr.delete(req.mshrKey ?? req.addr);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
   }

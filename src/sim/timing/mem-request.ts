@@ -47,4 +47,6 @@ export interface MemRequest {
   sentAt: number;
   /** A load that bypasses the L1 (no MSHR, no fill): treelet queues' ray data (paper 001 Sec. 4.2). */
   uncached?: boolean;
+  /** The L1 MSHR entry it holds: the line, or in a sectored cache its first sector (GPGPU-Sim SECTOR_ASSOC MSHRs). */
+  mshrKey?: number;
 }

@@ -97,7 +97,10 @@ export class L2Bank {
       this.replies.push(req);
       return true;
     }
-    const waiting = this.pending.get(line);
+    // Sectored: one MSHR entry per sector (GPGPU-Sim SECTOR_ASSOC), so another sector of a line
+    // being fetched is a miss of its own.
+    const key = c.mshrKeyOf(line, req.words);
+    const waiting = this.pending.get(key);
     if (waiting) {
       if (waiting.length >= c.geometry.mshrMaxMerge) return this.fail(req);
       c.stats.count(req.source, AccessOutcome.HitReserved);
@@ -106,7 +109,7 @@ export class L2Bank {
     }
     if (this.pending.size >= c.geometry.mshrEntries || this.toDram.length >= this.dramLimit) return this.fail(req);
     c.stats.count(req.source, outcome);
-    this.pending.set(line, [req]);
+    this.pending.set(key, [req]);
     const missing = c.missingSectors(line, req.words);
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
     this.toDram.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id });
@@ -127,8 +130,9 @@ export class L2Bank {
   /** A DRAM read came back: fill the line and reply to everything merged on it. */
   onDramReturn(fetch: MemRequest): void {
     const line = fetch.addr;
-    const waiting = this.pending.get(line) ?? [];
-    this.pending.delete(line);
+    const key = this.cache.mshrKeyOf(line, fetch.words);
+    const waiting = this.pending.get(key) ?? [];
+    this.pending.delete(key);
     const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
     this.evict(this.cache.fillWords(line, fetch.words, dirty));
     for (const r of waiting) this.replies.push(r);

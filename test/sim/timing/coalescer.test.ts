@@ -8,14 +8,17 @@ function access(addrOf: (lane: number) => number, size: number, laneMask = 0xfff
   return { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask };
 }
 
-test('32 consecutive words form one 128 B line with 4 sectors', (t) => {
-  t.deepEqual(coalesce(access((l) => 0x1000 + 4 * l, 4)), [{ line: 0x1000, bytes: 128, words: 0xffffffff }]);
+test('32 consecutive words form four 32 B sector requests of one line (sm_70+ 32 B segments)', (t) => {
+  t.deepEqual(coalesce(access((l) => 0x1000 + 4 * l, 4)), [0, 1, 2, 3].map((q) => ({ line: 0x1000, bytes: 32, words: (0xff << (8 * q)) >>> 0 })));
 });
 
-test('16 B per lane spans four lines; misaligned words touch an extra sector', (t) => {
-  t.is(coalesce(access((l) => 0x1000 + 16 * l, 16)).length, 4);
+test('16 B per lane spans four lines of four sectors; misaligned words touch an extra sector', (t) => {
+  t.is(coalesce(access((l) => 0x1000 + 16 * l, 16)).length, 16);
   // bytes 30..33: words 7 and 8, in sectors 0 and 1
-  t.deepEqual(coalesce(access((l) => 0x1000 + 30 + 0 * l, 4, 1)), [{ line: 0x1000, bytes: 64, words: (1 << 7) | (1 << 8) }]);
+  t.deepEqual(coalesce(access((l) => 0x1000 + 30 + 0 * l, 4, 1)), [
+    { line: 0x1000, bytes: 32, words: 1 << 7 },
+    { line: 0x1000, bytes: 32, words: 1 << 8 },
+  ]);
 });
 
 test('scattered lanes give one request per line; inactive lanes are ignored', (t) => {
@@ -24,8 +27,8 @@ test('scattered lanes give one request per line; inactive lanes are ignored', (t
   t.true(r.every((x) => x.bytes === 32));
 });
 
-test('wide per-lane accesses (256 B) still give unique lines', (t) => {
+test('wide per-lane accesses (256 B) still give unique sectors', (t) => {
   const r = coalesce(access((l) => l * 4096 + 64, 256));
-  t.is(r.length, 32 * 3);
-  t.is(new Set(r.map((x) => x.line)).size, r.length);
+  t.is(r.length, 32 * 8);
+  t.is(new Set(r.map((x) => x.line + 32 * (31 - Math.clz32(x.words & -x.words) >> 3))).size, r.length);
 });

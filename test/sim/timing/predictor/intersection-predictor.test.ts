@@ -38,7 +38,8 @@ test('lookup ports: one port makes rays wait longer in the lookup queue than 32'
   const many = (await run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_ports=32'])).stats.values;
   t.true(one.rt_predictor_avg_lookup_queue_cycles! > many.rt_predictor_avg_lookup_queue_cycles!);
   // A ray accepted in one cycle is looked up in the next at the earliest (paper 002 Sec. 5.1.5: one cycle to queue).
-  t.is(many.rt_predictor_avg_lookup_queue_cycles, 1);
+  // With 32 ports only a cycle with more than 32 new rays makes some wait a second cycle.
+  t.true(many.rt_predictor_avg_lookup_queue_cycles! >= 1 && many.rt_predictor_avg_lookup_queue_cycles! < 1.05);
 });
 
 test('oracles: lookup never mispredicts; unbounded training verifies at least as many rays as the table', async (t) => {

@@ -38,7 +38,8 @@ const fmt = (x: number): string => {
   if (Number.isInteger(x)) return x.toLocaleString('en-US');
   return Math.abs(x) >= 100 ? x.toLocaleString('en-US', { maximumFractionDigits: 0 }) : x.toFixed(Math.abs(x) >= 1 ? 2 : 3);
 };
-const targetText = (t: Target): string => (t.kind === 'relative' ? `within ${Math.round(100 * t.tolerance)}%` : `within ${t.tolerance} abs`);
+const targetText = (t: Target): string =>
+  t.kind === 'relative' ? `within ${Math.round(100 * t.tolerance)}%` : t.kind === 'factor' ? `within ${t.tolerance}x` : `within ${t.tolerance} abs`;
 
 const docPath = join(repoRoot, 'docs', 'calibration.md');
 let doc = readFileSync(docPath, 'utf8');

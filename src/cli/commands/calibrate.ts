@@ -42,7 +42,7 @@ export function formatCalibration(r: CalibrationResult): string {
   lines.push(`  ${'figure'.padEnd(27)} ${'Vulkan-Sim'.padStart(12)} ${'vvision'.padStart(12)} ${'ratio'.padStart(7)}  target`);
   for (const row of r.rows) {
     const target = row.target
-      ? `${row.target.kind === 'absolute' ? `±${row.target.tolerance} abs` : `±${row.target.tolerance * 100}%`} ${row.withinTarget ? 'met' : 'MISSED'}`
+      ? `${row.target.kind === 'absolute' ? `±${row.target.tolerance} abs` : row.target.kind === 'factor' ? `within ${row.target.tolerance}x` : `±${row.target.tolerance * 100}%`} ${row.withinTarget ? 'met' : 'MISSED'}`
       : '';
     lines.push(`  ${row.figure.padEnd(27)} ${fmt(row.vulkanSim).padStart(12)} ${fmt(row.vvision).padStart(12)} ${row.ratio.toFixed(3).padStart(7)}  ${target}`);
   }

@@ -3,7 +3,8 @@
  * benchmark's heap does not skew the next) and prints their figures. `npm run bench -- NAME...`
  * runs only the named ones (file names without .ts); arguments from the first one starting with
  * `-` on are handed to each named script (`npm run bench -- microbench --config X`).
- * `sensitivity` and `docs` run only when named: the first takes long, the second rewrites docs/.
+ * Benchmarks that take long or rewrite docs run only when named (ON_REQUEST): `sensitivity`,
+ * `docs` (rewrites docs/) and `completion` (every workload x preset at 256x256 and 512x512, hours).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -15,10 +16,10 @@ const argv = process.argv.slice(2);
 const firstOption = argv.findIndex((a) => a.startsWith('-'));
 const wanted = firstOption < 0 ? argv : argv.slice(0, firstOption);
 const passed = firstOption < 0 ? [] : argv.slice(firstOption);
-const onlyWhenNamed = new Set(['sensitivity', 'docs']);
+const ON_REQUEST = new Set(['sensitivity', 'docs', 'completion']);
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && f !== 'main.ts')
-  .filter((f) => (wanted.length === 0 ? !onlyWhenNamed.has(f.replace(/\.ts$/, '')) : wanted.includes(f.replace(/\.ts$/, ''))))
+  .filter((f) => (wanted.length === 0 ? !ON_REQUEST.has(f.replace(/\.ts$/, '')) : wanted.includes(f.replace(/\.ts$/, ''))))
   .sort();
 const unknown = wanted.filter((w) => !scripts.some((f) => f === `${w}.ts`));
 if (unknown.length > 0) {

@@ -7,8 +7,15 @@
  *
  * Invariants:
  * - Every load/atomic waiter is woken exactly once (hit queue, or reply of its MSHR / atomic).
- * - `access` returning false changes nothing except the reservation-fail counter: the caller
- *   keeps the request and retries (back-pressure).
+ * - `access` returning false changes nothing except the reservation-fail counter (and the RT
+ *   unit's claim below): the caller keeps the request and retries (back-pressure).
+ * - Two units request the miss path (MSHRs, miss queue): the LD/ST unit and the RT unit. An RT
+ *   access refused for want of an MSHR or miss-queue entry claims the next entry: until the RT
+ *   unit retries (at the latest the next cycle), a shader access that needs a new entry is refused
+ *   too. The SM ticks the RT unit before the L1 frees an entry and the LD/ST unit after, so
+ *   without the claim a busy LD/ST unit takes every freed entry and the RT unit starves for as
+ *   long as shader warps keep it busy (issue 26: 50,000 cycles and more). With it the two
+ *   alternate when both wait; one that does not wait is not slowed.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
@@ -31,6 +38,8 @@ export class L1DataCache {
   private readonly writeAllocate: boolean;
   /** Dirty lines evicted from a write-back L1, waiting for the interconnect. */
   private readonly writebacks: MemRequest[] = [];
+  /** The cycle an RT access was last refused for want of an MSHR / miss-queue entry, -Infinity once it retried (see the file comment). */
+  private rtClaimAt = -Infinity;
 
   /**
    * `geometry`: the cache this front end holds (the L1D by default; the dedicated RT cache).
@@ -64,6 +73,7 @@ export class L1DataCache {
     words = ALL_WORDS,
   ): boolean {
     const c = this.cache;
+    if (source === ReqSource.Rt) this.rtClaimAt = -Infinity;
     if (this.perfectAll || (this.perfectRt && source === ReqSource.Rt)) {
       c.stats.count(source, AccessOutcome.Hit);
       if (waiter) this.hitQueue.tryPush(waiter, now + (this.perfectAll ? this.latency : 1));
@@ -71,7 +81,7 @@ export class L1DataCache {
     }
     const line = c.lineOf(addr);
     if (kind === ReqKind.Atomic) {
-      if (this.missQueue.full) return this.fail(source);
+      if (this.missQueue.full || this.claimedByRt(source, now)) return this.fail(source);
       this.missQueue.tryPush(this.request(line, bytes, words, kind, source, [waiter!], now), now + this.latency);
       return true;
     }
@@ -94,7 +104,8 @@ export class L1DataCache {
       // Write-through, no write-allocate: every store goes to the L2. Under GPGPU-Sim's `L`
       // policy (local write-back, global write-evict) a global store that hits invalidates the
       // sectors it writes (data_cache::wr_hit_global_we_local_wb), so the next load of them misses.
-      if (this.missQueue.full) return this.fail(source);
+      if (this.missQueue.full) return this.refuse(source, now);
+      if (this.claimedByRt(source, now)) return this.fail(source);
       const outcome = c.lookup(line, words);
       c.stats.count(source, outcome);
       if (outcome === AccessOutcome.Hit && this.localWriteBack) c.invalidateWords(line, words);
@@ -117,7 +128,8 @@ export class L1DataCache {
       pending.bytes = Math.min(c.lineBytes, Math.max(pending.bytes, bytes));
       return true;
     }
-    if (!c.mshrFree() || this.missQueue.full) return this.fail(source);
+    if (!c.mshrFree() || this.missQueue.full) return this.refuse(source, now);
+    if (this.claimedByRt(source, now)) return this.fail(source);
     c.stats.count(source, outcome);
     // A sectored cache fetches only the sectors it lacks.
     // A sectored cache fetches only the sectors it lacks; a line cache fetches the whole line.
@@ -136,7 +148,12 @@ export class L1DataCache {
    * takes no MSHR, is not counted in the L1 statistics and does not fill the line on its reply.
    */
   loadUncached(addr: number, bytes: number, words: number, source: ReqSource, waiter: Waiter, now: number): boolean {
-    if (this.missQueue.full) return false;
+    if (source === ReqSource.Rt) this.rtClaimAt = -Infinity;
+    if (this.missQueue.full) {
+      if (source === ReqSource.Rt) this.rtClaimAt = now;
+      return false;
+    }
+    if (this.claimedByRt(source, now)) return false;
     const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, [waiter], now);
     req.uncached = true;
     this.missQueue.tryPush(req, now + this.latency);
@@ -145,6 +162,17 @@ export class L1DataCache {
 
   private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
     if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, source, null, now));
+  }
+
+  /** A refusal for want of an MSHR or miss-queue entry: an RT access claims the next one. */
+  private refuse(source: ReqSource, now: number): false {
+    if (source === ReqSource.Rt) this.rtClaimAt = now;
+    return this.fail(source);
+  }
+
+  /** A shader access may not take a new MSHR / miss-queue entry: the RT unit was refused one and has not retried yet. */
+  private claimedByRt(source: ReqSource, now: number): boolean {
+    return source !== ReqSource.Rt && this.rtClaimAt >= now - 1;
   }
 
   private fail(source: ReqSource): false {

@@ -588,10 +588,15 @@ export class RtUnit implements MemClient {
     }
     const t = ray.tx[ray.idx]!;
     const at = `ray of lane ${ray.lane} at transaction ${ray.idx + 1} of ${ray.tx.length} (${t.kind} at 0x${t.address.toString(16)})`;
+    // Say whether the memory system holds the request or the L1 never took it (issue 26: both
+    // showed as "waiting for its chunk responses" / "ready" while the L1 refused the RT unit).
+    const unsent = this.requests.memQueue.filter((c) => c.rays.includes(ray)).length;
+    const port = `${this.requests.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.requests.memQueue.length} chunks and ` +
+      `${this.storeQueue.length - this.storeHead} intersection-table stores queued for the L1, ${this.awaitingFifo} responses outstanding`;
     const why =
       ray.status === IN_OP ? `in an intersection operation until cycle ${ray.opDone}`
-      : ray.status === WAIT_MEM ? `waiting for ${ray.pendingChunks} of its chunk responses`
-      : `ready but not scheduled (${this.requests.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.requests.memQueue.length} chunks queued)`;
+      : ray.status === WAIT_MEM ? `waiting for ${ray.pendingChunks} of its chunk responses (${unsent} of them not yet taken by the L1; ${port})`
+      : `ready but not scheduled (${port})`;
     return { context: w.slot, detail: `${at}, ${why}` };
   }
 

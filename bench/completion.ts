@@ -1,0 +1,95 @@
+/**
+ * Issue 26.6: every built-in workload and the LumiBench WKND frame, at 256x256 and 512x512 with
+ * 2 spp, on each preset (baseline, mobile, treelet, rtx2060), run to completion: a timing model
+ * that deadlocks (or throws) on a standard run fails here. Prints cycles, wall and CPU time per
+ * run as it finishes, then which runs completed. Each run is its own process (honest wall / CPU /
+ * peak RSS, and one run's heap does not slow the next).
+ *
+ * Hours on two cores: `npm run bench` leaves it out (bench/main.ts runs it only by name).
+ *
+ *   npm run bench -- completion                                  # everything
+ *   npx tsx bench/completion.ts --workloads pt,ao --presets rtx2060 --sizes 256 [--spp 2]
+ *   npx tsx bench/completion.ts --run WORKLOAD PRESET SIZE SPP   # one run, JSON on stdout (internal)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpuUsage, resourceUsage } from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { simulateWorkload } from '../src/driver/simulate-workload.js';
+import { calibrationDir, listBuiltinWorkloads } from '../src/sim/workload/load-manifest.js';
+
+interface RunResult {
+  cycles?: number;
+  wallSeconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  /** The first line of the error, when the run did not complete. */
+  error?: string;
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--run') {
+  const [, workload, preset, size, spp] = args as [string, string, string, string, string, string];
+  const c0 = cpuUsage();
+  const t0 = performance.now();
+  let out: RunResult;
+  try {
+    const r = await simulateWorkload(workload, { config: preset, width: Number(size), height: Number(size), spp: Number(spp) });
+    out = { cycles: r.stats.values.gpu_sim_cycle!, wallSeconds: 0, cpuSeconds: 0, peakRssMb: 0 };
+  } catch (e) {
+    out = { error: (e instanceof Error ? e.message : String(e)).split('\n')[0]!, wallSeconds: 0, cpuSeconds: 0, peakRssMb: 0 };
+  }
+  const cpu = cpuUsage(c0);
+  out.wallSeconds = (performance.now() - t0) / 1000;
+  out.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  out.peakRssMb = resourceUsage().maxRSS / 1024;
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
+
+function option(name: string, fallback: string[]): string[] {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]!.split(',').filter((s) => s !== '') : fallback;
+}
+
+const lumibench = existsSync(join(calibrationDir(), 'lumibench-wknd')) ? ['lumibench-wknd'] : [];
+const workloads = option('workloads', [...listBuiltinWorkloads().map((w) => w.name), ...lumibench]);
+const presets = option('presets', ['baseline', 'mobile', 'treelet', 'rtx2060']);
+const sizes = option('sizes', ['256', '512']);
+const spp = option('spp', ['2'])[0]!;
+if (lumibench.length === 0 && !args.includes('--workloads')) {
+  process.stdout.write(`LumiBench WKND: skipped (${join(calibrationDir(), 'lumibench-wknd')} not found)\n`);
+}
+
+function run(workload: string, preset: string, size: string): RunResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--run', workload, preset, size, spp],
+    { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status === 0 && last.startsWith('{')) return JSON.parse(last) as RunResult;
+  const why = r.signal !== null ? `killed by ${r.signal}` : `exit status ${r.status}`;
+  return { error: `${why}: ${r.stderr.trim().split('\n').pop() ?? ''}`, wallSeconds: NaN, cpuSeconds: NaN, peakRssMb: NaN };
+}
+
+const fmt = (x: number): string => x.toLocaleString('en-US');
+const done: string[] = [];
+const failed: string[] = [];
+process.stdout.write(`${workloads.length} workloads x ${presets.length} presets x sizes ${sizes.join(', ')} at ${spp} spp\n`);
+for (const size of sizes) {
+  for (const preset of presets) {
+    for (const workload of workloads) {
+      const name = `${workload} ${preset} ${size}x${size}`;
+      const r = run(workload, preset, size);
+      const cost = `wall ${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`;
+      if (r.error === undefined) {
+        done.push(name);
+        process.stdout.write(`  ${name.padEnd(36)} ${fmt(r.cycles!).padStart(12)} cycles  ${cost}\n`);
+      } else {
+        failed.push(name);
+        process.stdout.write(`  ${name.padEnd(36)} FAILED (${cost}): ${r.error}\n`);
+      }
+    }
+  }
+}
+process.stdout.write(`completed ${done.length} of ${done.length + failed.length} runs${failed.length ? `; failed: ${failed.join('; ')}` : ''}\n`);
+process.exit(failed.length > 0 ? 1 : 0);

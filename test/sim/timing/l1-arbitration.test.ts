@@ -8,12 +8,12 @@
  */
 import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
-import type { AddressMap } from '../../../src/sim/timing/address-map.js';
+import { AddressMap } from '../../../src/sim/timing/address-map.js';
 import { Interconnect } from '../../../src/sim/timing/interconnect.js';
 import { L1DataCache } from '../../../src/sim/timing/l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from '../../../src/sim/timing/mem-request.js';
 
-const MAP: AddressMap = { channels: 1, subPerChannel: 1, banks: 16, rowBytes: 2048 };
+const MAP = new AddressMap({ channels: 1, subPerChannel: 1, banks: 16, ...loadConfig('rtx2060').addressMapping });
 const sink: MemClient = { onResponse: () => undefined };
 const waiter = (tag: number): Waiter => ({ client: sink, tag });
 

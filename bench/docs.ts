@@ -4,6 +4,8 @@
  * generated-block markers (bench/docs/generated-blocks.ts) with the commit and date:
  * - calibration-32x32, calibration-64x64 (docs/calibration.md): the WKND frame beside Vulkan-Sim's
  *   SUMMARY.tsv run of the same size, every row of CALIBRATION_FIGURES with its target;
+ * - calibration-scaling (docs/calibration.md): the frame at 128x128 on the SM75 file and at 32x32 /
+ *   64x64 on Vulkan-Sim's MOBILE config;
  * - microbench (docs/calibration.md): the mechanism microbenchmarks (bench/microbench/suite.ts).
  * A block that a doc does not contain is an error (the doc decides where its figures go).
  * WKND runs are cached by (commit, config hash, size) like the sensitivity study's.
@@ -25,7 +27,7 @@ for (let i = 0; i < args.length; i++) {
   if (a === '--only') only = args[++i]!.split(',');
   else if (a === '--workers') workers = Number(args[++i]);
   else if (a === '--config') config = args[++i]!;
-  else throw new Error(`docs: unknown argument ${a} (--only calibration,microbench --workers N --config X)`);
+  else throw new Error(`docs: unknown argument ${a} (--only calibration,scaling,microbench --workers N --config X)`);
 }
 const wanted = (group: string): boolean => only === undefined || only.includes(group);
 const commit = commitKey();
@@ -63,6 +65,40 @@ if (wanted('calibration')) {
     const body = `${ref.width}x${ref.height}, ${ref.spp} spp, on \`SM75_RTX2060.gpgpusim.config\`; Vulkan-Sim's figures from SUMMARY.tsv (${ref.run}).\n\n${rows.join('\n')}`;
     doc = replaceGeneratedBlock(doc, `calibration-${ref.width}x${ref.height}`, GENERATOR, commit, body);
   });
+}
+
+/**
+ * Vulkan-Sim's 128x128 2 spp cycles and thread instructions as issue 26 quotes them (the run is
+ * not in SUMMARY.tsv); the only reference figures here that are not read from a file.
+ */
+const VULKAN_SIM_128 = { gpu_sim_cycle: 509_163, gpu_sim_insn: 78_600_000 };
+
+if (wanted('scaling')) {
+  // The frame one size up on the SM75 file, and on Vulkan-Sim's MOBILE config (held-out
+  // Vulkan-Sim runs exist for MOBILE; their figures are not in this project).
+  const mobile = join(repoRoot, 'src', 'sim', 'config', 'presets', 'mobile.config');
+  const runs = [
+    { label: 'SM75_RTX2060', config, width: 32, height: 32, spp: 1 },
+    { label: 'SM75_RTX2060', config, width: 64, height: 64, spp: 2 },
+    { label: 'SM75_RTX2060', config, width: 128, height: 128, spp: 2 },
+    { label: 'MOBILE', config: mobile, width: 32, height: 32, spp: 1 },
+    { label: 'MOBILE', config: mobile, width: 64, height: 64, spp: 2 },
+  ];
+  const results = await runWknd(runs.map((r) => ({ config: r.config, overrides: [], width: r.width, height: r.height, spp: r.spp })), { workers, log });
+  const figures = ['gpu_sim_cycle', 'gpu_sim_insn', 'gpu_ipc', 'L1D_total_cache_miss_rate', 'L2_total_cache_miss_rate', 'L2_total_cache_reservation_fails', 'dram_row_buffer_hit_rate', 'rt_avg_efficiency', 'rt_avg_warp_latency'];
+  const rows = [`| config | size | ${figures.join(' | ')} |`, `|---|---|${figures.map(() => '---|').join('')}`];
+  runs.forEach((r, i) => rows.push(`| ${r.label} | ${r.width}x${r.height} ${r.spp} spp | ${figures.map((f) => fmt(results[i]!.values[f] ?? Number.NaN)).join(' | ')} |`));
+  const c = (i: number): number => results[i]!.values.gpu_sim_cycle!;
+  const refs = readReferenceRuns();
+  const ref32 = refs.find((r) => r.width === 32)!.figures.gpu_sim_cycle!;
+  const lines = [
+    rows.join('\n'),
+    '',
+    `- 128x128 2 spp against Vulkan-Sim's ${fmt(VULKAN_SIM_128.gpu_sim_cycle)} cycles (quoted by issue 26): ${(c(2) / VULKAN_SIM_128.gpu_sim_cycle).toFixed(2)}x; thread instructions ${fmt(results[2]!.values.gpu_sim_insn!)} vs ${fmt(VULKAN_SIM_128.gpu_sim_insn)}.`,
+    `- Growth from 32x32 1 spp to 128x128 2 spp: vvision ${(c(2) / c(0)).toFixed(2)}x, Vulkan-Sim ${(VULKAN_SIM_128.gpu_sim_cycle / ref32).toFixed(2)}x (target: within 10%: ${Math.abs(c(2) / c(0) / (VULKAN_SIM_128.gpu_sim_cycle / ref32) - 1) <= 0.1 ? 'met' : '**missed**'}).`,
+    `- SM75_RTX2060 -> MOBILE cycles: 32x32 ${(c(3) / c(0)).toFixed(2)}x, 64x64 ${(c(4) / c(1)).toFixed(2)}x.`,
+  ];
+  doc = replaceGeneratedBlock(doc, 'calibration-scaling', GENERATOR, commit, lines.join('\n'));
 }
 
 if (wanted('microbench')) {

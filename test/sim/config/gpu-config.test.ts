@@ -141,3 +141,4 @@ test('paper 001 knobs: off by default with the paper\'s values, each one settabl
   t.is(on.treelet.l1Fraction, 0.25);
   t.throws(() => loadConfig('treelet', ['rt_treelet_l1_fraction=1.5']), { message: /rt_treelet_l1_fraction/ });
 });
+

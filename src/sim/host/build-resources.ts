@@ -92,10 +92,13 @@ export function buildHostSetup(
   const opts: PackOptions = { resolveAddress: plan.resolve };
   const aspect = params.width / params.height;
   const memory: NonNullable<Resources['memory']> = [];
-  const fail = (e: unknown, path: string): void => {
+  const fail = (e: unknown, path: string, name?: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
-    else if (e instanceof LayoutPackError) problems.push(`${path}: ${e.message}`);
+    // Pack errors thrown under a key path that already names the file and key are not prefixed again.
+    else if (e instanceof LayoutPackError) problems.push(e.path.startsWith(where) ? e.message : `${path}: ${e.message}`);
     else throw e;
+    // A buffer that failed still gets an address, so values naming it do not add "no buffer named" follow-ons.
+    if (name !== undefined && !plan.address(name)) plan.place(name, place(16), 0);
   };
 
   // Scene buffers first: instance descriptions need the others' addresses.
@@ -147,27 +150,13 @@ export function buildHostSetup(
           break;
         }
         case 'uniformBuffer': {
-          if (!global) break; // declared for shaders that are not in this pipeline
-          const block = pointee(m.types, global);
-          const pack = (): Uint8Array => {
-            const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
-            if (d.data) {
-              const bytes = readDataFile(d.data, `${path}.data`);
-              if (bytes.byteLength < layoutSize(m.types, block)) {
-                throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
-              }
-              data.set(bytes.subarray(0, data.byteLength));
-            } else if (d.camera) {
-              packCamera(new DataView(data.buffer), d.camera, aspect, m.types, block, `${path}.camera`);
-            } else {
-              packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, substituteRunParameters(d.value!, params)), path, opts);
-            }
-            if (d.members) {
-              packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`, opts);
-            }
-            return data;
-          };
-          const data = plan.packed(pack, path);
+          // Stages may declare one binding differently (a raygen's block without the member a
+          // closest-hit adds): the buffer is what the host binds, so it is as large as the largest
+          // declaration and every declaration's members can be filled.
+          const declarations = blockDeclarations(m, d.set, d.binding);
+          if (declarations.length === 0) break; // declared for shaders that are not in this pipeline
+          const values = (v: JsonValue): unknown => substituteRunParameters(v, params);
+          const data = plan.packed(() => packUniformBlock(m.types, declarations, d, values, aspect, path, opts), path);
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
           break;
         }
@@ -186,7 +175,7 @@ export function buildHostSetup(
           break;
       }
     } catch (e) {
-      fail(e, path);
+      fail(e, path, d.kind === 'storageBuffer' ? d.id : undefined);
     }
   }
   // Named buffers no descriptor binds: device memory reached through their addresses only.
@@ -196,7 +185,7 @@ export function buildHostSetup(
       const { data, address } = storageBuffer(b.content, undefined, path, b.name);
       memory.push({ address, data, label: b.name });
     } catch (e) {
-      fail(e, path);
+      fail(e, path, b.name);
     }
   }
   try {
@@ -273,6 +262,80 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
     if (global && !out.has(global.id)) out.set(global.id, { data: new Uint8Array(16), from: '', json: '' });
   }
   return [...out].map(([global, r]) => ({ global, data: r.data }));
+}
+
+/** The block types (pointees) of every global bound at (set, binding), largest first. */
+function blockDeclarations(m: Module, set: number, binding: number): { name: string; block: TypeId; size: number }[] {
+  const seen = new Set<TypeId>();
+  const out: { name: string; block: TypeId; size: number }[] = [];
+  for (const g of m.globals) {
+    if (g.set !== set || g.binding !== binding || g.storage !== 'uniform') continue;
+    const block = pointee(m.types, g);
+    if (seen.has(block)) continue;
+    seen.add(block);
+    out.push({ name: g.name, block, size: layoutSize(m.types, block) });
+  }
+  return out.sort((a, b) => b.size - a.size);
+}
+
+/**
+ * A uniform buffer's bytes. Raw `data` is kept whole (never cut to a declaration) and must cover
+ * the largest declaration; `value` and `camera` fill the first declaration (largest first) they
+ * fit; each `members` entry is written through the first declaration that has that member.
+ */
+function packUniformBlock(
+  types: TypeTable, declarations: { name: string; block: TypeId; size: number }[], d: Extract<DescriptorBinding, { kind: 'uniformBuffer' }>,
+  values: (v: JsonValue) => unknown, aspect: number, path: string, opts: PackOptions,
+): Uint8Array {
+  const widest = declarations[0]!;
+  let data = new Uint8Array(alignUp(Math.max(widest.size, 4), 16));
+  if (d.data) {
+    const bytes = readDataFile(d.data, `${path}.data`);
+    if (bytes.byteLength < widest.size) {
+      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${typeName(types, widest.block)}) is ${widest.size} bytes`]);
+    }
+    data = new Uint8Array(alignUp(bytes.byteLength, 16));
+    data.set(bytes);
+  } else {
+    const fill = (view: DataView, block: TypeId): void => {
+      if (d.camera) packCamera(view, d.camera, aspect, types, block, `${path}.camera`);
+      else packValue(view, 0, block, types, fitToBlock(types, block, values(d.value!)), path, opts);
+    };
+    let first: unknown;
+    let packed = false;
+    for (const decl of declarations) {
+      const scratch = new Uint8Array(data.byteLength);
+      try {
+        fill(new DataView(scratch.buffer), decl.block);
+      } catch (e) {
+        if (!(e instanceof LayoutPackError)) throw e;
+        first ??= e;
+        continue;
+      }
+      data = scratch;
+      packed = true;
+      break;
+    }
+    if (!packed) throw first;
+  }
+  if (d.members) {
+    const view = new DataView(data.buffer);
+    for (const [name, value] of Object.entries(values(d.members) as Record<string, unknown>)) {
+      let first: unknown;
+      const written = declarations.some((decl) => {
+        try {
+          packMembers(view, decl.block, types, { [name]: value }, `${path}.members`, opts);
+          return true;
+        } catch (e) {
+          if (!(e instanceof LayoutPackError)) throw e;
+          first ??= e;
+          return false;
+        }
+      });
+      if (!written) throw first;
+    }
+  }
+  return data;
 }
 
 /** The BLAS/TLAS of a workload: declared ones (as the application builds them) win over the scene-derived ones. */

@@ -267,7 +267,7 @@ function addressTargets(
       if (typeof field === 'string') {
         const kind = SCENE_ADDRESS_FIELDS[field];
         if (kind) add(member, sceneBuffer(kind));
-      } else {
+      } else if (typeof field === 'object' && !Array.isArray(field)) {
         for (let i = 0; i < models; i++) add(member, byName(field.addressOf.split(MODEL_PLACEHOLDER).join(String(i))));
       }
     }

@@ -91,6 +91,12 @@ export interface CameraSpec {
   /** Clip planes of the projection; only its inverse reaches the shader. Defaults 0.1 and 1000. */
   near: number;
   far: number;
+  /**
+   * Negate the projection's y scale (Vulkan's clip space y points down), so launch row 0 is the
+   * top of the image. Default true; false uploads glm::perspective unflipped, as applications that
+   * flip Y in their geometry instead do.
+   */
+  flipY?: boolean;
   /** Camera quantity -> the block member (dotted path) that receives it, e.g. `{"viewProj": "ubo.viewProjection"}`. */
   members?: Partial<Record<CameraQuantity, string>>;
 }
@@ -205,7 +211,7 @@ export interface StorageBufferContent {
   layout: 'std430' | 'scalar';
   from?: 'scene';
   what?: SceneBufferKind;
-  fields?: Record<string, string | AddressOf>;
+  fields?: Record<string, SceneFieldSource>;
   /** Only that model's (or mesh's) records, with model-local material / texture indices. */
   model?: number;
   data?: string;
@@ -216,7 +222,26 @@ export interface StorageBufferContent {
   id?: string;
   struct?: string;
   element?: ElementType;
+  /**
+   * The element as the host's C/C++ struct declares it (JSON: `{"pos": "vec3", "normal": "vec3",
+   * "uv": "vec2", "color": "vec4", ...}` in declaration order), laid out by `layout` ("scalar": tightly,
+   * as glm types in a C++ struct; "std430": GLSL's rules). Wins over the shader's block, as a
+   * host's buffer does when the shader pulls vertices through a generic `vec4 v[]`.
+   */
+  hostStruct?: HostStructMember[];
 }
+
+/** One member of a `hostStruct`, in declaration order. */
+export interface HostStructMember {
+  name: string;
+  type: ElementType;
+}
+
+/**
+ * What fills an element member from scene records: a scene field's name, a buffer's address, or a
+ * constant (a number or an array of numbers, e.g. `[0, 0, 0, 0]` for a host struct's unused tangent).
+ */
+export type SceneFieldSource = string | AddressOf | number | number[];
 
 /** GLSL scalar and vector types a buffer's `element` may name (tightly packed, scalar layout). */
 export const ELEMENT_TYPES = [
@@ -297,7 +322,13 @@ export interface SceneSpec {
   instances: InstanceSpec[];
   /** Geometry flag: opaque (no any-hit calls) unless false. Default true. */
   opaque: boolean;
+  /** What the application's model loader does to the geometry (src/sim/host/scene-conversions.ts). */
+  conversions?: SceneConversion[];
 }
+
+/** Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`. */
+export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors'] as const;
+export type SceneConversion = (typeof SCENE_CONVERSIONS)[number];
 
 export interface LaunchSize {
   width: number;

@@ -8,9 +8,9 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  CAMERA_QUANTITIES, INSTANCE_FLAGS, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  CAMERA_QUANTITIES, INSTANCE_FLAGS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
   type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
-  type JsonObject, type JsonValue, type ModelSpec, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
+  type HostStructMember, type JsonObject, type JsonValue, type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
@@ -121,7 +121,7 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
   return content && id !== undefined ? { ...content, id } : content;
 }
 
-const STORAGE_BUFFER_KEYS = ['layout', 'from', 'what', 'fields', 'model', 'data', 'value', 'elements', 'struct', 'element'];
+const STORAGE_BUFFER_KEYS = ['layout', 'from', 'what', 'fields', 'model', 'data', 'value', 'elements', 'struct', 'element', 'hostStruct'];
 
 /** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
 export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
@@ -163,7 +163,21 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
     const element = oneOf(c, obj.element, ELEMENT_TYPES, key(path, 'element'));
     if (element) extra.element = element;
   }
-  if (obj.struct !== undefined && obj.element !== undefined) report(c, key(path, 'element'), 'give "struct" or "element", not both');
+  if (obj.hostStruct !== undefined) {
+    const members = object(c, obj.hostStruct, key(path, 'hostStruct'));
+    if (members) {
+      const list: HostStructMember[] = [];
+      for (const [name, type] of Object.entries(members)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) report(c, key(key(path, 'hostStruct'), name), 'expected a member name (an identifier)');
+        const t = oneOf(c, type, ELEMENT_TYPES, key(key(path, 'hostStruct'), name));
+        if (t) list.push({ name, type: t });
+      }
+      if (list.length === 0) report(c, key(path, 'hostStruct'), 'expected at least one member {"name": "vec3", ...}');
+      else extra.hostStruct = list;
+    }
+  }
+  const layoutKeys = ['struct', 'element', 'hostStruct'].filter((k) => obj[k] !== undefined);
+  if (layoutKeys.length > 1) report(c, key(path, layoutKeys[1]!), `give one of "struct", "element" and "hostStruct", found ${layoutKeys.map((k) => `"${k}"`).join(' and ')}`);
   if (obj.from !== undefined) {
     if (obj.from !== 'scene') {
       report(c, key(path, 'from'), `expected "scene", found ${describeJson(obj.from)}`);
@@ -174,7 +188,7 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
       return undefined;
     }
     const what = oneOf(c, obj.what, SCENE_BUFFER_KINDS, key(path, 'what'));
-    let fields: Record<string, string | AddressOf> | undefined;
+    let fields: Record<string, SceneFieldSource> | undefined;
     if (obj.fields !== undefined) {
       const f = object(c, obj.fields, key(path, 'fields'));
       if (f) {
@@ -184,6 +198,12 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
           if (isObject(field)) {
             const a = readAddressOf(c, field, p);
             if (a) fields[member] = a;
+          } else if (typeof field === 'number' || Array.isArray(field)) {
+            if (typeof field === 'number' ? Number.isFinite(field) : field.length > 0 && field.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+              fields[member] = field as number | number[];
+            } else {
+              report(c, p, `expected a scene field name, {"addressOf": ...} or a constant (a number or an array of numbers), found ${describeJson(field)}`);
+            }
           } else {
             const s = string(c, field, p);
             if (s) fields[member] = s;
@@ -240,7 +260,8 @@ export function readAddressOf(c: JsonChecks, obj: Record<string, unknown>, path:
 export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far', 'members'], path);
+  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far', 'flipY', 'members'], path);
+  const flipY = obj.flipY === undefined ? undefined : boolean(c, obj.flipY, key(path, 'flipY'));
   let members: Partial<Record<CameraQuantity, string>> | undefined;
   if (obj.members !== undefined) {
     const m = object(c, obj.members, key(path, 'members'));
@@ -270,13 +291,20 @@ export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec 
   if (lookFrom && lookAt && lookFrom.every((x, i) => x === lookAt[i])) report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
   if (!lookFrom || !lookAt || !up || fovY === undefined || near === undefined || far === undefined) return undefined;
   if (!(fovY > 0 && fovY < 180) || !(near > 0 && far > near)) return undefined;
-  return { lookFrom, lookAt, up, fovY, near, far, ...(members ? { members } : {}) };
+  return { lookFrom, lookAt, up, fovY, near, far, ...(flipY !== undefined ? { flipY } : {}), ...(members ? { members } : {}) };
 }
 
 export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'models', 'instances', 'opaque'], path);
+  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'models', 'instances', 'opaque', 'conversions', 'notes'], path);
+  const conversions: SceneConversion[] = [];
+  if (obj.conversions !== undefined) {
+    (array(c, obj.conversions, key(path, 'conversions')) ?? []).forEach((f, i) => {
+      const conversion = oneOf(c, f, SCENE_CONVERSIONS, key(key(path, 'conversions'), i));
+      if (conversion) conversions.push(conversion);
+    });
+  }
   const kinds = ['obj', 'gltf', 'procedural', 'models'].filter((k) => obj[k] !== undefined);
   let source: SceneSource | undefined;
   let models: ModelSpec[] | undefined;
@@ -308,7 +336,7 @@ export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | 
     });
   }
   if ((!source && !models) || opaque === undefined) return undefined;
-  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque };
+  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque, ...(conversions.length > 0 ? { conversions } : {}) };
 }
 
 /** One of `scene.models`: `{obj | gltf, name?, transform?, customIndex?, mask?, sbtOffset?, flags?}`. */

@@ -29,6 +29,7 @@ import { RtRuntime, type RtCounters } from '../sim/pipeline/rt-runtime.js';
 import type { Scene } from '../sim/rt/scene.js';
 import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js';
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
+import { unusedRunOptionWarnings } from '../sim/workload/run-parameter-uses.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 
@@ -67,6 +68,12 @@ export interface RunOptions extends Partial<RunParameters> {
    * thread executes, across every stage, into `RunResult.pixelCost`.
    */
   pixelCost?: boolean;
+  /** Where warnings go (a run option nothing in the manifest uses); default stderr. */
+  onWarning?: (message: string) => void;
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -148,6 +155,10 @@ export async function prepareRun(
   const loaded = shared?.manifest ?? loadManifest(resolveWorkload(workload));
   const manifest = opts.push ? { ...loaded, pushConstants: { ...(loaded.pushConstants ?? {}), ...opts.push } } : loaded;
   const params = runParameters(manifest, opts);
+  if (!shared) {
+    const given = Object.fromEntries((['spp', 'bounces', 'seed'] as const).filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]!]));
+    for (const w of unusedRunOptionWarnings(manifest, given)) (opts.onWarning ?? warnOnStderr)(w);
+  }
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;

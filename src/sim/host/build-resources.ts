@@ -71,8 +71,9 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
 
 /** `accel`: an acceleration structure already built for this manifest and scene (runs of one workload share it). */
 export function buildHostSetup(
-  manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, params: RunParameters, accel?: AccelerationStructure,
+  manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, runParams: RunParameters, accel?: AccelerationStructure,
 ): HostSetup {
+  const params = { ...runParams, depth: manifest.launch.depth };
   const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
@@ -376,10 +377,10 @@ function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
 }
 
 /** "${spp}"-style strings in push constants become the run's parameters. */
-function substituteRunParameters(value: JsonValue, params: RunParameters): JsonValue {
+function substituteRunParameters(value: JsonValue, params: RunParameters & { depth?: number }): JsonValue {
   if (typeof value === 'string') {
-    const m = /^\$\{(spp|bounces|seed|width|height)\}$/.exec(value);
-    return m ? params[m[1] as keyof RunParameters] : value;
+    const m = /^\$\{(spp|bounces|seed|width|height|depth)\}$/.exec(value);
+    return m ? (m[1] === 'depth' ? params.depth ?? 1 : params[m[1] as keyof RunParameters]) : value;
   }
   if (Array.isArray(value)) return value.map((v) => substituteRunParameters(v, params));
   if (value && typeof value === 'object') {

@@ -25,6 +25,7 @@ import { readDataFile } from '../workload/data-file.js';
 import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
 import { sceneRecords } from './scene-records.js';
+import { srgbToLinear } from './scene-conversions.js';
 import { AddressPlan } from './address-plan.js';
 import { alignUp, elementLayout, emptyBuffer, packDataFile, packJson, packSceneRecords, scalarRecordStride } from './buffer-contents.js';
 
@@ -169,7 +170,7 @@ export function buildHostSetup(
         case 'sampledImages':
           if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
           (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
-            const img = loadTexture(file, `${path}.files[${index}]`);
+            const img = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loadTexture(file, `${path}.files[${index}]`)) : loadTexture(file, `${path}.files[${index}]`);
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });
@@ -397,6 +398,21 @@ function loadTexture(file: string | { file: string; width: number; height: numbe
   const img = createImage(t.format, t.width, t.height);
   (img.levels[0]!.data as Uint8Array | Float32Array).set(t.texels);
   return img;
+}
+
+/**
+ * An R8G8B8A8_SRGB image as the sampler sees it: colour channels decoded to linear before
+ * filtering (so a float image of the decoded texels filters exactly as the hardware does), alpha
+ * as stored. Images that are not 8-bit RGBA are returned as they are.
+ */
+function srgbToLinearImage(img: SimImage): SimImage {
+  if (img.format !== 'rgba8') return img;
+  const level = img.levels[0]!;
+  const out = createImage('rgba32f', level.width, level.height);
+  const src = level.data as Uint8Array;
+  const dst = out.levels[0]!.data as Float32Array;
+  for (let i = 0; i < src.length; i++) dst[i] = i % 4 === 3 ? src[i]! / 255 : srgbToLinear(src[i]! / 255);
+  return out;
 }
 
 function loadRawRgba8(t: { file: string; width: number; height: number }, path: string): SimImage {

@@ -7,6 +7,8 @@
  * - `flipY`: position.y and normal.y negated (applied after pre-transforming, as the loader does);
  * - `preMultiplyVertexColors`: each vertex colour (white when the file has none) multiplied by its
  *   material's base colour (the material of the first triangle that uses the vertex).
+ * - `srgbToLinear`: material colours (Kd, Ks, Ke, Ka) and vertex colours decoded from sRGB, before
+ *   pre-multiplying (the sRGB transfer function of IEC 61966-2-1).
  * The acceleration structure is built from the converted scene, so the BLAS and the vertex
  * buffers the shaders read agree, as they do in the application.
  * Invariant: returns a scene satisfying scene.ts's invariants; procedural geometry is untouched.
@@ -19,6 +21,7 @@ export function convertScene(scene: Scene, conversions: readonly SceneConversion
   // The loader's order: vertices are pre-transformed, then flipped, whatever order the manifest lists.
   if (conversions.includes('preTransformVertices')) out = preTransform(out);
   if (conversions.includes('flipY')) out = { ...out, meshes: out.meshes.map(flipY) };
+  if (conversions.includes('srgbToLinear')) out = linearColors(out);
   if (conversions.includes('preMultiplyVertexColors')) out = { ...out, meshes: out.meshes.map((m) => preMultiplyColors(out, m)) };
   return out;
 }
@@ -105,4 +108,18 @@ function preMultiplyColors(scene: Scene, mesh: TriangleMesh): TriangleMesh {
     for (let c = 0; c < 3; c++) colors[3 * v + c] = (mesh.colors?.[3 * v + c] ?? 1) * kd[c]!;
   }
   return { ...mesh, colors };
+}
+
+/** The sRGB electro-optical transfer function: an encoded value in [0, 1] -> linear. */
+export function srgbToLinear(v: number): number {
+  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+}
+
+function linearColors(scene: Scene): Scene {
+  const lin = (c: [number, number, number]): [number, number, number] => [srgbToLinear(c[0]), srgbToLinear(c[1]), srgbToLinear(c[2])];
+  return {
+    ...scene,
+    materials: scene.materials.map((m) => ({ ...m, kd: lin(m.kd), ks: lin(m.ks), ke: lin(m.ke), ka: lin(m.ka) })),
+    meshes: scene.meshes.map((m) => (m.colors ? { ...m, colors: m.colors.map(srgbToLinear) } : m)),
+  };
 }

@@ -193,7 +193,18 @@ export type DescriptorContent =
    * the scene's textures in the order its materials' texture ids count them (the MTL `map_Kd`
    * files, glTF base-colour textures, models concatenated), as an application uploads them.
    */
-  | { kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+  | {
+      kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge';
+      /**
+       * The VkFormat the host creates the images with: `R8G8B8A8_UNORM` (default: texels read as
+       * stored) or `R8G8B8A8_SRGB` (8-bit colour channels decoded from sRGB to linear before
+       * filtering, as the sampler does; alpha stays linear). Float textures are never converted.
+       */
+      format?: SampledImageFormat;
+    };
+
+export const SAMPLED_IMAGE_FORMATS = ['R8G8B8A8_UNORM', 'R8G8B8A8_SRGB'] as const;
+export type SampledImageFormat = (typeof SAMPLED_IMAGE_FORMATS)[number];
 
 /**
  * A storage buffer's content, as a storage-buffer descriptor or a `buffers` entry gives it.
@@ -326,8 +337,11 @@ export interface SceneSpec {
   conversions?: SceneConversion[];
 }
 
-/** Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`. */
-export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors'] as const;
+/**
+ * Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`, plus `srgbToLinear`:
+ * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do.
+ */
+export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear'] as const;
 export type SceneConversion = (typeof SCENE_CONVERSIONS)[number];
 
 export interface LaunchSize {

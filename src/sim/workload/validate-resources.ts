@@ -8,7 +8,7 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  CAMERA_QUANTITIES, INSTANCE_FLAGS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  CAMERA_QUANTITIES, INSTANCE_FLAGS, SAMPLED_IMAGE_FORMATS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
   type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
   type HostStructMember, type JsonObject, type JsonValue, type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
@@ -97,11 +97,14 @@ function readDescriptorContent(
     case 'storageBuffer':
       return readStorageBuffer(c, obj, path, common);
     case 'sampledImages': {
-      onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
+      onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap', 'format'], path);
+      const format = obj.format === undefined ? undefined : oneOf(c, obj.format, SAMPLED_IMAGE_FORMATS, key(path, 'format'));
+      if (obj.format !== undefined && !format) return undefined;
+      const withFormat = format ? { format } : {};
       if (obj.files === 'scene') {
         const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
         const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
-        return filter && wrap ? { kind, files: 'scene', filter, wrap } : undefined;
+        return filter && wrap ? { kind, files: 'scene', filter, wrap, ...withFormat } : undefined;
       }
       const list = array(c, obj.files, key(path, 'files'));
       if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
@@ -109,7 +112,7 @@ function readDescriptorContent(
       const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
       const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
       if (!list || files.some((f) => f === undefined) || !filter || !wrap) return undefined;
-      return { kind, files: files as TextureFile[], filter, wrap };
+      return { kind, files: files as TextureFile[], filter, wrap, ...withFormat };
     }
   }
 }

@@ -30,6 +30,7 @@ import type { Scene } from '../sim/rt/scene.js';
 import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js';
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
 import { unusedRunOptionWarnings } from '../sim/workload/run-parameter-uses.js';
+import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 
@@ -126,14 +127,16 @@ export interface SharedPreparation {
   manifest: WorkloadManifest;
   compiled: CompiledWorkload;
   scene: Scene;
-  accel: AccelerationStructure;
+  /** Absent when declared geometry reads named buffers: each run builds it from its packed buffers. */
+  accel?: AccelerationStructure;
 }
 
 export async function sharedPreparation(workload: string): Promise<SharedPreparation> {
   const manifest = loadManifest(resolveWorkload(workload));
   const compiled = compileWorkload(manifest);
   const scene = await loadScene(manifest.scene, manifest.path);
-  return { manifest, compiled, scene, accel: buildAccelerationStructureFor(manifest, scene) };
+  // Declared geometry that reads the host's named buffers is built with them, per run.
+  return { manifest, compiled, scene, ...(usesNamedBuffers(manifest.accelerationStructures) ? {} : { accel: buildAccelerationStructureFor(manifest, scene) }) };
 }
 
 /**
@@ -172,8 +175,9 @@ export async function prepareRun(
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
   // A treelet layout is built for this run even when other runs share a breadth-first one.
-  const accel = record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
-  const host = buildHostSetup(manifest, linked, scene, params, accel);
+  const afterBuffers = usesNamedBuffers(manifest.accelerationStructures);
+  const accel = afterBuffers ? undefined : record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
+  const host = buildHostSetup(manifest, linked, scene, params, accel, record?.bvh ?? {});
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);

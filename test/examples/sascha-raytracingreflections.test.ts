@@ -72,3 +72,16 @@ test('raw UBO data longer than every declaration is kept whole, never cut', asyn
   t.is(ubo.data.byteLength, 176);
   t.is(new DataView(ubo.data.buffer, ubo.data.byteOffset).getUint32(160, true), 0xdeadbeef);
 });
+
+test('the BLAS is built from the named vertex and index buffers; a wrong name is reported when the manifest loads', async (t) => {
+  const p = await prepareRun(MANIFEST, { width: 8, height: 8 });
+  const indices = p.host.resources.buffers!.find((b) => b.binding === 4)!;
+  const triangles = p.scene.meshes.reduce((n, m) => n + m.indices.length / 3, 0);
+  t.true(indices.data.byteLength >= triangles * 12);
+  t.is(p.scene.meshes.length, 1, 'preTransformVertices: one mesh, as one BLAS over the whole buffer');
+  const json = readFileSync(MANIFEST, 'utf8').replace('"vertexData": { "buffer": "vertices" }', '"vertexData": { "buffer": "vertex" }');
+  const dir = mkdtempSync(join(tmpdir(), 'vv-sascha-'));
+  writeFileSync(join(dir, 'workload.json'), json.replace(/"([^"]+\.(?:rgen|rchit|rmiss|obj))"/g, (_, f: string) => JSON.stringify(resolve(APP, f))).replace('"$schema"', '"notes"'));
+  const e = await t.throwsAsync(prepareRun(join(dir, 'workload.json'), { width: 8, height: 8 }));
+  t.regex((e as unknown as { problems: string[] }).problems.join('\n'), /accelerationStructures\.blas\[0\]\.geometries\[0\]\.vertexData\.buffer: no buffer named "vertex" \(buffers: vertices, indices\)/);
+});

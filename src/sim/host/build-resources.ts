@@ -13,7 +13,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
-import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
+import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
@@ -73,12 +73,17 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
 /** `accel`: an acceleration structure already built for this manifest and scene (runs of one workload share it). */
 export function buildHostSetup(
   manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, runParams: RunParameters, accel?: AccelerationStructure,
+  accelLayout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
 ): HostSetup {
   const params = { ...runParams, depth: manifest.launch.depth };
   const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
-  const as = accel ?? buildAccelerationStructureFor(manifest, scene);
+  /** Packed bytes of every named buffer, for BLAS inputs that name one. */
+  const named = new Map<string, Uint8Array>();
+  // Declared geometry reading the host's own buffers is built once they are packed (below).
+  const afterBuffers = usesNamedBuffers(manifest.accelerationStructures);
+  let as = afterBuffers ? undefined : accel ?? buildAccelerationStructureFor(manifest, scene, accelLayout);
   const buffers: BufferResource[] = [];
   const images: ImageResource[] = [];
   const accels: Resources['accels'] = [];
@@ -131,7 +136,10 @@ export function buildHostSetup(
     if (content.from === 'scene' && content.what && content.model === undefined && !sceneBuffers.has(content.what)) {
       sceneBuffers.set(content.what, { address, stride, data });
     }
-    if (name !== undefined) plan.place(name, address, stride);
+    if (name !== undefined) {
+      plan.place(name, address, stride);
+      named.set(name, data);
+    }
     return { data, address };
   };
 
@@ -195,6 +203,14 @@ export function buildHostSetup(
   } catch (e) {
     fail(e, where);
   }
+  if (!as) {
+    try {
+      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => named.get(name));
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
 
   const resources: Resources = { buffers, images, accels, ...(memory.length > 0 ? { memory } : {}) };
   const pc = m.globals.find((g) => g.storage === 'pushConstant');
@@ -217,7 +233,7 @@ export function buildHostSetup(
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
-    accels: [as],
+    accels: [as!],
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
@@ -342,18 +358,20 @@ function packUniformBlock(
 
 /** The BLAS/TLAS of a workload: declared ones (as the application builds them) win over the scene-derived ones. */
 /** `layout`: node placement and treelet budget (the treelet paper's layout packs each treelet). */
+/** `namedBytes`: the host's packed buffers, for declared geometry that names one (`{"buffer": name}`). */
 export function buildAccelerationStructureFor(
-  manifest: WorkloadManifest, scene: Scene, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
+  manifest: WorkloadManifest, scene: Scene, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {}, namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
   return manifest.accelerationStructures
-    ? buildFromDescriptions(manifest, manifest.accelerationStructures, layout)
+    ? buildFromDescriptions(manifest, manifest.accelerationStructures, layout, namedBytes)
     : buildAccelerationStructure(scene, { baseAddress: AS_BASE, ...layout });
 }
 
 function buildFromDescriptions(
   manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'>,
+  namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
-  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`);
+  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`, namedBytes);
   return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE, ...layout });
 }
 

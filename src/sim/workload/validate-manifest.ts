@@ -14,7 +14,7 @@ import {
   SHADER_COMPILERS, SHADER_STAGES, STAGE_EXTENSION, type ShaderCompiler, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
   type ShaderStage, type WorkloadManifest,
 } from './manifest.js';
-import { readAccelerationStructures } from './acceleration-structures.js';
+import { namedBufferReferences, readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
 
@@ -89,6 +89,12 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const accelerationStructures = root.accelerationStructures === undefined
     ? undefined
     : readAccelerationStructures(c, root.accelerationStructures, 'accelerationStructures');
+  if (accelerationStructures) {
+    const names = declaredBufferNames(newJsonChecks(file, baseDir), root);
+    for (const ref of namedBufferReferences(accelerationStructures)) {
+      if (!names.has(ref.name)) report(c, ref.path, `no buffer named "${ref.name}" (buffers: ${[...names].join(', ') || 'none: add a "buffers" entry or an "id" to a storage buffer descriptor'})`);
+    }
+  }
   const launch = readLaunch(c, root.launch);
   const spp = root.spp === undefined ? 1 : nonNegativeInteger(c, root.spp, 'spp', 1);
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');

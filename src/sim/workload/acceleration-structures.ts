@@ -16,6 +16,7 @@ import {
 } from './json-checks.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE, readDataFile, readJsonDataFile } from './data-file.js';
 import { INSTANCE_FLAGS, ManifestError, type InstanceFlag } from './manifest.js';
+import { aabbsGeometrySchema, accelerationStructuresSchema, keysOf, trianglesGeometrySchema } from './manifest-schema.js';
 
 /** Where a buffer's bytes come from: a .bin file (raw, little-endian), a .json array, or inline numbers. */
 export type BufferData = { file: string } | { values: number[] } | NamedBufferData;
@@ -93,7 +94,7 @@ const IDENTITY_3X4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
 
 function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undefined {
   if (isObject(v)) {
-    onlyKeys(c, v, ['buffer', 'offset'], path);
+    onlyKeys(c, v, ['buffer', 'offset'], path); // the schema's bufferData object
     const name = typeof v.buffer === 'string' && v.buffer.length > 0 ? v.buffer : undefined;
     if (name === undefined) report(c, key(path, 'buffer'), `expected a buffer name (a "buffers" entry or a storage buffer's "id"), found ${describeJson(v.buffer)}`);
     const offset = v.offset === undefined ? 0 : nonNegativeInteger(c, v.offset, key(path, 'offset'));
@@ -128,9 +129,8 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
   const offset = g.primitiveOffset === undefined ? 0 : nonNegativeInteger(c, g.primitiveOffset, key(path, 'primitiveOffset'));
   const opaque = g.opaque === undefined ? true : boolean(c, g.opaque, key(path, 'opaque'));
   const noDup = g.noDuplicateAnyHitInvocation === undefined ? false : boolean(c, g.noDuplicateAnyHitInvocation, key(path, 'noDuplicateAnyHitInvocation'));
-  const common = ['type', 'primitiveCount', 'primitiveOffset', 'opaque', 'noDuplicateAnyHitInvocation'];
   if (type === 'aabbs') {
-    onlyKeys(c, g, [...common, 'data', 'stride'], path);
+    onlyKeys(c, g, keysOf(aabbsGeometrySchema), path);
     const data = bufferData(c, g.data, key(path, 'data'));
     const stride = g.stride === undefined ? 24 : nonNegativeInteger(c, g.stride, key(path, 'stride'));
     if (stride !== undefined && (stride < 24 || stride % 8 !== 0)) report(c, key(path, 'stride'), `expected a multiple of 8 of at least 24, found ${stride}`);
@@ -138,7 +138,7 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
     return { type, data, stride, primitiveCount: count, primitiveOffset: offset, opaque, noDuplicateAnyHitInvocation: noDup };
   }
   if (type !== 'triangles') return undefined;
-  onlyKeys(c, g, [...common, 'vertexData', 'vertexFormat', 'vertexStride', 'maxVertex', 'indexType', 'indexData', 'transform', 'firstVertex'], path);
+  onlyKeys(c, g, keysOf(trianglesGeometrySchema), path);
   const vertexData = bufferData(c, g.vertexData, key(path, 'vertexData'));
   const vertexFormat = g.vertexFormat === undefined ? 'R32G32B32_SFLOAT' : oneOf(c, g.vertexFormat, VERTEX_FORMATS, key(path, 'vertexFormat'));
   const vertexStride = g.vertexStride === undefined ? (vertexFormat ? VERTEX_COMPONENTS[vertexFormat] * 4 : 12) : nonNegativeInteger(c, g.vertexStride, key(path, 'vertexStride'), 1);
@@ -165,7 +165,7 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
 export function readAccelerationStructures(c: JsonChecks, v: unknown, path: string): AccelerationStructuresSpec | undefined {
   const root = object(c, v, path);
   if (!root) return undefined;
-  onlyKeys(c, root, ['blas', 'instances', 'notes'], path);
+  onlyKeys(c, root, keysOf(accelerationStructuresSchema), path);
   const blas: AccelerationStructuresSpec['blas'] = [];
   (array(c, root.blas, key(path, 'blas')) ?? []).forEach((b, i) => {
     const bp = key(key(path, 'blas'), i);

@@ -15,6 +15,7 @@ import {
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 import { TEXTURE_FILE } from './texture-files.js';
+import { cameraSchema, descriptorSchemas, instanceSchema, keysOf, modelSchema, namedBufferSchema, sceneSchema } from './manifest-schema.js';
 
 const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
 
@@ -58,19 +59,18 @@ type Content = DescriptorContent;
 function readDescriptorContent(
   c: JsonChecks, obj: Record<string, unknown>, kind: (typeof DESCRIPTOR_KINDS)[number], path: string,
 ): Content | undefined {
-  const common = ['set', 'binding', 'kind', 'name', 'notes'];
   switch (kind) {
     case 'accelerationStructure':
-      onlyKeys(c, obj, common, path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.accelerationStructure), path);
       return { kind };
     case 'storageImage': {
-      onlyKeys(c, obj, [...common, 'format', 'role'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.storageImage), path);
       const format = oneOf(c, obj.format, STORAGE_IMAGE_FORMATS, key(path, 'format'));
       const role = obj.role === undefined ? 'output' : oneOf(c, obj.role, ['output', 'accumulation', 'scratch'] as const, key(path, 'role'));
       return format && role ? { kind, format, role } : undefined;
     }
     case 'uniformBuffer': {
-      onlyKeys(c, obj, [...common, 'layout', 'value', 'camera', 'data', 'members'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.uniformBuffer), path);
       const layout = obj.layout === undefined ? 'std140' : oneOf(c, obj.layout, ['std140', 'std430', 'scalar'] as const, key(path, 'layout'));
       const sources = ['value', 'camera', 'data'].filter((k) => obj[k] !== undefined);
       if (sources.length !== 1) {
@@ -95,9 +95,9 @@ function readDescriptorContent(
       return value && layout ? { kind, layout, value, ...(members ? { members } : {}) } : undefined;
     }
     case 'storageBuffer':
-      return readStorageBuffer(c, obj, path, common);
+      return readStorageBuffer(c, obj, path);
     case 'sampledImages': {
-      onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap', 'format'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.sampledImages), path);
       const format = obj.format === undefined ? undefined : oneOf(c, obj.format, SAMPLED_IMAGE_FORMATS, key(path, 'format'));
       if (obj.format !== undefined && !format) return undefined;
       const withFormat = format ? { format } : {};
@@ -117,14 +117,13 @@ function readDescriptorContent(
   }
 }
 
-function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string, common: string[]): Content | undefined {
-  onlyKeys(c, obj, [...common, ...STORAGE_BUFFER_KEYS, 'id'], path);
+function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string): Content | undefined {
+  onlyKeys(c, obj, keysOf(descriptorSchemas.storageBuffer), path);
   const id = obj.id === undefined ? undefined : string(c, obj.id, key(path, 'id'));
   const content = readStorageBufferContent(c, obj, path);
   return content && id !== undefined ? { ...content, id } : content;
 }
 
-const STORAGE_BUFFER_KEYS = ['layout', 'from', 'what', 'fields', 'model', 'data', 'value', 'elements', 'struct', 'element', 'hostStruct'];
 
 /** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
 export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
@@ -134,7 +133,7 @@ export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
     const path = key('buffers', i);
     const obj = object(c, entry, path);
     if (!obj) return;
-    onlyKeys(c, obj, ['name', 'notes', ...STORAGE_BUFFER_KEYS], path);
+    onlyKeys(c, obj, keysOf(namedBufferSchema), path);
     if (obj.name === undefined) report(c, key(path, 'name'), 'missing (the name values use in {"addressOf": name})');
     const name = obj.name === undefined ? undefined : string(c, obj.name, key(path, 'name'));
     const content = readStorageBufferContent(c, obj, path);
@@ -263,7 +262,7 @@ export function readAddressOf(c: JsonChecks, obj: Record<string, unknown>, path:
 export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far', 'flipY', 'members'], path);
+  onlyKeys(c, obj, keysOf(cameraSchema), path);
   const flipY = obj.flipY === undefined ? undefined : boolean(c, obj.flipY, key(path, 'flipY'));
   let members: Partial<Record<CameraQuantity, string>> | undefined;
   if (obj.members !== undefined) {
@@ -300,7 +299,7 @@ export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec 
 export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'models', 'instances', 'opaque', 'conversions', 'notes'], path);
+  onlyKeys(c, obj, keysOf(sceneSchema), path);
   const conversions: SceneConversion[] = [];
   if (obj.conversions !== undefined) {
     (array(c, obj.conversions, key(path, 'conversions')) ?? []).forEach((f, i) => {
@@ -346,7 +345,7 @@ export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | 
 function readModel(c: JsonChecks, v: unknown, path: string, index: number): ModelSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'name', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags', 'notes'], path);
+  onlyKeys(c, obj, keysOf(modelSchema), path);
   const kinds = ['obj', 'gltf'].filter((k) => obj[k] !== undefined);
   let source: ModelSpec['source'] | undefined;
   if (kinds.length !== 1) {
@@ -371,7 +370,7 @@ function readModel(c: JsonChecks, v: unknown, path: string, index: number): Mode
 function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['mesh', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags'], path);
+  onlyKeys(c, obj, keysOf(instanceSchema), path);
   let mesh: number | string | undefined = 0;
   if (obj.mesh !== undefined) {
     mesh = typeof obj.mesh === 'string' ? string(c, obj.mesh, key(path, 'mesh')) : nonNegativeInteger(c, obj.mesh, key(path, 'mesh'));

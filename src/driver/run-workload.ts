@@ -73,7 +73,12 @@ export interface RunOptions extends Partial<RunParameters> {
   onWarning?: (message: string) => void;
 }
 
+/** Warnings already printed: runs of one workload (instrument's modes, a sweep's points) say each once. */
+const printedWarnings = new Set<string>();
+
 function warnOnStderr(message: string): void {
+  if (printedWarnings.has(message)) return;
+  printedWarnings.add(message);
   process.stderr.write(`warning: ${message}\n`);
 }
 
@@ -158,10 +163,8 @@ export async function prepareRun(
   const loaded = shared?.manifest ?? loadManifest(resolveWorkload(workload));
   const manifest = opts.push ? { ...loaded, pushConstants: { ...(loaded.pushConstants ?? {}), ...opts.push } } : loaded;
   const params = runParameters(manifest, opts);
-  if (!shared) {
-    const given = Object.fromEntries((['spp', 'bounces', 'seed'] as const).filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]!]));
-    for (const w of unusedRunOptionWarnings(manifest, given)) (opts.onWarning ?? warnOnStderr)(w);
-  }
+  const given = Object.fromEntries((['spp', 'bounces', 'seed'] as const).filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]!]));
+  for (const w of unusedRunOptionWarnings(manifest, given)) (opts.onWarning ?? warnOnStderr)(w);
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;

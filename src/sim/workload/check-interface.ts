@@ -130,7 +130,8 @@ function checkDescriptor(
       }
       return;
     case 'storageBuffer':
-      if (d.value !== undefined) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
+      // With a hostStruct the value is the host's elements, not the shader's view of the block.
+      if (d.value !== undefined && !d.hostStruct) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
       if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
       return;
     default:

@@ -233,7 +233,6 @@ export function keysOf(schema: { shape: Record<string, unknown> }): string[] {
 export function manifestJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(manifestSchema, { target: 'draft-07', io: 'input' }),
-    $id: 'https://vvision.dev/workload.schema.json',
     title: 'vvision workload manifest',
     description: 'The host side of a Vulkan ray tracing application as data (workloads/README.md)',
   };

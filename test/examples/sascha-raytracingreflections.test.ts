@@ -85,3 +85,17 @@ test('the BLAS is built from the named vertex and index buffers; a wrong name is
   const e = await t.throwsAsync(prepareRun(join(dir, 'workload.json'), { width: 8, height: 8 }));
   t.regex((e as unknown as { problems: string[] }).problems.join('\n'), /accelerationStructures\.blas\[0\]\.geometries\[0\]\.vertexData\.buffer: no buffer named "vertex" \(buffers: vertices, indices\)/);
 });
+
+test('without hostStruct, vertices read as vec4 v[] get a message that says what to give', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vv-sascha-'));
+  const json = JSON.parse(readFileSync(MANIFEST, 'utf8')) as { descriptors: Record<string, unknown>[] } & Record<string, unknown>;
+  const descriptors = json.descriptors.map((d) => {
+    if (d.binding !== 3) return d;
+    const { hostStruct: _h, fields: _f, ...rest } = d;
+    return rest;
+  });
+  writeFileSync(join(dir, 'workload.json'), JSON.stringify({ ...json, descriptors, $schema: undefined })
+    .replace(/"([^"]+\.(?:rgen|rchit|rmiss|obj))"/g, (_, f: string) => JSON.stringify(resolve(APP, f))));
+  const e = await t.throwsAsync(prepareRun(join(dir, 'workload.json'), { width: 8, height: 8 }));
+  t.regex((e as unknown as { problems: string[] }).problems.join('\n'), /descriptors\[3\]: .*closesthit\.rchit reads the vertices as vec4<f32> elements, not a struct: give "hostStruct"/);
+});

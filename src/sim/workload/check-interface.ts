@@ -195,7 +195,13 @@ function checkSceneFields(
   }
   const elem = typeOf(types, lt.elem);
   const known = sceneFields(what);
-  if (elem.kind !== 'struct') return; // scalars / vectors take the record's single value
+  if (elem.kind !== 'struct') {
+    // Scalars / vectors take the record's single value; records of named fields need the host's layout.
+    if (!('' in known)) {
+      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
+    }
+    return;
+  }
   for (const mem of elem.members) {
     const field = fields[mem.name] ?? mem.name;
     if (typeof field !== 'string') continue; // an address, resolved by the host

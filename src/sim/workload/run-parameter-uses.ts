@@ -32,12 +32,15 @@ export function usedRunParameters(manifest: WorkloadManifest): Set<string> {
   return used;
 }
 
-/** One warning per given run option that nothing in the manifest uses. */
+/** One warning per given run option, different from the manifest's own value, that nothing in the manifest uses. */
 export function unusedRunOptionWarnings(manifest: WorkloadManifest, given: Partial<Record<'spp' | 'bounces' | 'seed' | 'width' | 'height', number>>): string[] {
   const used = usedRunParameters(manifest);
   const out: string[] = [];
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined || LAUNCH_PARAMETERS.has(name) || used.has(name)) continue;
+    // The manifest's own value changes nothing either way.
+    const own = name === 'spp' ? manifest.spp : name === 'bounces' ? manifest.bounces : name === 'seed' ? manifest.seed : undefined;
+    if (value === own) continue;
     out.push(
       `${manifest.path}: --${name} ${value} is not used: no push constant or uniform member of the manifest holds "\${${name}}", `
       + `so the shaders see the manifest's own values (put "\${${name}}" where the application keeps it, e.g. "members": {"Camera.${name === 'spp' ? 'NumberOfSamples' : name}": "\${${name}}"})`,

@@ -11,6 +11,12 @@ export {
   analyse, compileWorkload, imagePng, instrument, simulate,
   type Analysis, type CompiledWorkload, type DumpInput, type InstrumentedWorkload, type Simulation, type SimulateOptions, type UtilityRef,
 } from './api/pipeline.js';
+/** The CLI's multi-run studies, with typed configuration knobs. */
+export { knobOverrides, sweep, zatel, type StudyRunOptions, type SweepOptions, type ZatelOptions } from './api/studies.js';
+export type { ConfigKnobs } from './sim/config/config-knobs.js';
+export type { SweepResult } from './driver/sweep/run-sweep.js';
+export type { ZatelResult } from './driver/zatel/run-zatel.js';
+export type { TimelineOptions, TimelineRecorder } from './sim/timing/index.js';
 /** The CLI's `vvision instrument` flow and its run directory. */
 export { profileWorkload, readRunDirectory, writeRunDirectory, type InstrumentOptions, type InstrumentResult } from './api/run-directory.js';
 export type { RunData, UtilityResolver } from './driver/run-dir.js';

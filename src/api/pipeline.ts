@@ -24,7 +24,12 @@ import { runFunctional } from '../sim/functional/launch.js';
 import type { RunParameters } from '../sim/host/build-resources.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
-import { loadConfig, type TimingStats } from '../sim/timing/index.js';
+import { loadConfig, type TimelineOptions, type TimelineRecorder, type TimingStats } from '../sim/timing/index.js';
+import type { ConfigKnobs } from '../sim/config/config-knobs.js';
+import type { FloatModel } from '../sim/functional/float-model.js';
+import type { ItsPolicy } from '../sim/functional/launch-state.js';
+import { simulateWorkload } from '../driver/simulate-workload.js';
+import { knobOverrides } from './studies.js';
 import { DEFAULT_WORKLOAD } from '../sim/workload/load-manifest.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
@@ -103,8 +108,18 @@ export interface SimulateOptions {
   bufferWords?: number | 'auto';
   /** A GPU configuration (preset `baseline`, `mobile`, `treelet`, `rtx2060`, or a gpgpusim.config path): run on the cycle-level timing model. */
   config?: string;
-  /** `key=value` overrides of configuration knobs (with `config`). */
+  /** Configuration knobs by name, typed from their declarations (with `config`), e.g. `{ gpgpu_rt_max_warps: 4 }`. */
+  knobs?: ConfigKnobs;
+  /** `key=value` overrides of configuration knobs (with `config`), applied after `knobs`. */
   overrides?: string[];
+  /** Float division, normalize and pow exactly rounded ('ieee') or as GPU compilers lower them ('gpu'); default the manifest's. */
+  floatModel?: FloatModel;
+  /** With `its`: how warp splits reconverge ('barriers' default, 'barriers-all', 'merge'). */
+  itsPolicy?: ItsPolicy;
+  /** Where warnings go (a run option the manifest does not use); default stderr. */
+  onWarning?: (message: string) => void;
+  /** With `config` on an uninstrumented workload: record the warp timeline (Chrome trace events) with these bounds. */
+  timeline?: TimelineOptions;
 }
 
 /** What a run produced. */
@@ -118,6 +133,8 @@ export interface Simulation {
   readonly rt: RtCounters;
   /** With `config`: the timing model's statistics (Vulkan-Sim names: gpu_sim_cycle, gpu_ipc...). */
   readonly timing?: TimingStats;
+  /** With `config` and `timeline`: the recorded warp timeline (`summary()`, `events`; the CLI writes it as a Chrome trace). */
+  readonly timeline?: TimelineRecorder;
   /** With an instrumented workload: the dump, its bytes (dump.bin) and metadata. */
   readonly instrumentation?: {
     readonly dump: Dump;
@@ -135,12 +152,23 @@ export interface Simulation {
  * @throws InstrumentationBufferTooSmallError for a fixed `bufferWords` that is too small (with the size needed).
  */
 export async function simulate(workload: CompiledWorkload | InstrumentedWorkload, opts: SimulateOptions = {}): Promise<Simulation> {
-  const config = opts.config !== undefined ? loadConfig(opts.config, opts.overrides ?? []) : undefined;
+  const overrides = [...knobOverrides(opts.knobs), ...(opts.overrides ?? [])];
   const metadata = 'metadata' in workload ? workload.metadata : undefined;
+  if (opts.timeline !== undefined) {
+    if (opts.config === undefined || metadata) throw new TypeError('simulate: "timeline" needs "config" and an uninstrumented workload');
+    const { bufferWords: _b, config: _c, overrides: _o, knobs: _k, timeline, ...rest } = opts;
+    const r = await simulateWorkload(workload.name, { ...rest, config: opts.config, overrides, timeline }, workload.preparation);
+    if (!r.counters) throw new Error(`${workload.name}: the launch has no warps (launch size 0?)`);
+    return {
+      workload: workload.name, params: r.prepared.params, image: r.prepared.host.output, counters: r.counters, rt: r.prepared.rt.counters,
+      timing: r.stats, ...(r.timeline ? { timeline: r.timeline } : {}),
+    };
+  }
+  const config = opts.config !== undefined ? loadConfig(opts.config, overrides) : undefined;
   const auto = opts.bufferWords === undefined || opts.bufferWords === 'auto';
   let words = auto ? AUTO_INITIAL_BUFFER_WORDS : (opts.bufferWords as number);
   let rerunFrom: number | undefined;
-  const { bufferWords: _b, config: _c, overrides: _o, ...run } = opts;
+  const { bufferWords: _b, config: _c, overrides: _o, knobs: _k, timeline: _t, ...run } = opts;
   for (;;) {
     const runOpts: RunOptions = { ...run, ...(metadata ? { instrumented: metadata, bufferWords: words } : {}) };
     const prepared = await prepareRun(workload.name, runOpts, config ? { shortStackSize: config.rt.stackEntries } : undefined, workload.preparation);

@@ -3,6 +3,8 @@
  * The `vvision` command. Each subcommand lives in src/cli/commands and only wires options to the
  * driver / stages; errors a user can cause end in one clear message and a non-zero exit.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { registerCalibrateCommand } from './commands/calibrate.js';
 import { normalizeGlslcArgv, registerCompileCommand } from './commands/compile.js';
@@ -20,11 +22,18 @@ import { registerDeviceCommand } from './commands/device.js';
 import { registerCompareCommand } from './commands/compare.js';
 import { reportError } from './user-errors.js';
 
+/** The package's version, from the package.json two levels above (src/cli and build/cli alike). */
+export function packageVersion(): string {
+  const json = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
+  return json.version;
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name('vvision')
     .description('Instrumentation and profiling SDK for Vulkan ray tracing shaders, with an embedded GPU + RT-unit simulator')
+    .version(packageVersion(), '-V, --version', 'print the vvision version')
     .showHelpAfterError()
     .exitOverride();
   registerCompileCommand(program);

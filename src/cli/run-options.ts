@@ -19,6 +19,7 @@ export interface RawRunOptions {
   itsPolicy?: string;
   push?: string[];
   out?: string;
+  json?: boolean;
 }
 
 export function addRunOptions(cmd: Command): Command {
@@ -34,7 +35,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--its-policy <barriers|barriers-all|merge>', 'with --its: convergence barriers at post-dominators except across a traceRay (barriers, NVIDIA\'s, default), at every divergent branch (barriers-all: its_reconverge_after_trace), or none, merging splits that meet (merge, the earlier model)')
     .option('--push <name=value>', 'set a push-constant member for this run (repeatable), e.g. --push shape=2', (v: string, prev: string[] = []) => [...prev, v])
     .option('--float-model <ieee|gpu>', 'float division, normalize and pow exactly rounded (ieee) or as GPU compilers lower them (gpu: rcp, rsq, exp2/log2); default: the manifest\'s floatModel, else ieee')
-    .option('--out <dir>', 'output directory');
+    .option('--out <dir>', 'output directory')
+    .option('--json', 'print the results as JSON on stdout (the summary the text form prints, and the output directory)');
 }
 
 function intOption(name: string, v: string | undefined, min: number, max: number): number | undefined {

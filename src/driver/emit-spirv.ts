@@ -11,6 +11,8 @@
  * lowering), so a dump taken on a GPU and one written by the simulator read the same way. A GPU
  * run's dump goes to `runs/<mode>/dump.bin` beside the metadata.
  */
+import { dirname } from 'node:path';
+import { portableManifestPath, portablePath } from '../report/portable-path.js';
 import { basename } from 'node:path';
 import { spirvBytes, writeSpirv } from '../backend/spirv/write-spirv.js';
 import type { Module } from '../ir/module.js';
@@ -87,7 +89,8 @@ export function emitInstrumentedSpirv(
     format: 'vvision-instrumentation-buffer',
     version: 1,
     workload: result.workload,
-    manifest: first.prepared.manifest.path,
+    // Names relative to the manifest, not the absolute paths of the machine that wrote this file.
+    manifest: portableManifestPath(first.prepared.manifest.path),
     targetEnv,
     descriptorType: 'VK_DESCRIPTOR_TYPE_STORAGE_BUFFER',
     set: binding.set,
@@ -114,7 +117,7 @@ export function emitInstrumentedSpirv(
       const file = `spirv/${run.mode}/${names[i]}`;
       w.write(file, spirvBytes(writeSpirv(m, { targetEnv, rebind })));
       const ep = m.entryPoints[0]!;
-      shaders.push({ file, stage: ep.stage, entryPoint: ep.name, source: m.sources[0]?.path ?? '' });
+      shaders.push({ file, stage: ep.stage, entryPoint: ep.name, source: portablePath(m.sources[0]?.path ?? '', dirname(first.prepared.manifest.path)) });
     });
     const meta: InstrumentationMetadata = { ...run.metadata, layout: { ...run.metadata.layout, set: binding.set, binding: binding.binding } };
     const metadataFile = `runs/${run.mode}/metadata.json`;

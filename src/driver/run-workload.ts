@@ -29,6 +29,8 @@ import { RtRuntime, type RtCounters } from '../sim/pipeline/rt-runtime.js';
 import type { Scene } from '../sim/rt/scene.js';
 import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js';
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
+import { unusedRunOptionWarnings } from '../sim/workload/run-parameter-uses.js';
+import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 
@@ -67,6 +69,17 @@ export interface RunOptions extends Partial<RunParameters> {
    * thread executes, across every stage, into `RunResult.pixelCost`.
    */
   pixelCost?: boolean;
+  /** Where warnings go (a run option nothing in the manifest uses); default stderr. */
+  onWarning?: (message: string) => void;
+}
+
+/** Warnings already printed: runs of one workload (instrument's modes, a sweep's points) say each once. */
+const printedWarnings = new Set<string>();
+
+function warnOnStderr(message: string): void {
+  if (printedWarnings.has(message)) return;
+  printedWarnings.add(message);
+  process.stderr.write(`warning: ${message}\n`);
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -121,14 +134,16 @@ export interface SharedPreparation {
   manifest: WorkloadManifest;
   compiled: CompiledWorkload;
   scene: Scene;
-  accel: AccelerationStructure;
+  /** Absent when declared geometry reads named buffers: each run builds it from its packed buffers. */
+  accel?: AccelerationStructure;
 }
 
 export async function sharedPreparation(workload: string): Promise<SharedPreparation> {
   const manifest = loadManifest(resolveWorkload(workload));
   const compiled = compileWorkload(manifest);
   const scene = await loadScene(manifest.scene, manifest.path);
-  return { manifest, compiled, scene, accel: buildAccelerationStructureFor(manifest, scene) };
+  // Declared geometry that reads the host's named buffers is built with them, per run.
+  return { manifest, compiled, scene, ...(usesNamedBuffers(manifest.accelerationStructures) ? {} : { accel: buildAccelerationStructureFor(manifest, scene) }) };
 }
 
 /**
@@ -150,6 +165,8 @@ export async function prepareRun(
   const loaded = shared?.manifest ?? loadManifest(resolveWorkload(workload));
   const manifest = opts.push ? { ...loaded, pushConstants: { ...(loaded.pushConstants ?? {}), ...opts.push } } : loaded;
   const params = runParameters(manifest, opts);
+  const given = Object.fromEntries((['spp', 'bounces', 'seed'] as const).filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]!]));
+  for (const w of unusedRunOptionWarnings(manifest, given)) (opts.onWarning ?? warnOnStderr)(w);
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;
@@ -163,8 +180,9 @@ export async function prepareRun(
   lap('link');
   const scene = shared?.scene ?? await loadScene(manifest.scene, manifest.path);
   // A treelet layout is built for this run even when other runs share a breadth-first one.
-  const accel = record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
-  const host = buildHostSetup(manifest, linked, scene, params, accel);
+  const afterBuffers = usesNamedBuffers(manifest.accelerationStructures);
+  const accel = afterBuffers ? undefined : record?.bvh ? buildAccelerationStructureFor(manifest, scene, record.bvh) : shared?.accel;
+  const host = buildHostSetup(manifest, linked, scene, params, accel, record?.bvh ?? {});
   let dumpBuffer: Uint8Array | undefined;
   if (metadata) {
     dumpBuffer = new Uint8Array((opts.bufferWords ?? DEFAULT_BUFFER_WORDS) * 4);

@@ -5,6 +5,8 @@
  * from reports/; assets (CSS, chart.js) are copied beside them, so the report opens from a
  * file:// URL with no network.
  */
+import { dirname } from 'node:path';
+import { portablePath } from './portable-path.js';
 import { H100_ITS_EXITS_PER_ENTRY } from './its-hardware-reference.js';
 import Handlebars from 'handlebars';
 import { loadTemplates, writeAssets, type ReportWriter } from './templates.js';
@@ -155,7 +157,9 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
     const file = `source/${fileName(s.name)}.html`;
     const annotatedFile = `../annotated/${s.name}.glsl`;
     const others = sources.map((o) => `<a href="${fileName(o.name)}.html">${Handlebars.escapeExpression(o.included ? `↳ ${baseName(o.path)}` : o.name)}</a>`).join(' · ');
-    w.write(file, layout(s.name, file, `<p class="note">Shaders (↳ = #included file with code that shader ran): ${others}</p>${t.source({ ...s, annotatedFile })}`, [], '../'));
+    // The page shows where the file is relative to the manifest, not the writing machine's absolute path.
+    const path = portablePath(s.path, dirname(rec.manifest));
+    w.write(file, layout(s.name, file, `<p class="note">Shaders (↳ = #included file with code that shader ran): ${others}</p>${t.source({ ...s, path, annotatedFile })}`, [], '../'));
   }
 
   const headline: { label: string; value: string; note: string }[] = [];

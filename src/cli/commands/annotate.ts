@@ -33,6 +33,11 @@ export function registerAnnotateCommand(program: Command): void {
     if (raw.shader !== undefined && !shaders.includes(raw.shader)) {
       throw new CliUsageError(`--shader: no shader '${raw.shader}' in ${result.workload} (shaders: ${shaders.join(', ')})`);
     }
+    if (raw.json) {
+      const picked = Object.entries(sources).filter(([name]) => raw.shader === undefined || name.split('+')[0] === raw.shader);
+      process.stdout.write(`${JSON.stringify({ workload: result.workload, mode: raw.mode, sources: Object.fromEntries(picked) }, null, 2)}\n`);
+      return;
+    }
     for (const [name, text] of Object.entries(sources)) {
       const owner = name.split('+')[0]!;
       if (raw.shader !== undefined && owner !== raw.shader) continue;

@@ -107,6 +107,17 @@ export function registerInstrumentCommand(program: Command): void {
       const spirvLine = raw.emitSpirv !== undefined ? writeSpirvDir(raw.emitSpirv, result, spirvBinding, targetEnv.env!) : undefined;
       const dir = out.commit();
       const simt = result.results.simt?.overall;
+      if (raw.json) {
+        process.stdout.write(`${JSON.stringify({
+          workload: result.workload, mode, runs: result.runs.map((r) => r.mode), out: dir, report: `${dir}/index.html`,
+          ...(simt ? { simtEfficiency: { instructionWeighted: simt.instructionEfficiency, perBlockExecution: simt.efficiency } } : {}),
+          ...(result.fidelity ? { fidelity: result.fidelity } : {}),
+          utilities: Object.fromEntries(result.analyses.filter((a) => users.includes(a.utility)).map((a) => [a.utility.name, a.analysis.summary ?? []])),
+          ...(result.timing ? { timing: { config: result.timing.config, baseline: result.timing.baseline.values, runs: Object.fromEntries(result.runs.map((r) => [r.mode, r.timing?.values])) } } : {}),
+          ...(spirvLine ? { spirv: spirvLine } : {}),
+        }, null, 2)}\n`);
+        return;
+      }
       const lines = [`${result.workload}: instrumented with ${mode} (${result.runs.map((r) => r.mode).join(', ')})`];
       if (simt) lines.push(`  SIMT efficiency ${(simt.instructionEfficiency * 100).toFixed(1)}% (instruction-weighted), ${(simt.efficiency * 100).toFixed(1)}% per block execution`);
       if (result.fidelity) {

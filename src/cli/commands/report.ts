@@ -39,7 +39,8 @@ export function registerReportCommand(program: Command): void {
     .description('regenerate the analyses and the HTML report of a saved run directory')
     .argument('<run-dir>', 'directory written by `vvision instrument`')
     .option('--utility <file.ts>', "a user utility the run used (default: the file run.json recorded; repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .action(async (dirArg: string, opts: { utility: string[] }) => {
+    .option('--json', 'print the report path as JSON')
+    .action(async (dirArg: string, opts: { utility: string[]; json?: boolean }) => {
       const dir = resolve(dirArg);
       const users = await userUtilities(dir, opts.utility);
       const data = loadRunDir(dir, (name) => {
@@ -52,7 +53,7 @@ export function registerReportCommand(program: Command): void {
       for (const [name, text] of Object.entries(data.annotated)) w.write(`annotated/${name}.glsl`, text);
       await writeHtmlReport(w, data);
       w.recordInMarker();
-      process.stdout.write(`report: ${dir}/index.html\n`);
+      process.stdout.write(opts.json ? `${JSON.stringify({ report: `${dir}/index.html` })}\n` : `report: ${dir}/index.html\n`);
     });
 }
 

@@ -31,6 +31,10 @@ export function registerRunCommand(program: Command): void {
       out.write('stats.json', `${JSON.stringify(functionalStats(result), null, 2)}\n`);
       const dir = out.commit();
       const s = functionalStats(result);
+      if (raw.json) {
+        process.stdout.write(`${JSON.stringify({ workload: result.manifest.name, params: result.params, out: dir, stats: s }, null, 2)}\n`);
+        return;
+      }
       process.stdout.write(
         `${result.manifest.name} ${result.params.width}x${result.params.height} spp=${result.params.spp}: ` +
           `${s.gpu_sim_insn} thread instructions, SIMT efficiency ${(s.simt_efficiency * 100).toFixed(1)}%, ${s.rays} rays\n` +

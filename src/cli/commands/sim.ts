@@ -76,6 +76,13 @@ export function registerSimCommand(program: Command): void {
       const dir = out.commit();
       const timelinePath = timeline?.commit();
       const v = r.stats.values;
+      if (raw.json) {
+        process.stdout.write(`${JSON.stringify({
+          workload: p.manifest.name, config: raw.config, params: p.params, out: dir, report: `${dir}/index.html`, wallSeconds: r.wallMs / 1000,
+          configIgnored: r.config.ignored, ...(timelinePath !== undefined ? { timeline: timelinePath } : {}), stats: r.stats.values,
+        }, null, 2)}\n`);
+        return;
+      }
       process.stdout.write(
         `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
           `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +

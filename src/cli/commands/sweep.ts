@@ -19,6 +19,7 @@ import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-optio
 import { CliUsageError } from '../user-errors.js';
 
 interface RawSweepOptions extends RawRunOptions, RawBackendOptions {
+  json?: boolean;
   config: string;
   set: string[];
   vary: string[];
@@ -42,12 +43,14 @@ export function registerSweepCommand(program: Command): void {
     const backend = parseBackend(raw);
     const run = parseRunOptions(raw);
     const total = dims.reduce((n, d) => n * d.values.length, 1);
-    const bars = jobProgressDisplay(total, (id) => id.slice(0, 8));
+    // Bars are labelled by the point (`gpgpu_rt_max_warps=4`), not by the job's hash.
+    const labels = new Map<string, string>();
+    const bars = jobProgressDisplay(total, (id) => labels.get(id) ?? id.slice(0, 8));
     let r;
     try {
       r = await runSweep({
         workload, config: raw.config, overrides: raw.set, run: jobRunOptions(run as Record<string, unknown>), dims,
-        backend, jobDir: raw.jobDir, progress: bars,
+        backend, jobDir: raw.jobDir, progress: bars, labels,
       });
     } finally {
       bars.stop();
@@ -62,6 +65,13 @@ export function registerSweepCommand(program: Command): void {
         rows: r.rows.map((x) => ({ values: x.point.values, metrics: x.values, speedup: x.speedup, wallSeconds: x.wallSeconds })), meta: STAT_META, barKnobs: Object.keys(STUDY_BUNDLES),
       });
       const dir = out.commit();
+      if (raw.json) {
+        process.stdout.write(`${JSON.stringify({
+          workload, config: raw.config, params: r.params, ran: r.ran, reused: r.reused, out: dir,
+          points: r.rows.map((x) => ({ label: sweepLabel(r.dims, x.point), values: Object.fromEntries(r.dims.map((d, i) => [d.knob, x.point.values[i]])), speedup: x.speedup, wallSeconds: x.wallSeconds, metrics: x.values })),
+        }, null, 2)}\n`);
+        return;
+      }
       const lines = r.rows.map((x) => `  ${sweepLabel(r.dims, x.point).padEnd(40)} ${String(x.values.gpu_sim_cycle ?? '').padStart(10)} cycles  IPC ${(x.values.gpu_ipc ?? 0).toFixed(2).padStart(7)}  DRAM eff ${(100 * (x.values.dram_eff ?? 0)).toFixed(1).padStart(5)}%  util ${(100 * (x.values.bwutil ?? 0)).toFixed(1).padStart(5)}%  speedup ${x.speedup.toFixed(3)}`);
       process.stdout.write(`sweep of ${workload} on ${raw.config}: ${r.rows.length} points (${r.ran} simulated${backend.name === 'local' ? '' : ` on ${backend.name}`}, ${r.reused} reused from ${raw.jobDir})\n${lines.join('\n')}\nreport: ${dir}/index.html\n`);
     } catch (e) {

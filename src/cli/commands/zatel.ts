@@ -115,6 +115,14 @@ export function registerZatelCommand(program: Command): void {
         ...(r.validation ? { validation: r.validation } : {}),
       });
       const dir = out.commit();
+      if (raw.json) {
+        process.stdout.write(`${JSON.stringify({
+          workload, config: raw.config, k: r.downscaling.k, sms: r.downscaling.sms, partitions: r.downscaling.partitions,
+          tracedFraction: r.traced.size / (r.width * r.height), predicted: r.predicted, timing: r.timing,
+          ...(r.validation ? { validation: JSON.parse(validationJson(r.validation)) as unknown } : {}), out: dir, report: `${dir}/index.html`,
+        }, null, 2)}\n`);
+        return;
+      }
       process.stdout.write(formatZatel(r) + `report: ${dir}/index.html\n`);
     } catch (e) {
       out.abandon();

@@ -20,6 +20,8 @@ export interface SweepOptions {
   backend?: JobBackend;
   jobDir: string;
   progress?: JobProgressHooks;
+  /** Filled with each job's point label (`gpgpu_rt_max_warps=4`) before any job starts, for progress bars. */
+  labels?: Map<string, string>;
 }
 
 export interface SweepRow {
@@ -48,6 +50,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   const store = new JobStore(o.jobDir);
   const base = { kind: 'sim' as const, workload: jobWorkload(o.workload), config: jobConfig(o.config), run: o.run };
   const ids = points.map((p) => store.add({ ...base, overrides: [...o.overrides, ...p.overrides] }));
+  ids.forEach((id, i) => o.labels?.set(id, sweepLabel(o.dims, points[i]!)));
   const summary = await (o.backend ?? localBackend()).run(store, ids, o.progress);
   if (summary.failed.length > 0) throw new JobFailedError('sweep', summary.failed, store);
   const results = ids.map((id) => store.result(id)!);

@@ -9,9 +9,9 @@
  * between value and layout is a LayoutPackError / ManifestError naming the manifest key.
  */
 import type { Global, Module } from '../../ir/module.js';
-import { intern, newTypeTable, typeName, typeOf, type Type, type TypeId, type TypeTable } from '../../ir/types.js';
+import { declareStruct, intern, newTypeTable, typeName, typeOf, type Type, type TypeId, type TypeTable } from '../../ir/types.js';
 import {
-  ManifestError, SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type ElementType, type StorageBufferContent,
+  ManifestError, SCENE_BUFFER_FIELDS, sceneFields, type HostStructMember, type SceneFieldSource, type JsonValue, type SceneBufferKind, type ElementType, type StorageBufferContent,
 } from '../workload/manifest.js';
 import { JSON_DATA_FILE, readDataFile, readJsonDataFile } from '../workload/data-file.js';
 import { layoutSize, packValue, type PackOptions } from '../workload/pack-layout.js';
@@ -108,8 +108,7 @@ const SCALAR_TYPES: Record<string, Type> = {
 };
 
 /** An `element` type in a table of its own: tightly packed (stride = size). */
-export function elementType(name: ElementType): { types: TypeTable; elem: TypeId; stride: number } {
-  const types = newTypeTable();
+export function elementType(name: ElementType, types: TypeTable = newTypeTable()): { types: TypeTable; elem: TypeId; stride: number } {
   const vector = /^([iu]?)vec([234])$/.exec(name);
   const elem = vector
     ? intern(types, { kind: 'vector', elem: intern(types, SCALAR_TYPES[vector[1] === 'i' ? 'int' : vector[1] === 'u' ? 'uint' : 'float']!), count: Number(vector[2]) as 2 | 3 | 4 })
@@ -117,8 +116,34 @@ export function elementType(name: ElementType): { types: TypeTable; elem: TypeId
   return { types, elem, stride: layoutSize(types, elem) };
 }
 
+/**
+ * A `hostStruct` as a struct type with offsets: "scalar" packs members tightly (a C++ struct of glm
+ * types), "std430" aligns them by GLSL's rules; the stride is the size rounded to the alignment.
+ */
+export function hostStructType(members: readonly HostStructMember[], layout: 'std430' | 'scalar'): { types: TypeTable; elem: TypeId; stride: number } {
+  const types = newTypeTable();
+  let at = 0;
+  let structAlign = 1;
+  const laid = members.map((mem) => {
+    const { elem } = elementType(mem.type, types);
+    const a = alignment(types, elem, layout);
+    structAlign = Math.max(structAlign, a);
+    at = alignUp(at, a);
+    const out = { name: mem.name, type: elem, offset: at };
+    at += layoutSize(types, elem);
+    return out;
+  });
+  const elem = declareStruct(types, 'hostStruct', laid, { layout });
+  return { types, elem, stride: alignUp(Math.max(at, 1), structAlign) };
+}
+
 /** The element layout of a storage buffer (undefined: no layout known, raw or fixed scene layout). */
 export function elementLayout(m: Module, global: Global | undefined, content: StorageBufferContent, path: string): ElementLayout | undefined {
+  if (content.hostStruct) {
+    // The host's struct is what the buffer holds, whatever view the binding shader declares.
+    const ra = global ? runtimeArrayMember(m.types, pointee(m.types, global)) : undefined;
+    return { ...hostStructType(content.hostStruct, content.layout), offset: ra?.offset ?? 0, from: 'hostStruct' };
+  }
   if (global) {
     const block = pointee(m.types, global);
     const ra = runtimeArrayMember(m.types, block);
@@ -179,7 +204,7 @@ export function emptyBuffer(layout: ElementLayout | undefined, elements: number)
  * layout with the fields in `SCENE_BUFFER_FIELDS` order.
  */
 export function packSceneRecords(
-  layout: ElementLayout | undefined, kind: SceneBufferKind, records: SceneRecord[], fields: Record<string, string | AddressOf>, path: string,
+  layout: ElementLayout | undefined, kind: SceneBufferKind, records: SceneRecord[], fields: Record<string, SceneFieldSource>, path: string,
   opts: PackOptions,
 ): { data: Uint8Array; stride: number } {
   if (!layout) return packScalarRecords(kind, records);
@@ -190,6 +215,7 @@ export function packSceneRecords(
     values = records.map((r, i) =>
       Object.fromEntries(elem.members.map((mem) => {
         const field = fields[mem.name] ?? mem.name;
+        if (typeof field === 'number' || Array.isArray(field)) return [mem.name, field];
         if (typeof field !== 'string') {
           const model = String(r.model ?? i);
           return [mem.name, { ...field, addressOf: field.addressOf.split(MODEL_PLACEHOLDER).join(model) }];
@@ -200,7 +226,7 @@ export function packSceneRecords(
             `${path}: element ${i}: ${layout.from}'s member '${mem.name}' has no scene field '${field}' in ${kind} (fields: ${known}; rename with "fields")`,
           ]);
         }
-        return [mem.name, r[field]];
+        return [mem.name, widenToVec4(types, mem.type, r[field])];
       })));
   } else if (elem.kind === 'vector' || kind !== 'indices') {
     values = records.map((r) => r['']);
@@ -211,6 +237,12 @@ export function packSceneRecords(
   const view = new DataView(data.buffer);
   values.forEach((v, i) => packValue(view, layout.offset + i * layout.stride, layout.elem, types, v, `${path}[${i}]`, opts));
   return { data, stride: layout.stride };
+}
+
+/** A vec3 record field (colour, position) into a vec4 member gets w = 1, as hosts fill alpha and w. */
+function widenToVec4(types: TypeTable, member: TypeId, value: unknown): unknown {
+  const t = typeOf(types, member);
+  return t.kind === 'vector' && t.count === 4 && Array.isArray(value) && value.length === 3 ? [...value, 1] : value;
 }
 
 const SCALAR_FIELD_BYTES: Record<string, number> = {

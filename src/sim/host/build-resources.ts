@@ -13,7 +13,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
-import { loadAccelerationStructureDescriptions } from '../workload/acceleration-structures.js';
+import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
@@ -25,6 +25,7 @@ import { readDataFile } from '../workload/data-file.js';
 import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
 import { sceneRecords } from './scene-records.js';
+import { srgbToLinear } from './scene-conversions.js';
 import { AddressPlan } from './address-plan.js';
 import { alignUp, elementLayout, emptyBuffer, packDataFile, packJson, packSceneRecords, scalarRecordStride } from './buffer-contents.js';
 
@@ -71,12 +72,18 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
 
 /** `accel`: an acceleration structure already built for this manifest and scene (runs of one workload share it). */
 export function buildHostSetup(
-  manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, params: RunParameters, accel?: AccelerationStructure,
+  manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, runParams: RunParameters, accel?: AccelerationStructure,
+  accelLayout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
 ): HostSetup {
+  const params = { ...runParams, depth: manifest.launch.depth };
   const m = linked.module;
   const where = manifest.path;
   const problems: string[] = [];
-  const as = accel ?? buildAccelerationStructureFor(manifest, scene);
+  /** Packed bytes of every named buffer, for BLAS inputs that name one. */
+  const named = new Map<string, Uint8Array>();
+  // Declared geometry reading the host's own buffers is built once they are packed (below).
+  const afterBuffers = usesNamedBuffers(manifest.accelerationStructures);
+  let as = afterBuffers ? undefined : accel ?? buildAccelerationStructureFor(manifest, scene, accelLayout);
   const buffers: BufferResource[] = [];
   const images: ImageResource[] = [];
   const accels: Resources['accels'] = [];
@@ -92,10 +99,13 @@ export function buildHostSetup(
   const opts: PackOptions = { resolveAddress: plan.resolve };
   const aspect = params.width / params.height;
   const memory: NonNullable<Resources['memory']> = [];
-  const fail = (e: unknown, path: string): void => {
+  const fail = (e: unknown, path: string, name?: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
-    else if (e instanceof LayoutPackError) problems.push(`${path}: ${e.message}`);
+    // Pack errors thrown under a key path that already names the file and key are not prefixed again.
+    else if (e instanceof LayoutPackError) problems.push(e.path.startsWith(where) ? e.message : `${path}: ${e.message}`);
     else throw e;
+    // A buffer that failed still gets an address, so values naming it do not add "no buffer named" follow-ons.
+    if (name !== undefined && !plan.address(name)) plan.place(name, place(16), 0);
   };
 
   // Scene buffers first: instance descriptions need the others' addresses.
@@ -126,7 +136,10 @@ export function buildHostSetup(
     if (content.from === 'scene' && content.what && content.model === undefined && !sceneBuffers.has(content.what)) {
       sceneBuffers.set(content.what, { address, stride, data });
     }
-    if (name !== undefined) plan.place(name, address, stride);
+    if (name !== undefined) {
+      plan.place(name, address, stride);
+      named.set(name, data);
+    }
     return { data, address };
   };
 
@@ -147,27 +160,13 @@ export function buildHostSetup(
           break;
         }
         case 'uniformBuffer': {
-          if (!global) break; // declared for shaders that are not in this pipeline
-          const block = pointee(m.types, global);
-          const pack = (): Uint8Array => {
-            const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
-            if (d.data) {
-              const bytes = readDataFile(d.data, `${path}.data`);
-              if (bytes.byteLength < layoutSize(m.types, block)) {
-                throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
-              }
-              data.set(bytes.subarray(0, data.byteLength));
-            } else if (d.camera) {
-              packCamera(new DataView(data.buffer), d.camera, aspect, m.types, block, `${path}.camera`);
-            } else {
-              packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, substituteRunParameters(d.value!, params)), path, opts);
-            }
-            if (d.members) {
-              packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`, opts);
-            }
-            return data;
-          };
-          const data = plan.packed(pack, path);
+          // Stages may declare one binding differently (a raygen's block without the member a
+          // closest-hit adds): the buffer is what the host binds, so it is as large as the largest
+          // declaration and every declaration's members can be filled.
+          const declarations = blockDeclarations(m, d.set, d.binding);
+          if (declarations.length === 0) break; // declared for shaders that are not in this pipeline
+          const values = (v: JsonValue): unknown => substituteRunParameters(v, params);
+          const data = plan.packed(() => packUniformBlock(m.types, declarations, d, values, aspect, path, opts), path);
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
           break;
         }
@@ -179,14 +178,14 @@ export function buildHostSetup(
         case 'sampledImages':
           if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
           (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
-            const img = loadTexture(file, `${path}.files[${index}]`);
+            const img = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loadTexture(file, `${path}.files[${index}]`)) : loadTexture(file, `${path}.files[${index}]`);
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });
           break;
       }
     } catch (e) {
-      fail(e, path);
+      fail(e, path, d.kind === 'storageBuffer' ? d.id : undefined);
     }
   }
   // Named buffers no descriptor binds: device memory reached through their addresses only.
@@ -196,13 +195,21 @@ export function buildHostSetup(
       const { data, address } = storageBuffer(b.content, undefined, path, b.name);
       memory.push({ address, data, label: b.name });
     } catch (e) {
-      fail(e, path);
+      fail(e, path, b.name);
     }
   }
   try {
     plan.repackAll();
   } catch (e) {
     fail(e, where);
+  }
+  if (!as) {
+    try {
+      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => named.get(name));
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      problems.push(...e.problems);
+    }
   }
 
   const resources: Resources = { buffers, images, accels, ...(memory.length > 0 ? { memory } : {}) };
@@ -226,7 +233,7 @@ export function buildHostSetup(
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
-    accels: [as],
+    accels: [as!],
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
@@ -275,20 +282,96 @@ function shaderRecords(manifest: WorkloadManifest, linked: LinkedPipeline, probl
   return [...out].map(([global, r]) => ({ global, data: r.data }));
 }
 
+/** The block types (pointees) of every global bound at (set, binding), largest first. */
+function blockDeclarations(m: Module, set: number, binding: number): { name: string; block: TypeId; size: number }[] {
+  const seen = new Set<TypeId>();
+  const out: { name: string; block: TypeId; size: number }[] = [];
+  for (const g of m.globals) {
+    if (g.set !== set || g.binding !== binding || g.storage !== 'uniform') continue;
+    const block = pointee(m.types, g);
+    if (seen.has(block)) continue;
+    seen.add(block);
+    out.push({ name: g.name, block, size: layoutSize(m.types, block) });
+  }
+  return out.sort((a, b) => b.size - a.size);
+}
+
+/**
+ * A uniform buffer's bytes. Raw `data` is kept whole (never cut to a declaration) and must cover
+ * the largest declaration; `value` and `camera` fill the first declaration (largest first) they
+ * fit; each `members` entry is written through the first declaration that has that member.
+ */
+function packUniformBlock(
+  types: TypeTable, declarations: { name: string; block: TypeId; size: number }[], d: Extract<DescriptorBinding, { kind: 'uniformBuffer' }>,
+  values: (v: JsonValue) => unknown, aspect: number, path: string, opts: PackOptions,
+): Uint8Array {
+  const widest = declarations[0]!;
+  let data = new Uint8Array(alignUp(Math.max(widest.size, 4), 16));
+  if (d.data) {
+    const bytes = readDataFile(d.data, `${path}.data`);
+    if (bytes.byteLength < widest.size) {
+      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${typeName(types, widest.block)}) is ${widest.size} bytes`]);
+    }
+    data = new Uint8Array(alignUp(bytes.byteLength, 16));
+    data.set(bytes);
+  } else {
+    const fill = (view: DataView, block: TypeId): void => {
+      if (d.camera) packCamera(view, d.camera, aspect, types, block, `${path}.camera`);
+      else packValue(view, 0, block, types, fitToBlock(types, block, values(d.value!)), path, opts);
+    };
+    let first: unknown;
+    let packed = false;
+    for (const decl of declarations) {
+      const scratch = new Uint8Array(data.byteLength);
+      try {
+        fill(new DataView(scratch.buffer), decl.block);
+      } catch (e) {
+        if (!(e instanceof LayoutPackError)) throw e;
+        first ??= e;
+        continue;
+      }
+      data = scratch;
+      packed = true;
+      break;
+    }
+    if (!packed) throw first;
+  }
+  if (d.members) {
+    const view = new DataView(data.buffer);
+    for (const [name, value] of Object.entries(values(d.members) as Record<string, unknown>)) {
+      let first: unknown;
+      const written = declarations.some((decl) => {
+        try {
+          packMembers(view, decl.block, types, { [name]: value }, `${path}.members`, opts);
+          return true;
+        } catch (e) {
+          if (!(e instanceof LayoutPackError)) throw e;
+          first ??= e;
+          return false;
+        }
+      });
+      if (!written) throw first;
+    }
+  }
+  return data;
+}
+
 /** The BLAS/TLAS of a workload: declared ones (as the application builds them) win over the scene-derived ones. */
 /** `layout`: node placement and treelet budget (the treelet paper's layout packs each treelet). */
+/** `namedBytes`: the host's packed buffers, for declared geometry that names one (`{"buffer": name}`). */
 export function buildAccelerationStructureFor(
-  manifest: WorkloadManifest, scene: Scene, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
+  manifest: WorkloadManifest, scene: Scene, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {}, namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
   return manifest.accelerationStructures
-    ? buildFromDescriptions(manifest, manifest.accelerationStructures, layout)
+    ? buildFromDescriptions(manifest, manifest.accelerationStructures, layout, namedBytes)
     : buildAccelerationStructure(scene, { baseAddress: AS_BASE, ...layout });
 }
 
 function buildFromDescriptions(
   manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'>,
+  namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
-  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`);
+  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`, namedBytes);
   return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE, ...layout });
 }
 
@@ -313,10 +396,10 @@ function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
 }
 
 /** "${spp}"-style strings in push constants become the run's parameters. */
-function substituteRunParameters(value: JsonValue, params: RunParameters): JsonValue {
+function substituteRunParameters(value: JsonValue, params: RunParameters & { depth?: number }): JsonValue {
   if (typeof value === 'string') {
-    const m = /^\$\{(spp|bounces|seed|width|height)\}$/.exec(value);
-    return m ? params[m[1] as keyof RunParameters] : value;
+    const m = /^\$\{(spp|bounces|seed|width|height|depth)\}$/.exec(value);
+    return m ? (m[1] === 'depth' ? params.depth ?? 1 : params[m[1] as keyof RunParameters]) : value;
   }
   if (Array.isArray(value)) return value.map((v) => substituteRunParameters(v, params));
   if (value && typeof value === 'object') {
@@ -333,6 +416,21 @@ function loadTexture(file: string | { file: string; width: number; height: numbe
   const img = createImage(t.format, t.width, t.height);
   (img.levels[0]!.data as Uint8Array | Float32Array).set(t.texels);
   return img;
+}
+
+/**
+ * An R8G8B8A8_SRGB image as the sampler sees it: colour channels decoded to linear before
+ * filtering (so a float image of the decoded texels filters exactly as the hardware does), alpha
+ * as stored. Images that are not 8-bit RGBA are returned as they are.
+ */
+function srgbToLinearImage(img: SimImage): SimImage {
+  if (img.format !== 'rgba8') return img;
+  const level = img.levels[0]!;
+  const out = createImage('rgba32f', level.width, level.height);
+  const src = level.data as Uint8Array;
+  const dst = out.levels[0]!.data as Float32Array;
+  for (let i = 0; i < src.length; i++) dst[i] = i % 4 === 3 ? src[i]! / 255 : srgbToLinear(src[i]! / 255);
+  return out;
 }
 
 function loadRawRgba8(t: { file: string; width: number; height: number }, path: string): SimImage {

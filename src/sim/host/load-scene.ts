@@ -14,6 +14,7 @@ import { loadGltfScene } from '../rt/load-gltf.js';
 import { loadObjScene } from '../rt/load-obj.js';
 import { proceduralScene } from '../rt/procedural-scenes.js';
 import { INSTANCE_FLAG, identityTransform, type Instance, type Scene, type SceneModel } from '../rt/scene.js';
+import { convertScene } from './scene-conversions.js';
 import { ManifestError, type ModelSpec, type SceneSpec } from '../workload/manifest.js';
 
 /** No `scene` in the manifest (the geometry is all declared in `accelerationStructures`): an empty scene. */
@@ -25,7 +26,7 @@ export async function loadScene(spec: SceneSpec | undefined, manifestPath: strin
     : src!.kind === 'obj' ? loadObjScene(src!.file) : src!.kind === 'gltf' ? await loadGltfScene(src!.file) : proceduralScene(src!.generator, src!.seed);
   if (!spec.opaque) for (const m of scene.meshes) m.opaque = false;
   if (spec.instances.length > 0) scene.instances = spec.instances.map((inst, i) => toInstance(scene, inst, i, manifestPath));
-  return scene;
+  return spec.conversions ? convertScene(scene, spec.conversions) : scene;
 }
 
 async function loadModels(models: ModelSpec[]): Promise<Scene> {

@@ -3,7 +3,8 @@
  * Each glTF mesh becomes one Scene mesh (its triangle primitives merged, with per-triangle
  * material ids); every node that references a mesh becomes an instance whose transform is the
  * node's world matrix, so shared meshes are instanced as in the file. Materials keep the PBR
- * metallic-roughness base colour, emissive, metallic, roughness and base-colour texture.
+ * metallic-roughness base colour, emissive, metallic, roughness and base-colour texture; vertex
+ * colours (COLOR_0, RGB part) become `colors`.
  *
  * Invariants: instance order is the depth-first node order of the default scene (first scene when
  * none is marked default); a mesh is opaque unless one of its materials uses alphaMode MASK or
@@ -83,10 +84,10 @@ export async function loadGltfScene(path: string): Promise<Scene> {
   const meshes: TriangleMesh[] = [];
   const meshIndex = new Map<unknown, number>();
   root.listMeshes().forEach((mesh, mi) => {
-    const positions: number[] = [], normals: number[] = [], uvs: number[] = [];
+    const positions: number[] = [], normals: number[] = [], uvs: number[] = [], colors: number[] = [];
     const indices: number[] = [];
     const materialIds: number[] = [];
-    let anyNormal = false, anyUv = false, opaque = true;
+    let anyNormal = false, anyUv = false, anyColor = false, opaque = true;
     const el: number[] = [];
     mesh.listPrimitives().forEach((prim, pi) => {
       const where = `mesh ${mi} ('${mesh.getName()}') primitive ${pi}`;
@@ -95,13 +96,17 @@ export async function loadGltfScene(path: string): Promise<Scene> {
       if (!pos) throw new GltfLoadError(file, `${where}: no POSITION attribute`);
       const nrm = prim.getAttribute('NORMAL');
       const uv = prim.getAttribute('TEXCOORD_0');
+      // Vertex colours (RGB or RGBA, float or normalised integers): the RGB part, white where absent.
+      const col = prim.getAttribute('COLOR_0');
       const base = positions.length / 3;
       const count = pos.getCount();
       for (let i = 0; i < count; i++) {
         pos.getElement(i, el); positions.push(el[0]!, el[1]!, el[2]!);
         if (nrm) { nrm.getElement(i, el); normals.push(el[0]!, el[1]!, el[2]!); } else normals.push(0, 0, 0);
         if (uv) { uv.getElement(i, el); uvs.push(el[0]!, el[1]!); } else uvs.push(0, 0);
+        if (col) { col.getElement(i, el); colors.push(el[0]!, el[1]!, el[2]!); } else colors.push(1, 1, 1);
       }
+      if (col) anyColor = true;
       if (nrm) anyNormal = true;
       if (uv) anyUv = true;
       const idx = prim.getIndices();
@@ -126,6 +131,7 @@ export async function loadGltfScene(path: string): Promise<Scene> {
       opaque,
       ...(anyNormal ? { normals: new Float32Array(normals) } : {}),
       ...(anyUv ? { uvs: new Float32Array(uvs) } : {}),
+      ...(anyColor ? { colors: new Float32Array(colors) } : {}),
     });
   });
 

@@ -16,9 +16,39 @@ import {
 } from './json-checks.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE, readDataFile, readJsonDataFile } from './data-file.js';
 import { INSTANCE_FLAGS, ManifestError, type InstanceFlag } from './manifest.js';
+import { aabbsGeometrySchema, accelerationStructuresSchema, keysOf, trianglesGeometrySchema } from './manifest-schema.js';
 
 /** Where a buffer's bytes come from: a .bin file (raw, little-endian), a .json array, or inline numbers. */
-export type BufferData = { file: string } | { values: number[] };
+export type BufferData = { file: string } | { values: number[] } | NamedBufferData;
+
+/**
+ * `{"buffer": name, "offset": bytes}`: the bytes of a buffer the manifest names (a `buffers` entry or
+ * a storage buffer's `id`), as the host packs them for the shaders: an application builds its BLAS
+ * from the same vertex and index buffers its shaders read (VkDeviceOrHostAddressConstKHR).
+ */
+export interface NamedBufferData {
+  buffer: string;
+  offset: number;
+}
+
+/** The packed bytes of a named buffer, from the host (undefined when no such buffer was packed). */
+export type NamedBufferBytes = (name: string) => Uint8Array | undefined;
+
+/** Whether any geometry takes its data from a named buffer (the host must pack buffers before building). */
+export function usesNamedBuffers(spec: AccelerationStructuresSpec | undefined): boolean {
+  return namedBufferReferences(spec).length > 0;
+}
+
+/** Every named-buffer reference with its manifest key, for the load-time name check. */
+export function namedBufferReferences(spec: AccelerationStructuresSpec | undefined): { name: string; path: string }[] {
+  const out: { name: string; path: string }[] = [];
+  spec?.blas.forEach((b, i) => b.geometries.forEach((g, j) => {
+    const path = `accelerationStructures.blas[${i}].geometries[${j}]`;
+    const datas: [string, BufferData | undefined][] = g.type === 'aabbs' ? [['data', g.data]] : [['vertexData', g.vertexData], ['indexData', g.indexData]];
+    for (const [k, d] of datas) if (d && 'buffer' in d) out.push({ name: d.buffer, path: `${path}.${k}.buffer` });
+  }));
+  return out;
+}
 
 export const VERTEX_FORMATS: readonly VertexFormat[] = ['R32G32B32_SFLOAT', 'R32G32B32A32_SFLOAT', 'R32G32_SFLOAT'];
 const VERTEX_COMPONENTS: Readonly<Record<VertexFormat, number>> = { R32G32B32_SFLOAT: 3, R32G32B32A32_SFLOAT: 4, R32G32_SFLOAT: 2 };
@@ -30,12 +60,14 @@ export interface TrianglesGeometrySpec {
   vertexFormat: VertexFormat;
   /** Default: the format's size. */
   vertexStride: number;
-  maxVertex: number;
+  /** Absent: the last vertex the data holds (vertex bytes / stride - 1). */
+  maxVertex?: number;
   indexType: IndexType;
   indexData?: BufferData;
   /** 3x4 row-major, applied at build time (VkAccelerationStructureGeometryTrianglesDataKHR::transformData). */
   transform?: number[];
-  primitiveCount: number;
+  /** Absent: every triangle the index data (or, without indices, the vertex data) holds from primitiveOffset. */
+  primitiveCount?: number;
   primitiveOffset: number;
   firstVertex: number;
   opaque: boolean;
@@ -61,6 +93,13 @@ export interface AccelerationStructuresSpec {
 const IDENTITY_3X4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
 
 function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undefined {
+  if (isObject(v)) {
+    onlyKeys(c, v, ['buffer', 'offset'], path); // the schema's bufferData object
+    const name = typeof v.buffer === 'string' && v.buffer.length > 0 ? v.buffer : undefined;
+    if (name === undefined) report(c, key(path, 'buffer'), `expected a buffer name (a "buffers" entry or a storage buffer's "id"), found ${describeJson(v.buffer)}`);
+    const offset = v.offset === undefined ? 0 : nonNegativeInteger(c, v.offset, key(path, 'offset'));
+    return name !== undefined && offset !== undefined ? { buffer: name, offset } : undefined;
+  }
   if (Array.isArray(v)) {
     if (v.every((x) => typeof x === 'number' && Number.isFinite(x))) return { values: v as number[] };
     report(c, path, 'expected numbers only in an inline data array');
@@ -85,25 +124,25 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
   const g = object(c, v, path);
   if (!g) return undefined;
   const type = oneOf(c, g.type, ['triangles', 'aabbs'] as const, key(path, 'type'));
-  const count = nonNegativeInteger(c, g.primitiveCount, key(path, 'primitiveCount'));
+  // Triangles may leave the count to the data, as a host that builds over a whole buffer does.
+  const count = g.primitiveCount === undefined && g.type === 'triangles' ? -1 : nonNegativeInteger(c, g.primitiveCount, key(path, 'primitiveCount'));
   const offset = g.primitiveOffset === undefined ? 0 : nonNegativeInteger(c, g.primitiveOffset, key(path, 'primitiveOffset'));
   const opaque = g.opaque === undefined ? true : boolean(c, g.opaque, key(path, 'opaque'));
   const noDup = g.noDuplicateAnyHitInvocation === undefined ? false : boolean(c, g.noDuplicateAnyHitInvocation, key(path, 'noDuplicateAnyHitInvocation'));
-  const common = ['type', 'primitiveCount', 'primitiveOffset', 'opaque', 'noDuplicateAnyHitInvocation'];
   if (type === 'aabbs') {
-    onlyKeys(c, g, [...common, 'data', 'stride'], path);
+    onlyKeys(c, g, keysOf(aabbsGeometrySchema), path);
     const data = bufferData(c, g.data, key(path, 'data'));
     const stride = g.stride === undefined ? 24 : nonNegativeInteger(c, g.stride, key(path, 'stride'));
     if (stride !== undefined && (stride < 24 || stride % 8 !== 0)) report(c, key(path, 'stride'), `expected a multiple of 8 of at least 24, found ${stride}`);
-    if (!data || stride === undefined || count === undefined || offset === undefined || opaque === undefined || noDup === undefined) return undefined;
+    if (!data || stride === undefined || count === undefined || count < 0 || offset === undefined || opaque === undefined || noDup === undefined) return undefined;
     return { type, data, stride, primitiveCount: count, primitiveOffset: offset, opaque, noDuplicateAnyHitInvocation: noDup };
   }
   if (type !== 'triangles') return undefined;
-  onlyKeys(c, g, [...common, 'vertexData', 'vertexFormat', 'vertexStride', 'maxVertex', 'indexType', 'indexData', 'transform', 'firstVertex'], path);
+  onlyKeys(c, g, keysOf(trianglesGeometrySchema), path);
   const vertexData = bufferData(c, g.vertexData, key(path, 'vertexData'));
   const vertexFormat = g.vertexFormat === undefined ? 'R32G32B32_SFLOAT' : oneOf(c, g.vertexFormat, VERTEX_FORMATS, key(path, 'vertexFormat'));
   const vertexStride = g.vertexStride === undefined ? (vertexFormat ? VERTEX_COMPONENTS[vertexFormat] * 4 : 12) : nonNegativeInteger(c, g.vertexStride, key(path, 'vertexStride'), 1);
-  const maxVertex = nonNegativeInteger(c, g.maxVertex, key(path, 'maxVertex'));
+  const maxVertex = g.maxVertex === undefined ? -1 : nonNegativeInteger(c, g.maxVertex, key(path, 'maxVertex'));
   const indexType = g.indexType === undefined ? 'none' : oneOf(c, g.indexType, ['uint16', 'uint32', 'none'] as const, key(path, 'indexType'));
   const indexData = g.indexData === undefined ? undefined : bufferData(c, g.indexData, key(path, 'indexData'));
   if (indexType && indexType !== 'none' && g.indexData === undefined) report(c, key(path, 'indexData'), `missing (indexType is ${indexType})`);
@@ -114,8 +153,8 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
     || offset === undefined || firstVertex === undefined || opaque === undefined || noDup === undefined) return undefined;
   if (g.transform !== undefined && !transform) return undefined;
   const out: TrianglesGeometrySpec = {
-    type, vertexData, vertexFormat, vertexStride, maxVertex, indexType, primitiveCount: count, primitiveOffset: offset, firstVertex,
-    opaque, noDuplicateAnyHitInvocation: noDup,
+    type, vertexData, vertexFormat, vertexStride, indexType, primitiveOffset: offset, firstVertex, opaque, noDuplicateAnyHitInvocation: noDup,
+    ...(count >= 0 ? { primitiveCount: count } : {}), ...(maxVertex >= 0 ? { maxVertex } : {}),
   };
   if (indexData) out.indexData = indexData;
   if (transform) out.transform = transform;
@@ -126,7 +165,7 @@ function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpe
 export function readAccelerationStructures(c: JsonChecks, v: unknown, path: string): AccelerationStructuresSpec | undefined {
   const root = object(c, v, path);
   if (!root) return undefined;
-  onlyKeys(c, root, ['blas', 'instances'], path);
+  onlyKeys(c, root, keysOf(accelerationStructuresSchema), path);
   const blas: AccelerationStructuresSpec['blas'] = [];
   (array(c, root.blas, key(path, 'blas')) ?? []).forEach((b, i) => {
     const bp = key(key(path, 'blas'), i);
@@ -169,7 +208,7 @@ export function readAccelerationStructures(c: JsonChecks, v: unknown, path: stri
 }
 
 /** Bytes of a BufferData; `as` says how inline / JSON numbers are stored. */
-function bytesOf(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string): Uint8Array {
+function bytesOf(d: { file: string } | { values: number[] }, as: 'f32' | 'u16' | 'u32', path: string): Uint8Array {
   let values: number[];
   if ('values' in d) {
     values = d.values;
@@ -193,10 +232,20 @@ const INSTANCE_FLAG_BITS: Readonly<Record<InstanceFlag, number>> = {
  * messages (the manifest path). Throws ManifestError listing every range that falls outside its data.
  */
 export function loadAccelerationStructureDescriptions(
-  spec: AccelerationStructuresSpec, where: string,
+  spec: AccelerationStructuresSpec, where: string, namedBytes?: NamedBufferBytes,
 ): { blas: BottomLevelDescription[]; instances: InstanceDescription[] } {
   const problems: string[] = [];
   const files = new Map<string, Uint8Array>();
+  const readData = (d: BufferData, as: 'f32' | 'u16' | 'u32', path: string, problems: string[], cache: Map<string, Uint8Array>): Uint8Array => {
+    if (!('buffer' in d)) return readDataOf(d, as, path, problems, cache);
+    const bytes = namedBytes?.(d.buffer);
+    if (!bytes) {
+      problems.push(`${path}.buffer: no buffer named "${d.buffer}" was packed by the host`);
+      return new Uint8Array(0);
+    }
+    if (d.offset > bytes.byteLength) problems.push(`${path}.offset: ${d.offset} is beyond the ${bytes.byteLength}-byte buffer "${d.buffer}"`);
+    return bytes.subarray(Math.min(d.offset, bytes.byteLength));
+  };
   const blas = spec.blas.map((b, i) => ({
     geometries: b.geometries.map((g, j): GeometryDescription => {
       const path = `${where}: accelerationStructures.blas[${i}].geometries[${j}]`;
@@ -210,43 +259,55 @@ export function loadAccelerationStructureDescriptions(
       const vertexData = readData(g.vertexData, 'f32', `${path}.vertexData`, problems, files);
       const vertexBytes = VERTEX_COMPONENTS[g.vertexFormat] * 4;
       const indexBytes = INDEX_BYTES[g.indexType];
+      const indexSource = g.indexType !== 'none' && g.indexData
+        ? readData(g.indexData, g.indexType === 'uint16' ? 'u16' : 'u32', `${path}.indexData`, problems, files)
+        : undefined;
+      // Left out: the whole data, as a host building over a whole buffer passes its counts.
+      const wholeVertices = Math.floor(Math.max(0, vertexData.byteLength - (g.indexType === 'none' ? g.primitiveOffset : 0) - vertexBytes) / g.vertexStride) + 1;
+      const t = {
+        ...g,
+        maxVertex: g.maxVertex ?? Math.max(0, wholeVertices - 1),
+        primitiveCount: g.primitiveCount ?? (indexSource
+          ? Math.floor(Math.max(0, indexSource.byteLength - g.primitiveOffset) / (3 * indexBytes))
+          : Math.floor(Math.max(0, wholeVertices - g.firstVertex) / 3)),
+      };
       let indexData: Uint8Array | undefined;
       let highest: number;
-      if (g.indexType !== 'none' && g.indexData) {
-        indexData = readData(g.indexData, g.indexType === 'uint16' ? 'u16' : 'u32', `${path}.indexData`, problems, files);
-        const need = g.primitiveOffset + g.primitiveCount * 3 * indexBytes;
-        if (g.primitiveOffset % indexBytes !== 0) problems.push(`${path}.primitiveOffset: ${g.primitiveOffset} is not a multiple of the ${indexBytes}-byte index size`);
+      if (t.indexType !== 'none' && t.indexData) {
+        indexData = indexSource!;
+        const need = t.primitiveOffset + t.primitiveCount * 3 * indexBytes;
+        if (t.primitiveOffset % indexBytes !== 0) problems.push(`${path}.primitiveOffset: ${t.primitiveOffset} is not a multiple of the ${indexBytes}-byte index size`);
         if (indexData.byteLength < need) {
-          problems.push(`${path}.indexData: ${g.primitiveCount} triangles from byte ${g.primitiveOffset} need ${need} bytes of ${g.indexType} indices, the data has ${indexData.byteLength}`);
+          problems.push(`${path}.indexData: ${t.primitiveCount} triangles from byte ${t.primitiveOffset} need ${need} bytes of ${t.indexType} indices, the data has ${indexData.byteLength}`);
           highest = 0;
         } else {
           const view = new DataView(indexData.buffer, indexData.byteOffset, indexData.byteLength);
           highest = 0;
-          for (let k = 0; k < g.primitiveCount * 3; k++) {
-            const at = g.primitiveOffset + k * indexBytes;
+          for (let k = 0; k < t.primitiveCount * 3; k++) {
+            const at = t.primitiveOffset + k * indexBytes;
             const idx = indexBytes === 2 ? view.getUint16(at, true) : view.getUint32(at, true);
-            if (idx > g.maxVertex) {
-              problems.push(`${path}.indexData: index ${idx} (element ${k}) exceeds maxVertex ${g.maxVertex}`);
+            if (idx > t.maxVertex) {
+              problems.push(`${path}.indexData: index ${idx} (element ${k}) exceeds maxVertex ${t.maxVertex}`);
               break;
             }
             highest = Math.max(highest, idx);
           }
         }
       } else {
-        highest = g.primitiveCount * 3 - 1;
-        if (highest > g.maxVertex) problems.push(`${path}.maxVertex: ${g.primitiveCount} non-indexed triangles read vertex ${highest}, beyond maxVertex ${g.maxVertex}`);
+        highest = t.primitiveCount * 3 - 1;
+        if (highest > t.maxVertex) problems.push(`${path}.maxVertex: ${t.primitiveCount} non-indexed triangles read vertex ${highest}, beyond maxVertex ${t.maxVertex}`);
       }
-      const vertexStart = g.indexType === 'none' ? g.primitiveOffset : 0;
-      const need = g.primitiveCount === 0 ? 0 : vertexStart + (g.firstVertex + highest) * g.vertexStride + vertexBytes;
+      const vertexStart = t.indexType === 'none' ? t.primitiveOffset : 0;
+      const need = t.primitiveCount === 0 ? 0 : vertexStart + (t.firstVertex + highest) * t.vertexStride + vertexBytes;
       if (vertexData.byteLength < need) {
-        problems.push(`${path}.vertexData: vertex ${g.firstVertex + highest} at stride ${g.vertexStride} needs ${need} bytes, the data has ${vertexData.byteLength}`);
+        problems.push(`${path}.vertexData: vertex ${t.firstVertex + highest} at stride ${t.vertexStride} needs ${need} bytes, the data has ${vertexData.byteLength}`);
       }
       const out: GeometryDescription = {
-        type: 'triangles', vertexData, vertexFormat: g.vertexFormat, vertexStride: g.vertexStride, maxVertex: g.maxVertex,
-        indexType: g.indexType, flags, primitiveCount: g.primitiveCount, primitiveOffset: g.primitiveOffset, firstVertex: g.firstVertex,
+        type: 'triangles', vertexData, vertexFormat: t.vertexFormat, vertexStride: t.vertexStride, maxVertex: t.maxVertex,
+        indexType: t.indexType, flags, primitiveCount: t.primitiveCount, primitiveOffset: t.primitiveOffset, firstVertex: t.firstVertex,
       };
       if (indexData) out.indexData = indexData;
-      if (g.transform) out.transformData = g.transform;
+      if (t.transform) out.transformData = t.transform;
       return out;
     }),
   }));
@@ -262,7 +323,7 @@ export function loadAccelerationStructureDescriptions(
   return { blas, instances };
 }
 
-function readData(d: BufferData, as: 'f32' | 'u16' | 'u32', path: string, problems: string[], cache: Map<string, Uint8Array>): Uint8Array {
+function readDataOf(d: { file: string } | { values: number[] }, as: 'f32' | 'u16' | 'u32', path: string, problems: string[], cache: Map<string, Uint8Array>): Uint8Array {
   try {
     // Many geometries often share one input buffer (one AABB file for hundreds of BLASes): read it once.
     const id = 'file' in d ? `${as}:${d.file}` : undefined;

@@ -5,7 +5,9 @@
  * nvpro's `{viewInverse, projInverse}` and its GlobalUniforms `{viewProj, viewInverse, projInverse}`
  * both fill without a mapping.
  * Conventions the shaders rely on (workloads/common/camera.glsl): right-handed view looking down
- * -Z; a Vulkan projection (y flipped, depth 0..1) so launch row 0 is the top of the image.
+ * -Z; a Vulkan projection (y flipped, depth 0..1) so launch row 0 is the top of the image. With
+ * `flipY: false` the projection is glm's `perspective` as it is (no flip), as applications that
+ * flip Y elsewhere (in the loaded geometry, like Sascha Willems' glTF loader) upload it.
  * Matrices are returned column-major as 4 columns of 4 numbers, the JSON form `packValue` takes.
  */
 import { typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
@@ -39,7 +41,7 @@ export function cameraMatrices(camera: CameraSpec, aspect: number): { viewInvers
   const { near: n, far: z } = camera;
   // Vulkan perspective, depth 0..1: x' = (f/a) x, y' = -f y, z' = z*far/(n-far) + n*far/(n-far), w' = -z.
   const p00 = f / aspect;
-  const p11 = -f;
+  const p11 = camera.flipY === false ? f : -f;
   const p22 = z / (n - z);
   const p32 = (n * z) / (n - z);
   // Inverse of [[p00,0,0,0],[0,p11,0,0],[0,0,p22,p32],[0,0,-1,0]] (row-major), written column-major.
@@ -68,7 +70,7 @@ export function cameraQuantities(camera: CameraSpec, aspect: number): Record<Cam
   ];
   const f = 1 / Math.tan((camera.fovY * Math.PI) / 360);
   const { near: n, far: z } = camera;
-  const proj: Mat4Columns = [[f / aspect, 0, 0, 0], [0, -f, 0, 0], [0, 0, z / (n - z), -1], [0, 0, (n * z) / (n - z), 0]];
+  const proj: Mat4Columns = [[f / aspect, 0, 0, 0], [0, camera.flipY === false ? f : -f, 0, 0], [0, 0, z / (n - z), -1], [0, 0, (n * z) / (n - z), 0]];
   return { view, proj, viewProj: mul4(proj, view), viewInverse, projInverse, position: [...camera.lookFrom] };
 }
 

@@ -17,7 +17,7 @@ import {
   SCENE_BUFFER_FIELDS, sceneFields, type AddressOf, type JsonValue, type SceneBufferKind, type StorageBufferContent, type WorkloadManifest,
 } from './manifest.js';
 import { MODEL_PLACEHOLDER } from './address-references.js';
-import { elementType, runtimeArrayMember, structElementLayout } from '../host/buffer-contents.js';
+import { elementType, hostStructType, runtimeArrayMember, structElementLayout } from '../host/buffer-contents.js';
 import { readJsonDataFile, JSON_DATA_FILE } from './data-file.js';
 
 /** A shader site that turns member `member` of struct `struct` into a pointer to `reader`. */
@@ -124,6 +124,21 @@ interface KnownLayout {
   stride: number;
   members?: Map<string, number>;
   what: string;
+  /**
+   * For tightly packed scalars and vectors: the component type (`u32`). Arrays of `uint` and of
+   * `uvec3` with the same components hold identical bytes (index buffers are read both ways).
+   */
+  component?: string;
+}
+
+/** The component type of a tightly packed scalar or vector element, else undefined. */
+function tightComponent(types: TypeTable, elem: TypeId, stride: number): string | undefined {
+  const t = typeOf(types, elem);
+  const scalar = t.kind === 'vector' ? typeOf(types, t.elem) : t;
+  if (scalar.kind !== 'int' && scalar.kind !== 'float') return undefined;
+  const count = t.kind === 'vector' ? t.count : 1;
+  if (stride !== count * (scalar.width / 8)) return undefined;
+  return scalar.kind === 'float' ? `f${scalar.width}` : `${scalar.signed ? 'i' : 'u'}${scalar.width}`;
 }
 
 /** A struct by its GLSL name, other types as the IR prints them. */
@@ -134,9 +149,9 @@ function elemName(types: TypeTable, id: TypeId): string {
 
 function structLayout(types: TypeTable, elem: TypeId, stride: number, what: string): KnownLayout {
   const t = typeOf(types, elem);
-  return t.kind === 'struct'
-    ? { stride, members: new Map(t.members.map((m) => [m.name, m.offset ?? 0])), what }
-    : { stride, what };
+  if (t.kind === 'struct') return { stride, members: new Map(t.members.map((m) => [m.name, m.offset ?? 0])), what };
+  const component = tightComponent(types, elem, stride);
+  return component ? { stride, what, component } : { stride, what };
 }
 
 const FIXED_BYTES: Record<string, number> = { vec3: 12, vec2: 8, float: 4, int: 4, uint: 4, uvec3: 12, uint64_t: 8 };
@@ -170,6 +185,10 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
   for (const b of manifest.buffers ?? []) entries.push({ key: b.key, name: b.name, content: b.content });
 
   const layoutOf = (e: Entry): KnownLayout | undefined => {
+    if (e.content.hostStruct) {
+      const h = hostStructType(e.content.hostStruct, e.content.layout);
+      return structLayout(h.types, h.elem, h.stride, 'hostStruct');
+    }
     if (e.module && e.block !== undefined) {
       const ra = runtimeArrayMember(e.module.types, e.block);
       return ra ? structLayout(e.module.types, ra.elem, ra.stride, elemName(e.module.types, ra.elem)) : undefined;
@@ -181,7 +200,10 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
       }
       return undefined;
     }
-    if (e.content.element) return { stride: elementType(e.content.element).stride, what: e.content.element };
+    if (e.content.element) {
+      const { types, elem, stride } = elementType(e.content.element);
+      return structLayout(types, elem, stride, e.content.element);
+    }
     if (e.content.from === 'scene' && e.content.what) {
       // The fixed layout: the fields in SCENE_BUFFER_FIELDS order, tightly packed.
       const members = new Map<string, number>();
@@ -190,8 +212,10 @@ export function checkBufferReferenceLayouts(manifest: WorkloadManifest, modules:
         if (name !== '') members.set(name, stride);
         stride += FIXED_BYTES[t]!;
       }
+      const only = SCENE_BUFFER_FIELDS[e.content.what][''];
+      const component = only === 'uvec3' ? 'u32' : only === 'int' ? 'i32' : undefined;
       return {
-        stride, ...(members.size > 0 ? { members } : {}),
+        stride, ...(members.size > 0 ? { members } : {}), ...(component ? { component } : {}),
         what: `vvision's fixed ${e.content.what} layout (${Object.keys(SCENE_BUFFER_FIELDS[e.content.what]).join(', ')}; give "struct")`,
       };
     }
@@ -267,7 +291,7 @@ function addressTargets(
       if (typeof field === 'string') {
         const kind = SCENE_ADDRESS_FIELDS[field];
         if (kind) add(member, sceneBuffer(kind));
-      } else {
+      } else if (typeof field === 'object' && !Array.isArray(field)) {
         for (let i = 0; i < models; i++) add(member, byName(field.addressOf.split(MODEL_PLACEHOLDER).join(String(i))));
       }
     }
@@ -295,6 +319,7 @@ function addressTargets(
 }
 
 function compare(written: KnownLayout, read: KnownLayout): string | undefined {
+  if (written.component !== undefined && written.component === read.component) return undefined;
   if (written.stride !== read.stride) {
     return `its elements are ${written.stride} bytes (${written.what}) and the shader's ${read.what} elements ${read.stride} bytes`;
   }

@@ -12,7 +12,7 @@ import type { Global, Module } from '../../ir/module.js';
 import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { cameraMemberValues } from './camera.js';
 import {
-  SCENE_BUFFER_FIELDS, SHADER_STAGES, sceneFields, type AddressOf, type DescriptorBinding, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
+  SCENE_BUFFER_FIELDS, SHADER_STAGES, sceneFields, type DescriptorBinding, type SceneFieldSource, type JsonObject, type JsonValue, type ShaderRecordData, type WorkloadManifest,
 } from './manifest.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from './pack-layout.js';
 import { structElementLayout } from '../host/buffer-contents.js';
@@ -63,6 +63,8 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
   const usedBindings = new Set<string>();
   const specIds = new Set<number>();
   let pushConstantSeen = false;
+  /** Uniform blocks by descriptor index: stages may declare one binding differently (checked together). */
+  const uniformDeclarations = new Map<number, { m: Module; g: Global; file: string }[]>();
 
   for (const file of files) {
     const m = moduleOf(file);
@@ -84,8 +86,16 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
         at('descriptors', `missing: ${file} declares ${g.name} (set ${g.set}, binding ${g.binding}, ${kind.kind})`);
         continue;
       }
-      checkDescriptor(manifest, manifest.descriptors[index]!, `descriptors[${index}]`, m, g, kind, file, at);
+      const d = manifest.descriptors[index]!;
+      if (d.kind === 'uniformBuffer' && kind.kind === 'uniformBuffer') {
+        uniformDeclarations.set(index, [...(uniformDeclarations.get(index) ?? []), { m, g, file }]);
+        continue;
+      }
+      checkDescriptor(manifest, d, `descriptors[${index}]`, m, g, kind, file, at);
     }
+  }
+  for (const [index, declarations] of uniformDeclarations) {
+    checkUniformBuffer(manifest, manifest.descriptors[index] as Extract<DescriptorBinding, { kind: 'uniformBuffer' }>, `descriptors[${index}]`, declarations, at);
   }
 
   checkShaderRecords(manifest, moduleOf, at);
@@ -119,33 +129,60 @@ function checkDescriptor(
         at(`${path}.format`, `"${d.format}" but ${file} declares ${g.name} with layout(${kind.format})`);
       }
       return;
-    case 'uniformBuffer': {
-      const aspect = manifest.launch.width / manifest.launch.height;
-      if (d.camera) {
-        try {
-          cameraMemberValues(d.camera, aspect, m.types, block, `${path}.camera`);
-        } catch (e) {
-          if (!(e instanceof LayoutPackError)) throw e;
-          at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(m.types, block)} in ${file})`);
-        }
-      } else if (!d.data) {
-        tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
-      }
-      if (d.members) tryPackMembers(at, `${path}.members`, m.types, block, d.members, file);
-      return;
-    }
     case 'storageBuffer':
-      if (d.value !== undefined) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
-      if (d.from === 'scene' && d.what) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
+      // With a hostStruct the value is the host's elements, not the shader's view of the block.
+      if (d.value !== undefined && !d.hostStruct) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
+      if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
       return;
     default:
       return;
   }
 }
 
+/**
+ * A uniform buffer against every stage's declaration of its binding. Vulkan lets stages declare a
+ * binding differently (a raygen's block without the member a closest-hit reads); the host binds one
+ * buffer. So `value` and `camera` must fit some declaration, each `members` entry must name a
+ * member of some declaration, and raw `data` must cover the largest one.
+ */
+function checkUniformBuffer(
+  manifest: WorkloadManifest, d: Extract<DescriptorBinding, { kind: 'uniformBuffer' }>, path: string,
+  declarations: { m: Module; g: Global; file: string }[], at: (path: string, message: string) => void,
+): void {
+  const aspect = manifest.launch.width / manifest.launch.height;
+  /** The problems of `check` against each declaration; none when one declaration passes. */
+  const anyDeclaration = (check: (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void): void => {
+    let first: [string, string][] | undefined;
+    for (const { m, g, file } of declarations) {
+      const found: [string, string][] = [];
+      check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
+      if (found.length === 0) return;
+      first ??= found;
+    }
+    for (const [p, msg] of first ?? []) at(p, msg);
+  };
+  if (d.camera) {
+    const camera = d.camera;
+    anyDeclaration((types, block, file, report) => {
+      try {
+        cameraMemberValues(camera, aspect, types, block, `${path}.camera`);
+      } catch (e) {
+        if (!(e instanceof LayoutPackError)) throw e;
+        report(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+      }
+    });
+  } else if (!d.data) {
+    const value = substitutePlaceholders(d.value!);
+    anyDeclaration((types, block, file, report) => tryPack(report, `${path}.value`, types, block, fitToBlock(types, block, value), file));
+  }
+  for (const [name, value] of Object.entries(d.members ?? {})) {
+    anyDeclaration((types, block, file, report) => tryPackMembers(report, `${path}.members`, types, block, { [name]: value }, file));
+  }
+}
+
 /** Each member of the runtime array's element struct must be a scene field (after renaming). */
 function checkSceneFields(
-  types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, string | AddressOf>, path: string,
+  types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, SceneFieldSource>, path: string,
   file: string, at: (path: string, message: string) => void,
 ): void {
   const t = typeOf(types, block);
@@ -158,7 +195,13 @@ function checkSceneFields(
   }
   const elem = typeOf(types, lt.elem);
   const known = sceneFields(what);
-  if (elem.kind !== 'struct') return; // scalars / vectors take the record's single value
+  if (elem.kind !== 'struct') {
+    // Scalars / vectors take the record's single value; records of named fields need the host's layout.
+    if (!('' in known)) {
+      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
+    }
+    return;
+  }
   for (const mem of elem.members) {
     const field = fields[mem.name] ?? mem.name;
     if (typeof field !== 'string') continue; // an address, resolved by the host
@@ -269,6 +312,18 @@ function checkNamedStructs(manifest: WorkloadManifest, modules: Module[], bound:
     ...(manifest.buffers ?? []).map((b) => ({ d: b.content, path: b.key, bound: false })),
   ];
   for (const e of entries) {
+    if (e.d.kind === 'storageBuffer' && e.d.hostStruct && e.d.from === 'scene' && e.d.what) {
+      // The host's struct is filled by member name too; constants and addresses need no field.
+      const known = sceneFields(e.d.what);
+      for (const mem of e.d.hostStruct) {
+        const field = e.d.fields?.[mem.name] ?? mem.name;
+        if (typeof field !== 'string' || field in known) continue;
+        at(
+          e.d.fields?.[mem.name] ? `${e.path}.fields.${mem.name}` : `${e.path}.hostStruct.${mem.name}`,
+          `no scene field "${field}" in ${e.d.what} (fields: ${Object.keys(known).join(', ')}; map it with "fields", or give a constant such as "fields": {"${mem.name}": 0})`,
+        );
+      }
+    }
     if (e.d.kind !== 'storageBuffer' || !e.d.struct || e.bound) continue;
     const name = e.d.struct;
     const layout = e.d.layout;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManifestError, type WorkloadManifest } from './manifest.js';
-import { isLumibenchWorkload, LUMIBENCH_VARIANTS, lumibenchWkndManifest } from './lumibench-wknd.js';
+import { CALIBRATION_DATA_HINT, hasLumibenchData, isLumibenchWorkload, LUMIBENCH_VARIANTS, lumibenchWkndManifest } from './lumibench-wknd.js';
 import { validateManifest } from './validate-manifest.js';
 
 /** Name of the manifest file inside a workload folder. */
@@ -88,9 +88,13 @@ export function calibrationDir(): string {
 }
 
 /** Workloads generated from the shared calibration data (real third-party applications), by name. */
-export function listCalibrationWorkloads(): { name: string; description: string }[] {
+export function listCalibrationWorkloads(): { name: string; description: string; installed: boolean }[] {
+  const installed = hasLumibenchData(calibrationDir());
   return Object.entries(LUMIBENCH_VARIANTS).map(([name, v]) => ({
-    name, description: `LumiBench WKND frame, ${v.what}: the real application, generated from ${join(calibrationDir(), 'lumibench-wknd')}`,
+    name,
+    description: `LumiBench WKND frame, ${v.what}: the real application, generated from ${join(calibrationDir(), 'lumibench-wknd')}`
+      + (installed ? '' : ` (data not installed: ${CALIBRATION_DATA_HINT})`),
+    installed,
   }));
 }
 

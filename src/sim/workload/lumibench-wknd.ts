@@ -53,6 +53,19 @@ interface TlasInstance {
   blas: number;
 }
 
+/**
+ * How to get the calibration data: the npm package does not ship it (tens of MB of host dumps and
+ * Vulkan-Sim results), so every message that names a calibration workload says where it comes from.
+ */
+export const CALIBRATION_DATA_HINT = 'the npm package does not ship it: it is the `shared/calibration` folder beside a vvision source checkout '
+  + '(LumiBench WKND shaders, the host\'s uploaded bytes and Vulkan-Sim\'s results; docs/calibration.md says what it holds); '
+  + 'place that folder at ../shared/calibration beside the project, or point VVISION_CALIBRATION_DIR at a copy';
+
+/** Whether the calibration data of this frame is present. */
+export function hasLumibenchData(calibrationDir: string): boolean {
+  return existsSync(join(calibrationDir, 'lumibench-wknd', 'shaders/RayTracing.rgen'));
+}
+
 /** The calibration folder of this frame; throws a ManifestError naming the folder when it is absent. */
 export function lumibenchWkndDir(calibrationDir: string): string {
   const dir = join(calibrationDir, 'lumibench-wknd');
@@ -61,7 +74,7 @@ export function lumibenchWkndDir(calibrationDir: string): string {
   if (missing.length > 0) {
     throw new ManifestError([
       `lumibench-wknd: the LumiBench calibration data is not at ${dir} (missing ${missing.join(', ')}); `
-      + 'it lives in the shared folder beside the project (../shared/calibration), or set VVISION_CALIBRATION_DIR',
+      + `${CALIBRATION_DATA_HINT}`,
     ]);
   }
   return dir;

@@ -91,6 +91,12 @@ export interface CameraSpec {
   /** Clip planes of the projection; only its inverse reaches the shader. Defaults 0.1 and 1000. */
   near: number;
   far: number;
+  /**
+   * Negate the projection's y scale (Vulkan's clip space y points down), so launch row 0 is the
+   * top of the image. Default true; false uploads glm::perspective unflipped, as applications that
+   * flip Y in their geometry instead do.
+   */
+  flipY?: boolean;
   /** Camera quantity -> the block member (dotted path) that receives it, e.g. `{"viewProj": "ubo.viewProjection"}`. */
   members?: Partial<Record<CameraQuantity, string>>;
 }
@@ -187,7 +193,18 @@ export type DescriptorContent =
    * the scene's textures in the order its materials' texture ids count them (the MTL `map_Kd`
    * files, glTF base-colour textures, models concatenated), as an application uploads them.
    */
-  | { kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge' };
+  | {
+      kind: 'sampledImages'; files: TextureFile[] | 'scene'; filter: 'linear' | 'nearest'; wrap: 'repeat' | 'clampToEdge';
+      /**
+       * The VkFormat the host creates the images with: `R8G8B8A8_UNORM` (default: texels read as
+       * stored) or `R8G8B8A8_SRGB` (8-bit colour channels decoded from sRGB to linear before
+       * filtering, as the sampler does; alpha stays linear). Float textures are never converted.
+       */
+      format?: SampledImageFormat;
+    };
+
+export const SAMPLED_IMAGE_FORMATS = ['R8G8B8A8_UNORM', 'R8G8B8A8_SRGB'] as const;
+export type SampledImageFormat = (typeof SAMPLED_IMAGE_FORMATS)[number];
 
 /**
  * A storage buffer's content, as a storage-buffer descriptor or a `buffers` entry gives it.
@@ -205,7 +222,7 @@ export interface StorageBufferContent {
   layout: 'std430' | 'scalar';
   from?: 'scene';
   what?: SceneBufferKind;
-  fields?: Record<string, string | AddressOf>;
+  fields?: Record<string, SceneFieldSource>;
   /** Only that model's (or mesh's) records, with model-local material / texture indices. */
   model?: number;
   data?: string;
@@ -216,7 +233,26 @@ export interface StorageBufferContent {
   id?: string;
   struct?: string;
   element?: ElementType;
+  /**
+   * The element as the host's C/C++ struct declares it (JSON: `{"pos": "vec3", "normal": "vec3",
+   * "uv": "vec2", "color": "vec4", ...}` in declaration order), laid out by `layout` ("scalar": tightly,
+   * as glm types in a C++ struct; "std430": GLSL's rules). Wins over the shader's block, as a
+   * host's buffer does when the shader pulls vertices through a generic `vec4 v[]`.
+   */
+  hostStruct?: HostStructMember[];
 }
+
+/** One member of a `hostStruct`, in declaration order. */
+export interface HostStructMember {
+  name: string;
+  type: ElementType;
+}
+
+/**
+ * What fills an element member from scene records: a scene field's name, a buffer's address, or a
+ * constant (a number or an array of numbers, e.g. `[0, 0, 0, 0]` for a host struct's unused tangent).
+ */
+export type SceneFieldSource = string | AddressOf | number | number[];
 
 /** GLSL scalar and vector types a buffer's `element` may name (tightly packed, scalar layout). */
 export const ELEMENT_TYPES = [
@@ -297,7 +333,16 @@ export interface SceneSpec {
   instances: InstanceSpec[];
   /** Geometry flag: opaque (no any-hit calls) unless false. Default true. */
   opaque: boolean;
+  /** What the application's model loader does to the geometry (src/sim/host/scene-conversions.ts). */
+  conversions?: SceneConversion[];
 }
+
+/**
+ * Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`, plus `srgbToLinear`:
+ * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do.
+ */
+export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear'] as const;
+export type SceneConversion = (typeof SCENE_CONVERSIONS)[number];
 
 export interface LaunchSize {
   width: number;

@@ -5,7 +5,8 @@
  * the shader's declaration lays them out, whatever rule (std140, std430, scalar) produced it.
  *
  * JSON forms accepted: numbers for float/int scalars (64-bit ints also as bigint or a decimal /
- * 0x-hex string); true/false (or 0/1) for bool, stored as a 32-bit word; arrays for vectors; a
+ * 0x-hex string; floats also as their raw bits, "0x3f800000" with exactly width/4 hex digits, or a
+ * C99 hex-float literal "0x1.8p+1", the forms host dumps print); true/false (or 0/1) for bool, stored as a 32-bit word; arrays for vectors; a
  * matrix as an array of columns (each an array of rows) or one flat column-major array; arrays
  * for arrays; objects keyed by member name for structs; a buffer_reference pointer as a 64-bit
  * address. Invariant: on any mismatch a `LayoutPackError` names the JSON path and what the
@@ -145,8 +146,22 @@ function writeScalar(
       return;
     }
     case 'float': {
-      if (typeof value !== 'number') throw new LayoutPackError(path, `expected a number for f${t.width}, found ${describe(value)}`);
       checkRange(view, offset, t.width / 8, path);
+      if (typeof value === 'string') {
+        const bits = rawFloatBits(value, t.width);
+        if (bits !== undefined) {
+          if (t.width === 64) view.setBigUint64(offset, bits, true);
+          else if (t.width === 32) view.setUint32(offset, Number(bits), true);
+          else view.setUint16(offset, Number(bits), true);
+          return;
+        }
+        const parsed = hexFloat(value);
+        if (parsed === undefined && /^[+-]?0[xX]/.test(value)) {
+          throw new LayoutPackError(path, `expected a number for f${t.width}, found ${describe(value)} (a string may be the raw bits, "0x${'3f800000'.slice(0, t.width / 4).padEnd(t.width / 4, '0')}" with exactly ${t.width / 4} hex digits, or a hex-float literal such as "0x1.8p+1")`);
+        }
+        if (parsed !== undefined) value = parsed;
+      }
+      if (typeof value !== 'number') throw new LayoutPackError(path, `expected a number for f${t.width}, found ${describe(value)}`);
       if (t.width === 32) view.setFloat32(offset, value, true);
       else if (t.width === 64) view.setFloat64(offset, value, true);
       else view.setUint16(offset, floatToHalf(value), true);
@@ -165,6 +180,25 @@ function writeScalar(
     default:
       throw new LayoutPackError(path, `expected a scalar type, the layout has ${typeName(types, type)}`);
   }
+}
+
+/**
+ * A float's raw IEEE 754 bits as a host dump prints them: "0x" and exactly width/4 hex digits
+ * ("0x3f800000" is 1.0f). Any other string is not raw bits.
+ */
+function rawFloatBits(text: string, width: number): bigint | undefined {
+  const m = /^0[xX]([0-9a-fA-F]+)$/.exec(text);
+  return m && m[1]!.length === width / 4 ? BigInt(text) : undefined;
+}
+
+/** A C99 hex-float literal (printf "%a"): "0x1.8p+1" is 3, "-0x1p-3" is -0.125. */
+function hexFloat(text: string): number | undefined {
+  const m = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  const frac = m[3] ?? '';
+  const mantissa = parseInt((m[2] || '0') + frac, 16);
+  const v = mantissa * 2 ** (Number(m[4]) - 4 * frac.length);
+  return m[1] === '-' ? -v : v;
 }
 
 /** Integer value in range for its width and signedness; 64-bit ones may be bigint or strings. */

@@ -14,15 +14,13 @@ import {
   SHADER_COMPILERS, SHADER_STAGES, STAGE_EXTENSION, type ShaderCompiler, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
   type ShaderStage, type WorkloadManifest,
 } from './manifest.js';
-import { readAccelerationStructures } from './acceleration-structures.js';
+import { namedBufferReferences, readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
+import { hitGroupSchema, keysOf, launchSchema, manifestSchema, sbtEntrySchema, shaderSourceSchema } from './manifest-schema.js';
 
-const TOP_LEVEL_KEYS = [
-  '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
-  'miss', 'callables', 'maxRecursionDepth', 'descriptors', 'pushConstants', 'specConstants', 'scene', 'launch', 'spp',
-  'bounces', 'seed', 'notes', 'accelerationStructures', 'floatModel', 'buffers', 'compiler',
-];
+/** The top-level keys: the schema's (manifest-schema.ts), so the two cannot drift. */
+const TOP_LEVEL_KEYS = keysOf(manifestSchema);
 
 export interface ManifestValidation {
   manifest?: WorkloadManifest;
@@ -89,6 +87,12 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const accelerationStructures = root.accelerationStructures === undefined
     ? undefined
     : readAccelerationStructures(c, root.accelerationStructures, 'accelerationStructures');
+  if (accelerationStructures) {
+    const names = declaredBufferNames(newJsonChecks(file, baseDir), root);
+    for (const ref of namedBufferReferences(accelerationStructures)) {
+      if (!names.has(ref.name)) report(c, ref.path, `no buffer named "${ref.name}" (buffers: ${[...names].join(', ') || 'none: add a "buffers" entry or an "id" to a storage buffer descriptor'})`);
+    }
+  }
   const launch = readLaunch(c, root.launch);
   const spp = root.spp === undefined ? 1 : nonNegativeInteger(c, root.spp, 'spp', 1);
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');
@@ -181,7 +185,7 @@ function readShaderSource(
   let ownDirs: string[] = [];
   let conventions = workloadCompiler;
   if (isObject(v)) {
-    onlyKeys(c, v, ['file', 'defines', 'includeDirs', 'compiler'], path);
+    onlyKeys(c, v, keysOf(shaderSourceSchema), path);
     fileValue = v.file;
     if (v.compiler !== undefined) conventions = oneOf(c, v.compiler, SHADER_COMPILERS, key(path, 'compiler')) ?? conventions;
     if (v.defines !== undefined) ownDefines = readDefines(c, v.defines, key(path, 'defines'));
@@ -246,7 +250,7 @@ function readHitGroups(c: JsonChecks, v: unknown, shaders: Record<ShaderStage, S
     const path = key('hitGroups', i);
     const obj = object(c, entry, path);
     if (!obj) return;
-    onlyKeys(c, obj, ['type', 'closestHit', 'anyHit', 'intersection', 'shaderRecord'], path);
+    onlyKeys(c, obj, keysOf(hitGroupSchema), path);
     const type = obj.type === undefined ? 'triangles' : obj.type;
     if (type !== 'triangles' && type !== 'procedural') {
       report(c, key(path, 'type'), `expected "triangles" or "procedural", found ${describeJson(type)}`);
@@ -281,7 +285,7 @@ function readSbtEntries(
   (array(c, v, path) ?? []).forEach((entry, i) => {
     const p = key(path, i);
     if (isObject(entry)) {
-      onlyKeys(c, entry, ['shader', 'shaderRecord'], p);
+      onlyKeys(c, entry, keysOf(sbtEntrySchema), p);
       const shader = shaderReference(c, entry.shader, key(p, 'shader'), stage, shaders);
       const record = entry.shaderRecord === undefined ? undefined : readJsonObject(c, entry.shaderRecord, key(p, 'shaderRecord'));
       if (shader) out.push(record ? { shader, shaderRecord: record } : { shader });
@@ -317,7 +321,7 @@ function readLaunch(c: JsonChecks, v: unknown): LaunchSize | undefined {
   }
   const obj = object(c, v, 'launch');
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['width', 'height', 'depth'], 'launch');
+  onlyKeys(c, obj, keysOf(launchSchema), 'launch');
   const width = nonNegativeInteger(c, obj.width, 'launch.width', 1);
   const height = nonNegativeInteger(c, obj.height, 'launch.height', 1);
   const depth = obj.depth === undefined ? 1 : nonNegativeInteger(c, obj.depth, 'launch.depth', 1);

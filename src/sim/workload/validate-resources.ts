@@ -8,13 +8,14 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  CAMERA_QUANTITIES, INSTANCE_FLAGS, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  CAMERA_QUANTITIES, INSTANCE_FLAGS, SAMPLED_IMAGE_FORMATS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
   type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
-  type JsonObject, type JsonValue, type ModelSpec, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
+  type HostStructMember, type JsonObject, type JsonValue, type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 import { TEXTURE_FILE } from './texture-files.js';
+import { cameraSchema, descriptorSchemas, instanceSchema, keysOf, modelSchema, namedBufferSchema, sceneSchema } from './manifest-schema.js';
 
 const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
 
@@ -58,19 +59,18 @@ type Content = DescriptorContent;
 function readDescriptorContent(
   c: JsonChecks, obj: Record<string, unknown>, kind: (typeof DESCRIPTOR_KINDS)[number], path: string,
 ): Content | undefined {
-  const common = ['set', 'binding', 'kind', 'name', 'notes'];
   switch (kind) {
     case 'accelerationStructure':
-      onlyKeys(c, obj, common, path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.accelerationStructure), path);
       return { kind };
     case 'storageImage': {
-      onlyKeys(c, obj, [...common, 'format', 'role'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.storageImage), path);
       const format = oneOf(c, obj.format, STORAGE_IMAGE_FORMATS, key(path, 'format'));
       const role = obj.role === undefined ? 'output' : oneOf(c, obj.role, ['output', 'accumulation', 'scratch'] as const, key(path, 'role'));
       return format && role ? { kind, format, role } : undefined;
     }
     case 'uniformBuffer': {
-      onlyKeys(c, obj, [...common, 'layout', 'value', 'camera', 'data', 'members'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.uniformBuffer), path);
       const layout = obj.layout === undefined ? 'std140' : oneOf(c, obj.layout, ['std140', 'std430', 'scalar'] as const, key(path, 'layout'));
       const sources = ['value', 'camera', 'data'].filter((k) => obj[k] !== undefined);
       if (sources.length !== 1) {
@@ -95,13 +95,16 @@ function readDescriptorContent(
       return value && layout ? { kind, layout, value, ...(members ? { members } : {}) } : undefined;
     }
     case 'storageBuffer':
-      return readStorageBuffer(c, obj, path, common);
+      return readStorageBuffer(c, obj, path);
     case 'sampledImages': {
-      onlyKeys(c, obj, [...common, 'files', 'filter', 'wrap'], path);
+      onlyKeys(c, obj, keysOf(descriptorSchemas.sampledImages), path);
+      const format = obj.format === undefined ? undefined : oneOf(c, obj.format, SAMPLED_IMAGE_FORMATS, key(path, 'format'));
+      if (obj.format !== undefined && !format) return undefined;
+      const withFormat = format ? { format } : {};
       if (obj.files === 'scene') {
         const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
         const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
-        return filter && wrap ? { kind, files: 'scene', filter, wrap } : undefined;
+        return filter && wrap ? { kind, files: 'scene', filter, wrap, ...withFormat } : undefined;
       }
       const list = array(c, obj.files, key(path, 'files'));
       if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
@@ -109,19 +112,18 @@ function readDescriptorContent(
       const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
       const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
       if (!list || files.some((f) => f === undefined) || !filter || !wrap) return undefined;
-      return { kind, files: files as TextureFile[], filter, wrap };
+      return { kind, files: files as TextureFile[], filter, wrap, ...withFormat };
     }
   }
 }
 
-function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string, common: string[]): Content | undefined {
-  onlyKeys(c, obj, [...common, ...STORAGE_BUFFER_KEYS, 'id'], path);
+function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string): Content | undefined {
+  onlyKeys(c, obj, keysOf(descriptorSchemas.storageBuffer), path);
   const id = obj.id === undefined ? undefined : string(c, obj.id, key(path, 'id'));
   const content = readStorageBufferContent(c, obj, path);
   return content && id !== undefined ? { ...content, id } : content;
 }
 
-const STORAGE_BUFFER_KEYS = ['layout', 'from', 'what', 'fields', 'model', 'data', 'value', 'elements', 'struct', 'element'];
 
 /** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
 export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
@@ -131,7 +133,7 @@ export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
     const path = key('buffers', i);
     const obj = object(c, entry, path);
     if (!obj) return;
-    onlyKeys(c, obj, ['name', 'notes', ...STORAGE_BUFFER_KEYS], path);
+    onlyKeys(c, obj, keysOf(namedBufferSchema), path);
     if (obj.name === undefined) report(c, key(path, 'name'), 'missing (the name values use in {"addressOf": name})');
     const name = obj.name === undefined ? undefined : string(c, obj.name, key(path, 'name'));
     const content = readStorageBufferContent(c, obj, path);
@@ -163,7 +165,21 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
     const element = oneOf(c, obj.element, ELEMENT_TYPES, key(path, 'element'));
     if (element) extra.element = element;
   }
-  if (obj.struct !== undefined && obj.element !== undefined) report(c, key(path, 'element'), 'give "struct" or "element", not both');
+  if (obj.hostStruct !== undefined) {
+    const members = object(c, obj.hostStruct, key(path, 'hostStruct'));
+    if (members) {
+      const list: HostStructMember[] = [];
+      for (const [name, type] of Object.entries(members)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) report(c, key(key(path, 'hostStruct'), name), 'expected a member name (an identifier)');
+        const t = oneOf(c, type, ELEMENT_TYPES, key(key(path, 'hostStruct'), name));
+        if (t) list.push({ name, type: t });
+      }
+      if (list.length === 0) report(c, key(path, 'hostStruct'), 'expected at least one member {"name": "vec3", ...}');
+      else extra.hostStruct = list;
+    }
+  }
+  const layoutKeys = ['struct', 'element', 'hostStruct'].filter((k) => obj[k] !== undefined);
+  if (layoutKeys.length > 1) report(c, key(path, layoutKeys[1]!), `give one of "struct", "element" and "hostStruct", found ${layoutKeys.map((k) => `"${k}"`).join(' and ')}`);
   if (obj.from !== undefined) {
     if (obj.from !== 'scene') {
       report(c, key(path, 'from'), `expected "scene", found ${describeJson(obj.from)}`);
@@ -174,7 +190,7 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
       return undefined;
     }
     const what = oneOf(c, obj.what, SCENE_BUFFER_KINDS, key(path, 'what'));
-    let fields: Record<string, string | AddressOf> | undefined;
+    let fields: Record<string, SceneFieldSource> | undefined;
     if (obj.fields !== undefined) {
       const f = object(c, obj.fields, key(path, 'fields'));
       if (f) {
@@ -184,6 +200,12 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
           if (isObject(field)) {
             const a = readAddressOf(c, field, p);
             if (a) fields[member] = a;
+          } else if (typeof field === 'number' || Array.isArray(field)) {
+            if (typeof field === 'number' ? Number.isFinite(field) : field.length > 0 && field.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+              fields[member] = field as number | number[];
+            } else {
+              report(c, p, `expected a scene field name, {"addressOf": ...} or a constant (a number or an array of numbers), found ${describeJson(field)}`);
+            }
           } else {
             const s = string(c, field, p);
             if (s) fields[member] = s;
@@ -240,7 +262,8 @@ export function readAddressOf(c: JsonChecks, obj: Record<string, unknown>, path:
 export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far', 'members'], path);
+  onlyKeys(c, obj, keysOf(cameraSchema), path);
+  const flipY = obj.flipY === undefined ? undefined : boolean(c, obj.flipY, key(path, 'flipY'));
   let members: Partial<Record<CameraQuantity, string>> | undefined;
   if (obj.members !== undefined) {
     const m = object(c, obj.members, key(path, 'members'));
@@ -270,13 +293,20 @@ export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec 
   if (lookFrom && lookAt && lookFrom.every((x, i) => x === lookAt[i])) report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
   if (!lookFrom || !lookAt || !up || fovY === undefined || near === undefined || far === undefined) return undefined;
   if (!(fovY > 0 && fovY < 180) || !(near > 0 && far > near)) return undefined;
-  return { lookFrom, lookAt, up, fovY, near, far, ...(members ? { members } : {}) };
+  return { lookFrom, lookAt, up, fovY, near, far, ...(flipY !== undefined ? { flipY } : {}), ...(members ? { members } : {}) };
 }
 
 export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'procedural', 'seed', 'models', 'instances', 'opaque'], path);
+  onlyKeys(c, obj, keysOf(sceneSchema), path);
+  const conversions: SceneConversion[] = [];
+  if (obj.conversions !== undefined) {
+    (array(c, obj.conversions, key(path, 'conversions')) ?? []).forEach((f, i) => {
+      const conversion = oneOf(c, f, SCENE_CONVERSIONS, key(key(path, 'conversions'), i));
+      if (conversion) conversions.push(conversion);
+    });
+  }
   const kinds = ['obj', 'gltf', 'procedural', 'models'].filter((k) => obj[k] !== undefined);
   let source: SceneSource | undefined;
   let models: ModelSpec[] | undefined;
@@ -308,14 +338,14 @@ export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | 
     });
   }
   if ((!source && !models) || opaque === undefined) return undefined;
-  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque };
+  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque, ...(conversions.length > 0 ? { conversions } : {}) };
 }
 
 /** One of `scene.models`: `{obj | gltf, name?, transform?, customIndex?, mask?, sbtOffset?, flags?}`. */
 function readModel(c: JsonChecks, v: unknown, path: string, index: number): ModelSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['obj', 'gltf', 'name', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags', 'notes'], path);
+  onlyKeys(c, obj, keysOf(modelSchema), path);
   const kinds = ['obj', 'gltf'].filter((k) => obj[k] !== undefined);
   let source: ModelSpec['source'] | undefined;
   if (kinds.length !== 1) {
@@ -340,7 +370,7 @@ function readModel(c: JsonChecks, v: unknown, path: string, index: number): Mode
 function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | undefined {
   const obj = object(c, v, path);
   if (!obj) return undefined;
-  onlyKeys(c, obj, ['mesh', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags'], path);
+  onlyKeys(c, obj, keysOf(instanceSchema), path);
   let mesh: number | string | undefined = 0;
   if (obj.mesh !== undefined) {
     mesh = typeof obj.mesh === 'string' ? string(c, obj.mesh, key(path, 'mesh')) : nonNegativeInteger(c, obj.mesh, key(path, 'mesh'));

@@ -101,6 +101,14 @@ test('a named buffer whose address is given by value is checked too', (t) => {
   t.regex(w[0]!, /buffers\[1\] \("idx"\): its elements are 4 bytes \(uint\) and the shader's vec3<i32> elements 12 bytes, but .*hit\.rchit:18 reads it through ObjDesc\.indexAddress as Indices \(buffers\[0\] holds the address\)/);
 });
 
+test('indices given as scalars where the shader reads vectors of the same component: identical bytes, no warning', (t) => {
+  const path = manifest({ id: 'verts', struct: 'VertexObj', fields: { pos: 'position', nrm: 'normal' } }, {
+    buffers: [{ name: 'descs', struct: 'ObjDesc', value: [{ vertexAddress: { addressOf: 'verts' }, indexAddress: { addressOf: 'idx' } }] },
+      { name: 'idx', element: 'int', value: [0, 1, 2] }],
+  });
+  t.deepEqual(warnings(path), []);
+});
+
 test("the bindless workload without its struct: vvision's vertex layout has the same size but normal elsewhere", (t) => {
   const m = loadManifest(resolve(import.meta.dirname, '../../../workloads/bindless/workload.json'));
   t.deepEqual((() => { const w: string[] = []; compileWorkload(m, (x) => w.push(x)); return w; })(), [], 'as shipped: no warning');

@@ -7,7 +7,7 @@ import test from 'ava';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { calibrationDir, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
+import { calibrationDir, listCalibrationWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
 import { prepareRun } from '../../../src/driver/run-workload.js';
 
 const available = existsSync(join(calibrationDir(), 'lumibench-wknd', 'host-data'));
@@ -53,6 +53,9 @@ test('without the calibration folder, the name gives an error naming the folder'
   try {
     const e = t.throws(() => resolveWorkload('lumibench-wknd'));
     t.regex(e!.message, /lumibench-wknd: the LumiBench calibration data is not at .*vv-nocal-.*lumibench-wknd/);
+    t.regex(e!.message, /the npm package does not ship it: it is the `shared\/calibration` folder .* VVISION_CALIBRATION_DIR/);
+    const listed = listCalibrationWorkloads();
+    t.true(listed.every((w) => !w.installed && /data not installed: the npm package does not ship it/.test(w.description)));
   } finally {
     if (before === undefined) delete process.env.VVISION_CALIBRATION_DIR;
     else process.env.VVISION_CALIBRATION_DIR = before;

@@ -212,3 +212,22 @@ const hasGlslang = spawnSync('glslangValidator', ['--version']).status === 0 && 
   const lines = new Set(dis.split('\n').map((l) => l.trim()));
   for (const d of EXPECTED_DECORATIONS) t.true(lines.has(d), d);
 });
+
+test('floats as raw bits ("0x3f800000", exactly width/4 digits) or C99 hex-float literals ("0x1.8p+1")', (t) => {
+  const types = newTypeTable();
+  const f32 = intern(types, { kind: 'float', width: 32 });
+  const f64 = intern(types, { kind: 'float', width: 64 });
+  const view = new DataView(new ArrayBuffer(8));
+  packValue(view, 0, f32, types, '0x3f800000', 'x');
+  t.is(view.getFloat32(0, true), 1);
+  packValue(view, 0, f32, types, '0x7fc00001', 'x');
+  t.is(view.getUint32(0, true), 0x7fc00001, 'a NaN payload survives as bits');
+  packValue(view, 0, f32, types, '0x1.8p+1', 'x');
+  t.is(view.getFloat32(0, true), 3);
+  packValue(view, 0, f32, types, '-0x1p-3', 'x');
+  t.is(view.getFloat32(0, true), -0.125);
+  packValue(view, 0, f64, types, '0x3ff0000000000000', 'x');
+  t.is(view.getFloat64(0, true), 1);
+  const e = t.throws(() => packValue(view, 0, f32, types, '0x3f80', 'v.x'), { instanceOf: LayoutPackError });
+  t.regex(e!.message, /v\.x: expected a number for f32, found "0x3f80" \(a string may be the raw bits, "0x3f800000" with exactly 8 hex digits/);
+});

@@ -283,7 +283,7 @@ test('buffers: a name is required, "model" only with scene data, "struct" and "e
   const problems = problemsOf(m);
   hasProblem(t, problems, /buffers\[0\]\.name: missing/);
   hasProblem(t, problems, /buffers\[1\]\.model: only meaningful with "from": "scene"/);
-  hasProblem(t, problems, /buffers\[2\]\.element: give "struct" or "element", not both/);
+  hasProblem(t, problems, /buffers\[2\]\.element: give one of "struct", "element" and "hostStruct", found "struct" and "element"/);
   hasProblem(t, problems, /buffers\[3\]\.element: expected one of .*uvec3/);
 });
 

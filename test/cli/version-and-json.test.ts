@@ -1,0 +1,33 @@
+// CLI conventions: --version, --json on the commands that print results, and the warning for a
+// run option the manifest does not use (two small spawns: main.ts runs on import).
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+
+function vvision(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('--version prints the package version', (t) => {
+  const r = vvision(['--version']);
+  t.is(r.status, 0, r.stderr);
+  t.is(r.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+});
+
+test('run --json prints the summary as JSON; an unused --spp is a warning on stderr', (t) => {
+  const out = join(mkdtempSync(join(tmpdir(), 'vv-json-')), 'run');
+  const r = vvision(['run', 'examples/apps/sascha-raytracingreflections', '--width', '8', '--height', '8', '--spp', '2', '--json', '--out', out]);
+  t.is(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as { workload: string; out: string; params: { width: number }; stats: { rays: number } };
+  t.is(json.workload, 'sascha-raytracingreflections');
+  t.is(json.out, out);
+  t.is(json.params.width, 8);
+  t.true(json.stats.rays >= 64);
+  t.regex(r.stderr, /warning: .*--spp 2 is not used/);
+});

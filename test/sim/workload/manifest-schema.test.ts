@@ -1,0 +1,49 @@
+// The manifest described once (src/sim/workload/manifest-schema.ts): the shipped JSON Schema is
+// generated from it, every manifest vvision ships parses under it, and the validator accepts
+// exactly the keys it declares.
+import test from 'ava';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { manifestSchema } from '../../../src/sim/workload/manifest-schema.js';
+import { validateManifest } from '../../../src/sim/workload/validate-manifest.js';
+import { loadManifest } from '../../../src/sim/workload/load-manifest.js';
+import { SCHEMA_FILE, schemaText } from '../../../workloads/tools/make-schema.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const shipped = [
+  ...readdirSync(join(ROOT, 'workloads')).map((d) => join(ROOT, 'workloads', d, 'workload.json')),
+  ...readdirSync(join(ROOT, 'examples/apps')).map((d) => join(ROOT, 'examples/apps', d, 'workload.json')),
+].filter((f) => existsSync(f));
+
+test('workloads/workload.schema.json is what workloads/tools/make-schema.ts generates', (t) => {
+  t.is(readFileSync(SCHEMA_FILE, 'utf8'), schemaText(), 'regenerate: npx tsx workloads/tools/make-schema.ts');
+  const schema = JSON.parse(schemaText()) as { $schema: string; properties: Record<string, unknown>; required: string[] };
+  t.is(schema.$schema, 'http://json-schema.org/draft-07/schema#');
+  t.true('descriptors' in schema.properties && 'accelerationStructures' in schema.properties);
+  t.deepEqual(schema.required.sort(), ['launch', 'miss', 'name', 'shaders']);
+});
+
+test('every shipped manifest parses under the schema and loads', (t) => {
+  t.true(shipped.length >= 13);
+  for (const file of shipped) {
+    const r = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    t.true(r.success, `${file}: ${r.success ? '' : JSON.stringify(r.error.issues.slice(0, 2))}`);
+    t.notThrows(() => loadManifest(file), file);
+  }
+});
+
+test('a key or value the schema refuses, the validator refuses too, with the key path', (t) => {
+  const base = JSON.parse(readFileSync(join(ROOT, 'workloads/tri/workload.json'), 'utf8')) as Record<string, unknown>;
+  const descriptors = base.descriptors as Record<string, unknown>[];
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ ...base, lauch: {} }, /lauch: unknown key/],
+    [{ ...base, descriptors: [{ ...descriptors[0], bindng: 1 }, ...descriptors.slice(1)] }, /descriptors\[0\]\.bindng: unknown key/],
+    [{ ...base, launch: { width: 8, height: 8, dpeth: 1 } }, /launch\.dpeth: unknown key/],
+    [{ ...base, scene: { ...(base.scene as object), conversions: ['flipZ'] } }, /scene\.conversions\[0\]: expected one of "preTransformVertices"/],
+  ];
+  for (const [json, message] of cases) {
+    t.false(manifestSchema.safeParse(json).success, String(message));
+    const { problems } = validateManifest(json, 'tri.json', join(ROOT, 'workloads/tri/workload.json'), join(ROOT, 'workloads/tri'));
+    t.true(problems.some((p) => message.test(p)), `${message} among ${problems.join('\n')}`);
+  }
+});

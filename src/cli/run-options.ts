@@ -18,6 +18,7 @@ export interface RawRunOptions {
   floatModel?: string;
   itsPolicy?: string;
   push?: string[];
+  frames?: string;
   out?: string;
 }
 
@@ -28,6 +29,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--spp <n>', 'samples per pixel')
     .option('--bounces <n>', 'maximum path length')
     .option('--seed <n>', 'random seed')
+    .option('--frames <n>', 'trace-rays launches to run back to back, one per frame, over the same device memory (default: the manifest\'s frames, else 1)')
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
@@ -51,6 +53,8 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const spp = intOption('spp', raw.spp, 1, 1 << 16);
   const bounces = intOption('bounces', raw.bounces, 0, 1024);
   const seed = intOption('seed', raw.seed, 0, 2 ** 32 - 1);
+  const frames = intOption('frames', raw.frames, 1, 100000);
+  if (frames !== undefined) out.frames = frames;
   if (width !== undefined) out.width = width;
   if (height !== undefined) out.height = height;
   if (spp !== undefined) out.spp = spp;

@@ -31,6 +31,7 @@ import type { AccelerationStructure } from '../sim/rt/acceleration-structure.js'
 import { loadManifest, resolveWorkload } from '../sim/workload/load-manifest.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
+import { copyImage, sumCounters, sumRtCounters, takeRtCounters, type FrameRun } from './frame-totals.js';
 
 export interface RunOptions extends Partial<RunParameters> {
   /** Instrument the shaders with these V-Vision utilities (built-in names or utilities) before lowering. */
@@ -67,6 +68,8 @@ export interface RunOptions extends Partial<RunParameters> {
    * thread executes, across every stage, into `RunResult.pixelCost`.
    */
   pixelCost?: boolean;
+  /** Multi-frame runs: keep a copy of the output image after every frame (`RunResult.frames[i].image`). */
+  frameImages?: boolean;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -86,6 +89,11 @@ export interface RunResult {
   pixelCost?: Uint32Array;
   /** Milliseconds per phase. */
   timings: Record<'compile' | 'instrument' | 'link' | 'scene' | 'simulate', number>;
+  /**
+   * Every frame's own figures, in order (`params.frames` launches; one entry for a one-frame run).
+   * `counters` and `rt` above are their totals; `image` is the output after the last frame.
+   */
+  frames: FrameRun[];
 }
 
 /** A workload prepared for simulation: what both the functional and the timing runs start from. */
@@ -205,16 +213,41 @@ export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) 
   };
 }
 
+/**
+ * The prepared run's launches on the functional core, one per frame, back to back over the same
+ * device memory: before frame f the host writes that frame's uniform buffers and push constants
+ * and resets what the manifest resets (HostSetup.startFrame). `onFrame` sees each frame as it ends
+ * (an instrumented run takes its dump there).
+ */
+export function runFrames(
+  p: PreparedRun, opts: RunOptions, onProgress?: (invocationsDone: number, invocations: number) => void,
+  onFrame?: (frame: FrameRun) => void,
+): FrameRun[] {
+  const frames: FrameRun[] = [];
+  const n = p.params.frames;
+  for (let f = 0; f < n; f++) {
+    const t0 = performance.now();
+    p.host.startFrame(f);
+    const progress = onProgress ? (done: number, total: number) => onProgress(f * total + done, n * total) : undefined;
+    const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(progress ? { onProgress: progress } : {}) });
+    const frame: FrameRun = { frame: f, counters, rt: takeRtCounters(p.rt.counters), simulateMs: 0 };
+    if (opts.frameImages && p.host.output) frame.image = copyImage(p.host.output);
+    frame.simulateMs = performance.now() - t0;
+    p.timings.simulate += frame.simulateMs;
+    onFrame?.(frame);
+    frames.push(frame);
+  }
+  return frames;
+}
+
 export async function runWorkload(
   workload: string, opts: RunOptions = {}, onProgress?: (invocationsDone: number, invocations: number) => void,
 ): Promise<RunResult> {
   const p = await prepareRun(workload, opts);
-  const t0 = performance.now();
-  const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(onProgress ? { onProgress } : {}) });
-  p.timings.simulate += performance.now() - t0;
+  const frames = runFrames(p, opts, onProgress);
   const result: RunResult = {
     manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, accel: p.host.accels[0]!, image: p.host.output,
-    counters, rt: p.rt.counters, timings: p.timings,
+    counters: sumCounters(frames.map((f) => f.counters)), rt: sumRtCounters(frames.map((f) => f.rt)), timings: p.timings, frames,
   };
   if (p.dumpBuffer) result.dump = p.dumpBuffer;
   if (p.metadata) result.metadata = p.metadata;

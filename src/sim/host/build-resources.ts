@@ -25,6 +25,7 @@ import { readDataFile } from '../workload/data-file.js';
 import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files.js';
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
 import { sceneRecords } from './scene-records.js';
+import { dependsOnFrame, substitutePlaceholders, type PlaceholderValues } from '../workload/run-placeholders.js';
 import { AddressPlan } from './address-plan.js';
 import { alignUp, elementLayout, emptyBuffer, packDataFile, packJson, packSceneRecords, scalarRecordStride } from './buffer-contents.js';
 
@@ -41,13 +42,15 @@ export interface LinkedPipeline {
 export const SCENE_BASE = 2 ** 36;
 export const AS_BASE = 2 ** 40;
 
-/** Run parameters that override the manifest (CLI `--width`, `--spp`, ...). */
+/** Run parameters that override the manifest (CLI `--width`, `--spp`, `--frames`, ...). */
 export interface RunParameters {
   width: number;
   height: number;
   spp: number;
   bounces: number;
   seed: number;
+  /** Trace-rays launches, one per frame (manifest `frames`, default 1). */
+  frames: number;
 }
 
 export interface HostSetup {
@@ -57,6 +60,13 @@ export interface HostSetup {
   output?: SimImage;
   specConstants: Map<number, number | boolean>;
   launch: [number, number, number];
+  /**
+   * Multi-frame runs: what the host does before launching frame `frame` (0-based, in order):
+   * resets the resources whose `eachFrame` is 'clear' or 'upload' (from frame 1 on) and writes the
+   * uniform buffers and push constants whose values depend on the frame. Its cost does not depend
+   * on the frame index.
+   */
+  startFrame(frame: number): void;
 }
 
 export function runParameters(manifest: WorkloadManifest, overrides: Partial<RunParameters> = {}): RunParameters {
@@ -66,6 +76,7 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
     spp: overrides.spp ?? manifest.spp,
     bounces: overrides.bounces ?? manifest.bounces,
     seed: overrides.seed ?? manifest.seed,
+    frames: overrides.frames ?? manifest.frames ?? 1,
   };
 }
 
@@ -92,6 +103,14 @@ export function buildHostSetup(
   const opts: PackOptions = { resolveAddress: plan.resolve };
   const aspect = params.width / params.height;
   const memory: NonNullable<Resources['memory']> = [];
+  /** The frame whose values the packers write (startFrame sets it). */
+  let frame = 0;
+  const placeholders = (): PlaceholderValues => ({ ...params, depth: manifest.launch.depth, frame, frames: params.frames });
+  /** Per frame: resets (from frame 1 on), then repacks. */
+  const resets: (() => void)[] = [];
+  const repacks: (() => void)[] = [];
+  /** Buffers uploaded again each frame: their content once every address is final. */
+  const uploads: Uint8Array[] = [];
   const fail = (e: unknown, path: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
     else if (e instanceof LayoutPackError) problems.push(`${path}: ${e.message}`);
@@ -127,6 +146,8 @@ export function buildHostSetup(
       sceneBuffers.set(content.what, { address, stride, data });
     }
     if (name !== undefined) plan.place(name, address, stride);
+    if (content.eachFrame === 'clear') resets.push(() => data.fill(0));
+    else if (content.eachFrame === 'upload') uploads.push(data);
     return { data, address };
   };
 
@@ -143,32 +164,38 @@ export function buildHostSetup(
           if (!isTexelFormat(d.format)) throw new ManifestError([`${path}.format: unsupported image format ${d.format}`]);
           const img = createImage(d.format, params.width, params.height);
           images.push({ set: d.set, binding: d.binding, image: img });
+          if (d.eachFrame === 'clear' || d.eachFrame === 'upload') resets.push(() => img.levels.forEach((l) => l.data.fill(0)));
           if (d.role === 'output' && !output) output = img;
           break;
         }
         case 'uniformBuffer': {
           if (!global) break; // declared for shaders that are not in this pipeline
           const block = pointee(m.types, global);
+          let fileBytes: Uint8Array | undefined;
           const pack = (): Uint8Array => {
             const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+            const override = frameEntry(d.perFrame, frame);
             if (d.data) {
-              const bytes = readDataFile(d.data, `${path}.data`);
+              const bytes = fileBytes ??= readDataFile(d.data, `${path}.data`);
               if (bytes.byteLength < layoutSize(m.types, block)) {
                 throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${global.name} is ${layoutSize(m.types, block)} bytes`]);
               }
               data.set(bytes.subarray(0, data.byteLength));
             } else if (d.camera) {
-              packCamera(new DataView(data.buffer), d.camera, aspect, m.types, block, `${path}.camera`);
+              const camera = override?.camera ? { ...d.camera, ...override.camera } : d.camera;
+              packCamera(new DataView(data.buffer), camera, aspect, m.types, block, `${path}.camera`);
             } else {
-              packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, substituteRunParameters(d.value!, params)), path, opts);
+              packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, substitutePlaceholders(d.value!, placeholders())), path, opts);
             }
-            if (d.members) {
-              packMembers(new DataView(data.buffer), block, m.types, substituteRunParameters(d.members, params) as Record<string, unknown>, `${path}.members`, opts);
+            const members = override?.members ? { ...(d.members ?? {}), ...override.members } : d.members;
+            if (members) {
+              packMembers(new DataView(data.buffer), block, m.types, substitutePlaceholders(members, placeholders()) as Record<string, unknown>, `${path}.members`, opts);
             }
             return data;
           };
           const data = plan.packed(pack, path);
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
+          if (d.perFrame || dependsOnFrame(d.value) || dependsOnFrame(d.members)) repacks.push(() => data.set(pack()));
           break;
         }
         case 'storageBuffer': {
@@ -213,9 +240,16 @@ export function buildHostSetup(
     } else {
       const block = pointee(m.types, pc);
       const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+      const base = manifest.pushConstants;
+      const pack = (): void => {
+        const over = frameEntry(manifest.perFramePushConstants, frame);
+        data.fill(0);
+        packValue(new DataView(data.buffer), 0, block, m.types, substitutePlaceholders(over ? { ...base, ...over } : base, placeholders()), `${where}: pushConstants`, opts);
+      };
       try {
-        packValue(new DataView(data.buffer), 0, block, m.types, substituteRunParameters(manifest.pushConstants, params), `${where}: pushConstants`, opts);
+        pack();
         resources.pushConstants = { data };
+        if (manifest.perFramePushConstants || dependsOnFrame(base)) repacks.push(pack);
       } catch (e) {
         if (e instanceof LayoutPackError) problems.push(`${where}: pushConstants: ${e.message}`);
         else throw e;
@@ -223,6 +257,25 @@ export function buildHostSetup(
     }
   }
   resources.shaderRecords = shaderRecords(manifest, linked, problems, opts);
+  for (const data of uploads) {
+    const initial = data.slice();
+    resets.push(() => data.set(initial));
+  }
+  // Every per-frame entry is packed once here, so a bad value is reported before any frame runs.
+  const distinctFrames = Math.min(params.frames, Math.max(
+    dependsOnFrame(manifest.pushConstants) || repacks.length > 0 ? 1 : 0, manifest.perFramePushConstants?.length ?? 0,
+    ...manifest.descriptors.map((d) => (d.kind === 'uniformBuffer' ? d.perFrame?.length ?? 0 : 0)),
+  ));
+  for (let f = 1; f < distinctFrames && problems.length === 0; f++) {
+    frame = f;
+    try {
+      for (const r of repacks) r();
+    } catch (e) {
+      fail(e, `${where}: frame ${f}`);
+    }
+  }
+  frame = 0;
+  if (problems.length === 0) for (const r of repacks) r();
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
@@ -230,7 +283,17 @@ export function buildHostSetup(
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
+    startFrame(f: number): void {
+      frame = f;
+      if (f > 0) for (const r of resets) r();
+      for (const r of repacks) r();
+    },
   };
+}
+
+/** A per-frame list's entry for `frame`: frames past the list use its last entry. */
+function frameEntry<T>(list: readonly T[] | undefined, frame: number): T | undefined {
+  return list === undefined || list.length === 0 ? undefined : list[Math.min(frame, list.length - 1)];
 }
 
 /**
@@ -310,19 +373,6 @@ function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const only = t.members[0]!;
   if (only.name in (value as object)) return value;
   return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
-}
-
-/** "${spp}"-style strings in push constants become the run's parameters. */
-function substituteRunParameters(value: JsonValue, params: RunParameters): JsonValue {
-  if (typeof value === 'string') {
-    const m = /^\$\{(spp|bounces|seed|width|height)\}$/.exec(value);
-    return m ? params[m[1] as keyof RunParameters] : value;
-  }
-  if (Array.isArray(value)) return value.map((v) => substituteRunParameters(v, params));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteRunParameters(v, params)]));
-  }
-  return value;
 }
 
 /** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */

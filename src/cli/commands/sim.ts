@@ -76,7 +76,10 @@ export function registerSimCommand(program: Command): void {
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats, ...perFrame }, null, 2)}\n`);
       // Multi-frame runs: stats.txt is the whole run; each frame's own dump beside it.
       if (r.frames.length > 1) for (const f of r.frames) out.write(`frames/frame-${String(f.frame).padStart(3, '0')}.stats.txt`, formatStats(f.stats));
-      writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
+      writeSimReport(out, {
+        workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined,
+        ...(r.frames.length > 1 ? { frames: r.frames.map((f) => f.stats.values) } : {}),
+      });
       if (r.timeline !== undefined) timeline = writeTimeline(raw.timeline!, r.timeline, { workload: p.manifest.name, config: r.stats.config, params: p.params }, out);
       const dir = out.commit();
       const timelinePath = timeline?.commit();

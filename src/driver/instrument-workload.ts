@@ -18,7 +18,7 @@ import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
 import type { Utility } from '../utilities/utility.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { countersOf, createWarps } from '../sim/functional/launch.js';
-import { loadConfig, simulate, simulateFrames, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
+import { loadConfig, simulateFrames, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
 import type { Warp } from '../sim/functional/warp.js';
 import { sumRtCounters, takeRtCounters } from './frame-totals.js';
 import { simulateWorkload } from './simulate-workload.js';
@@ -139,17 +139,6 @@ export async function instrumentWorkload(
   return out;
 }
 
-/** One launch on the timing model; the functional counters of the same warps. */
-export function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
-  let cycle = 0;
-  // The clock builtin reads simulated time, as in `simulateWorkload`.
-  const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
-  const timing = simulate(warps, config, { onProgress: (c) => (cycle = c) });
-  const counters = countersOf(warps, prepared.program);
-  if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
-  return { counters, timing };
-}
-
 async function runMode(
   workload: string, utility: Utility, opts: InstrumentOptions, shared: SharedPreparation, config?: GpuConfig,
 ): Promise<ModeRun> {
@@ -162,30 +151,8 @@ async function runMode(
       workload, { ...opts, instrument: [utility], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
     );
     const metadata = prepared.metadata!;
-    const buffer = prepared.dumpBuffer!;
-    const frames: FrameDump[] = [];
-    let overflowWords = 0;
-    // After each frame: its dump (the words it wrote), then the buffer back to zeros for the next
-    // frame, as a host that reads the instrumentation buffer back every frame does.
-    const takeDump = (frame: number, counters: Counters | undefined, rt: RtCounters, timing?: TimingStats): void => {
-      const probe = readDump(buffer, metadata, { allowOverflow: true });
-      if (probe.overflowed) overflowWords = Math.max(overflowWords, probe.requiredWords);
-      if (!probe.overflowed || !auto) {
-        const dump = probe.overflowed ? readDump(buffer, metadata) : undefined; // throws InstrumentationBufferTooSmallError for a fixed size
-        const dumpBytes = buffer.slice(0, probe.requiredWords * 4);
-        if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
-        const fd: FrameDump = { frame, dumpBytes, dump: dump ?? readDump(dumpBytes, metadata), counters, rt };
-        if (timing) fd.timing = timing;
-        frames.push(fd);
-      }
-      buffer.fill(0, 0, Math.min(buffer.byteLength, probe.requiredWords * 4));
-    };
-    const t0 = performance.now();
-    let timing: TimingStats | undefined;
-    if (config) timing = runTimedFrames(prepared, config, opts, (f, counters, stats) => takeDump(f, counters, takeRtCounters(prepared.rt.counters), stats));
-    else runFrames(prepared, opts, undefined, (f) => takeDump(f.frame, f.counters, f.rt));
-    const simulateMs = performance.now() - t0;
-    if (overflowWords > 0 && auto && rerunFrom === undefined) {
+    const { frames, overflowWords, timing, simulateMs } = runInstrumentedFrames(prepared, { mapping: opts.mapping, growBuffer: auto && rerunFrom === undefined }, config);
+    if (overflowWords > 0 && frames.length === 0) {
       rerunFrom = words;
       words = overflowWords;
       opts.onProgress?.(`instrumentation buffer too small (${rerunFrom} words); rerunning '${mode}' with ${words} words`);
@@ -211,8 +178,53 @@ async function runMode(
   }
 }
 
+/** What `runInstrumentedFrames` produced. */
+export interface InstrumentedFrames {
+  /** Every frame's dump and figures (empty when a frame overflowed and `growBuffer` was set: rerun with `overflowWords`). */
+  frames: FrameDump[];
+  /** The largest buffer size (words) a frame needed, when one overflowed; 0 otherwise. */
+  overflowWords: number;
+  /** With a configuration: the whole run on the timing model. */
+  timing?: TimingStats;
+  simulateMs: number;
+}
+
+/**
+ * Every frame of an instrumented prepared run, functional or (with `config`) timed. After each
+ * frame its dump (the words it wrote) is copied out and the buffer emptied for the next frame, as
+ * a host that reads the instrumentation buffer back every frame does. An overflow throws
+ * InstrumentationBufferTooSmallError unless `growBuffer`, which reports the size needed instead.
+ */
+export function runInstrumentedFrames(
+  prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; growBuffer: boolean }, config?: GpuConfig,
+): InstrumentedFrames {
+  const metadata = prepared.metadata!;
+  const buffer = prepared.dumpBuffer!;
+  const frames: FrameDump[] = [];
+  let overflowWords = 0;
+  const takeDump = (frame: number, counters: Counters | undefined, rt: RtCounters, timing?: TimingStats): void => {
+    const probe = readDump(buffer, metadata, { allowOverflow: true });
+    if (probe.overflowed) overflowWords = Math.max(overflowWords, probe.requiredWords);
+    if (!probe.overflowed || !opts.growBuffer) {
+      const dump = probe.overflowed ? readDump(buffer, metadata) : undefined; // throws InstrumentationBufferTooSmallError
+      const dumpBytes = buffer.slice(0, probe.requiredWords * 4);
+      if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
+      const fd: FrameDump = { frame, dumpBytes, dump: dump ?? readDump(dumpBytes, metadata), counters, rt };
+      if (timing) fd.timing = timing;
+      frames.push(fd);
+    }
+    buffer.fill(0, 0, Math.min(buffer.byteLength, probe.requiredWords * 4));
+  };
+  const t0 = performance.now();
+  let timing: TimingStats | undefined;
+  if (config) timing = runTimedFrames(prepared, config, opts, (f, counters, stats) => takeDump(f, counters, takeRtCounters(prepared.rt.counters), stats));
+  else runFrames(prepared, opts, undefined, (f) => takeDump(f.frame, f.counters, f.rt));
+  if (overflowWords > 0 && opts.growBuffer) frames.length = 0;
+  return { frames, overflowWords, ...(timing ? { timing } : {}), simulateMs: performance.now() - t0 };
+}
+
 /** Every frame of a prepared run on the timing model; `onFrame` after each one drained. Returns the whole run's stats. */
-function runTimedFrames(
+export function runTimedFrames(
   prepared: PreparedRun, config: GpuConfig, opts: Pick<InstrumentOptions, 'mapping'>,
   onFrame: (frame: number, counters: Counters | undefined, timing: TimingStats) => void,
 ): TimingStats {

@@ -96,6 +96,8 @@ export interface SimulateOptions {
    * manifest's `frames`, else 1). An instrumented run's buffer is read back and emptied after every frame.
    */
   frames?: number;
+  /** Multi-frame runs: the first frame to measure; earlier frames are fast-forwarded on the functional core. */
+  firstFrame?: number;
   /** Warp shape: Vulkan-Sim's 32x1 rows (default) or 4x8 tiles. */
   mapping?: 'rows' | 'tiles4x8';
   /** Function call coalescing (Vulkan-Sim Algorithm 3). */
@@ -167,7 +169,7 @@ export async function simulate(workload: CompiledWorkload | InstrumentedWorkload
       const frames: SimulationFrame[] = [];
       let timing: TimingStats | undefined;
       if (config) {
-        timing = runTimedFrames(prepared, config, { mapping: opts.mapping ?? 'rows' }, (frame, counters, stats) => {
+        timing = runTimedFrames(prepared, config, { mapping: opts.mapping ?? 'rows', ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}) }, (frame, counters, stats) => {
           if (!counters) throw new Error(`${workload.name}: the launch has no warps (launch size 0?)`);
           frames.push({ frame, counters, rt: takeRtCounters(prepared.rt.counters), timing: stats });
         });
@@ -176,7 +178,7 @@ export async function simulate(workload: CompiledWorkload | InstrumentedWorkload
       }
       return totals(workload.name, prepared, frames, timing);
     }
-    const done = runInstrumentedFrames(prepared, { mapping: opts.mapping ?? 'rows', growBuffer: auto && rerunFrom === undefined }, config);
+    const done = runInstrumentedFrames(prepared, { mapping: opts.mapping ?? 'rows', ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}), growBuffer: auto && rerunFrom === undefined }, config);
     if (done.overflowWords > 0 && done.frames.length === 0) {
       rerunFrom = words;
       words = done.overflowWords;

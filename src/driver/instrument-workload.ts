@@ -24,7 +24,7 @@ import { sumRtCounters, takeRtCounters } from './frame-totals.js';
 import { simulateWorkload } from './simulate-workload.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
 import { fidelityCheck, type FidelityCheck } from './fidelity-check.js';
-import { launchOptionsOf, prepareRun, runFrames, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
+import { fastForward, launchOptionsOf, prepareRun, runFrames, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export type InstrumentModeArg = InstrumentationMode | 'all';
 
@@ -151,7 +151,7 @@ async function runMode(
       workload, { ...opts, instrument: [utility], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
     );
     const metadata = prepared.metadata!;
-    const { frames, overflowWords, timing, simulateMs } = runInstrumentedFrames(prepared, { mapping: opts.mapping, growBuffer: auto && rerunFrom === undefined }, config);
+    const { frames, overflowWords, timing, simulateMs } = runInstrumentedFrames(prepared, { mapping: opts.mapping, ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}), growBuffer: auto && rerunFrom === undefined }, config);
     if (overflowWords > 0 && frames.length === 0) {
       rerunFrom = words;
       words = overflowWords;
@@ -159,11 +159,9 @@ async function runMode(
       continue;
     }
     // The utilities analyse one frame (the last unless `analyseFrame` says otherwise).
-    const pick = opts.analyseFrame ?? frames.length - 1;
-    if (!Number.isInteger(pick) || pick < 0 || pick >= frames.length) {
-      throw new RangeError(`analyseFrame ${pick}: the run has frames 0..${frames.length - 1}`);
-    }
-    const chosen = frames[pick]!;
+    const pick = opts.analyseFrame ?? frames[frames.length - 1]!.frame;
+    const chosen = frames.find((f) => f.frame === pick);
+    if (!chosen) throw new RangeError(`analyseFrame ${pick}: the run measured frames ${frames[0]!.frame}..${frames[frames.length - 1]!.frame}`);
     const run: ModeRun = {
       mode, utility, prepared, counters: chosen.counters, rt: chosen.rt, dumpBytes: chosen.dumpBytes, dump: chosen.dump, metadata, simulateMs, bufferWords: words,
     };
@@ -196,7 +194,7 @@ export interface InstrumentedFrames {
  * InstrumentationBufferTooSmallError unless `growBuffer`, which reports the size needed instead.
  */
 export function runInstrumentedFrames(
-  prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; growBuffer: boolean }, config?: GpuConfig,
+  prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; firstFrame?: number; growBuffer: boolean }, config?: GpuConfig,
 ): InstrumentedFrames {
   const metadata = prepared.metadata!;
   const buffer = prepared.dumpBuffer!;
@@ -225,18 +223,19 @@ export function runInstrumentedFrames(
 
 /** Every frame of a prepared run on the timing model; `onFrame` after each one drained. Returns the whole run's stats. */
 export function runTimedFrames(
-  prepared: PreparedRun, config: GpuConfig, opts: Pick<InstrumentOptions, 'mapping'>,
+  prepared: PreparedRun, config: GpuConfig, opts: Pick<InstrumentOptions, 'mapping' | 'firstFrame'>,
   onFrame: (frame: number, counters: Counters | undefined, timing: TimingStats) => void,
 ): TimingStats {
   let cycle = 0;
   let warps: Warp[] = [];
-  return simulateFrames(prepared.params.frames, (f) => {
-    prepared.host.startFrame(f);
+  const first = fastForward(prepared, opts);
+  return simulateFrames(prepared.params.frames - first, (f) => {
+    prepared.host.startFrame(first + f);
     // The clock builtin reads simulated time, as in `simulateWorkload`.
     warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
     return warps;
   }, config, {
     onProgress: (c) => (cycle = c),
-    onFrameDone: (f, stats) => onFrame(f, countersOf(warps, prepared.program), stats),
+    onFrameDone: (f, stats) => onFrame(first + f, countersOf(warps, prepared.program), stats),
   }).total;
 }

@@ -9,7 +9,7 @@ import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import { registersLiveAtTraceRay } from '../ir/liveness.js';
 import {
-  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET,
+  DEFAULT_BUFFER_WORDS, FIRST_ENTRY_WORD, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, WORDS_WRITTEN_WORD,
 } from '../primitives/buffer-layout.js';
 import type { PlacementRef } from '../passes/instrument/instrument-module.js';
 import { instrumentCompiled } from './instrument-compiled.js';
@@ -70,6 +70,13 @@ export interface RunOptions extends Partial<RunParameters> {
   pixelCost?: boolean;
   /** Multi-frame runs: keep a copy of the output image after every frame (`RunResult.frames[i].image`). */
   frameImages?: boolean;
+  /**
+   * Multi-frame runs: the first frame of the range to measure (default 0; the range ends with the
+   * last of `frames`). Frames before it are fast-forwarded on the functional core: their effects on
+   * memory are kept, but they produce no statistics, dumps or timing and Zatel's pixel filter
+   * does not apply to them.
+   */
+  firstFrame?: number;
 }
 
 /** Everything a run produced; plain data, handed on to analytics and reports. */
@@ -225,10 +232,11 @@ export function runFrames(
 ): FrameRun[] {
   const frames: FrameRun[] = [];
   const n = p.params.frames;
-  for (let f = 0; f < n; f++) {
+  const first = fastForward(p, opts);
+  for (let f = first; f < n; f++) {
     const t0 = performance.now();
     p.host.startFrame(f);
-    const progress = onProgress ? (done: number, total: number) => onProgress(f * total + done, n * total) : undefined;
+    const progress = onProgress ? (done: number, total: number) => onProgress((f - first) * total + done, (n - first) * total) : undefined;
     const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(progress ? { onProgress: progress } : {}) });
     const frame: FrameRun = { frame: f, counters, rt: takeRtCounters(p.rt.counters), simulateMs: 0 };
     if (opts.frameImages && p.host.output) frame.image = copyImage(p.host.output);
@@ -238,6 +246,34 @@ export function runFrames(
     frames.push(frame);
   }
   return frames;
+}
+
+/**
+ * Runs the frames before `opts.firstFrame` on the functional core (fast-forward): memory effects
+ * kept; counters, the instrumentation buffer and the pixel-cost counters emptied after them, and
+ * Zatel's pixel filter lifted while they run. Returns the first frame to measure.
+ */
+export function fastForward(p: PreparedRun, opts: Pick<RunOptions, 'firstFrame' | 'mapping'>): number {
+  const first = opts.firstFrame ?? 0;
+  if (!Number.isInteger(first) || first < 0 || first >= p.params.frames) {
+    throw new RangeError(`firstFrame ${first}: the run has frames 0..${p.params.frames - 1}`);
+  }
+  if (first === 0) return 0;
+  const filter = p.host.resources.buffers!.find((b) => b.set === PIXEL_FILTER_SET && b.binding === PIXEL_FILTER_BINDING);
+  const mask = filter?.data.slice();
+  filter?.data.fill(0xff);
+  for (let f = 0; f < first; f++) {
+    p.host.startFrame(f);
+    runFunctional(p.program, p.host.resources, launchOptionsOf(p, opts.mapping));
+    takeRtCounters(p.rt.counters);
+    if (p.dumpBuffer) {
+      const words = new Uint32Array(p.dumpBuffer.buffer, p.dumpBuffer.byteOffset, p.dumpBuffer.byteLength >> 2);
+      p.dumpBuffer.fill(0, 0, Math.min(p.dumpBuffer.byteLength, 4 * (FIRST_ENTRY_WORD + words[WORDS_WRITTEN_WORD]!)));
+    }
+  }
+  if (mask) filter!.data.set(mask);
+  p.pixelCost?.fill(0);
+  return first;
 }
 
 export async function runWorkload(

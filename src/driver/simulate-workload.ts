@@ -13,7 +13,7 @@ import { treeletMapOf } from '../sim/rt/treelets.js';
 import { loadConfig, simulateFrames, TimelineRecorder, TimingDeadlockError, type GpuConfig, type FrameSequenceStats, type TimelineOptions, type TimingStats, type FrameFlush } from '../sim/timing/index.js';
 import { sumCounters, sumRtCounters, takeRtCounters } from './frame-totals.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
-import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
+import { fastForward, launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export interface SimulateOptions extends RunOptions {
   /** Preset name (baseline, mobile, treelet, rtx2060) or gpgpusim.config path. */
@@ -82,15 +82,17 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
     warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
     return warps;
   };
+  // A frame range: the frames before it on the functional core only.
+  const first = fastForward(prepared, opts);
   let run: FrameSequenceStats;
   try {
-    run = simulateFrames(prepared.params.frames, launch, config, {
+    run = simulateFrames(prepared.params.frames - first, (f) => launch(first + f), config, {
       onProgress: (c, done) => {
         cycle = c;
         opts.onProgress?.(c, done, warps.length, frames.length);
       },
       onFrameDone: (f, stats) => {
-        frames.push({ frame: f, stats, counters: countersOf(warps, prepared.program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });
+        frames.push({ frame: first + f, stats, counters: countersOf(warps, prepared.program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });
       },
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(timeline !== undefined ? { timeline } : {}),

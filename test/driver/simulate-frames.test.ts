@@ -49,3 +49,14 @@ test('a one-frame run has one frame whose statistics are the total', async (t) =
   const { gpu_sim_wall_seconds: _e, gpu_total_sim_rate: _f, gpu_sim_cycle_rate: _g, gpu_warp_insn_rate: _h, ...frame } = r.frames[0]!.stats.values;
   t.deepEqual(frame, total);
 });
+
+test('a frame range fast-forwards the frames before it on the functional core and times the rest', async (t) => {
+  const r = await simulateWorkload(FIXTURE, { config: 'mobile', frames: 3, firstFrame: 1 });
+  t.deepEqual(r.frames.map((f) => f.frame), [1, 2]);
+  t.is(r.counters!.threads, 2 * 64);
+  // Memory is the same as after all three frames.
+  const acc = r.prepared.host.resources.images!.find((i) => i.binding === 1)!.image.levels[0]!.data;
+  t.deepEqual([...acc.subarray(0, 4)], [3, 12, 50, 6]);
+  t.is(r.frames.reduce((n, f) => n + f.stats.values.gpu_sim_cycle!, 0), r.stats.values.gpu_sim_cycle);
+  await t.throwsAsync(simulateWorkload(FIXTURE, { config: 'mobile', frames: 2, firstFrame: 2 }), { message: /firstFrame 2: the run has frames 0\.\.1/ });
+});

@@ -81,6 +81,8 @@ export interface FrameDump {
   counters: Counters;
   rt: RtCounters;
   timing?: TimingStats;
+  /** Wall-clock milliseconds from the previous frame's end (host updates, launch, dump read-back). */
+  wallMs: number;
 }
 
 export interface InstrumentResult {
@@ -200,6 +202,7 @@ export function runInstrumentedFrames(
   const buffer = prepared.dumpBuffer!;
   const frames: FrameDump[] = [];
   let overflowWords = 0;
+  let last = performance.now();
   const takeDump = (frame: number, counters: Counters | undefined, rt: RtCounters, timing?: TimingStats): void => {
     const probe = readDump(buffer, metadata, { allowOverflow: true });
     if (probe.overflowed) overflowWords = Math.max(overflowWords, probe.requiredWords);
@@ -207,11 +210,14 @@ export function runInstrumentedFrames(
       const dump = probe.overflowed ? readDump(buffer, metadata) : undefined; // throws InstrumentationBufferTooSmallError
       const dumpBytes = buffer.slice(0, probe.requiredWords * 4);
       if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
-      const fd: FrameDump = { frame, dumpBytes, dump: dump ?? readDump(dumpBytes, metadata), counters, rt };
+      const fd: FrameDump = { frame, dumpBytes, dump: dump ?? readDump(dumpBytes, metadata), counters, rt, wallMs: 0 };
       if (timing) fd.timing = timing;
       frames.push(fd);
     }
     buffer.fill(0, 0, Math.min(buffer.byteLength, probe.requiredWords * 4));
+    const now = performance.now();
+    if (frames[frames.length - 1]?.frame === frame) frames[frames.length - 1]!.wallMs = now - last;
+    last = now;
   };
   const t0 = performance.now();
   let timing: TimingStats | undefined;

@@ -2,8 +2,11 @@
  * Multi-frame runs (issue 24): the wall time of each frame against its index, which must not
  * grow. Three sequences: the functional core (host updates + launch), an instrumented functional
  * run (dump copied out and the buffer emptied each frame), and the timing model (launches back to
- * back on one GPU, warm caches). Prints every frame's milliseconds, the mean of the first and the
- * second half, and the least-squares slope in ms per frame (and as a share of the mean per frame).
+ * back on one GPU, warm caches). The work of a frame varies (a path tracer's paths change with the
+ * sample index), so besides each frame's CPU milliseconds (process CPU time: the machine is shared,
+ * wall time is not a measure) the cost per unit of work is reported — CPU ms per million thread
+ * instructions (functional) or per thousand simulated cycles (timing) — with the mean of the first
+ * and the second half of the frames and the least-squares slope against the frame index.
  *
  *   npx tsx bench/frames.ts [frames] [size] [workload]     (default: 16 32 lumibench-wknd, else pt)
  *
@@ -26,22 +29,30 @@ const lumibench = existsSync(join(calibrationDir(), 'lumibench-wknd', 'host-data
 const workload = args[2] ?? (lumibench ? 'lumibench-wknd' : 'pt');
 const run = { width: size, height: size, spp: 1, frames };
 
-function report(label: string, ms: number[], extra = ''): void {
-  const n = ms.length;
-  const mean = ms.reduce((a, b) => a + b, 0) / n;
-  const half = Math.floor(n / 2);
-  const first = ms.slice(1, half).reduce((a, b) => a + b, 0) / Math.max(1, half - 1);
-  const second = ms.slice(half).reduce((a, b) => a + b, 0) / (n - half);
-  // Frame 0 pays the JIT warm-up; the slope is fitted from frame 1 on.
-  const xs = ms.slice(1).map((_, i) => i + 1);
-  const ys = ms.slice(1);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const slope = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0) / xs.reduce((s, x) => s + (x - mx) ** 2, 0);
+/** Process CPU milliseconds (user + system) since `from`. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}
+
+function fit(label: string, ys: number[]): string {
+  // The first quarter of the frames warms the JIT up; the halves and the slope are over the rest.
+  const from = Math.max(1, Math.floor(ys.length / 4));
+  const pts = ys.slice(from).map((y, i) => [i + from, y] as const);
+  const mid = from + Math.floor(pts.length / 2);
+  const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
+  const mx = mean(pts.map((p) => p[0]));
+  const my = mean(pts.map((p) => p[1]));
+  const slope = pts.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / pts.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return `  ${label}: frames ${from}..${mid - 1} ${mean(ys.slice(from, mid)).toFixed(2)}, frames ${mid}..${ys.length - 1} ${mean(ys.slice(mid)).toFixed(2)}; ` +
+    `slope ${slope.toFixed(3)} per frame (${((100 * slope) / my).toFixed(2)}% of the mean per frame)\n`;
+}
+
+function report(label: string, ms: number[], work: number[], unit: string, extra = ''): void {
+  const per = ms.map((m, i) => m / work[i]!);
   process.stdout.write(
-    `${label}: ${n} frames, ms per frame ${ms.map((m) => m.toFixed(0)).join(' ')}\n` +
-      `  mean ${mean.toFixed(1)} ms; frames 1..${half - 1} ${first.toFixed(1)} ms, frames ${half}..${n - 1} ${second.toFixed(1)} ms; ` +
-      `slope ${slope.toFixed(2)} ms/frame (${((100 * slope) / my).toFixed(2)}% of a frame per frame)${extra}\n`,
+    `${label}: ${ms.length} frames${extra}\n  CPU ms per frame ${ms.map((m) => m.toFixed(0)).join(' ')}\n` +
+      `  CPU ms per ${unit} ${per.map((m) => m.toFixed(1)).join(' ')}\n` + fit('CPU ms per frame', ms) + fit(`CPU ms per ${unit}`, per),
   );
 }
 
@@ -51,20 +62,25 @@ process.stdout.write(`${workload} ${size}x${size}, spp 1\n`);
 {
   const p = await prepareRun(workload, run, undefined, shared);
   const ms: number[] = [];
-  let last = performance.now();
-  runFrames(p, run, undefined, () => {
-    const now = performance.now();
-    ms.push(now - last);
-    last = now;
+  let last = process.cpuUsage();
+  const frameRuns = runFrames(p, run, undefined, () => {
+    ms.push(cpuMs(last));
+    last = process.cpuUsage();
   });
-  report('functional', ms);
+  report('functional', ms, frameRuns.map((f) => f.counters.threadInsts / 1e6), 'M thread instructions');
 }
 
 {
   const p = await prepareRun(workload, { ...run, instrument: [BUILTIN_UTILITIES.simt], bufferWords: 1 << 22 }, undefined, shared);
-  const r = runInstrumentedFrames(p, { growBuffer: false });
+  const ms: number[] = [];
+  let last = process.cpuUsage();
+  const r = runInstrumentedFrames(p, { growBuffer: false }, undefined, () => {
+    ms.push(cpuMs(last));
+    last = process.cpuUsage();
+  });
   const words = r.frames.map((f) => f.dump.wordsWritten);
-  report('instrumented (simt): launch + dump read-back', r.frames.map((f) => f.wallMs), `; dump words per frame ${Math.min(...words)}..${Math.max(...words)}`);
+  report('instrumented (simt): launch + dump read-back', ms, r.frames.map((f) => f.counters.threadInsts / 1e6), 'M thread instructions',
+    `; dump words per frame ${Math.min(...words)}..${Math.max(...words)}`);
 }
 
 {
@@ -75,7 +91,7 @@ process.stdout.write(`${workload} ${size}x${size}, spp 1\n`);
   const cycles: number[] = [];
   let cycle = 0;
   let warps: Warp[] = [];
-  let last = performance.now();
+  let last = process.cpuUsage();
   simulateFrames(timedFrames, (f) => {
     p.host.startFrame(f);
     warps = createWarps(p.program, p.host.resources, { ...launchOptionsOf(p, 'rows'), clock: () => cycle });
@@ -84,11 +100,10 @@ process.stdout.write(`${workload} ${size}x${size}, spp 1\n`);
     onProgress: (c) => (cycle = c),
     onFrameDone: (_f, stats) => {
       countersOf(warps, p.program);
-      const now = performance.now();
-      ms.push(now - last);
+      ms.push(cpuMs(last));
       cycles.push(stats.values.gpu_sim_cycle ?? 0);
-      last = now;
+      last = process.cpuUsage();
     },
   });
-  report('timing model (mobile)', ms, `; cycles per frame ${cycles.join(' ')}`);
+  report('timing model (mobile)', ms, cycles.map((c) => c / 1000), 'k cycles', `; cycles per frame ${cycles.join(' ')}`);
 }

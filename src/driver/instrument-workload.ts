@@ -197,6 +197,7 @@ export interface InstrumentedFrames {
  */
 export function runInstrumentedFrames(
   prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; firstFrame?: number; growBuffer: boolean }, config?: GpuConfig,
+  onFrame?: (frame: number) => void,
 ): InstrumentedFrames {
   const metadata = prepared.metadata!;
   const buffer = prepared.dumpBuffer!;
@@ -218,6 +219,7 @@ export function runInstrumentedFrames(
     const now = performance.now();
     if (frames[frames.length - 1]?.frame === frame) frames[frames.length - 1]!.wallMs = now - last;
     last = now;
+    onFrame?.(frame);
   };
   const t0 = performance.now();
   let timing: TimingStats | undefined;

@@ -121,3 +121,35 @@ test('LumiBench WKND: the image after N frames is N x spp samples accumulated, a
   t.is(words[71], N * spp, 'TotalNumberOfSamples');
   t.is(words[72], spp, 'NumberOfSamples');
 });
+
+test('a camera path: perFrame camera fields replace the camera\'s for that frame and the frames after the list', async (t) => {
+  const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const tri = join(dirname(FIXTURE), '..', '..', '..', 'workloads', 'tri');
+  const m = JSON.parse(readFileSync(join(tri, 'workload.json'), 'utf8'));
+  m.includeDirs = [join(tri, '..', 'common')];
+  for (const k of ['raygen', 'closestHit', 'miss']) m.shaders[k] = m.shaders[k].map((f: string) => join(tri, f));
+  m.hitGroups[0].closestHit = join(tri, m.hitGroups[0].closestHit);
+  m.miss = m.miss.map((f: string) => join(tri, f));
+  m.launch = { width: 8, height: 8 };
+  const dir = mkdtempSync(join(tmpdir(), 'vv-cam-'));
+  const write = (name: string, json: unknown) => {
+    writeFileSync(join(dir, name), JSON.stringify(json));
+    return join(dir, name);
+  };
+  const cam = m.descriptors[2];
+  const path = write('path.json', { ...m, frames: 3, descriptors: [m.descriptors[0], m.descriptors[1], { ...cam, perFrame: [{}, { camera: { lookFrom: [1, 0, 2.5] } }] }] });
+  const moved = write('moved.json', { ...m, descriptors: [m.descriptors[0], m.descriptors[1], { ...cam, camera: { ...cam.camera, lookFrom: [1, 0, 2.5] } }] });
+  const p = await prepareRun(path, {});
+  const q = await prepareRun(moved, {});
+  const ubo = (r: PreparedRun) => r.host.resources.buffers!.find((b) => b.binding === 2)!.data.slice();
+  p.host.startFrame(0);
+  const first = ubo(p);
+  p.host.startFrame(1);
+  t.notDeepEqual(ubo(p), first);
+  t.deepEqual(ubo(p), ubo(q), 'frame 1 sees the moved camera');
+  p.host.startFrame(2);
+  t.deepEqual(ubo(p), ubo(q), 'frames past the list keep its last entry');
+  const frames = runFrames(p, {});
+  t.is(frames.length, 3);
+});

@@ -20,8 +20,8 @@ export interface SimulateOptions extends RunOptions {
   config: string;
   /** `key=value` overrides of single knobs. */
   overrides?: string[];
-  /** `frame` counts from 0; `warps` are that frame's. */
-  onProgress?: (cycle: number, warpsDone: number, warps: number, frame: number) => void;
+  /** `frame` counts from 0 (of `frames` in the run); `warps` are that frame's. */
+  onProgress?: (cycle: number, warpsDone: number, warps: number, frame: number, frames: number) => void;
   maxCycles?: number;
   /** Record the warp timeline (Chrome trace events) with these bounds. */
   timeline?: TimelineOptions;
@@ -89,7 +89,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
     run = simulateFrames(prepared.params.frames - first, (f) => launch(first + f), config, {
       onProgress: (c, done) => {
         cycle = c;
-        opts.onProgress?.(c, done, warps.length, frames.length);
+        opts.onProgress?.(c, done, warps.length, first + frames.length, prepared.params.frames);
       },
       onFrameDone: (f, stats) => {
         frames.push({ frame: first + f, stats, counters: countersOf(warps, prepared.program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });

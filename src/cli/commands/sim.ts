@@ -46,8 +46,8 @@ export function registerSimCommand(program: Command): void {
       r = await simulateWorkload(workload, {
         ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.treelets ? TREELET_OVERRIDES : []), ...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
         ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
-        onProgress: (cycle, done, total, frame) => progress.message(
-          `${r0frames(raw) > 1 ? `frame ${frame + 1}/${r0frames(raw)}, ` : ''}cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`,
+        onProgress: (cycle, done, total, frame, frames) => progress.message(
+          `${frames > 1 ? `frame ${frame}/${frames - 1}, ` : ''}cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`,
         ),
       });
     } catch (e) {
@@ -105,9 +105,4 @@ export function registerSimCommand(program: Command): void {
       throw e;
     }
   });
-}
-
-/** The frame count a run will have, for progress messages before the manifest is read (1 when the manifest decides). */
-function r0frames(raw: RawSimOptions): number {
-  return raw.frames === undefined ? 1 : Number(raw.frames);
 }

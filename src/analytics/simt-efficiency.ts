@@ -71,7 +71,25 @@ export function simtEfficiency(dump: Dump, meta: InstrumentationMetadata): SimtE
     const active = popcount32(words[entryOffsets[k]! + ENTRY_PAYLOAD]!);
     hist[s * (w + 1) + active]!++;
   }
+  return fromHistograms(hist, meta);
+}
 
+/**
+ * Several launches' SIMT efficiency as one (the frames of a multi-frame run): per-site histograms
+ * added, totals recomputed. Exact: every figure is a count over block executions.
+ */
+export function sumSimtEfficiency(parts: readonly SimtEfficiency[], meta: InstrumentationMetadata): SimtEfficiency {
+  const w = meta.warpSize;
+  const hist = new Float64Array(meta.sites.length * (w + 1));
+  for (const p of parts) for (const site of p.perSite) site.histogram.forEach((n, a) => (hist[site.site * (w + 1) + a]! += n));
+  return fromHistograms(hist, meta);
+}
+
+/** Per-site active-lane histograms (`hist[site * (W + 1) + active]`) -> the per-site, per-shader and overall figures. */
+function fromHistograms(hist: Float64Array, meta: InstrumentationMetadata): SimtEfficiency {
+  const table = siteTable(meta);
+  const w = meta.warpSize;
+  const nSites = meta.sites.length;
   const nShaders = meta.shaders.length;
   const shExec = new Float64Array(nShaders);
   const shActive = new Float64Array(nShaders);

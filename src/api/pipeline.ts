@@ -10,17 +10,17 @@
  * Each stage returns a new value and leaves its input unchanged, so one compiled workload serves
  * many instrumentations and runs. This file only wires src/driver; it holds no logic of its own.
  */
-import { readDump, type Dump, type VVisionResults, type WorkHeatmap } from '../analytics/index.js';
+import { type Dump, type VVisionResults, type WorkHeatmap } from '../analytics/index.js';
 import { analyseDumps } from '../driver/analyse-dumps.js';
 import { cloneCompiled } from '../driver/compile-workload.js';
 import { instrumentCompiled } from '../driver/instrument-compiled.js';
-import { AUTO_INITIAL_BUFFER_WORDS, runTimed } from '../driver/instrument-workload.js';
-import { launchOptionsOf, prepareRun, sharedPreparation, type RunOptions, type SharedPreparation } from '../driver/run-workload.js';
+import { AUTO_INITIAL_BUFFER_WORDS, runInstrumentedFrames, runTimedFrames } from '../driver/instrument-workload.js';
+import { prepareRun, runFrames, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from '../driver/run-workload.js';
+import { sumCounters, sumRtCounters, takeRtCounters } from '../driver/frame-totals.js';
 import type { Module } from '../ir/module.js';
 import type { InstrumentationMetadata, InstrumentationMode } from '../primitives/buffer-layout.js';
 import type { Counters } from '../sim/functional/counters.js';
 import type { SimImage } from '../sim/functional/images.js';
-import { runFunctional } from '../sim/functional/launch.js';
 import type { RunParameters } from '../sim/host/build-resources.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
@@ -96,6 +96,13 @@ export interface SimulateOptions {
   spp?: number;
   bounces?: number;
   seed?: number;
+  /**
+   * Trace-rays launches, one per frame, back to back over the same device memory (default: the
+   * manifest's `frames`, else 1). An instrumented run's buffer is read back and emptied after every frame.
+   */
+  frames?: number;
+  /** Multi-frame runs: the first frame to measure; earlier frames are fast-forwarded on the functional core. */
+  firstFrame?: number;
   /** Warp shape: Vulkan-Sim's 32x1 rows (default) or 4x8 tiles. */
   mapping?: 'rows' | 'tiles4x8';
   /** Function call coalescing (Vulkan-Sim Algorithm 3). */
@@ -122,8 +129,22 @@ export interface SimulateOptions {
   timeline?: TimelineOptions;
 }
 
+/** One frame of a multi-frame run. */
+export interface SimulationFrame {
+  readonly frame: number;
+  readonly counters: Counters;
+  readonly rt: RtCounters;
+  /** With `config`: this frame's launch on the timing model. */
+  readonly timing?: TimingStats;
+  /** Instrumented runs: this frame's dump. */
+  readonly dump?: Dump;
+  readonly dumpBytes?: Uint8Array;
+}
+
 /** What a run produced. */
 export interface Simulation {
+  /** Every frame's own figures, in order (one entry for a one-frame run); `counters`, `rt`, `timing` are the whole run's. */
+  readonly frames: readonly SimulationFrame[];
   readonly workload: string;
   readonly params: RunParameters;
   /** The rendered output image, if the workload has one. */
@@ -135,7 +156,7 @@ export interface Simulation {
   readonly timing?: TimingStats;
   /** With `config` and `timeline`: the recorded warp timeline (`summary()`, `events`; the CLI writes it as a Chrome trace). */
   readonly timeline?: TimelineRecorder;
-  /** With an instrumented workload: the dump, its bytes (dump.bin) and metadata. */
+  /** With an instrumented workload: the dump (of the last frame; every frame's is in `frames`), its bytes (dump.bin) and metadata. */
   readonly instrumentation?: {
     readonly dump: Dump;
     readonly dumpBytes: Uint8Array;
@@ -162,6 +183,8 @@ export async function simulate(workload: CompiledWorkload | InstrumentedWorkload
     return {
       workload: workload.name, params: r.prepared.params, image: r.prepared.host.output, counters: r.counters, rt: r.prepared.rt.counters,
       timing: r.stats, ...(r.timeline ? { timeline: r.timeline } : {}),
+      // A timeline records one launch: a one-frame run.
+      frames: [{ frame: 0, counters: r.counters, rt: r.prepared.rt.counters, timing: r.stats }],
     };
   }
   const config = opts.config !== undefined ? loadConfig(opts.config, overrides) : undefined;
@@ -172,24 +195,44 @@ export async function simulate(workload: CompiledWorkload | InstrumentedWorkload
   for (;;) {
     const runOpts: RunOptions = { ...run, ...(metadata ? { instrumented: metadata, bufferWords: words } : {}) };
     const prepared = await prepareRun(workload.name, runOpts, config ? { shortStackSize: config.rt.stackEntries } : undefined, workload.preparation);
-    let counters: Counters;
-    let timing: TimingStats | undefined;
-    if (config) ({ counters, timing } = runTimed(prepared, config, { mapping: opts.mapping ?? 'rows' }));
-    else counters = runFunctional(prepared.program, prepared.host.resources, launchOptionsOf(prepared, opts.mapping));
-    const base = { workload: workload.name, params: prepared.params, image: prepared.host.output, counters, rt: prepared.rt.counters, ...(timing ? { timing } : {}) };
-    if (!metadata) return base;
-    const bytes = prepared.dumpBuffer!;
-    const probe = readDump(bytes, metadata, { allowOverflow: true });
-    if (probe.overflowed && auto && rerunFrom === undefined) {
+    if (!metadata) {
+      const frames: SimulationFrame[] = [];
+      let timing: TimingStats | undefined;
+      if (config) {
+        timing = runTimedFrames(prepared, config, { mapping: opts.mapping ?? 'rows', ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}) }, (frame, counters, stats) => {
+          if (!counters) throw new Error(`${workload.name}: the launch has no warps (launch size 0?)`);
+          frames.push({ frame, counters, rt: takeRtCounters(prepared.rt.counters), timing: stats });
+        });
+      } else {
+        for (const f of runFrames(prepared, run)) frames.push({ frame: f.frame, counters: f.counters, rt: f.rt });
+      }
+      return totals(workload.name, prepared, frames, timing);
+    }
+    const done = runInstrumentedFrames(prepared, { mapping: opts.mapping ?? 'rows', ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}), growBuffer: auto && rerunFrom === undefined }, config);
+    if (done.overflowWords > 0 && done.frames.length === 0) {
       rerunFrom = words;
-      words = probe.requiredWords;
+      words = done.overflowWords;
       continue;
     }
-    const dump = readDump(bytes, metadata);
-    const dumpBytes = bytes.subarray(0, Math.min(bytes.byteLength, dump.requiredWords * 4));
+    const frames: SimulationFrame[] = done.frames.map((f) => ({
+      frame: f.frame, counters: f.counters, rt: f.rt, dump: f.dump, dumpBytes: f.dumpBytes, ...(f.timing ? { timing: f.timing } : {}),
+    }));
+    const last = done.frames[done.frames.length - 1]!;
     const utilities = (workload as InstrumentedWorkload).utilities;
-    return { ...base, instrumentation: { dump, dumpBytes, metadata, utilities, ...(rerunFrom !== undefined ? { rerunFrom } : {}) } };
+    return {
+      ...totals(workload.name, prepared, frames, done.timing),
+      instrumentation: { dump: last.dump, dumpBytes: last.dumpBytes, metadata, utilities, ...(rerunFrom !== undefined ? { rerunFrom } : {}) },
+    };
   }
+}
+
+function totals(name: string, prepared: PreparedRun, frames: SimulationFrame[], timing: TimingStats | undefined): Simulation {
+  const rt = sumRtCounters(frames.map((f) => f.rt));
+  Object.assign(prepared.rt.counters, rt);
+  return {
+    workload: name, params: prepared.params, image: prepared.host.output, counters: sumCounters(frames.map((f) => f.counters)), rt, frames,
+    ...(timing ? { timing } : {}),
+  };
 }
 
 /** Each utility's analysis of a dump, and the built-ins' merged typed results. */

@@ -18,6 +18,8 @@ export interface RawRunOptions {
   floatModel?: string;
   itsPolicy?: string;
   push?: string[];
+  frames?: string;
+  frameRange?: string;
   out?: string;
   json?: boolean;
 }
@@ -29,6 +31,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--spp <n>', 'samples per pixel')
     .option('--bounces <n>', 'maximum path length')
     .option('--seed <n>', 'random seed')
+    .option('--frames <n>', 'trace-rays launches to run back to back, one per frame, over the same device memory (default: the manifest\'s frames, else 1)')
+    .option('--frame-range <first..last>', 'multi-frame runs: measure frames first..last (from 0); earlier frames are fast-forwarded on the functional core (their memory effects kept, no statistics or timing)')
     .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
@@ -53,6 +57,16 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   const spp = intOption('spp', raw.spp, 1, 1 << 16);
   const bounces = intOption('bounces', raw.bounces, 0, 1024);
   const seed = intOption('seed', raw.seed, 0, 2 ** 32 - 1);
+  const frames = intOption('frames', raw.frames, 1, 100000);
+  if (frames !== undefined) out.frames = frames;
+  if (raw.frameRange !== undefined) {
+    const m = /^(\d+)\.\.(\d+)$/.exec(raw.frameRange);
+    if (!m || Number(m[1]) > Number(m[2])) throw new CliUsageError(`--frame-range: expected first..last with first <= last, e.g. 2..4, got '${raw.frameRange}'`);
+    const last = Number(m[2]);
+    if (frames !== undefined && frames !== last + 1) throw new CliUsageError(`--frame-range ${raw.frameRange} ends at frame ${last}, but --frames ${frames} runs frames 0..${frames - 1}; give one of them`);
+    out.firstFrame = Number(m[1]);
+    out.frames = last + 1;
+  }
   if (width !== undefined) out.width = width;
   if (height !== undefined) out.height = height;
   if (spp !== undefined) out.spp = spp;

@@ -4,6 +4,7 @@
  */
 import { maxTreeDepth } from '../sim/rt/rt-stats.js';
 import type { RunResult } from './run-workload.js';
+import type { FrameRun } from './frame-totals.js';
 
 export function functionalStats(r: RunResult) {
   const c = r.counters;
@@ -37,5 +38,24 @@ export function functionalStats(r: RunResult) {
     memory: c.memory,
     printf: c.printf.length,
     timings_ms: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, Math.round(v)])),
+    frames: r.params.frames,
+    /** Multi-frame runs: each frame's own figures (the fields above are the run's totals). */
+    ...(r.frames.length > 1 ? { per_frame: r.frames.map(frameStats) } : {}),
+  };
+}
+
+/** One frame's headline figures (stats.json `per_frame`, the report's per-frame series). */
+export function frameStats(f: FrameRun) {
+  const c = f.counters;
+  return {
+    frame: f.frame,
+    gpu_sim_insn: c.threadInsts,
+    warp_insts: c.warpInsts,
+    simt_efficiency: c.warpInsts === 0 ? 0 : c.activeLanes / (32 * c.warpInsts),
+    rays: f.rt.rays,
+    rt_avg_nodes_per_ray: f.rt.rays === 0 ? 0 : f.rt.nodesVisited / f.rt.rays,
+    rt_hits: f.rt.hits,
+    rt_misses: f.rt.misses,
+    simulate_ms: Math.round(f.simulateMs),
   };
 }

@@ -17,12 +17,14 @@ import { INSTRUMENTATION_MODES } from '../primitives/buffer-layout.js';
 import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
 import type { Utility } from '../utilities/utility.js';
 import type { Counters } from '../sim/functional/counters.js';
-import { countersOf, createWarps, runFunctional } from '../sim/functional/launch.js';
-import { loadConfig, simulate, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
+import { countersOf, createWarps } from '../sim/functional/launch.js';
+import { loadConfig, simulateFrames, type GpuConfig, type TimingStats } from '../sim/timing/index.js';
+import type { Warp } from '../sim/functional/warp.js';
+import { sumRtCounters, takeRtCounters } from './frame-totals.js';
 import { simulateWorkload } from './simulate-workload.js';
 import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
 import { fidelityCheck, type FidelityCheck } from './fidelity-check.js';
-import { launchOptionsOf, prepareRun, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
+import { fastForward, launchOptionsOf, prepareRun, runFrames, sharedPreparation, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export type InstrumentModeArg = InstrumentationMode | 'all';
 
@@ -34,6 +36,8 @@ export interface InstrumentOptions extends RunOptions {
   /** `key=value` overrides of single configuration knobs (with `config`). */
   overrides?: string[];
   onProgress?: (message: string) => void;
+  /** Multi-frame runs: the frame (0-based) the utilities analyse; default the last. Every frame's dump is kept. */
+  analyseFrame?: number;
 }
 
 /** Timing-model figures of an instrumented run against the uninstrumented one (`--config`). */
@@ -60,8 +64,25 @@ export interface ModeRun {
   /** Buffer words of the first attempt when it overflowed and the run was repeated. */
   rerunFrom?: number;
   simulateMs: number;
-  /** Timing-model statistics of this instrumented run (with `config`). */
+  /** Timing-model statistics of this instrumented run (with `config`; every frame of a multi-frame run, each frame's in `frames`). */
   timing?: TimingStats;
+  /** Multi-frame runs: every frame's dump and figures; `dump`, `counters` and `rt` above are frame `analysedFrame`'s. */
+  frames?: FrameDump[];
+  analysedFrame?: number;
+  /** Instrumentation buffer words the run had. */
+  bufferWords: number;
+}
+
+/** One frame of an instrumented multi-frame run: its own dump (the buffer is emptied between frames). */
+export interface FrameDump {
+  frame: number;
+  dumpBytes: Uint8Array;
+  dump: Dump;
+  counters: Counters;
+  rt: RtCounters;
+  timing?: TimingStats;
+  /** Wall-clock milliseconds from the previous frame's end (host updates, launch, dump read-back). */
+  wallMs: number;
 }
 
 export interface InstrumentResult {
@@ -120,17 +141,6 @@ export async function instrumentWorkload(
   return out;
 }
 
-/** One launch on the timing model; the functional counters of the same warps. */
-export function runTimed(prepared: PreparedRun, config: GpuConfig, opts: InstrumentOptions): { counters: Counters; timing: TimingStats } {
-  let cycle = 0;
-  // The clock builtin reads simulated time, as in `simulateWorkload`.
-  const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
-  const timing = simulate(warps, config, { onProgress: (c) => (cycle = c) });
-  const counters = countersOf(warps, prepared.program);
-  if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
-  return { counters, timing };
-}
-
 async function runMode(
   workload: string, utility: Utility, opts: InstrumentOptions, shared: SharedPreparation, config?: GpuConfig,
 ): Promise<ModeRun> {
@@ -142,31 +152,98 @@ async function runMode(
     const prepared = await prepareRun(
       workload, { ...opts, instrument: [utility], bufferWords: words }, config ? { shortStackSize: config.rt.stackEntries } : undefined, shared,
     );
-    const t0 = performance.now();
-    let counters: Counters;
-    let timing: TimingStats | undefined;
-    if (config) ({ counters, timing } = runTimed(prepared, config, opts));
-    else counters = runFunctional(prepared.program, prepared.host.resources, launchOptionsOf(prepared, opts.mapping));
-    const simulateMs = performance.now() - t0;
-    const dumpBytes = prepared.dumpBuffer!;
     const metadata = prepared.metadata!;
-    const probe = readDump(dumpBytes, metadata, { allowOverflow: true });
-    if (probe.overflowed && auto && rerunFrom === undefined) {
+    const { frames, overflowWords, timing, simulateMs } = runInstrumentedFrames(prepared, { mapping: opts.mapping, ...(opts.firstFrame !== undefined ? { firstFrame: opts.firstFrame } : {}), growBuffer: auto && rerunFrom === undefined }, config);
+    if (overflowWords > 0 && frames.length === 0) {
       rerunFrom = words;
-      words = probe.requiredWords;
+      words = overflowWords;
       opts.onProgress?.(`instrumentation buffer too small (${rerunFrom} words); rerunning '${mode}' with ${words} words`);
       continue;
     }
-    // Throws InstrumentationBufferTooSmallError (with the size to rerun with) for a fixed size.
-    const dump = readDump(dumpBytes, metadata);
-    const run: ModeRun = { mode, utility, prepared, counters, rt: prepared.rt.counters, dumpBytes: trimDump(dumpBytes, dump), dump, metadata, simulateMs };
+    // The utilities analyse one frame (the last unless `analyseFrame` says otherwise).
+    const pick = opts.analyseFrame ?? frames[frames.length - 1]!.frame;
+    const chosen = frames.find((f) => f.frame === pick);
+    if (!chosen) throw new RangeError(`analyseFrame ${pick}: the run measured frames ${frames[0]!.frame}..${frames[frames.length - 1]!.frame}`);
+    const run: ModeRun = {
+      mode, utility, prepared, counters: chosen.counters, rt: chosen.rt, dumpBytes: chosen.dumpBytes, dump: chosen.dump, metadata, simulateMs, bufferWords: words,
+    };
+    Object.assign(prepared.rt.counters, sumRtCounters(frames.map((f) => f.rt)));
+    if (frames.length > 1) {
+      run.frames = frames;
+      run.analysedFrame = pick;
+    }
     if (rerunFrom !== undefined) run.rerunFrom = rerunFrom;
     if (timing) run.timing = timing;
     return run;
   }
 }
 
-/** The dump as saved: the words actually written, not the unused tail of the buffer. */
-function trimDump(bytes: Uint8Array, dump: Dump): Uint8Array {
-  return bytes.subarray(0, Math.min(bytes.byteLength, dump.requiredWords * 4));
+/** What `runInstrumentedFrames` produced. */
+export interface InstrumentedFrames {
+  /** Every frame's dump and figures (empty when a frame overflowed and `growBuffer` was set: rerun with `overflowWords`). */
+  frames: FrameDump[];
+  /** The largest buffer size (words) a frame needed, when one overflowed; 0 otherwise. */
+  overflowWords: number;
+  /** With a configuration: the whole run on the timing model. */
+  timing?: TimingStats;
+  simulateMs: number;
+}
+
+/**
+ * Every frame of an instrumented prepared run, functional or (with `config`) timed. After each
+ * frame its dump (the words it wrote) is copied out and the buffer emptied for the next frame, as
+ * a host that reads the instrumentation buffer back every frame does. An overflow throws
+ * InstrumentationBufferTooSmallError unless `growBuffer`, which reports the size needed instead.
+ */
+export function runInstrumentedFrames(
+  prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; firstFrame?: number; growBuffer: boolean }, config?: GpuConfig,
+  onFrame?: (frame: number) => void,
+): InstrumentedFrames {
+  const metadata = prepared.metadata!;
+  const buffer = prepared.dumpBuffer!;
+  const frames: FrameDump[] = [];
+  let overflowWords = 0;
+  let last = performance.now();
+  const takeDump = (frame: number, counters: Counters | undefined, rt: RtCounters, timing?: TimingStats): void => {
+    const probe = readDump(buffer, metadata, { allowOverflow: true });
+    if (probe.overflowed) overflowWords = Math.max(overflowWords, probe.requiredWords);
+    if (!probe.overflowed || !opts.growBuffer) {
+      const dump = probe.overflowed ? readDump(buffer, metadata) : undefined; // throws InstrumentationBufferTooSmallError
+      const dumpBytes = buffer.slice(0, probe.requiredWords * 4);
+      if (!counters) throw new Error(`${prepared.manifest.name}: the launch has no warps (launch size 0?)`);
+      const fd: FrameDump = { frame, dumpBytes, dump: dump ?? readDump(dumpBytes, metadata), counters, rt, wallMs: 0 };
+      if (timing) fd.timing = timing;
+      frames.push(fd);
+    }
+    buffer.fill(0, 0, Math.min(buffer.byteLength, probe.requiredWords * 4));
+    const now = performance.now();
+    if (frames[frames.length - 1]?.frame === frame) frames[frames.length - 1]!.wallMs = now - last;
+    last = now;
+    onFrame?.(frame);
+  };
+  const t0 = performance.now();
+  let timing: TimingStats | undefined;
+  if (config) timing = runTimedFrames(prepared, config, opts, (f, counters, stats) => takeDump(f, counters, takeRtCounters(prepared.rt.counters), stats));
+  else runFrames(prepared, opts, undefined, (f) => takeDump(f.frame, f.counters, f.rt));
+  if (overflowWords > 0 && opts.growBuffer) frames.length = 0;
+  return { frames, overflowWords, ...(timing ? { timing } : {}), simulateMs: performance.now() - t0 };
+}
+
+/** Every frame of a prepared run on the timing model; `onFrame` after each one drained. Returns the whole run's stats. */
+export function runTimedFrames(
+  prepared: PreparedRun, config: GpuConfig, opts: Pick<InstrumentOptions, 'mapping' | 'firstFrame'>,
+  onFrame: (frame: number, counters: Counters | undefined, timing: TimingStats) => void,
+): TimingStats {
+  let cycle = 0;
+  let warps: Warp[] = [];
+  const first = fastForward(prepared, opts);
+  return simulateFrames(prepared.params.frames - first, (f) => {
+    prepared.host.startFrame(first + f);
+    // The clock builtin reads simulated time, as in `simulateWorkload`.
+    warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
+    return warps;
+  }, config, {
+    onProgress: (c) => (cycle = c),
+    onFrameDone: (f, stats) => onFrame(first + f, countersOf(warps, prepared.program), stats),
+  }).total;
 }

@@ -14,7 +14,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
-  annotatedFiles, annotateSource, DumpFormatError, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
+  annotatedFiles, annotateSource, DumpFormatError, simtEfficiency, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
   type WorkHeatmap,
 } from '../analytics/index.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
@@ -26,8 +26,8 @@ import type { ReportUtilityPage } from '../report/utility-page.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type AnalysedDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
-import type { InstrumentResult } from './instrument-workload.js';
-import { timingHeadline, type ReportModeFigures, type ReportTimingBaseline } from '../report/report-input.js';
+import type { FrameDump, InstrumentResult } from './instrument-workload.js';
+import { timingHeadline, type ReportFrameFigures, type ReportModeFigures, type ReportTimingBaseline } from '../report/report-input.js';
 
 export interface FileWriter {
   write(name: string, data: string | Uint8Array): void;
@@ -44,7 +44,7 @@ export interface RunRecord {
   version: 1;
   workload: string;
   manifest: string;
-  params: { width: number; height: number; spp: number; bounces: number; seed: number };
+  params: { width: number; height: number; spp: number; bounces: number; seed: number; frames?: number };
   modes: ModeRecord[];
   fidelity?: FidelityCheck;
   analyticsMs: number;
@@ -81,7 +81,7 @@ export function runRecord(r: InstrumentResult): RunRecord {
     modes: r.runs.map((m) => {
       const rec: ModeRecord = {
         mode: m.mode,
-        bufferWords: m.dump.capacityWords,
+        bufferWords: m.bufferWords,
         simulateMs: Math.round(m.simulateMs),
         warpInsts: m.counters.warpInsts,
         threadInsts: m.counters.threadInsts,
@@ -89,6 +89,10 @@ export function runRecord(r: InstrumentResult): RunRecord {
         rays: m.rt.rays,
       };
       if (m.rerunFrom !== undefined) rec.rerunFrom = m.rerunFrom;
+      if (m.frames) {
+        rec.analysedFrame = m.analysedFrame!;
+        rec.perFrame = m.frames.map((f) => frameFigures(f, m.metadata));
+      }
       const file = utilitySource(m.utility);
       if (file !== undefined) rec.utilityFile = file;
       if (m.timing) {
@@ -118,6 +122,21 @@ export function annotatedSources(results: VVisionResults, meta: InstrumentationM
   return out;
 }
 
+/** A frame's headline figures; SIMT efficiency from its dump when the utility records block executions. */
+export function frameFigures(f: FrameDump, meta: InstrumentationMetadata): ReportFrameFigures {
+  const out: ReportFrameFigures = {
+    frame: f.frame,
+    warpInsts: f.counters.warpInsts,
+    threadInsts: f.counters.threadInsts,
+    simtEfficiency: f.counters.warpInsts === 0 ? 0 : f.counters.activeLanes / (32 * f.counters.warpInsts),
+    rays: f.rt.rays,
+    dumpWords: f.dump.wordsWritten,
+  };
+  if (meta.sites.some((s) => s.kind === 'block' || s.kind === 'shaderEntry')) out.dumpSimtEfficiency = simtEfficiency(f.dump, meta).overall.efficiency;
+  if (f.timing) out.cycles = f.timing.values.gpu_sim_cycle ?? 0;
+  return out;
+}
+
 /** Writes everything but the HTML report; returns the data the report is made from. */
 export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { keepAlpha?: boolean } = {}): RunData {
   const record = runRecord(r);
@@ -125,6 +144,8 @@ export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { ke
   const metadata: RunData['metadata'] = {};
   for (const m of r.runs) {
     w.write(`runs/${m.mode}/dump.bin`, m.dumpBytes);
+    // Multi-frame runs: every frame's dump (dump.bin is the analysed frame's).
+    for (const f of m.frames ?? []) w.write(`runs/${m.mode}/frames/frame-${String(f.frame).padStart(3, '0')}.bin`, f.dumpBytes);
     w.write(`runs/${m.mode}/metadata.json`, JSON.stringify(m.metadata));
     metadata[m.mode] = m.metadata;
   }

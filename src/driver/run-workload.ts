@@ -9,7 +9,7 @@ import type { FloatModel } from '../sim/functional/float-model.js';
 import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
 import { registersLiveAtTraceRay } from '../ir/liveness.js';
 import {
-  DEFAULT_BUFFER_WORDS, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET,
+  DEFAULT_BUFFER_WORDS, FIRST_ENTRY_WORD, INSTRUMENTATION_BINDING, INSTRUMENTATION_SET, WORDS_WRITTEN_WORD,
 } from '../primitives/buffer-layout.js';
 import type { PlacementRef } from '../passes/instrument/instrument-module.js';
 import { instrumentCompiled } from './instrument-compiled.js';
@@ -33,6 +33,7 @@ import { unusedRunOptionWarnings } from '../sim/workload/run-parameter-uses.js';
 import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
+import { copyImage, sumCounters, sumRtCounters, takeRtCounters, type FrameRun } from './frame-totals.js';
 
 export interface RunOptions extends Partial<RunParameters> {
   /** Instrument the shaders with these V-Vision utilities (built-in names or utilities) before lowering. */
@@ -71,6 +72,15 @@ export interface RunOptions extends Partial<RunParameters> {
   pixelCost?: boolean;
   /** Where warnings go (a run option nothing in the manifest uses); default stderr. */
   onWarning?: (message: string) => void;
+  /** Multi-frame runs: keep a copy of the output image after every frame (`RunResult.frames[i].image`). */
+  frameImages?: boolean;
+  /**
+   * Multi-frame runs: the first frame of the range to measure (default 0; the range ends with the
+   * last of `frames`). Frames before it are fast-forwarded on the functional core: their effects on
+   * memory are kept, but they produce no statistics, dumps or timing and Zatel's pixel filter
+   * does not apply to them.
+   */
+  firstFrame?: number;
 }
 
 /** Warnings already printed: runs of one workload (instrument's modes, a sweep's points) say each once. */
@@ -99,6 +109,11 @@ export interface RunResult {
   pixelCost?: Uint32Array;
   /** Milliseconds per phase. */
   timings: Record<'compile' | 'instrument' | 'link' | 'scene' | 'simulate', number>;
+  /**
+   * Every frame's own figures, in order (`params.frames` launches; one entry for a one-frame run).
+   * `counters` and `rt` above are their totals; `image` is the output after the last frame.
+   */
+  frames: FrameRun[];
 }
 
 /** A workload prepared for simulation: what both the functional and the timing runs start from. */
@@ -225,16 +240,70 @@ export function launchOptionsOf(p: PreparedRun, mapping: RunOptions['mapping']) 
   };
 }
 
+/**
+ * The prepared run's launches on the functional core, one per frame, back to back over the same
+ * device memory: before frame f the host writes that frame's uniform buffers and push constants
+ * and resets what the manifest resets (HostSetup.startFrame). `onFrame` sees each frame as it ends
+ * (an instrumented run takes its dump there).
+ */
+export function runFrames(
+  p: PreparedRun, opts: RunOptions, onProgress?: (invocationsDone: number, invocations: number) => void,
+  onFrame?: (frame: FrameRun) => void,
+): FrameRun[] {
+  const frames: FrameRun[] = [];
+  const n = p.params.frames;
+  const first = fastForward(p, opts);
+  for (let f = first; f < n; f++) {
+    const t0 = performance.now();
+    p.host.startFrame(f);
+    const progress = onProgress ? (done: number, total: number) => onProgress((f - first) * total + done, (n - first) * total) : undefined;
+    const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(progress ? { onProgress: progress } : {}) });
+    const frame: FrameRun = { frame: f, counters, rt: takeRtCounters(p.rt.counters), simulateMs: 0 };
+    if (opts.frameImages && p.host.output) frame.image = copyImage(p.host.output);
+    frame.simulateMs = performance.now() - t0;
+    p.timings.simulate += frame.simulateMs;
+    onFrame?.(frame);
+    frames.push(frame);
+  }
+  return frames;
+}
+
+/**
+ * Runs the frames before `opts.firstFrame` on the functional core (fast-forward): memory effects
+ * kept; counters, the instrumentation buffer and the pixel-cost counters emptied after them, and
+ * Zatel's pixel filter lifted while they run. Returns the first frame to measure.
+ */
+export function fastForward(p: PreparedRun, opts: Pick<RunOptions, 'firstFrame' | 'mapping'>): number {
+  const first = opts.firstFrame ?? 0;
+  if (!Number.isInteger(first) || first < 0 || first >= p.params.frames) {
+    throw new RangeError(`firstFrame ${first}: the run has frames 0..${p.params.frames - 1}`);
+  }
+  if (first === 0) return 0;
+  const filter = p.host.resources.buffers!.find((b) => b.set === PIXEL_FILTER_SET && b.binding === PIXEL_FILTER_BINDING);
+  const mask = filter?.data.slice();
+  filter?.data.fill(0xff);
+  for (let f = 0; f < first; f++) {
+    p.host.startFrame(f);
+    runFunctional(p.program, p.host.resources, launchOptionsOf(p, opts.mapping));
+    takeRtCounters(p.rt.counters);
+    if (p.dumpBuffer) {
+      const words = new Uint32Array(p.dumpBuffer.buffer, p.dumpBuffer.byteOffset, p.dumpBuffer.byteLength >> 2);
+      p.dumpBuffer.fill(0, 0, Math.min(p.dumpBuffer.byteLength, 4 * (FIRST_ENTRY_WORD + words[WORDS_WRITTEN_WORD]!)));
+    }
+  }
+  if (mask) filter!.data.set(mask);
+  p.pixelCost?.fill(0);
+  return first;
+}
+
 export async function runWorkload(
   workload: string, opts: RunOptions = {}, onProgress?: (invocationsDone: number, invocations: number) => void,
 ): Promise<RunResult> {
   const p = await prepareRun(workload, opts);
-  const t0 = performance.now();
-  const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(onProgress ? { onProgress } : {}) });
-  p.timings.simulate += performance.now() - t0;
+  const frames = runFrames(p, opts, onProgress);
   const result: RunResult = {
     manifest: p.manifest, params: p.params, linked: p.linked, scene: p.scene, accel: p.host.accels[0]!, image: p.host.output,
-    counters, rt: p.rt.counters, timings: p.timings,
+    counters: sumCounters(frames.map((f) => f.counters)), rt: sumRtCounters(frames.map((f) => f.rt)), timings: p.timings, frames,
   };
   if (p.dumpBuffer) result.dump = p.dumpBuffer;
   if (p.metadata) result.metadata = p.metadata;

@@ -6,18 +6,22 @@
  * counters are comparable.
  */
 import { countersOf, createWarps } from '../sim/functional/launch.js';
+import type { Warp } from '../sim/functional/warp.js';
 import type { Counters } from '../sim/functional/counters.js';
 import { cacheBytes } from '../sim/config/cache-config.js';
 import { treeletMapOf } from '../sim/rt/treelets.js';
-import { loadConfig, simulate, TimelineRecorder, TimingDeadlockError, type GpuConfig, type TimelineOptions, type TimingStats } from '../sim/timing/index.js';
-import { launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
+import { loadConfig, simulateFrames, TimelineRecorder, TimingDeadlockError, type GpuConfig, type FrameSequenceStats, type TimelineOptions, type TimingStats, type FrameFlush } from '../sim/timing/index.js';
+import { sumCounters, sumRtCounters, takeRtCounters } from './frame-totals.js';
+import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
+import { fastForward, launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export interface SimulateOptions extends RunOptions {
   /** Preset name (baseline, mobile, treelet, rtx2060) or gpgpusim.config path. */
   config: string;
   /** `key=value` overrides of single knobs. */
   overrides?: string[];
-  onProgress?: (cycle: number, warpsDone: number, warps: number) => void;
+  /** `frame` counts from 0 (of `frames` in the run); `warps` are that frame's. */
+  onProgress?: (cycle: number, warpsDone: number, warps: number, frame: number, frames: number) => void;
   maxCycles?: number;
   /** Record the warp timeline (Chrome trace events) with these bounds. */
   timeline?: TimelineOptions;
@@ -28,12 +32,27 @@ export interface SimulateOptions extends RunOptions {
   recorder?: (config: GpuConfig) => TimelineRecorder;
 }
 
+/** One launch of a multi-frame run on the timing model. */
+export interface SimulatedFrame {
+  frame: number;
+  stats: TimingStats;
+  counters: Counters | undefined;
+  rt: RtCounters;
+  warps: number;
+  /** Before this frame (frames 1..n-1): the dirty lines the cache flushes dropped. */
+  flush?: FrameFlush;
+}
+
 export interface SimulationResult {
   prepared: PreparedRun;
   config: GpuConfig;
+  /** The whole run (every frame's launch). */
   stats: TimingStats;
   counters: Counters | undefined;
+  /** Warps of every launch together. */
   warps: number;
+  /** Each frame's launch, in order (one entry for a one-frame run). */
+  frames: SimulatedFrame[];
   wallMs: number;
   /** The recorded warp timeline, when `timeline` was given. */
   timeline?: TimelineRecorder;
@@ -60,13 +79,25 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   );
   const t0 = performance.now();
   let cycle = 0;
-  const warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
-  let stats: TimingStats;
+  let warps: Warp[] = [];
+  const frames: SimulatedFrame[] = [];
+  // Frame f's warps are created when frame f starts, after the host wrote its uniform buffers.
+  const launch = (f: number): Warp[] => {
+    prepared.host.startFrame(f);
+    warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
+    return warps;
+  };
+  // A frame range: the frames before it on the functional core only.
+  const first = fastForward(prepared, opts);
+  let run: FrameSequenceStats;
   try {
-    stats = simulate(warps, config, {
+    run = simulateFrames(prepared.params.frames - first, (f) => launch(first + f), config, {
       onProgress: (c, done) => {
         cycle = c;
-        opts.onProgress?.(c, done, warps.length);
+        opts.onProgress?.(c, done, warps.length, first + frames.length, prepared.params.frames);
+      },
+      onFrameDone: (f, stats) => {
+        frames.push({ frame: first + f, stats, counters: countersOf(warps, prepared.program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });
       },
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
@@ -82,5 +113,12 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   }
   const wallMs = performance.now() - t0;
   prepared.timings.simulate += wallMs;
-  return { prepared, config, stats, counters: countersOf(warps, prepared.program), warps: warps.length, wallMs, ...(timeline !== undefined ? { timeline } : {}) };
+  run.flushes.forEach((fl, i) => (frames[i + 1]!.flush = fl));
+  // The runtime's counters read as the whole run's again (they were taken frame by frame).
+  Object.assign(prepared.rt.counters, sumRtCounters(frames.map((f) => f.rt)));
+  const counted = frames.map((f) => f.counters).filter((c): c is Counters => c !== undefined);
+  return {
+    prepared, config, stats: run.total, counters: counted.length > 0 ? sumCounters(counted) : undefined,
+    warps: frames.reduce((n, f) => n + f.warps, 0), frames, wallMs, ...(timeline !== undefined ? { timeline } : {}),
+  };
 }

@@ -24,6 +24,25 @@ export interface ReportModeFigures {
   timing?: ReportTimingFigures;
   /** gpu_sim_cycle of this run minus that of the uninstrumented run (same configuration). */
   overheadCycles?: number;
+  /** Multi-frame runs: the frame the analyses read (its dump is runs/<mode>/dump.bin), and every frame's figures. */
+  analysedFrame?: number;
+  perFrame?: ReportFrameFigures[];
+}
+
+/** One frame of a multi-frame instrumented run (the report's per-frame series). */
+export interface ReportFrameFigures {
+  frame: number;
+  warpInsts: number;
+  threadInsts: number;
+  /** The simulator's SIMT efficiency of this frame. */
+  simtEfficiency: number;
+  /** SIMT efficiency of this frame as the dump measures it (utilities with block sites: simt, divergence). */
+  dumpSimtEfficiency?: number;
+  rays: number;
+  /** Entry words the frame wrote to the instrumentation buffer. */
+  dumpWords: number;
+  /** With a GPU configuration: this frame's cycles. */
+  cycles?: number;
 }
 
 /** Headline timing-model stats by their Vulkan-Sim names (TIMING_HEADLINE_STATS). */

@@ -11,6 +11,7 @@ import { H100_ITS_EXITS_PER_ENTRY } from './its-hardware-reference.js';
 import Handlebars from 'handlebars';
 import { loadTemplates, writeAssets, type ReportWriter } from './templates.js';
 import { allCharts, type ChartSpec } from './chart-specs.js';
+import { frameCharts } from './frame-charts.js';
 import { renderChartPng } from './render-chart-png.js';
 import type { ReportInput } from './report-input.js';
 import { sourceViews } from './source-view.js';
@@ -117,6 +118,21 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
         header: ['shape', 'raygen', 'H100 exit / entry'],
         rows: H100_ITS_EXITS_PER_ENTRY.map((h) => [String(h.shape), h.raygen, h.exitsPerEntry.toFixed(2)]),
       }] : [])],
+    });
+  }
+  const perFrame = frameCharts(input.record.modes);
+  if (perFrame.length > 0) {
+    const modes = input.record.modes.filter((m) => m.perFrame);
+    const first = modes[0]!;
+    pages.push({
+      file: 'frames.html', label: 'Frames', description: 'per-frame series of a multi-frame run',
+      title: `Frames (${first.perFrame!.length} launches)`, charts: perFrame,
+      intro: `The run issued one trace-rays launch per frame, back to back over the same device memory. Each utility\'s dump was read after every frame and the buffer emptied; the other pages analyse frame ${first.analysedFrame ?? first.perFrame!.length - 1} (runs/&lt;mode&gt;/dump.bin; every frame\'s dump is in runs/&lt;mode&gt;/frames/).`,
+      tables: modes.map((m) => ({
+        title: `Utility ${m.mode}`,
+        header: ['frame', 'thread instructions', 'SIMT efficiency (simulator)', 'SIMT efficiency (dump)', 'rays', 'dump words', 'cycles'],
+        rows: m.perFrame!.map((f) => [f.frame, int(f.threadInsts), pct(f.simtEfficiency), f.dumpSimtEfficiency === undefined ? '' : pct(f.dumpSimtEfficiency), int(f.rays), int(f.dumpWords), f.cycles === undefined ? '' : int(f.cycles)]),
+      })),
     });
   }
   for (const u of input.utilityPages ?? []) {

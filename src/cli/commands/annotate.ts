@@ -9,10 +9,13 @@ import { annotatedSources } from '../../driver/run-dir.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
+import { simtEfficiency, sumSimtEfficiency } from '../../analytics/index.js';
+import { frameIndex } from './instrument.js';
 
 interface RawAnnotateOptions extends RawRunOptions {
   mode: string;
   shader?: string;
+  frame?: string;
 }
 
 export function registerAnnotateCommand(program: Command): void {
@@ -22,13 +25,19 @@ export function registerAnnotateCommand(program: Command): void {
       .description('print the shaders\' source with per-line execution counts and active-lane histograms inline')
       .option('--mode <mode>', 'instrumentation utility whose data is shown inline (simt)', 'simt')
       .option('--shader <name>', 'only this shader (file name, e.g. closesthit.rchit)')
+      .option('--frame <n|sum>', 'multi-frame runs (--frames): one frame\'s counts (from 0), or the sum over every frame; default the last frame')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawAnnotateOptions) => {
     if (raw.mode !== 'simt') throw new CliUsageError(`--mode: inline data comes from the simt utility; got '${raw.mode}'`);
-    const result = await instrumentWorkload(workload, 'simt', parseRunOptions(raw));
-    const meta = result.runs[0]!.metadata;
+    const sum = raw.frame === 'sum';
+    const analyseFrame = raw.frame === undefined || sum ? undefined : frameIndex(raw.frame, '--frame');
+    const result = await instrumentWorkload(workload, 'simt', { ...parseRunOptions(raw), ...(analyseFrame !== undefined ? { analyseFrame } : {}) });
+    const run = result.runs[0]!;
+    const meta = run.metadata;
+    // --frame sum: every frame's counts added (SIMT figures are counts over block executions).
+    const results = sum && run.frames ? { ...result.results, simt: sumSimtEfficiency(run.frames.map((f) => simtEfficiency(f.dump, meta)), meta) } : result.results;
     // Each shader's own file, then the #included files it ran code in (named `<shader>+<file>`).
-    const sources = annotatedSources(result.results, meta, true);
+    const sources = annotatedSources(results, meta, true);
     const shaders = meta.shaders.map((s) => s.name);
     if (raw.shader !== undefined && !shaders.includes(raw.shader)) {
       throw new CliUsageError(`--shader: no shader '${raw.shader}' in ${result.workload} (shaders: ${shaders.join(', ')})`);

@@ -31,6 +31,7 @@ interface RawInstrumentOptions extends RawRunOptions {
   emitSpirv?: string;
   spirvBinding: string;
   targetEnv: string;
+  analyseFrame?: string;
 }
 
 /** `--spirv-binding SET:BINDING`. */
@@ -67,6 +68,7 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
+      .option('--analyse-frame <n>', 'multi-frame runs (--frames): the frame (from 0) the utilities analyse and annotate; default the last (every frame\'s dump is saved, with per-frame figures in run.json and the report)')
       .option('--emit-spirv <dir>', 'also write the instrumented stage modules as SPIR-V (spirv/<mode>/*.spv), their metadata (runs/<mode>/metadata.json) and instrumentation-buffer.json: what a Vulkan host needs to run them on a GPU')
       .option('--spirv-binding <set:binding>', 'descriptor set and binding of the instrumentation buffer in the emitted SPIR-V', `${DEFAULT_SPIRV_BINDING.set}:${DEFAULT_SPIRV_BINDING.binding}`)
       .option('--target-env <env>', 'Vulkan environment of the emitted SPIR-V: vulkan1.2 (SPIR-V 1.5), vulkan1.3 or vulkan1.4 (SPIR-V 1.6)', 'vulkan1.2')
@@ -94,6 +96,7 @@ export function registerInstrumentCommand(program: Command): void {
     const opts = {
       ...parseRunOptions(raw), bufferSize: parseBufferSize(raw.bufferSize),
       ...(raw.config !== undefined ? { config: raw.config, overrides: raw.set } : {}),
+      ...(raw.analyseFrame !== undefined ? { analyseFrame: frameIndex(raw.analyseFrame, '--analyse-frame') } : {}),
     };
     const progress = progressReporter();
     const result = await instrumentWorkload(workload, utilities, { ...opts, onProgress: progress.message });
@@ -119,6 +122,13 @@ export function registerInstrumentCommand(program: Command): void {
         return;
       }
       const lines = [`${result.workload}: instrumented with ${mode} (${result.runs.map((r) => r.mode).join(', ')})`];
+      const frames = result.runs[0]!.frames;
+      if (frames) {
+        lines.push(`  ${frames.length} frames; the analyses read frame ${result.runs[0]!.analysedFrame}; per frame (SIMT efficiency, rays, dump words):`);
+        for (const m of result.runs) {
+          lines.push(`    ${m.mode.padEnd(10)} ${(m.frames ?? []).map((f) => `${(100 * (f.counters.warpInsts === 0 ? 0 : f.counters.activeLanes / (32 * f.counters.warpInsts))).toFixed(1)}%/${f.rt.rays}/${f.dump.wordsWritten}`).join('  ')}`);
+        }
+      }
       if (simt) lines.push(`  SIMT efficiency ${(simt.instructionEfficiency * 100).toFixed(1)}% (instruction-weighted), ${(simt.efficiency * 100).toFixed(1)}% per block execution`);
       if (result.fidelity) {
         lines.push(`  fidelity check: dump ${(result.fidelity.fromDump * 100).toFixed(3)}% vs simulator ${(result.fidelity.fromSimulator * 100).toFixed(3)}% over ${result.fidelity.sitesCompared} sites: ${result.fidelity.holds ? 'equal' : `${result.fidelity.mismatches.length} sites differ`}`);
@@ -168,4 +178,11 @@ function overheadLines(result: InstrumentResult): string[] {
     lines.push(`    ${r.mode.padEnd(10)} ${cycles} cycles, overhead ${extra >= 0 ? '+' : ''}${extra} cycles${rel}, IPC ${(v.gpu_ipc ?? 0).toFixed(2)}, L1D miss rate ${(100 * (v.L1D_total_cache_miss_rate ?? 0)).toFixed(1)}%, DRAM writes ${v.dram_writes ?? 0}`);
   }
   return lines;
+}
+
+/** A frame index option (`--analyse-frame`, annotate's `--frame`). */
+export function frameIndex(v: string, option: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new CliUsageError(`${option}: expected a frame index (0, 1, ...), got '${v}'`);
+  return n;
 }

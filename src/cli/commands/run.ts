@@ -20,7 +20,7 @@ export function registerRunCommand(program: Command): void {
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawRunOptions & { keepAlpha?: boolean }) => {
     if (raw.out !== undefined) checkOutputTarget(raw.out);
-    const opts = parseRunOptions(raw);
+    const opts = { ...parseRunOptions(raw), frameImages: true };
     const progress = progressReporter();
     progress.message(`preparing ${workload}`);
     const result = await runWorkload(workload, opts, (done, total) => progress.message(`simulating: ${done}/${total} pixels`));
@@ -28,6 +28,10 @@ export function registerRunCommand(program: Command): void {
     const out = new OutputDir(raw.out ?? `vvision-out/${result.manifest.name}-run`);
     try {
       if (result.image) out.write('image.png', imageToPng(result.image, { keepAlpha: raw.keepAlpha === true }));
+      // Multi-frame runs: the output after every frame too (image.png is the last).
+      if (result.frames.length > 1) {
+        for (const f of result.frames) if (f.image) out.write(`frames/frame-${String(f.frame).padStart(3, '0')}.png`, imageToPng(f.image, { keepAlpha: raw.keepAlpha === true }));
+      }
       out.write('stats.json', `${JSON.stringify(functionalStats(result), null, 2)}\n`);
       const dir = out.commit();
       const s = functionalStats(result);
@@ -36,7 +40,8 @@ export function registerRunCommand(program: Command): void {
         return;
       }
       process.stdout.write(
-        `${result.manifest.name} ${result.params.width}x${result.params.height} spp=${result.params.spp}: ` +
+        `${result.manifest.name} ${result.params.width}x${result.params.height} spp=${result.params.spp}` +
+          `${result.params.frames > 1 ? ` x ${result.params.frames} frames` : ''}: ` +
           `${s.gpu_sim_insn} thread instructions, SIMT efficiency ${(s.simt_efficiency * 100).toFixed(1)}%, ${s.rays} rays\n` +
           `wrote ${dir}\n`,
       );

@@ -46,7 +46,9 @@ export function registerSimCommand(program: Command): void {
       r = await simulateWorkload(workload, {
         ...parseRunOptions(raw), config: raw.config, overrides: [...(raw.treelets ? TREELET_OVERRIDES : []), ...(raw.predictor ? ['gpgpu_rt_predictor=1'] : []), ...raw.set],
         ...(timelineOpts !== undefined ? { timeline: timelineOpts } : {}),
-        onProgress: (cycle, done, total) => progress.message(`cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`),
+        onProgress: (cycle, done, total, frame, frames) => progress.message(
+          `${frames > 1 ? `frame ${frame}/${frames - 1}, ` : ''}cycle ${cycle.toLocaleString('en-US')}: ${done}/${total} warps done`,
+        ),
       });
     } catch (e) {
       // A deadlocked run has no outputs, but its timeline shows where each warp was stuck.
@@ -70,8 +72,14 @@ export function registerSimCommand(program: Command): void {
       if (r.config.ignored.length > 0) {
         out.write('config-ignored.txt', `# options of ${raw.config} this model does not have, each with the reason\n${r.config.ignored.join('\n')}\n`);
       }
-      out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
-      writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
+      const perFrame = r.frames.length > 1 ? { per_frame: r.frames.map((f) => ({ frame: f.frame, ...(f.flush ? { flush: f.flush } : {}), values: f.stats.values })) } : {};
+      out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats, ...perFrame }, null, 2)}\n`);
+      // Multi-frame runs: stats.txt is the whole run; each frame's own dump beside it.
+      if (r.frames.length > 1) for (const f of r.frames) out.write(`frames/frame-${String(f.frame).padStart(3, '0')}.stats.txt`, formatStats(f.stats));
+      writeSimReport(out, {
+        workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined,
+        ...(r.frames.length > 1 ? { frames: r.frames.map((f) => f.stats.values) } : {}),
+      });
       if (r.timeline !== undefined) timeline = writeTimeline(raw.timeline!, r.timeline, { workload: p.manifest.name, config: r.stats.config, params: p.params }, out);
       const dir = out.commit();
       const timelinePath = timeline?.commit();
@@ -80,11 +88,16 @@ export function registerSimCommand(program: Command): void {
         process.stdout.write(`${JSON.stringify({
           workload: p.manifest.name, config: raw.config, params: p.params, out: dir, report: `${dir}/index.html`, wallSeconds: r.wallMs / 1000,
           configIgnored: r.config.ignored, ...(timelinePath !== undefined ? { timeline: timelinePath } : {}), stats: r.stats.values,
+          ...(r.frames.length > 1 ? { perFrame: r.frames.map((f) => ({ frame: f.frame, stats: f.stats.values })) } : {}),
         }, null, 2)}\n`);
         return;
       }
+      if (r.frames.length > 1) {
+        process.stdout.write(r.frames.map((f) => `frame ${f.frame}: ${f.stats.values.gpu_sim_cycle} cycles, IPC ${f.stats.values.gpu_ipc?.toFixed(2)}, ` +
+          `L1D miss rate ${f.stats.values.L1D_total_cache_miss_rate?.toFixed(4)}, L2 miss rate ${f.stats.values.L2_total_cache_miss_rate?.toFixed(4)}\n`).join(''));
+      }
       process.stdout.write(
-        `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
+        `${p.manifest.name}${r.frames.length > 1 ? ` (${r.frames.length} frames)` : ''} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
           `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +
           (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,

@@ -15,7 +15,7 @@ import { PRESETS } from '../../sim/timing/index.js';
 import type { RunOptions } from '../run-workload.js';
 
 /** The run options a job may carry (the JSON-able subset of RunOptions). */
-export const JOB_RUN_OPTION_KEYS = ['width', 'height', 'spp', 'bounces', 'seed', 'mapping', 'fcc', 'its', 'itsPolicy', 'floatModel', 'push'] as const;
+export const JOB_RUN_OPTION_KEYS = ['width', 'height', 'spp', 'bounces', 'seed', 'mapping', 'fcc', 'its', 'itsPolicy', 'floatModel', 'push', 'frames', 'firstFrame'] as const;
 export type JobRunOptions = Pick<RunOptions, (typeof JOB_RUN_OPTION_KEYS)[number]>;
 
 /** The JSON-able run options of a RunOptions-like object (what a job spec may carry). */

@@ -68,8 +68,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
     'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall',
     'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size',
   ]],
-  ['memcpy / flush between kernels: one trace-rays launch is simulated, with caches starting empty (as after Vulkan-Sim\'s flush)', [
-    'gpgpu_perf_sim_memcpy', 'gpgpu_flush_l1_cache', 'gpgpu_flush_l2_cache', 'gpgpu_fill_entire_line_on_clean',
+  ['memcpy before kernels: buffers and images are in device memory before the first launch, with caches starting empty; the flush between launches is gpgpu_flush_l1_cache / gpgpu_flush_l2_cache', [
+    'gpgpu_perf_sim_memcpy', 'gpgpu_fill_entire_line_on_clean',
   ]],
   ['simulation control: vvision runs the launch to completion (its watchdog is gpgpu_deadlock_detect / gpgpu_deadlock_window)', [
     'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',

@@ -76,6 +76,9 @@ export interface GpuConfig {
   /** Virtualized treelet queues (paper 001); see params.ts `rt_ray_virtualization` / `rt_treelet_*`. */
   treelet: TreeletConfig;
   statsSampleInterval: number;
+  /** Between two launches of a multi-frame run: invalidate the L1D / RT caches, the L2 (gpgpu_flush_l1_cache / gpgpu_flush_l2_cache). */
+  flushL1: boolean;
+  flushL2: boolean;
   /** Cycles without progress after which the run stops as deadlocked; Infinity when detection is off. */
   deadlockWindow: number;
   /** Every parameter's final raw text, by name (for dumps and reproducibility). */
@@ -335,6 +338,8 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       rayBytes: int('rt_treelet_ray_bytes', 1),
     },
     statsSampleInterval: int('gpgpu_stats_sample_interval', 1),
+    flushL1: bool('gpgpu_flush_l1_cache'),
+    flushL2: bool('gpgpu_flush_l2_cache'),
     deadlockWindow: bool('gpgpu_deadlock_detect') ? int('gpgpu_deadlock_window', 1) : Infinity,
     raw,
     ignored: [],

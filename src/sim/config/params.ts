@@ -158,6 +158,8 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_predictor_closest_hit', 'bool', '0', '', 'also predict closest-hit rays: a verified prediction trims tmax before the full traversal (paper 002 Sec. 6.4, global illumination)'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),
+  p('gpgpu_flush_l1_cache', 'bool', '0', '', 'multi-frame runs: invalidate every L1D (and RT cache) line between two launches; 0 keeps them warm'),
+  p('gpgpu_flush_l2_cache', 'bool', '0', '', 'multi-frame runs: invalidate every L2 line between two launches; 0 keeps them warm'),
   // --- deadlock detection (GPGPU-Sim gpgpu_sim::cycle checks every 50,000 cycles that an instruction was issued)
   p('gpgpu_deadlock_detect', 'bool', '1', '', 'stop the run with a deadlock report when nothing makes progress for gpgpu_deadlock_window cycles'),
   p('gpgpu_deadlock_window', 'int', '50000', 'cycles', 'cycles with no warp issuing and no memory request retiring that count as a deadlock'),

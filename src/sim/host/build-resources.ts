@@ -26,6 +26,7 @@ import { decodeTextureBytes, decodeTextureFile } from '../workload/texture-files
 import { LayoutPackError, layoutSize, packMembers, packValue, type PackOptions } from '../workload/pack-layout.js';
 import { sceneRecords } from './scene-records.js';
 import { srgbToLinear } from './scene-conversions.js';
+import { dependsOnFrame, substitutePlaceholders, type PlaceholderValues } from '../workload/run-placeholders.js';
 import { AddressPlan } from './address-plan.js';
 import { alignUp, elementLayout, emptyBuffer, packDataFile, packJson, packSceneRecords, scalarRecordStride } from './buffer-contents.js';
 
@@ -42,13 +43,15 @@ export interface LinkedPipeline {
 export const SCENE_BASE = 2 ** 36;
 export const AS_BASE = 2 ** 40;
 
-/** Run parameters that override the manifest (CLI `--width`, `--spp`, ...). */
+/** Run parameters that override the manifest (CLI `--width`, `--spp`, `--frames`, ...). */
 export interface RunParameters {
   width: number;
   height: number;
   spp: number;
   bounces: number;
   seed: number;
+  /** Trace-rays launches, one per frame (manifest `frames`, default 1). */
+  frames: number;
 }
 
 export interface HostSetup {
@@ -58,6 +61,13 @@ export interface HostSetup {
   output?: SimImage;
   specConstants: Map<number, number | boolean>;
   launch: [number, number, number];
+  /**
+   * Multi-frame runs: what the host does before launching frame `frame` (0-based, in order):
+   * resets the resources whose `eachFrame` is 'clear' or 'upload' (from frame 1 on) and writes the
+   * uniform buffers and push constants whose values depend on the frame. Its cost does not depend
+   * on the frame index.
+   */
+  startFrame(frame: number): void;
 }
 
 export function runParameters(manifest: WorkloadManifest, overrides: Partial<RunParameters> = {}): RunParameters {
@@ -67,6 +77,7 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
     spp: overrides.spp ?? manifest.spp,
     bounces: overrides.bounces ?? manifest.bounces,
     seed: overrides.seed ?? manifest.seed,
+    frames: overrides.frames ?? manifest.frames ?? 1,
   };
 }
 
@@ -99,6 +110,14 @@ export function buildHostSetup(
   const opts: PackOptions = { resolveAddress: plan.resolve };
   const aspect = params.width / params.height;
   const memory: NonNullable<Resources['memory']> = [];
+  /** The frame whose values the packers write (startFrame sets it). */
+  let frame = 0;
+  const placeholders = (): PlaceholderValues => ({ ...params, depth: manifest.launch.depth, frame, frames: params.frames });
+  /** Per frame: resets (from frame 1 on), then repacks. */
+  const resets: (() => void)[] = [];
+  const repacks: (() => void)[] = [];
+  /** Buffers uploaded again each frame: their content once every address is final. */
+  const uploads: Uint8Array[] = [];
   const fail = (e: unknown, path: string, name?: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
     // Pack errors thrown under a key path that already names the file and key are not prefixed again.
@@ -140,6 +159,8 @@ export function buildHostSetup(
       plan.place(name, address, stride);
       named.set(name, data);
     }
+    if (content.eachFrame === 'clear') resets.push(() => data.fill(0));
+    else if (content.eachFrame === 'upload') uploads.push(data);
     return { data, address };
   };
 
@@ -156,18 +177,30 @@ export function buildHostSetup(
           if (!isTexelFormat(d.format)) throw new ManifestError([`${path}.format: unsupported image format ${d.format}`]);
           const img = createImage(d.format, params.width, params.height);
           images.push({ set: d.set, binding: d.binding, image: img });
+          if (d.eachFrame === 'clear' || d.eachFrame === 'upload') resets.push(() => img.levels.forEach((l) => l.data.fill(0)));
           if (d.role === 'output' && !output) output = img;
           break;
         }
         case 'uniformBuffer': {
           // Stages may declare one binding differently (a raygen's block without the member a
           // closest-hit adds): the buffer is what the host binds, so it is as large as the largest
-          // declaration and every declaration's members can be filled.
+          // declaration and every declaration's members can be filled. Per-frame overrides
+          // (camera path, members) apply to the frame being packed.
           const declarations = blockDeclarations(m, d.set, d.binding);
           if (declarations.length === 0) break; // declared for shaders that are not in this pipeline
-          const values = (v: JsonValue): unknown => substituteRunParameters(v, params);
-          const data = plan.packed(() => packUniformBlock(m.types, declarations, d, values, aspect, path, opts), path);
+          const values = (v: JsonValue): unknown => substitutePlaceholders(v, placeholders());
+          const pack = (): Uint8Array => {
+            const override = frameEntry(d.perFrame, frame);
+            const framed = override === undefined ? d : {
+              ...d,
+              ...(override.camera && d.camera ? { camera: { ...d.camera, ...override.camera } } : {}),
+              ...(override.members ? { members: { ...(d.members ?? {}), ...override.members } } : {}),
+            };
+            return packUniformBlock(m.types, declarations, framed, values, aspect, path, opts);
+          };
+          const data = plan.packed(pack, path);
           buffers.push({ set: d.set, binding: d.binding, data, address: place(data.byteLength) });
+          if (d.perFrame || dependsOnFrame(d.value) || dependsOnFrame(d.members)) repacks.push(() => data.set(pack()));
           break;
         }
         case 'storageBuffer': {
@@ -220,9 +253,16 @@ export function buildHostSetup(
     } else {
       const block = pointee(m.types, pc);
       const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+      const base = manifest.pushConstants;
+      const pack = (): void => {
+        const over = frameEntry(manifest.perFramePushConstants, frame);
+        data.fill(0);
+        packValue(new DataView(data.buffer), 0, block, m.types, substitutePlaceholders(over ? { ...base, ...over } : base, placeholders()), `${where}: pushConstants`, opts);
+      };
       try {
-        packValue(new DataView(data.buffer), 0, block, m.types, substituteRunParameters(manifest.pushConstants, params), `${where}: pushConstants`, opts);
+        pack();
         resources.pushConstants = { data };
+        if (manifest.perFramePushConstants || dependsOnFrame(base)) repacks.push(pack);
       } catch (e) {
         if (e instanceof LayoutPackError) problems.push(`${where}: pushConstants: ${e.message}`);
         else throw e;
@@ -230,6 +270,25 @@ export function buildHostSetup(
     }
   }
   resources.shaderRecords = shaderRecords(manifest, linked, problems, opts);
+  for (const data of uploads) {
+    const initial = data.slice();
+    resets.push(() => data.set(initial));
+  }
+  // Every per-frame entry is packed once here, so a bad value is reported before any frame runs.
+  const distinctFrames = Math.min(params.frames, Math.max(
+    dependsOnFrame(manifest.pushConstants) || repacks.length > 0 ? 1 : 0, manifest.perFramePushConstants?.length ?? 0,
+    ...manifest.descriptors.map((d) => (d.kind === 'uniformBuffer' ? d.perFrame?.length ?? 0 : 0)),
+  ));
+  for (let f = 1; f < distinctFrames && problems.length === 0; f++) {
+    frame = f;
+    try {
+      for (const r of repacks) r();
+    } catch (e) {
+      fail(e, `${where}: frame ${f}`);
+    }
+  }
+  frame = 0;
+  if (problems.length === 0) for (const r of repacks) r();
   if (problems.length > 0) throw new ManifestError(problems);
   return {
     resources,
@@ -237,7 +296,17 @@ export function buildHostSetup(
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
+    startFrame(f: number): void {
+      frame = f;
+      if (f > 0) for (const r of resets) r();
+      for (const r of repacks) r();
+    },
   };
+}
+
+/** A per-frame list's entry for `frame`: frames past the list use its last entry. */
+function frameEntry<T>(list: readonly T[] | undefined, frame: number): T | undefined {
+  return list === undefined || list.length === 0 ? undefined : list[Math.min(frame, list.length - 1)];
 }
 
 /**
@@ -393,19 +462,6 @@ function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const only = t.members[0]!;
   if (only.name in (value as object)) return value;
   return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
-}
-
-/** "${spp}"-style strings in push constants become the run's parameters. */
-function substituteRunParameters(value: JsonValue, params: RunParameters & { depth?: number }): JsonValue {
-  if (typeof value === 'string') {
-    const m = /^\$\{(spp|bounces|seed|width|height|depth)\}$/.exec(value);
-    return m ? (m[1] === 'depth' ? params.depth ?? 1 : params[m[1] as keyof RunParameters]) : value;
-  }
-  if (Array.isArray(value)) return value.map((v) => substituteRunParameters(v, params));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteRunParameters(v, params)]));
-  }
-  return value;
 }
 
 /** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */

@@ -7,6 +7,7 @@
 import type { AccelerationStructure } from '../rt/acceleration-structure.js';
 import type { Scene } from '../rt/scene.js';
 import type { RunParameters } from '../host/build-resources.js';
+import { substitutePlaceholders } from '../workload/run-placeholders.js';
 import type { CameraSpec, JsonValue, WorkloadManifest } from '../workload/manifest.js';
 import { cameraBlock, type CameraBlock } from './camera.js';
 import type { RayCount } from './scene-query.js';
@@ -41,12 +42,9 @@ export function renderContext(manifest: WorkloadManifest, scene: Scene, as: Acce
   };
 }
 
+/** Run parameters substituted as the host does for a one-frame run (frame 0; the reference renders one frame). */
 function substitute(value: JsonValue | undefined, params: RunParameters): JsonValue | undefined {
-  if (typeof value === 'string') {
-    const m = /^\$\{(spp|bounces|seed|width|height)\}$/.exec(value);
-    return m ? params[m[1] as keyof RunParameters] : value;
-  }
-  return value;
+  return value === undefined ? undefined : substitutePlaceholders(value, { ...params, depth: 1, frame: 0, frames: 1 });
 }
 
 /** A numeric push constant by member name, run parameters substituted. */

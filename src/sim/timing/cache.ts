@@ -338,4 +338,20 @@ export class Cache {
   mshrCanMerge(req: MemRequest): boolean {
     return (req.waiters?.length ?? 0) < this.geometry.mshrMaxMerge;
   }
+
+  /**
+   * Drops every line: the flush between two launches (gpgpu_flush_l1_cache / gpgpu_flush_l2_cache),
+   * taken when the memory system has drained. Returns the lines that were dirty; their write-back
+   * is not timed (GPGPU-Sim's flush between kernels takes no cycles either).
+   */
+  invalidateAll(): number {
+    let dirty = 0;
+    for (let f = 0; f < this.tags.length; f++) {
+      const line = this.tags[f]!;
+      if (line === -1) continue;
+      if (this.dirty[f] === 1) dirty++;
+      this.invalidate(line);
+    }
+    return dirty;
+  }
 }

@@ -21,10 +21,10 @@ import { Interconnect } from './interconnect.js';
 import { MemoryPartition } from './memory-partition.js';
 import { RtStats, RtUnit } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
-import { type TimingStats, buildStats } from './stats.js';
+import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
-import { RayVirtualization } from './ray-virtualization.js';
+import { RayVirtualization, VirtualizationStats } from './ray-virtualization.js';
 import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
 import { TreeletStats } from './treelet-stats.js';
 import { treeletTableArea } from './treelet-queues.js';
@@ -133,9 +133,15 @@ export class Gpu {
 
 export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateOptions = {}): TimingStats {
   const started = performance.now();
+  const gpu = createGpu(config, opts);
+  const samples = new LaunchSamples(config.statsSampleInterval);
+  const end = runLaunch(gpu, warps, opts, 0, samples);
+  return buildStats(statsInput(gpu, opts, aggregateStats(gpu), end.cycles, end.truncated, samples, (performance.now() - started) / 1000));
+}
+
+/** Checks the options against the config and builds the GPU (with its timeline attached) for one or more launches. */
+export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
   const ctaSize = opts.ctaSize ?? 1;
-  const maxCycles = opts.maxCycles ?? Infinity;
-  const progressEvery = opts.progressInterval ?? 10000;
   if (!Number.isInteger(ctaSize) || ctaSize < 1 || ctaSize > config.maxWarpsPerSm) {
     throw new ConfigError(`ctaSize ${ctaSize} warps does not fit an SM of ${config.maxWarpsPerSm} warp slots`, 'ctaSize');
   }
@@ -150,27 +156,32 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
   const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
-  const timeline = opts.timeline;
-  if (timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(timeline.forSm(s.id));
-  const ctas = new CtaScheduler(warps, ctaSize, gpu.virt);
-  const rays: number[] = [];
-  const rtWarps: number[] = [];
+  if (opts.timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(opts.timeline.forSm(s.id));
+  return gpu;
+}
+
+/** Fig. 18 / paper 001 Fig. 11 samples, taken every `interval` cycles across the launches of a run. */
+export class LaunchSamples {
+  readonly rays: number[] = [];
+  readonly rtWarps: number[] = [];
   /** Fig. 11 (paper 001): miss rate of the RT unit's L1D accesses per sample interval. */
-  const rtL1MissRate: number[] = [];
-  let rtL1Seen = [0, 0];
-  let nextSample = config.statsSampleInterval;
-  let nextProgress = progressEvery;
-  let now = 0;
-  let truncated = false;
-  const sample = (): void => {
+  readonly rtL1MissRate: number[] = [];
+  private rtL1Seen = [0, 0];
+  next: number;
+
+  constructor(readonly interval: number) {
+    this.next = interval;
+  }
+
+  sample(gpu: Gpu): void {
     let r = 0;
     let w = 0;
     for (const sm of gpu.sms) {
       r += sm.rt.raysInFlight;
       w += sm.rt.residentWarps;
     }
-    rays.push(r);
-    rtWarps.push(w);
+    this.rays.push(r);
+    this.rtWarps.push(w);
     let acc = 0;
     let miss = 0;
     for (const sm of gpu.sms) {
@@ -180,10 +191,29 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       acc += m + c.get(ReqSource.Rt, AccessOutcome.Hit) + c.get(ReqSource.Rt, AccessOutcome.HitReserved);
       miss += m;
     }
-    rtL1MissRate.push(acc > rtL1Seen[0]! ? (miss - rtL1Seen[1]!) / (acc - rtL1Seen[0]!) : 0);
-    rtL1Seen = [acc, miss];
-  };
-  const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
+    this.rtL1MissRate.push(acc > this.rtL1Seen[0]! ? (miss - this.rtL1Seen[1]!) / (acc - this.rtL1Seen[0]!) : 0);
+    this.rtL1Seen = [acc, miss];
+  }
+}
+
+/**
+ * One launch on `gpu`, its first cycle `start` (a launch after another starts where that one
+ * ended, with the caches as it left them): runs until every warp finished and the memory system
+ * drained, or `opts.maxCycles`. Returns the cycle count so far (`cycles` = last cycle + 1).
+ */
+export function runLaunch(
+  gpu: Gpu, warps: TimingWarp[], opts: SimulateOptions, start: number, samples: LaunchSamples,
+): { cycles: number; truncated: boolean } {
+  const config = gpu.cfg;
+  const maxCycles = opts.maxCycles ?? Infinity;
+  const progressEvery = opts.progressInterval ?? 10000;
+  const timeline = opts.timeline;
+  const ctas = new CtaScheduler(warps, opts.ctaSize ?? 1, gpu.virt);
+  let nextProgress = start + progressEvery;
+  let now = start;
+  let truncated = false;
+  const finishedBefore = gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0);
+  const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0) - finishedBefore;
   const watchdog = new DeadlockWatchdog(config.deadlockWindow);
 
   for (;;) {
@@ -202,9 +232,9 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
       now = maxCycles;
       break;
     }
-    while (nextSample <= next) {
-      sample();
-      nextSample += config.statsSampleInterval;
+    while (samples.next <= next) {
+      samples.sample(gpu);
+      samples.next += config.statsSampleInterval;
     }
     if (timeline !== undefined) timeline.advanceTo(next, gpu);
     if (opts.onProgress && next >= nextProgress) {
@@ -218,7 +248,23 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
   for (const p of gpu.partitions) p.dram.finish(cycles);
   if (timeline !== undefined) timeline.finish(cycles, gpu);
   opts.onProgress?.(cycles, warpsDone());
+  return { cycles, truncated };
+}
 
+/** Every component's counters so far, added up: fresh objects, so they stay as they are while the GPU runs on. */
+export interface AggregateStats {
+  sm: SmStats;
+  l1d: CacheStats;
+  l2: CacheStats;
+  dram: DramStats;
+  rt: RtStats;
+  treelet: TreeletStats;
+  virtualization: VirtualizationStats | null;
+  icntPackets: number;
+  icntBytes: number;
+}
+
+export function aggregateStats(gpu: Gpu): AggregateStats {
   const sm = new SmStats();
   const l1d = new CacheStats();
   const l2 = new CacheStats();
@@ -236,11 +282,25 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     dram.add(p.dram.stats);
     for (const b of p.banks) l2.add(b.cache.stats);
   }
+  const virtualization = gpu.virt ? Object.assign(new VirtualizationStats(), gpu.virt.stats) : null;
+  return {
+    sm, l1d, l2, dram, rt, treelet, virtualization,
+    icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
+    icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+  };
+}
+
+/** What `buildStats` needs, from aggregated counters over `cycles` cycles and the samples of those cycles. */
+export function statsInput(
+  gpu: Gpu, opts: SimulateOptions, a: AggregateStats, cycles: number, truncated: boolean,
+  samples: Pick<LaunchSamples, 'rays' | 'rtWarps' | 'rtL1MissRate'>, wallSeconds: number,
+): StatsInput {
+  const config = gpu.cfg;
   const lat = config.rt.latency;
-  return buildStats({
+  return {
     config: config.source,
     cycles,
-    wallSeconds: (performance.now() - started) / 1000,
+    wallSeconds,
     truncated,
     numSms: config.numSms,
     maxWarpsPerSm: config.maxWarpsPerSm,
@@ -248,26 +308,26 @@ export function simulate(warps: TimingWarp[], config: GpuConfig, opts: SimulateO
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
     rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
-    sm,
-    l1d,
-    l2,
-    dram,
-    rt,
-    icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
-    icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+    sm: a.sm,
+    l1d: a.l1d,
+    l2: a.l2,
+    dram: a.dram,
+    rt: a.rt,
+    icntPackets: a.icntPackets,
+    icntBytes: a.icntBytes,
     sampleInterval: config.statsSampleInterval,
-    samplesRays: rays,
-    samplesWarps: rtWarps,
-    rtL1MissRate,
+    samplesRays: [...samples.rays],
+    samplesWarps: [...samples.rtWarps],
+    rtL1MissRate: [...samples.rtL1MissRate],
     ...(config.treelet.queues || config.treelet.virtualization ? {
       treelet: {
-        stats: treelet,
-        virtualization: gpu.virt?.stats ?? null,
+        stats: a.treelet,
+        virtualization: a.virtualization,
         area: treeletTableArea({
           countEntries: config.treelet.countTableEntries, queueEntries: config.treelet.queueTableEntries,
           treeletBytes: opts.treelets?.budget ?? 8192, raysPerSm: config.treelet.raysPerSm,
         }),
       },
     } : {}),
-  });
+  };
 }

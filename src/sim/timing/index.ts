@@ -5,6 +5,7 @@
  * `timelineJson` record the warp timeline and write it as Chrome trace-event JSON.
  */
 export { simulate, Gpu, type SimulateOptions, type TimingWarp } from './gpu.js';
+export { simulateFrames, type FrameSequenceOptions, type FrameSequenceStats, type FrameFlush } from './launch-sequence.js';
 export { TimingDeadlockError } from './watchdog.js';
 export { TimelineRecorder, DEFAULT_TIMELINE_MAX_EVENTS, type TimelineOptions, type TimelineSummary } from './timeline.js';
 export { timelineJson, type TimelineMeta } from './timeline-json.js';

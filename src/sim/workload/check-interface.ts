@@ -9,6 +9,7 @@
  * key path and the shader; never throws for a mismatch.
  */
 import type { Global, Module } from '../../ir/module.js';
+import { placeholderExpression, placeholderProblem } from './run-placeholders.js';
 import { typeName, typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { cameraMemberValues } from './camera.js';
 import {
@@ -53,8 +54,6 @@ export function moduleLookup(manifest: WorkloadManifest, stages: SbtModules): Mo
   return (file) => byFile.get(file);
 }
 
-/** Run-parameter placeholders ("${spp}"): the host substitutes them in push constants only. */
-const RUN_PARAMETER = /^\$\{(width|height|depth|spp|bounces|seed)\}$/;
 
 export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: ModuleOf): string[] {
   const problems: string[] = [];
@@ -178,6 +177,11 @@ function checkUniformBuffer(
   for (const [name, value] of Object.entries(d.members ?? {})) {
     anyDeclaration((types, block, file, report) => tryPackMembers(report, `${path}.members`, types, block, { [name]: value }, file));
   }
+  d.perFrame?.forEach((f, i) => {
+    for (const [name, value] of Object.entries(f.members ?? {})) {
+      anyDeclaration((types, block, file, report) => tryPackMembers(report, `${path}.perFrame[${i}].members`, types, block, { [name]: value }, file));
+    }
+  });
 }
 
 /** Each member of the runtime array's element struct must be a scene field (after renaming). */
@@ -273,8 +277,9 @@ export function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unk
   return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
 }
 
+/** Run-parameter placeholders ("${spp}", "${(frame + 1) * spp}") read as a number for the layout checks; the validator checked their syntax. */
 function substitutePlaceholders(v: JsonValue): JsonValue {
-  if (typeof v === 'string') return RUN_PARAMETER.test(v) ? 1 : v;
+  if (typeof v === 'string') return placeholderExpression(v) !== undefined && placeholderProblem(placeholderExpression(v)!) === undefined ? 1 : v;
   if (Array.isArray(v)) return v.map(substitutePlaceholders);
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitutePlaceholders(x)]));
   return v;
@@ -352,7 +357,7 @@ function checkNamedStructs(manifest: WorkloadManifest, modules: Module[], bound:
 function tryPackMembers(
   at: (path: string, message: string) => void, path: string, types: TypeTable, block: TypeId, members: JsonObject, file: string,
 ): void {
-  const numbers = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, typeof v === 'string' && /^\$\{\w+\}$/.test(v) ? 1 : v]));
+  const numbers = substitutePlaceholders(members) as JsonObject;
   try {
     packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path, ANY_ADDRESS);
   } catch (e) {

@@ -14,7 +14,8 @@
  * - `floatModel: gpu`: float operations evaluated as the Mesa NIR code Vulkan-Sim runs does;
  * - run parameters written into the UBO members that hold them (`members`): `--width/--height`
  *   -> Width/Height, `--spp` -> NumberOfSamples and TotalNumberOfSamples (the first frame after an
- *   accumulation reset, as LumiBench renders it), `--bounces` -> NumberOfBounces, `--seed` ->
+ *   accumulation reset, as LumiBench renders it; with `--frames N`, frame f has (f + 1) x spp in
+ *   total and accumulates into AccumulationImage as the application does), `--bounces` -> NumberOfBounces, `--seed` ->
  *   RandomSeed. The defaults are the dumped UBO's values, so a default run is the dumped frame.
  *   The projection's aspect ratio is the host's fixed 1.0: give square sizes, as LumiBench does.
  */
@@ -125,7 +126,8 @@ export function lumibenchWkndManifest(calibrationDir: string, name: LumibenchWor
         set: 0, binding: 3, kind: 'uniformBuffer', layout: 'std140', name: 'UniformBufferObjectStruct',
         data: join(sceneDir, `ubo_${variant.ubo}.bin`),
         members: {
-          Width: '${width}', Height: '${height}', NumberOfSamples: '${spp}', TotalNumberOfSamples: '${spp}',
+          // The application's accumulation (Application.cpp): each frame adds spp samples to the total.
+          Width: '${width}', Height: '${height}', NumberOfSamples: '${spp}', TotalNumberOfSamples: '${(frame + 1) * spp}',
           NumberOfBounces: '${bounces}', RandomSeed: '${seed}',
         },
       },

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import {
-  CAMERA_QUANTITIES, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
+  CAMERA_QUANTITIES, EACH_FRAME, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
   SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS,
 } from './manifest.js';
 
@@ -86,6 +86,7 @@ export const storageBufferContentShape = {
   element: z.enum(ELEMENT_TYPES).optional().describe('Scalar or vector element type (unbound buffers)'),
   hostStruct: z.record(z.string(), z.enum(ELEMENT_TYPES)).optional()
     .describe('The element as the host\'s C/C++ struct declares it: member -> type, in order; laid out by "layout"'),
+  eachFrame: z.enum(EACH_FRAME).optional().describe('Multi-frame runs: kept (default), cleared or uploaded again before each frame after the first'),
 };
 
 const textureFile = z.union([
@@ -99,6 +100,7 @@ export const descriptorSchemas = {
     ...descriptorCommon, kind: z.literal('storageImage'),
     format: z.enum(STORAGE_IMAGE_FORMATS),
     role: z.enum(['output', 'accumulation', 'scratch']).optional().describe('Default "output": written as image.png'),
+    eachFrame: z.enum(EACH_FRAME).optional().describe('Multi-frame runs: kept (default), cleared or uploaded again before each frame after the first'),
   }),
   uniformBuffer: z.strictObject({
     ...descriptorCommon, kind: z.literal('uniformBuffer'),
@@ -107,6 +109,8 @@ export const descriptorSchemas = {
     camera: cameraSchema.optional(),
     data: z.string().optional().describe('The block\'s raw bytes, .bin or .bin.gz, kept whole'),
     members: jsonObject.optional().describe('Member path -> value, written after value / camera / data'),
+    perFrame: z.array(z.strictObject({ members: jsonObject.optional(), camera: jsonObject.optional() })).min(1).optional()
+      .describe('Multi-frame runs: frame i\'s member / camera changes (frames past the list use its last entry)'),
   }),
   storageBuffer: z.strictObject({
     ...descriptorCommon, kind: z.literal('storageBuffer'), ...storageBufferContentShape,
@@ -222,6 +226,8 @@ export const manifestSchema = z.strictObject({
   bounces: count.optional(),
   seed: count.optional(),
   floatModel: z.enum(['ieee', 'gpu']).optional(),
+  frames: z.int().min(1).optional().describe('Trace-rays launches in sequence (default 1; run option --frames)'),
+  perFramePushConstants: z.array(jsonObject).min(1).optional().describe('Multi-frame runs: frame i\'s push-constant changes'),
 });
 
 /** The keys an object schema allows, for the validator's `onlyKeys`. */

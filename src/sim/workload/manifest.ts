@@ -107,6 +107,25 @@ export type CameraQuantity = (typeof CAMERA_QUANTITIES)[number];
 
 export type StorageImageRole = 'output' | 'accumulation' | 'scratch';
 
+/**
+ * Multi-frame runs: what the host does to a storage image or buffer before each frame after the
+ * first. 'keep' (default): nothing, its content persists as device memory does (accumulation);
+ * 'clear': zero it; 'upload': copy its manifest content in again (images start as zeros, so for
+ * an image it is 'clear').
+ */
+export type EachFrame = 'keep' | 'clear' | 'upload';
+export const EACH_FRAME = ['keep', 'clear', 'upload'] as const;
+
+/**
+ * One frame's changes to a uniform buffer (`perFrame[i]` applies to frame i; frames past the list
+ * use its last entry): `members` written over the block after its base content and `members`
+ * (a sample offset, a frame counter), `camera` fields replacing the `camera`'s (a camera path).
+ */
+export interface FrameOverride {
+  members?: JsonObject;
+  camera?: Partial<Omit<CameraSpec, 'members'>>;
+}
+
 /** Image formats a storage image may declare (GLSL layout names). */
 export const STORAGE_IMAGE_FORMATS = ['rgba8', 'rgba16f', 'rgba32f', 'r32f', 'rg32f', 'r32ui', 'rgba32ui'] as const;
 export type StorageImageFormat = (typeof STORAGE_IMAGE_FORMATS)[number];
@@ -178,7 +197,7 @@ export function sceneFields(kind: SceneBufferKind): Readonly<Record<string, stri
 
 export type DescriptorContent =
   | { kind: 'accelerationStructure' }
-  | { kind: 'storageImage'; format: StorageImageFormat; role: StorageImageRole }
+  | { kind: 'storageImage'; format: StorageImageFormat; role: StorageImageRole; eachFrame?: EachFrame }
   /**
    * Exactly one of `value` (JSON matching the block), `camera` and `data` (absolute path of the
    * block's raw bytes, .bin or .bin.gz, as a real host uploads them). `members` then overwrites
@@ -186,7 +205,10 @@ export type DescriptorContent =
    * struct) with JSON values; strings "${width}", "${height}", "${spp}", "${bounces}", "${seed}"
    * are run parameters, so launch options reach the fields the application keeps them in.
    */
-  | { kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec; data?: string; members?: JsonObject }
+  | {
+    kind: 'uniformBuffer'; layout: 'std140' | 'std430' | 'scalar'; value?: JsonObject; camera?: CameraSpec; data?: string; members?: JsonObject;
+    perFrame?: FrameOverride[];
+  }
   | StorageBufferContent
   /**
    * One texture per array element (`sampler2D textures[]`), in the application's order; `"scene"`:
@@ -229,6 +251,8 @@ export interface StorageBufferContent {
   value?: JsonValue;
   /** Element count for a buffer the shader writes (no initial content). */
   elements?: number;
+  /** Multi-frame runs: kept, cleared or uploaded again before each frame after the first (default 'keep'). */
+  eachFrame?: EachFrame;
   /** Name other values use in `{"addressOf": id}` (descriptors); `buffers` entries use their `name`. */
   id?: string;
   struct?: string;
@@ -380,8 +404,19 @@ export interface WorkloadManifest {
    * `loadManifest` always sets it; optional so manifests built in code need not.
    */
   buffers?: NamedBuffer[];
-  /** JSON matching the push_constant block; strings "${spp}", "${bounces}", "${seed}", "${width}", "${height}" are run parameters. */
+  /**
+   * JSON matching the push_constant block; "${...}" strings are run parameters
+   * (run-placeholders.ts: "${spp}", "${frame}", "${(frame + 1) * spp}", ...).
+   */
   pushConstants?: JsonObject;
+  /** Multi-frame runs: entry i is written over `pushConstants` for frame i (frames past the list use its last entry). */
+  perFramePushConstants?: JsonObject[];
+  /**
+   * Trace-rays launches the run issues, one per frame, back to back (default 1). Device memory
+   * (images, buffers) persists between them unless a resource's `eachFrame` says otherwise;
+   * uniform buffers and push constants are written again before each frame.
+   */
+  frames?: number;
   /** constant_id -> value. JSON keys are decimal strings. */
   specConstants: Record<number, number | boolean>;
   /** Absent only when `accelerationStructures` declares all geometry (then no buffer comes `from: 'scene'`). */

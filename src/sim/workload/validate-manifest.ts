@@ -12,8 +12,9 @@ import {
 } from './json-checks.js';
 import {
   SHADER_COMPILERS, SHADER_STAGES, STAGE_EXTENSION, type ShaderCompiler, type HitGroup, type LaunchSize, type SbtShaderEntry, type ShaderSource,
-  type ShaderStage, type WorkloadManifest,
+  type ShaderStage, type WorkloadManifest, type JsonObject,
 } from './manifest.js';
+import { placeholderExpression, placeholderProblem } from './run-placeholders.js';
 import { namedBufferReferences, readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
@@ -98,6 +99,14 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const bounces = root.bounces === undefined ? 0 : nonNegativeInteger(c, root.bounces, 'bounces');
   const seed = root.seed === undefined ? 0 : nonNegativeInteger(c, root.seed, 'seed');
   const floatModel = root.floatModel === undefined ? 'ieee' : oneOf(c, root.floatModel, ['ieee', 'gpu'] as const, 'floatModel');
+  const frames = root.frames === undefined ? 1 : nonNegativeInteger(c, root.frames, 'frames', 1);
+  let perFramePushConstants: JsonObject[] | undefined;
+  if (root.perFramePushConstants !== undefined) {
+    if (root.pushConstants === undefined) report(c, 'perFramePushConstants', 'needs "pushConstants" (the values frames change)');
+    perFramePushConstants = (array(c, root.perFramePushConstants, 'perFramePushConstants') ?? [])
+      .map((v, i) => readJsonObject(c, v, key('perFramePushConstants', i)))
+      .filter((v): v is JsonObject => v !== undefined);
+  }
 
   checkPlaceholders(c, root);
 
@@ -123,6 +132,8 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   };
   if (raygenShaderRecord) manifest.raygenShaderRecord = raygenShaderRecord;
   if (pushConstants) manifest.pushConstants = pushConstants;
+  if (perFramePushConstants && perFramePushConstants.length > 0) manifest.perFramePushConstants = perFramePushConstants;
+  if (frames !== undefined && frames > 1) manifest.frames = frames;
   if (accelerationStructures) manifest.accelerationStructures = accelerationStructures;
   if (scene) manifest.scene = scene;
   return { manifest, problems: [] };
@@ -329,19 +340,21 @@ function readLaunch(c: JsonChecks, v: unknown): LaunchSize | undefined {
   return { width, height, depth };
 }
 
-const RUN_PARAMETERS = ['width', 'height', 'depth', 'spp', 'bounces', 'seed'];
-
 /**
- * "${name}" strings are run parameters the host substitutes in push constants (so `--spp` reaches
+ * "${...}" strings are run parameters the host substitutes in push constants (so `--spp` reaches
  * the shader); anywhere else they would reach a buffer as text, so they are reported.
  */
 function checkPlaceholders(c: JsonChecks, root: Record<string, unknown>): void {
   const visit = (v: unknown, path: string, allowed: boolean): void => {
     if (typeof v === 'string') {
-      const m = /^\$\{(.*)\}$/.exec(v);
-      if (!m) return;
-      if (!allowed) report(c, path, `run parameter ${v} is only substituted in pushConstants and in uniform buffers' "value" and "members"`);
-      else if (!RUN_PARAMETERS.includes(m[1]!)) report(c, path, `unknown run parameter ${v} (known: ${RUN_PARAMETERS.map((n) => '${' + n + '}').join(', ')})`);
+      const expr = placeholderExpression(v);
+      if (expr === undefined) return;
+      if (!allowed) {
+        report(c, path, `run parameter ${v} is only substituted in pushConstants, perFramePushConstants and in uniform buffers' "value", "members" and "perFrame"`);
+        return;
+      }
+      const problem = placeholderProblem(expr);
+      if (problem !== undefined) report(c, path, problem);
     } else if (Array.isArray(v)) {
       v.forEach((x, i) => visit(x, key(path, i), allowed));
     } else if (isObject(v)) {
@@ -349,11 +362,12 @@ function checkPlaceholders(c: JsonChecks, root: Record<string, unknown>): void {
     }
   };
   visit(root.pushConstants, 'pushConstants', true);
+  visit(root.perFramePushConstants, 'perFramePushConstants', true);
   if (Array.isArray(root.descriptors)) {
     root.descriptors.forEach((d, i) => {
       const uniform = isObject(d) && d.kind === 'uniformBuffer';
       if (!isObject(d)) return;
-      for (const [k, x] of Object.entries(d)) visit(x, key(key('descriptors', i), k), uniform && (k === 'value' || k === 'members'));
+      for (const [k, x] of Object.entries(d)) visit(x, key(key('descriptors', i), k), uniform && (k === 'value' || k === 'members' || k === 'perFrame'));
     });
   }
   for (const k of ['hitGroups', 'miss', 'callables', 'raygenShaderRecord']) visit(root[k], k, false);

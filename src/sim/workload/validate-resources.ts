@@ -8,8 +8,8 @@ import {
   oneOf, onlyKeys, report, string, vec3, type JsonChecks,
 } from './json-checks.js';
 import {
-  CAMERA_QUANTITIES, INSTANCE_FLAGS, SAMPLED_IMAGE_FORMATS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
-  type CameraQuantity, type CameraSpec, type DescriptorBinding, type DescriptorContent, type InstanceFlag, type InstanceSpec,
+  CAMERA_QUANTITIES, EACH_FRAME, INSTANCE_FLAGS, SAMPLED_IMAGE_FORMATS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
+  type CameraQuantity, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceFlag, type InstanceSpec,
   type HostStructMember, type JsonObject, type JsonValue, type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
 } from './manifest.js';
@@ -67,7 +67,8 @@ function readDescriptorContent(
       onlyKeys(c, obj, keysOf(descriptorSchemas.storageImage), path);
       const format = oneOf(c, obj.format, STORAGE_IMAGE_FORMATS, key(path, 'format'));
       const role = obj.role === undefined ? 'output' : oneOf(c, obj.role, ['output', 'accumulation', 'scratch'] as const, key(path, 'role'));
-      return format && role ? { kind, format, role } : undefined;
+      const eachFrame = obj.eachFrame === undefined ? undefined : oneOf(c, obj.eachFrame, EACH_FRAME, key(path, 'eachFrame'));
+      return format && role ? { kind, format, role, ...(eachFrame ? { eachFrame } : {}) } : undefined;
     }
     case 'uniformBuffer': {
       onlyKeys(c, obj, keysOf(descriptorSchemas.uniformBuffer), path);
@@ -77,11 +78,14 @@ function readDescriptorContent(
         report(c, path, 'a uniform buffer needs exactly one of "value" (JSON matching the block), "camera" and "data" (the block\'s raw bytes, a .bin file)');
         return undefined;
       }
-      const members = obj.members === undefined ? undefined : readJsonObject(c, obj.members, key(path, 'members'));
-      if (obj.members !== undefined && !members) return undefined;
+      const base = obj.members === undefined ? undefined : readJsonObject(c, obj.members, key(path, 'members'));
+      if (obj.members !== undefined && !base) return undefined;
+      const perFrame = obj.perFrame === undefined ? undefined : readPerFrame(c, obj.perFrame, key(path, 'perFrame'), obj.camera !== undefined);
+      if (obj.perFrame !== undefined && !perFrame) return undefined;
+      const members = { ...(base ? { members: base } : {}), ...(perFrame ? { perFrame } : {}) };
       if (obj.camera !== undefined) {
         const camera = readCamera(c, obj.camera, key(path, 'camera'));
-        return camera && layout ? { kind, layout, camera, ...(members ? { members } : {}) } : undefined;
+        return camera && layout ? { kind, layout, camera, ...members } : undefined;
       }
       if (obj.data !== undefined) {
         const data = existingFile(c, obj.data, key(path, 'data'));
@@ -89,10 +93,10 @@ function readDescriptorContent(
           report(c, key(path, 'data'), `expected a .bin file (the block's raw bytes), optionally .gz, found ${describeJson(obj.data)}`);
           return undefined;
         }
-        return data && layout ? { kind, layout, data, ...(members ? { members } : {}) } : undefined;
+        return data && layout ? { kind, layout, data, ...members } : undefined;
       }
       const value = readJsonObject(c, obj.value, key(path, 'value'));
-      return value && layout ? { kind, layout, value, ...(members ? { members } : {}) } : undefined;
+      return value && layout ? { kind, layout, value, ...members } : undefined;
     }
     case 'storageBuffer':
       return readStorageBuffer(c, obj, path);
@@ -124,6 +128,39 @@ function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: st
   return content && id !== undefined ? { ...content, id } : content;
 }
 
+/** A uniform buffer's `perFrame`: a non-empty list of `{members?, camera?}`; `camera` only over a `camera` buffer. */
+function readPerFrame(c: JsonChecks, v: unknown, path: string, hasCamera: boolean): FrameOverride[] | undefined {
+  const list = array(c, v, path);
+  if (!list) return undefined;
+  if (list.length === 0) report(c, path, 'expected at least one frame\'s {members, camera}');
+  const before = c.problems.length;
+  const out = list.map((entry, i): FrameOverride => {
+    const p = key(path, i);
+    const obj = object(c, entry, p);
+    if (!obj) return {};
+    onlyKeys(c, obj, ['members', 'camera'], p);
+    const f: FrameOverride = {};
+    if (obj.members !== undefined) {
+      const m = readJsonObject(c, obj.members, key(p, 'members'));
+      if (m) f.members = m;
+    }
+    if (obj.camera !== undefined) {
+      if (!hasCamera) report(c, key(p, 'camera'), 'only a uniform buffer filled from "camera" can follow a camera path');
+      const cam = object(c, obj.camera, key(p, 'camera'));
+      if (cam) {
+        onlyKeys(c, cam, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far'], key(p, 'camera'));
+        const merged = readCamera(c, { lookFrom: [0, 0, 1], lookAt: [0, 0, 0], fovY: 60, ...cam }, key(p, 'camera'));
+        if (merged) {
+          const partial: Record<string, unknown> = {};
+          for (const k of Object.keys(cam)) partial[k] = (merged as unknown as Record<string, unknown>)[k];
+          f.camera = partial as FrameOverride['camera'];
+        }
+      }
+    }
+    return f;
+  });
+  return c.problems.length > before ? undefined : out;
+}
 
 /** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
 export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
@@ -156,6 +193,10 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
   }
   if (!layout) return undefined;
   const extra: Partial<StorageBufferContent> = {};
+  if (obj.eachFrame !== undefined) {
+    const eachFrame = oneOf(c, obj.eachFrame, EACH_FRAME, key(path, 'eachFrame'));
+    if (eachFrame) extra.eachFrame = eachFrame;
+  }
   if (obj.struct !== undefined) {
     const struct = string(c, obj.struct, key(path, 'struct'));
     if (struct !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(struct)) report(c, key(path, 'struct'), `expected a GLSL struct name, found ${describeJson(struct)}`);

@@ -236,12 +236,14 @@ test('several raygen shaders need the launched one named', (t) => {
 
 test('run-parameter placeholders: unknown names, and placeholders outside pushConstants', (t) => {
   const m = base();
-  m.pushConstants = { frame: '${frame}', spp: '${spp}' };
+  m.pushConstants = { frame: '${frame}', spp: '${spp}', bad: '${fram * 2}', broken: '${(spp + 1}' };
   (m.descriptors as Record<string, unknown>[])[6]!.value = { exposure: '${seed}' };
   (m.descriptors as Record<string, unknown>[])[4] = { set: 0, binding: 4, kind: 'storageBuffer', value: { count: '${spp}' } };
   const problems = problemsOf(m);
-  hasProblem(t, problems, /pushConstants\.frame: unknown run parameter \$\{frame\} \(known: \$\{width\}/);
-  hasProblem(t, problems, /descriptors\[4\]\.value\.count: run parameter \$\{spp\} is only substituted in pushConstants and in uniform buffers/);
+  hasProblem(t, problems, /pushConstants\.bad: \$\{fram \* 2\}: unknown name 'fram' \(a run parameter such as \$\{spp\}, or arithmetic over width, height/);
+  hasProblem(t, problems, /pushConstants\.broken: \$\{\(spp \+ 1\}: missing \)/);
+  hasProblem(t, problems, /descriptors\[4\]\.value\.count: run parameter \$\{spp\} is only substituted in pushConstants, perFramePushConstants and in uniform buffers/);
+  t.false(problems.some((p) => p.includes('pushConstants.frame')), '${frame} is a run parameter (multi-frame runs)');
   t.false(problems.some((p) => p.includes('descriptors[6]')), 'uniform buffer values take run parameters');
   t.false(problems.some((p) => p.includes('pushConstants.spp')));
 });

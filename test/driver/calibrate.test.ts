@@ -2,6 +2,9 @@
  * The timing model's fidelity on the real LumiBench WKND frame, against Vulkan-Sim's measurements
  * (issue 8): the calibrated figures stay within the targets. Runs where ../shared/calibration is
  * beside the project and skips with a message elsewhere. (Speed is measured by bench/calibration.ts.)
+ * The suite runs the 32x32 1 spp frame; the 64x64 2 spp frame (60-140 s on a loaded 2-core machine,
+ * issue 25.5) runs with VVISION_CALIBRATE_ALL=1 and in `npm run bench -- calibration`, which prints
+ * every figure of both sizes against its target.
  */
 import test from 'ava';
 import { existsSync } from 'node:fs';
@@ -23,7 +26,7 @@ test('SUMMARY.tsv gives both Vulkan-Sim runs with their sizes and figures', (t) 
   t.is(runs[1]!.wallSeconds, 8 * 60 + 2.74);
 });
 
-for (const size of ['32x32x1', '64x64x2']) {
+for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : ['32x32x1']) {
   test(`WKND ${size} on Vulkan-Sim's SM75_RTX2060 config: the figures meet the calibration targets`, async (t) => {
     if (!available) return skip(t);
     const ref = readReferenceRuns().find((r) => `${r.width}x${r.height}x${r.spp}` === size)!;

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { CALIBRATION_FIGURES, readReferenceRuns, vulkanSimDir, withinTarget } from '../src/driver/calibrate.js';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { calibrationDir } from '../src/sim/workload/load-manifest.js';
+import { loadNote } from './machine-load.js';
 
 interface RunResult {
   values: Record<string, number>;
@@ -47,7 +48,7 @@ function run(...a: string[]): RunResult {
 }
 
 const fmt = (x: number): string => (Number.isInteger(x) ? x.toLocaleString('en-US') : x.toFixed(4));
-const cost = (r: RunResult): string => `wall ${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`;
+const cost = (r: RunResult): string => `wall ${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB, ${loadNote()}`;
 
 if (!existsSync(join(calibrationDir(), 'lumibench-wknd', 'vulkan-sim', 'SUMMARY.tsv'))) {
   process.stdout.write(`LumiBench WKND: skipped (${join(calibrationDir(), 'lumibench-wknd')} not found)\n`);

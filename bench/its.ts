@@ -7,6 +7,7 @@
  */
 import { instrumentWorkload } from '../src/driver/instrument-workload.js';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
+import { loadNote } from './machine-load.js';
 
 const width = Number(process.argv[2] ?? 64);
 const height = Number(process.argv[3] ?? 32);
@@ -30,3 +31,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+console.log(`(wall ms taken at ${loadNote()})`);

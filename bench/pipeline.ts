@@ -20,6 +20,7 @@ import { runWorkload } from '../src/driver/run-workload.js';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { OutputDir } from '../src/cli/output-dir.js';
 import { writeHtmlReport } from '../src/report/write-report.js';
+import { loadNote } from './machine-load.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const size = quick ? 64 : 128;
@@ -32,7 +33,7 @@ if (only.includes('functional')) {
   await runWorkload('pt', { width: 16, height: 16, spp: 1 }); // warm-up: JIT of compiler and core
   const r = await runWorkload('pt', { width: size, height: size, spp: 2 });
   const s = r.timings.simulate / 1000;
-  console.log(`functional pt ${size}x${size} 2spp: simulate ${s.toFixed(2)} s (compile ${(r.timings.compile / 1000).toFixed(2)} s, scene+BVH ${(r.timings.scene / 1000).toFixed(2)} s)`);
+  console.log(`functional pt ${size}x${size} 2spp: simulate ${s.toFixed(2)} s (compile ${(r.timings.compile / 1000).toFixed(2)} s, scene+BVH ${(r.timings.scene / 1000).toFixed(2)} s); ${loadNote()}`);
   console.log(`  ${fmt(r.counters.threadInsts)} thread instructions -> ${fmt(r.counters.threadInsts / s)} thread insts/s; ${fmt(r.counters.warpInsts / s)} warp insts/s`);
   console.log(`  ${fmt(r.rt.rays)} rays -> ${fmt(r.rt.rays / s)} rays/s; SIMT efficiency ${(100 * r.counters.activeLanes / (32 * r.counters.warpInsts)).toFixed(1)}%`);
 }
@@ -53,7 +54,7 @@ if (only.includes('instrument')) {
   const reportMs = performance.now() - t0;
   out.commit();
   console.log(`  analytics ${all.analyticsMs.toFixed(0)} ms for ${fmt(entries)} entries (${(all.analyticsMs / (entries / 1e6)).toFixed(0)} ms per million entries); report + files ${reportMs.toFixed(0)} ms`);
-  console.log(`  analytics + report = ${(100 * (all.analyticsMs + reportMs) / simMs).toFixed(1)}% of simulation time (${(simMs / 1000).toFixed(1)} s; target < 25%)`);
+  console.log(`  analytics + report = ${(100 * (all.analyticsMs + reportMs) / simMs).toFixed(1)}% of simulation time (${(simMs / 1000).toFixed(1)} s; target < 25%); ${loadNote()}`);
   console.log(`  fidelity: dump ${all.fidelity?.fromDump} vs simulator ${all.fidelity?.fromSimulator}: ${all.fidelity?.holds ? 'equal' : 'DIFFERENT'}`);
 }
 
@@ -61,7 +62,7 @@ if (only.includes('timing')) {
   const r = await simulateWorkload('pt', { config: 'mobile', width: size, height: size, spp: 2 });
   const v = r.stats.values;
   const s = r.wallMs / 1000;
-  console.log(`timing pt ${size}x${size} 2spp mobile: wall ${s.toFixed(1)} s, ${fmt(v.gpu_sim_cycle!)} cycles (${fmt(v.gpu_sim_cycle! / s)} cycles/s), ${fmt(v.gpu_warp_insn!)} warp insts (${fmt(v.gpu_warp_insn! / s)} warp insts/s), ${fmt(v.gpu_sim_insn!)} thread insts (${fmt(v.gpu_sim_insn! / s)}/s), IPC ${v.gpu_ipc!.toFixed(2)}`);
+  console.log(`timing pt ${size}x${size} 2spp mobile: wall ${s.toFixed(1)} s, ${fmt(v.gpu_sim_cycle!)} cycles (${fmt(v.gpu_sim_cycle! / s)} cycles/s), ${fmt(v.gpu_warp_insn!)} warp insts (${fmt(v.gpu_warp_insn! / s)} warp insts/s), ${fmt(v.gpu_sim_insn!)} thread insts (${fmt(v.gpu_sim_insn! / s)}/s), IPC ${v.gpu_ipc!.toFixed(2)}; ${loadNote()}`);
 }
 if (only.includes('overhead')) {
   // `all` includes simt, so one set of runs gives both figures the issue asks for.
@@ -79,7 +80,7 @@ if (only.includes('overhead')) {
     total += extra;
     console.log(`  ${r.mode.padEnd(10)} ${fmt(v.gpu_sim_cycle!)} cycles: overhead ${extra >= 0 ? '+' : ''}${fmt(extra)} cycles (${(100 * extra / baseCycles).toFixed(1)}%), ${fmt(v.gpu_sim_insn!)} thread insts (+${(100 * (v.gpu_sim_insn! / base.gpu_sim_insn! - 1)).toFixed(1)}%), IPC ${v.gpu_ipc!.toFixed(2)}, L1D accesses ${fmt(v.L1D_total_cache_accesses!)} (uninstrumented ${fmt(base.L1D_total_cache_accesses!)}), wall ${(r.simulateMs / 1000).toFixed(1)} s`);
   }
-  console.log(`  all modes together: overhead ${fmt(total)} cycles over ${all.runs.length} runs; fidelity ${all.fidelity?.holds ? 'equal' : 'DIFFERENT'}; wall ${wall.toFixed(1)} s`);
+  console.log(`  all modes together: overhead ${fmt(total)} cycles over ${all.runs.length} runs; fidelity ${all.fidelity?.holds ? 'equal' : 'DIFFERENT'}; wall ${wall.toFixed(1)} s; ${loadNote()}`);
 }
 
 clearInterval(sampler);

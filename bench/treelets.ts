@@ -18,6 +18,7 @@ import { STAT_META } from '../src/sim/timing/index.js';
 import { writeTreeletReport, type TreeletRun } from '../src/report/write-treelet-report.js';
 import { OutputDir } from '../src/cli/output-dir.js';
 import { imageToPng } from '../src/sim/host/image-png.js';
+import { loadNote } from './machine-load.js';
 
 const args = process.argv.slice(2);
 const size = args[0] !== undefined && /^\d+$/.test(args[0]) ? Number(args.shift()) : 64;
@@ -66,7 +67,7 @@ for (const workload of workloads) {
     const l1rtAccesses = l1rt.hit + l1rt.hit_reserved + l1rt.miss_compulsory + l1rt.miss_capacity_conflict + l1rt.miss_sector;
     const values = { ...r.stats.values, rt_l1d_miss_rate: l1rtAccesses > 0 ? (l1rt.miss_compulsory + l1rt.miss_capacity_conflict + l1rt.miss_sector) / l1rtAccesses : 0 };
     runs.push({ label: v.label, values, l1MissRate: r.stats.distributions.rtL1MissRate, intervalCycles: r.stats.distributions.rtOccupancy.intervalCycles });
-    process.stdout.write(`  ${v.label}: ${r.stats.values.gpu_sim_cycle} cycles (${(r.wallMs / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(`  ${v.label}: ${r.stats.values.gpu_sim_cycle} cycles (${(r.wallMs / 1000).toFixed(1)} s; ${loadNote()})\n`);
   }
   const same = images.every((b) => b.equals(images[0]!));
   const base = runs[0]!.values;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLE_I_METRICS } from '../src/driver/zatel/combine.js';
 import { runZatel } from '../src/driver/zatel/run-zatel.js';
+import { loadNote } from './machine-load.js';
 
 interface Case { workload: string; size: number; fraction: 'auto' | number; config: string }
 const CASES: Record<string, Case> = {
@@ -45,6 +46,6 @@ for (const name of names) {
     console.log(`  ${m.padEnd(28)}${f(x.predicted).padStart(14)}${f(x.full).padStart(14)}${`${(100 * x.relativeError).toFixed(2)}%`.padStart(9)}`);
   }
   console.log(`  MAE over Table I: ${(100 * sum / TABLE_I_METRICS.length).toFixed(2)}%`);
-  console.log(`  wall: full ${v.fullWallSeconds.toFixed(1)} s; Zatel ${v.zatelWallSeconds.toFixed(1)} s (heatmap ${r.timing.heatmapSeconds.toFixed(1)} s, groups ${r.timing.groupsSeconds.toFixed(1)} s; group jobs ${r.timing.groupJobSeconds.toFixed(1)} s of work)`);
+  console.log(`  wall: full ${v.fullWallSeconds.toFixed(1)} s; Zatel ${v.zatelWallSeconds.toFixed(1)} s (heatmap ${r.timing.heatmapSeconds.toFixed(1)} s, groups ${r.timing.groupsSeconds.toFixed(1)} s; group jobs ${r.timing.groupJobSeconds.toFixed(1)} s of work); ${loadNote()}`);
   console.log(`  speedup ${v.speedup.toFixed(2)}x (${v.speedupExcludingHeatmap.toFixed(2)}x without the heatmap)`);
 }

@@ -4,8 +4,7 @@
  * array script) and `--sbatch <option>` (extra #SBATCH lines, repeatable).
  */
 import type { Command } from 'commander';
-import { collectBackend, localBackend, type JobBackend } from '../driver/jobs/backend.js';
-import { slurmBackend } from '../driver/jobs/slurm-backend.js';
+import type { JobBackend } from '../driver/jobs/backend.js';
 import { CliUsageError } from './user-errors.js';
 
 export interface RawBackendOptions {
@@ -30,15 +29,16 @@ export function parseJobs(raw: RawBackendOptions): number | undefined {
   return n;
 }
 
-export function parseBackend(raw: RawBackendOptions): JobBackend {
+/** The job backend the options name; its module is imported here, not at the CLI's start (issue 25). */
+export async function parseBackend(raw: RawBackendOptions): Promise<JobBackend> {
   const jobs = parseJobs(raw);
   switch (raw.backend) {
     case 'local':
-      return localBackend(jobs);
+      return (await import('../driver/jobs/backend.js')).localBackend(jobs);
     case 'slurm':
-      return slurmBackend({ submit: raw.submit, sbatchOptions: raw.sbatch, command: { argv: process.argv.slice(2), cwd: process.cwd() } });
+      return (await import('../driver/jobs/slurm-backend.js')).slurmBackend({ submit: raw.submit, sbatchOptions: raw.sbatch, command: { argv: process.argv.slice(2), cwd: process.cwd() } });
     case 'collect':
-      return collectBackend();
+      return (await import('../driver/jobs/backend.js')).collectBackend();
     default:
       throw new CliUsageError(`--backend: expected local, slurm or collect, got '${raw.backend}'`);
   }

@@ -8,7 +8,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve, isAbsolute } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_TIMELINE_MAX_EVENTS, timelineJson, type TimelineMeta, type TimelineOptions, type TimelineRecorder } from '../sim/timing/index.js';
+import { DEFAULT_TIMELINE_MAX_EVENTS, type TimelineOptions, type TimelineRecorder } from '../sim/timing/timeline.js';
+import { timelineJson, type TimelineMeta } from '../sim/timing/timeline-json.js';
 import type { OutputDir } from './output-dir.js';
 import { OutputFile } from './output-file.js';
 import { CliUsageError } from './user-errors.js';

@@ -3,11 +3,27 @@
  * animation, no responsiveness and a white background (a transparent PNG is unreadable in dark
  * viewers).
  */
-import { createCanvas } from '@napi-rs/canvas';
-import { Chart, registerables, type ChartConfiguration, type Plugin } from 'chart.js';
+import { createRequire } from 'node:module';
+import type * as Canvas from '@napi-rs/canvas';
+import type * as ChartJs from 'chart.js';
+import type { ChartConfiguration, Plugin } from 'chart.js';
 import type { ChartSpec } from './chart-specs.js';
 
-Chart.register(...registerables);
+/**
+ * chart.js and the canvas, loaded when the first chart is drawn (issue 25: a command that draws
+ * none, or has not yet, starts without them).
+ */
+let drawing: { createCanvas: typeof Canvas.createCanvas; Chart: typeof ChartJs.Chart } | undefined;
+function chartLibraries(): NonNullable<typeof drawing> {
+  if (drawing === undefined) {
+    const require = createRequire(import.meta.url);
+    const { createCanvas } = require('@napi-rs/canvas') as typeof Canvas;
+    const { Chart, registerables } = require('chart.js') as typeof ChartJs;
+    Chart.register(...registerables);
+    drawing = { createCanvas, Chart };
+  }
+  return drawing;
+}
 
 const whiteBackground: Plugin = {
   id: 'vvisionWhiteBackground',
@@ -21,6 +37,7 @@ const whiteBackground: Plugin = {
 };
 
 export function renderChartPng(spec: ChartSpec, width = 800, height = 420): Uint8Array {
+  const { createCanvas, Chart } = chartLibraries();
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d') as unknown as CanvasRenderingContext2D;
   const config = {

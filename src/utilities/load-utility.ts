@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
+import type * as TS from 'typescript';
 import { NAME_PATTERN } from '../primitives/buffer-layout.js';
 import { BUILTIN_UTILITIES } from './builtin.js';
 import type { Utility } from './utility.js';
@@ -55,7 +55,18 @@ function apiTypes(): string {
 
 const EXTENSIONS = ['.ts', '.mts'];
 
-function compilerOptions(): ts.CompilerOptions {
+/**
+ * The TypeScript compiler, loaded on first use (issue 25): only `--utility` needs it, and loading it
+ * costs ~0.3 s of CPU. `require`, not an ES import: importing the 9 MB CommonJS file from ESM
+ * first scans it for named exports (cjs-module-lexer), another ~0.4 s.
+ */
+let loadedTs: typeof TS | undefined;
+function typescript(): typeof TS {
+  return (loadedTs ??= createRequire(import.meta.url)('typescript') as typeof TS);
+}
+
+function compilerOptions(): TS.CompilerOptions {
+  const ts = typescript();
   // Node's types when this installation has them (a development checkout); else the DOM library
   // gives a user file `console`, `TextEncoder`... without them.
   const typeRoots = [join(packageRoot, 'node_modules', '@types')].filter((p) => existsSync(join(p, 'node')));
@@ -75,7 +86,8 @@ function compilerOptions(): ts.CompilerOptions {
   };
 }
 
-function formatDiagnostic(d: ts.Diagnostic): string {
+function formatDiagnostic(d: TS.Diagnostic): string {
+  const ts = typescript();
   const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
   if (!d.file || d.start === undefined) return `error: ${message}`;
   const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
@@ -84,9 +96,10 @@ function formatDiagnostic(d: ts.Diagnostic): string {
 
 /** Type-checks `file` against vvision's own types; returns `file:line:col: error: ...` lines. */
 /** The last program: a second utility file reuses its parsed vvision declarations. */
-let lastProgram: ts.Program | undefined;
+let lastProgram: TS.Program | undefined;
 
 export function typeCheckUtility(file: string): string[] {
+  const ts = typescript();
   const program = ts.createProgram({ rootNames: [file], options: compilerOptions(), ...(lastProgram ? { oldProgram: lastProgram } : {}) });
   lastProgram = program;
   if (!program.getSourceFile(file)) return [`${file}: error: cannot read the file`];
@@ -117,10 +130,11 @@ function localModule(from: string, spec: string): string | undefined {
  * their resolved files, `node:` / built-ins unchanged. Unresolvable ones go to `problems`.
  */
 function specifierRewriter(
-  file: string, sf: ts.SourceFile, problems: string[], local: (path: string, at: string) => string,
-): ts.TransformerFactory<ts.SourceFile> {
+  file: string, sf: TS.SourceFile, problems: string[], local: (path: string, at: string) => string,
+): TS.TransformerFactory<TS.SourceFile> {
+  const ts = typescript();
   const require = createRequire(file);
-  const target = (spec: string, node: ts.Node): string => {
+  const target = (spec: string, node: TS.Node): string => {
     if (spec === 'vvision') return apiModuleUrl;
     if (spec.startsWith('node:') || builtinModules.includes(spec)) return spec;
     const { line, character } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
@@ -142,7 +156,7 @@ function specifierRewriter(
   };
   return (context) => {
     const f = context.factory;
-    const visit = (node: ts.Node): ts.Node => {
+    const visit = (node: TS.Node): TS.Node => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
         return f.updateImportDeclaration(node, node.modifiers, node.importClause, f.createStringLiteral(target(node.moduleSpecifier.text, node.moduleSpecifier)), node.attributes);
       }
@@ -157,7 +171,7 @@ function specifierRewriter(
       }
       return ts.visitEachChild(node, visit, context);
     };
-    return (root) => ts.visitNode(root, visit) as ts.SourceFile;
+    return (root) => ts.visitNode(root, visit) as TS.SourceFile;
   };
 }
 
@@ -167,6 +181,7 @@ export function transpileUtility(
     throw new UtilityTypeError([`${at}: error: local imports need loadUtilities`]);
   },
 ): { js: string; map: PositionMapper } {
+  const ts = typescript();
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const problems: string[] = [];
   const out = ts.transpileModule(text, {

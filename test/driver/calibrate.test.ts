@@ -2,6 +2,9 @@
  * The timing model's fidelity on the real LumiBench WKND frame, against Vulkan-Sim's measurements
  * (issue 8): the calibrated figures stay within the targets. Runs where ../shared/calibration is
  * beside the project and skips with a message elsewhere. (Speed is measured by bench/calibration.ts.)
+ * The suite runs the 32x32 1 spp frame; the 64x64 2 spp frame (60-140 s on a loaded 2-core machine,
+ * issue 25.5) runs with VVISION_CALIBRATE_ALL=1 and in `npm run bench -- calibration`, which prints
+ * every figure of both sizes against its target.
  */
 import test from 'ava';
 import { existsSync } from 'node:fs';
@@ -26,8 +29,8 @@ test('SUMMARY.tsv gives both Vulkan-Sim runs with their sizes and figures', (t) 
   t.is(runs[0]!.figures.dram_row_buffer_hit_rate, 0.863817);
 });
 
-// 64x64 (minutes of simulation) is measured by `npm run bench -- calibration` and `-- docs`, not here.
-for (const size of ['32x32x1']) {
+// 64x64 (minutes of simulation) is the bench's (`npm run bench -- calibration`, `-- docs`); VVISION_CALIBRATE_ALL=1 runs it here too.
+for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : ['32x32x1']) {
   test(`WKND ${size} on Vulkan-Sim's SM75_RTX2060 config: the figures meet the calibration targets`, async (t) => {
     if (!available) return skip(t);
     const ref = readReferenceRuns().find((r) => `${r.width}x${r.height}x${r.spp}` === size)!;
@@ -37,8 +40,13 @@ for (const size of ['32x32x1']) {
       if (!row.target) continue;
       // Known miss (docs/calibration.md, "What still differs"): at 32x32 (about one warp per RT
       // unit) our RT warp latency is ~0.74x Vulkan-Sim's; hold it so it cannot drift unnoticed.
-      if (row.figure === 'rt_avg_warp_latency') {
+      if (size === '32x32x1' && row.figure === 'rt_avg_warp_latency') {
         t.true(row.ratio > 0.65 && row.ratio < 1.2, `${row.figure} ratio ${row.ratio}`);
+        continue;
+      }
+      // Known miss at 64x64: L2 reservation fails ~5x below Vulkan-Sim's (its L2 queues are not modelled).
+      if (size === '64x64x2' && row.figure === 'L2_total_cache_reservation_fails') {
+        t.true(row.ratio > 1 / 8 && row.ratio < 8, `${row.figure} ratio ${row.ratio}`);
         continue;
       }
       t.true(row.withinTarget, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim} (target ${JSON.stringify(row.target)})`);

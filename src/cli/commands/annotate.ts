@@ -4,9 +4,7 @@
  * Fig. 7: `/* execution count = 22072 histo=32:22072 *\/`).
  */
 import type { Command } from 'commander';
-import { instrumentWorkload } from '../../driver/instrument-workload.js';
-import { annotatedSources } from '../../driver/run-dir.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
 import { simtEfficiency, sumSimtEfficiency } from '../../analytics/index.js';
@@ -28,6 +26,8 @@ export function registerAnnotateCommand(program: Command): void {
       .option('--frame <n|sum>', 'multi-frame runs (--frames): one frame\'s counts (from 0), or the sum over every frame; default the last frame')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawAnnotateOptions) => {
+    const { instrumentWorkload } = await import('../../driver/instrument-workload.js');
+    const { annotatedSources } = await import('../../driver/run-dir.js');
     if (raw.mode !== 'simt') throw new CliUsageError(`--mode: inline data comes from the simt utility; got '${raw.mode}'`);
     const sum = raw.frame === 'sum';
     const analyseFrame = raw.frame === undefined || sum ? undefined : frameIndex(raw.frame, '--frame');

@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { vvisionCommandLine } from '../../driver/jobs/slurm-backend.js';
 import { CliUsageError } from '../user-errors.js';
 
 /** The recorded argv with the backend set to collect and the Slurm-only options dropped. */
@@ -31,7 +30,8 @@ export function registerCollectCommand(program: Command): void {
     .command('collect')
     .description('finish a sweep or Zatel run whose jobs ran on Slurm, from the results in its job store')
     .argument('<dir>', 'a Slurm batch folder (<job-dir>/slurm/<batch>, printed by --backend slurm)')
-    .action((dir: string) => {
+    .action(async (dir: string) => {
+      const { vvisionCommandLine } = await import('../../driver/jobs/slurm-backend.js');
       const file = join(resolve(dir), 'batch.json');
       if (!existsSync(file)) throw new CliUsageError(`collect: ${file} does not exist (give the batch folder --backend slurm printed)`);
       let batch: { command?: { argv?: unknown; cwd?: unknown } };

@@ -2,7 +2,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { compareRuns, comparisonHtml } from '../../driver/compare-runs.js';
 
 export function registerCompareCommand(program: Command): void {
   program
@@ -11,7 +10,8 @@ export function registerCompareCommand(program: Command): void {
     .argument('<a>', 'run directory')
     .argument('<b>', 'run directory')
     .option('--out <dir>', 'write compare.html and compare.json here')
-    .action((a: string, b: string, opts: { out?: string }) => {
+    .action(async (a: string, b: string, opts: { out?: string }) => {
+      const { compareRuns, comparisonHtml } = await import('../../driver/compare-runs.js');
       const c = compareRuns(resolve(a), resolve(b));
       for (const f of c.figures) process.stdout.write(`${f.verdict.padEnd(15)} ${f.figure}: ${f.a} | ${f.b}${f.note ? ` (${f.note})` : ''}\n`);
       if (opts.out) {

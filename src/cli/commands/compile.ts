@@ -5,13 +5,9 @@
  * The command only wires options to `compileGlsl` and the IR printer; it holds no compiler logic.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { spirvBytes, SpirvWriteError, writeSpirv } from '../../backend/spirv/write-spirv.js';
 import type { Command } from 'commander';
-import { compileGlsl } from '../../frontend/glsl/compile.js';
-import { formatDiagnostic, hasErrors } from '../../frontend/glsl/diagnostics.js';
 import type { Module, Stage } from '../../ir/module.js';
 import { STAGE_BY_EXTENSION } from '../../ir/module.js';
-import { printModule } from '../../ir/printer.js';
 import { isSpirvPath, readSpirvFile } from '../../frontend/spirv/read-file.js';
 import { SpirvReadError } from '../../frontend/spirv/spirv-words.js';
 import { checkTargetEnv, glslcStage, GLSLC_STAGE_NAMES, parseStd, type TargetEnv } from '../../frontend/glsl/conventions.js';
@@ -34,17 +30,7 @@ export interface CompileCommandOptions {
   output?: string;
 }
 
-/**
- * glslc spells two options with one dash and `=` (`-fshader-stage=rgen`, `-std=460`), which a
- * commander short option cannot express; they are rewritten to their long forms before parsing.
- */
-export function normalizeGlslcArgv(argv: string[]): string[] {
-  return argv.map((a) => {
-    if (a.startsWith('-fshader-stage=')) return '-' + a;
-    if (a.startsWith('-std=')) return '-' + a;
-    return a;
-  });
-}
+export { normalizeGlslcArgv } from '../glslc-argv.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -70,8 +56,12 @@ export function moduleToJson(m: Module): string {
   }, 1);
 }
 
-/** Runs the command; returns the exit status. Output streams are parameters for tests. */
-export function runCompile(files: string[], opts: CompileCommandOptions, out: (s: string) => void, err: (s: string) => void): number {
+/**
+ * Runs the command; returns the exit status. Output streams are parameters for tests. The GLSL
+ * front end, the SPIR-V reader and writer and the IR printer are imported when an input or option
+ * needs them (issue 25: chevrotain is not loaded for a SPIR-V input).
+ */
+export async function runCompile(files: string[], opts: CompileCommandOptions, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   let stage: Stage | undefined;
   const glslc = opts.glslc === true || opts.fshaderStage !== undefined || opts.std !== undefined;
   let forcedVersion: number | undefined;
@@ -97,15 +87,17 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
     err(`vvision compile: error: -o writes one SPIR-V module; give exactly one input file (got ${files.length})\n`);
     return 2;
   }
+  const { printModule } = opts.printIr ? await import('../../ir/printer.js') : { printModule: undefined };
+  const spirvWriter = opts.output !== undefined ? await import('../../backend/spirv/write-spirv.js') : undefined;
   const emit = (m: Module): boolean => {
-    if (opts.printIr) out(printModule(m));
+    if (printModule) out(printModule(m));
     if (opts.json) out(moduleToJson(m) + '\n');
-    if (opts.output === undefined) return true;
+    if (opts.output === undefined || spirvWriter === undefined) return true;
     try {
-      writeFileSync(opts.output, spirvBytes(writeSpirv(m, { targetEnv })));
+      writeFileSync(opts.output, spirvWriter.spirvBytes(spirvWriter.writeSpirv(m, { targetEnv })));
       return true;
     } catch (e) {
-      if (!(e instanceof SpirvWriteError) && !(e instanceof Error && 'code' in e)) throw e;
+      if (!(e instanceof spirvWriter.SpirvWriteError) && !(e instanceof Error && 'code' in e)) throw e;
       err(`${opts.output}: error: ${(e as Error).message}\n`);
       return false;
     }
@@ -133,6 +125,8 @@ export function runCompile(files: string[], opts: CompileCommandOptions, out: (s
       if (!m || !emit(m)) status = 2;
       continue;
     }
+    const { compileGlsl } = await import('../../frontend/glsl/compile.js');
+    const { formatDiagnostic, hasErrors } = await import('../../frontend/glsl/diagnostics.js');
     const r = compileGlsl(file, undefined, {
       includeDirs: opts.include,
       defines: parseDefines(opts.define),
@@ -184,8 +178,8 @@ export function registerCompileCommand(program: Command): void {
     .option('-o, --output <file.spv>', 'write the module as SPIR-V (one input file; --target-env picks SPIR-V 1.5 or 1.6)')
     .option('--print-ir', 'print the IR in its text form')
     .option('--json', 'print the IR module as JSON')
-    .action((files: string[], opts: CompileCommandOptions) => {
-      const status = runCompile(files, opts, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+    .action(async (files: string[], opts: CompileCommandOptions) => {
+      const status = await runCompile(files, opts, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
       process.exitCode = status;
     });
 }

@@ -5,14 +5,9 @@
  * device, it says which is missing and exits 1.
  */
 import type { Command } from 'commander';
-import { launchOnDevice, type DeviceRunOptions } from '../../device/device-run.js';
-import { saveDeviceInstrumentRun, saveDeviceRun } from '../../device/device-run-dir.js';
-import { listDevices } from '../../device/native-host.js';
+import type { DeviceRunOptions } from '../../device/device-run.js';
 import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
-import { writeHtmlReport } from '../../report/write-report.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
-import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
-import { loadUtilities } from '../../utilities/load-utility.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import type { Utility } from '../../utilities/utility.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -58,12 +53,15 @@ function parseDeviceOptions(raw: RawDeviceOptions): DeviceRunOptions {
 
 export function registerDeviceCommand(program: Command): void {
   const device = program.command('device').description('run a workload\'s pipeline on a real Vulkan device (GPU or lavapipe) and write the same run directory as the simulator');
-  device.command('list').description('list the Vulkan devices with ray tracing pipelines').action(() => {
+  device.command('list').description('list the Vulkan devices with ray tracing pipelines').action(async () => {
+    const { listDevices } = await import('../../device/native-host.js');
     process.stdout.write(`${listDevices().join('\n')}\n`);
   });
   deviceOptions(device.command('run').description('run the uninstrumented pipeline on the device: image.png, stats.json (median trace time), device.json')
     .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD))
     .action(async (workload: string, raw: RawDeviceOptions) => {
+      const { launchOnDevice } = await import('../../device/device-run.js');
+      const { saveDeviceRun } = await import('../../device/device-run-dir.js');
       if (raw.out !== undefined) checkOutputTarget(raw.out);
       const opts = parseDeviceOptions(raw);
       const l = await launchOnDevice(workload, undefined, opts);
@@ -83,6 +81,11 @@ export function registerDeviceCommand(program: Command): void {
     .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the size the device needed plus a margin', 'auto')
     .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD))
     .action(async (workload: string, raw: RawDeviceOptions) => {
+      const { launchOnDevice } = await import('../../device/device-run.js');
+      const { saveDeviceInstrumentRun } = await import('../../device/device-run-dir.js');
+      const { writeHtmlReport } = await import('../../report/write-report.js');
+      const { BUILTIN_UTILITIES } = await import('../../utilities/builtin.js');
+      const { loadUtilities } = await import('../../utilities/load-utility.js');
       if (raw.out !== undefined) checkOutputTarget(raw.out);
       if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
       const utilities: Utility[] = [];

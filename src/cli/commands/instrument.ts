@@ -6,19 +6,15 @@
  * transpiled in-process (src/utilities/load-utility.ts), then run exactly as the built-ins.
  */
 import type { Command } from 'commander';
-import { instrumentWorkload, type InstrumentModeArg, type InstrumentResult } from '../../driver/instrument-workload.js';
-import { saveInstrumentRun } from '../../driver/run-dir.js';
-import { INSTRUMENTATION_MODES } from '../../primitives/buffer-layout.js';
-import { DEFAULT_WORKLOAD, loadManifest, resolveWorkload } from '../../sim/workload/load-manifest.js';
+import type { InstrumentModeArg, InstrumentResult } from '../../driver/instrument-workload.js';
+import { INSTRUMENTATION_BINDING, INSTRUMENTATION_MODES, INSTRUMENTATION_SET } from '../../primitives/buffer-layout.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
 import { CliUsageError } from '../user-errors.js';
-import { writeHtmlReport } from '../../report/write-report.js';
-import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
-import { loadUtilities } from '../../utilities/load-utility.js';
 import type { Utility } from '../../utilities/utility.js';
-import { DEFAULT_SPIRV_BINDING, emitInstrumentedSpirv, type SpirvBinding } from '../../driver/emit-spirv.js';
+import type { SpirvBinding } from '../../driver/emit-spirv.js';
 import { checkTargetEnv, type TargetEnv } from '../../frontend/glsl/conventions.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
@@ -46,7 +42,8 @@ function parseMode(mode: string): InstrumentModeArg {
   throw new CliUsageError(`--mode: expected one of ${[...INSTRUMENTATION_MODES, 'all'].join(', ')}, got '${mode}'`);
 }
 
-function modesOfArg(mode: InstrumentModeArg): Utility[] {
+async function modesOfArg(mode: InstrumentModeArg): Promise<Utility[]> {
+  const { BUILTIN_UTILITIES } = await import('../../utilities/builtin.js');
   return mode === 'all' ? Object.values(BUILTIN_UTILITIES) : [BUILTIN_UTILITIES[mode]];
 }
 
@@ -70,14 +67,19 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .option('--analyse-frame <n>', 'multi-frame runs (--frames): the frame (from 0) the utilities analyse and annotate; default the last (every frame\'s dump is saved, with per-frame figures in run.json and the report)')
       .option('--emit-spirv <dir>', 'also write the instrumented stage modules as SPIR-V (spirv/<mode>/*.spv), their metadata (runs/<mode>/metadata.json) and instrumentation-buffer.json: what a Vulkan host needs to run them on a GPU')
-      .option('--spirv-binding <set:binding>', 'descriptor set and binding of the instrumentation buffer in the emitted SPIR-V', `${DEFAULT_SPIRV_BINDING.set}:${DEFAULT_SPIRV_BINDING.binding}`)
+      .option('--spirv-binding <set:binding>', 'descriptor set and binding of the instrumentation buffer in the emitted SPIR-V', `${INSTRUMENTATION_SET}:${INSTRUMENTATION_BINDING}`)
       .option('--target-env <env>', 'Vulkan environment of the emitted SPIR-V: vulkan1.2 (SPIR-V 1.5), vulkan1.3 or vulkan1.4 (SPIR-V 1.6)', 'vulkan1.2')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawInstrumentOptions) => {
+    const { instrumentWorkload } = await import('../../driver/instrument-workload.js');
+    const { saveInstrumentRun } = await import('../../driver/run-dir.js');
+    const { loadManifest, resolveWorkload } = await import('../../sim/workload/load-manifest.js');
+    const { writeHtmlReport } = await import('../../report/write-report.js');
+    const { loadUtilities } = await import('../../utilities/load-utility.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     if (raw.emitSpirv !== undefined) checkOutputTarget(raw.emitSpirv);
     if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
-    const builtins = raw.mode === undefined ? [] : modesOfArg(parseMode(raw.mode));
+    const builtins = raw.mode === undefined ? [] : await modesOfArg(parseMode(raw.mode));
     const users: Utility[] = [];
     for (const f of raw.utility) users.push(...(await loadUtilities(f)));
     const utilities = [...builtins, ...users];
@@ -107,7 +109,7 @@ export function registerInstrumentCommand(program: Command): void {
       const t0 = performance.now();
       await writeHtmlReport(out, data);
       const reportMs = performance.now() - t0;
-      const spirvLine = raw.emitSpirv !== undefined ? writeSpirvDir(raw.emitSpirv, result, spirvBinding, targetEnv.env!) : undefined;
+      const spirvLine = raw.emitSpirv !== undefined ? await writeSpirvDir(raw.emitSpirv, result, spirvBinding, targetEnv.env!) : undefined;
       const dir = out.commit();
       const simt = result.results.simt?.overall;
       if (raw.json) {
@@ -150,7 +152,8 @@ export function registerInstrumentCommand(program: Command): void {
   });
 }
 
-function writeSpirvDir(path: string, result: InstrumentResult, binding: SpirvBinding, env: TargetEnv): string {
+async function writeSpirvDir(path: string, result: InstrumentResult, binding: SpirvBinding, env: TargetEnv): Promise<string> {
+  const { emitInstrumentedSpirv } = await import('../../driver/emit-spirv.js');
   const dir = new OutputDir(path);
   try {
     const d = emitInstrumentedSpirv(dir, result, binding, env);

@@ -8,12 +8,8 @@ import { recordFilesInRunDir } from '../output-dir.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { vvisionDataFiles } from '../../analytics/index.js';
-import { loadRunDir, RunDirError, type RunRecord } from '../../driver/run-dir.js';
-import { BUILTIN_UTILITIES } from '../../utilities/builtin.js';
-import { loadUtilities } from '../../utilities/load-utility.js';
+import type { RunRecord } from '../../driver/run-dir.js';
 import type { Utility } from '../../utilities/utility.js';
-import { writeHtmlReport } from '../../report/write-report.js';
 
 /** Each file written whole: to a temporary name, then renamed over the old one. */
 function atomicWriter(dir: string) {
@@ -41,6 +37,9 @@ export function registerReportCommand(program: Command): void {
     .option('--utility <file.ts>', "a user utility the run used (default: the file run.json recorded; repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--json', 'print the report path as JSON')
     .action(async (dirArg: string, opts: { utility: string[]; json?: boolean }) => {
+      const { vvisionDataFiles } = await import('../../analytics/index.js');
+      const { writeHtmlReport } = await import('../../report/write-report.js');
+      const { loadRunDir, RunDirError } = await import('../../driver/run-dir.js');
       const dir = resolve(dirArg);
       const users = await userUtilities(dir, opts.utility);
       const data = loadRunDir(dir, (name) => {
@@ -59,6 +58,9 @@ export function registerReportCommand(program: Command): void {
 
 /** The user utilities a saved run needs, by name: the files given, then the files run.json recorded. */
 async function userUtilities(dir: string, files: string[]): Promise<Map<string, Utility>> {
+  const { RunDirError } = await import('../../driver/run-dir.js');
+  const { BUILTIN_UTILITIES } = await import('../../utilities/builtin.js');
+  const { loadUtilities } = await import('../../utilities/load-utility.js');
   const byName = new Map<string, Utility>();
   for (const f of files) for (const u of await loadUtilities(f)) byName.set(u.name, u);
   const recordPath = join(dir, 'run.json');

@@ -6,8 +6,6 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobStore } from '../../driver/jobs/job-store.js';
-import { runSimJob } from '../../driver/jobs/run-job.js';
 import { CliUsageError } from '../user-errors.js';
 
 export function registerRunJobCommand(program: Command): void {
@@ -17,6 +15,8 @@ export function registerRunJobCommand(program: Command): void {
     .requiredOption('--job-dir <dir>', 'the job store')
     .argument('<id>', 'job id (a folder under <job-dir>/jobs)')
     .action(async (id: string, raw: { jobDir: string }) => {
+      const { JobStore } = await import('../../driver/jobs/job-store.js');
+      const { runSimJob } = await import('../../driver/jobs/run-job.js');
       const store = new JobStore(raw.jobDir);
       if (!/^[0-9a-f]{16}$/.test(id) || !existsSync(join(store.jobDir(id), 'spec.json'))) {
         throw new CliUsageError(`run-job: no job '${id}' in ${store.dir}/jobs`);

@@ -3,13 +3,10 @@
  * `image.png` and `stats.json` (functional counters, RT counters, BVH figures, timings).
  */
 import type { Command } from 'commander';
-import { runWorkload } from '../../driver/run-workload.js';
-import { imageToPng } from '../../sim/host/image-png.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
-import { functionalStats } from '../../driver/functional-stats.js';
 
 export function registerRunCommand(program: Command): void {
   addRunOptions(
@@ -19,6 +16,9 @@ export function registerRunCommand(program: Command): void {
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   ).action(async (workload: string, raw: RawRunOptions & { keepAlpha?: boolean }) => {
+    const { runWorkload } = await import('../../driver/run-workload.js');
+    const { imageToPng } = await import('../../sim/host/image-png.js');
+    const { functionalStats } = await import('../../driver/functional-stats.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     const opts = { ...parseRunOptions(raw), frameImages: true };
     const progress = progressReporter();

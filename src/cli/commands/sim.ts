@@ -5,11 +5,8 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { simulateWorkload, timelineOfFailedRun, type SimulationResult } from '../../driver/simulate-workload.js';
-import { imageToPng } from '../../sim/host/image-png.js';
-import { formatStats, STAT_META } from '../../sim/timing/index.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
-import { writeSimReport } from '../../report/write-sim-report.js';
+import type { SimulationResult } from '../../driver/simulate-workload.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -38,6 +35,10 @@ export function registerSimCommand(program: Command): void {
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawSimOptions) => {
+    const { simulateWorkload, timelineOfFailedRun } = await import('../../driver/simulate-workload.js');
+    const { imageToPng } = await import('../../sim/host/image-png.js');
+    const { formatStats, STAT_META } = await import('../../sim/timing/index.js');
+    const { writeSimReport } = await import('../../report/write-sim-report.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();

@@ -5,14 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { jobRunOptions } from '../../driver/jobs/job-spec.js';
-import { runSweep, sweepCsv, sweepLabel } from '../../driver/sweep/run-sweep.js';
-import { STUDY_BUNDLES } from '../../driver/sweep/study-bundles.js';
-import { parseVary } from '../../driver/sweep/sweep-grid.js';
-import { writeSweepReport } from '../../report/write-sweep-report.js';
-import { STAT_META } from '../../sim/timing/index.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
-import { jobProgressDisplay } from '../job-progress.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { addBackendOptions, parseBackend, type RawBackendOptions } from '../backend-options.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -37,10 +30,17 @@ export function registerSweepCommand(program: Command): void {
       .option('--job-dir <dir>', 'job store: finished points are kept here and not rerun', 'vvision-out/jobs')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawSweepOptions) => {
+    const { jobRunOptions } = await import('../../driver/jobs/job-spec.js');
+    const { runSweep, sweepCsv, sweepLabel } = await import('../../driver/sweep/run-sweep.js');
+    const { STUDY_BUNDLES } = await import('../../driver/sweep/study-bundles.js');
+    const { parseVary } = await import('../../driver/sweep/sweep-grid.js');
+    const { writeSweepReport } = await import('../../report/write-sweep-report.js');
+    const { STAT_META } = await import('../../sim/timing/index.js');
+    const { jobProgressDisplay } = await import('../job-progress.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     if (raw.vary.length === 0) throw new CliUsageError('sweep: give at least one --vary knob=v1,v2,...');
     const dims = raw.vary.map(parseVary);
-    const backend = parseBackend(raw);
+    const backend = await parseBackend(raw);
     const run = parseRunOptions(raw);
     const total = dims.reduce((n, d) => n * d.values.length, 1);
     // Bars are labelled by the point (`gpgpu_rt_max_warps=4`), not by the job's hash.

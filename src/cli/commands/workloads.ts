@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { DEFAULT_WORKLOAD, listBuiltinWorkloads, listCalibrationWorkloads, resolveWorkload } from '../../sim/workload/load-manifest.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 
 export function registerWorkloadsCommand(program: Command): void {
   program
@@ -13,7 +13,8 @@ export function registerWorkloadsCommand(program: Command): void {
     .description('list the built-in workloads and the calibration workloads (real applications read from ../shared/calibration)')
     .option('--json', 'print as JSON')
     .option('--manifest <name>', 'print the workload.json a workload name stands for')
-    .action((opts: { json?: boolean; manifest?: string }) => {
+    .action(async (opts: { json?: boolean; manifest?: string }) => {
+      const { listBuiltinWorkloads, listCalibrationWorkloads, resolveWorkload } = await import('../../sim/workload/load-manifest.js');
       if (opts.manifest !== undefined) {
         process.stdout.write(readFileSync(resolveWorkload(opts.manifest), 'utf8'));
         return;

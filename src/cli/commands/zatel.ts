@@ -7,16 +7,11 @@
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { jobRunOptions } from '../../driver/jobs/job-spec.js';
-import { TABLE_I_METRICS, type Extrapolation } from '../../driver/zatel/combine.js';
+import type { Extrapolation } from '../../driver/zatel/combine.js';
 import type { Division } from '../../driver/zatel/division.js';
-import { chosenPixelsPng, heatmapPng, quantisedHeatmapPng } from '../../driver/zatel/heatmap.js';
 import type { Distribution } from '../../driver/zatel/representative-pixels.js';
-import { runZatel, validationJson, type ZatelResult } from '../../driver/zatel/run-zatel.js';
-import { writeZatelReport } from '../../report/write-zatel-report.js';
-import { STAT_META } from '../../sim/timing/index.js';
-import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
-import { jobProgressDisplay } from '../job-progress.js';
+import type { ZatelResult } from '../../driver/zatel/run-zatel.js';
+import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addBackendOptions, parseBackend, parseJobs, type RawBackendOptions } from '../backend-options.js';
@@ -66,6 +61,13 @@ export function registerZatelCommand(program: Command): void {
       .option('--validate', 'also simulate the full frame and report the error per metric and the speedup (validation.json)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawZatelOptions) => {
+    const { jobRunOptions } = await import('../../driver/jobs/job-spec.js');
+    const { TABLE_I_METRICS } = await import('../../driver/zatel/combine.js');
+    const { chosenPixelsPng, heatmapPng, quantisedHeatmapPng } = await import('../../driver/zatel/heatmap.js');
+    const { runZatel, validationJson } = await import('../../driver/zatel/run-zatel.js');
+    const { writeZatelReport } = await import('../../report/write-zatel-report.js');
+    const { STAT_META } = await import('../../sim/timing/index.js');
+    const { jobProgressDisplay } = await import('../job-progress.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     const run = parseRunOptions(raw);
     const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
@@ -84,7 +86,7 @@ export function registerZatelCommand(program: Command): void {
         distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
-        ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: parseBackend(raw),
+        ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),
         jobDir: raw.jobDir, validate: raw.validate === true, progress: bars,
         onPhase: (text) => phase.message(text),
       });
@@ -123,7 +125,7 @@ export function registerZatelCommand(program: Command): void {
         }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(formatZatel(r) + `report: ${dir}/index.html\n`);
+      process.stdout.write(formatZatel(r, TABLE_I_METRICS) + `report: ${dir}/index.html\n`);
     } catch (e) {
       out.abandon();
       throw e;
@@ -131,7 +133,7 @@ export function registerZatelCommand(program: Command): void {
   });
 }
 
-export function formatZatel(r: ZatelResult): string {
+export function formatZatel(r: ZatelResult, tableI: readonly string[]): string {
   const v = r.validation;
   const fmt = (x: number) => (Number.isInteger(x) ? x.toLocaleString('en-US') : Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(4));
   const lines = [
@@ -139,7 +141,7 @@ export function formatZatel(r: ZatelResult): string {
       `traced ${(100 * r.traced.size / (r.width * r.height)).toFixed(1)}% of ${r.width}x${r.height} pixels`,
     `  ${'metric'.padEnd(27)} ${'predicted'.padStart(14)}${v ? ` ${'full'.padStart(14)} ${'error'.padStart(8)}` : ''}`,
   ];
-  for (const n of TABLE_I_METRICS) {
+  for (const n of tableI) {
     const p = r.predicted[n];
     if (p === undefined) continue;
     const m = v?.metrics[n];

@@ -20,7 +20,8 @@
  * stacks. Shaders nested less deeply (all hand-written ones) skip it: `nestingEstimate` is one
  * cheap pass.
  */
-import { tokenMatcher, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { tokenMatcher } from './chevrotain.js';
 import {
   AssignOperator, Assign, Case, Colon, Comma, Default, Do, Else, For, Identifier, If, Layout, LBracket, LCurly, LParen, NonUniform,
   Question, RBracket, RCurly, RParen, Semicolon, Switch, TypeName, While, type GlslToken,

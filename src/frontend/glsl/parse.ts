@@ -7,7 +7,8 @@
  * problem in the shader.
  */
 import { readFileSync } from 'node:fs';
-import { EOF, tokenMatcher, type CstNode, type IRecognitionException, type IToken } from 'chevrotain';
+import type { CstNode, IRecognitionException, IToken } from 'chevrotain';
+import { EOF, tokenMatcher } from './chevrotain.js';
 import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';

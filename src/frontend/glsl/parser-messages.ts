@@ -3,7 +3,8 @@
  * ("expected ';' after declaration but found 'float'"), how tokens are named, and the message
  * prefixes parse.ts relocates (a missing ';' belongs after the previous token).
  */
-import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+import { EOF } from './chevrotain.js';
 import { BuiltinType, Case, Default, Else, Identifier, LParen, RCurly, Semicolon, UserTypeName, Void } from './tokens.js';
 
 /** What a rule is, in the words a shader author uses ("expected ';' after declaration"). */

@@ -14,9 +14,8 @@
  *   so CST node offsets index the token vector.
  * Invariant: one instance is reused (`glslParser`); parse with `parseTranslationUnit`.
  */
-import {
-  CstParser, EOF, type CstNode, type IOrAlt, type IToken, type OrMethodOpts, type TokenType,
-} from 'chevrotain';
+import type { CstNode, IOrAlt, IToken, OrMethodOpts, TokenType } from 'chevrotain';
+import { CstParser, EOF } from './chevrotain.js';
 import {
   allTokenTypes, Assign, AssignOperator, AuxiliaryQualifier, BinaryOperatorToken, Break, BuiltinType, Case, Colon,
   Comma, Continue, Default, Discard, Do, Dot, Else, False, FloatLiteral, For, Identifier, If, IgnoreIntersection,
@@ -32,8 +31,17 @@ const QUALIFIER_TOKENS: ReadonlySet<TokenType> = new Set([
 ]);
 
 export class GlslParser extends CstParser {
-  constructor() {
-    super(allTokenTypes, { recoveryEnabled: true, maxLookahead: 3, nodeLocationTracking: 'onlyOffset', errorMessageProvider: errorMessages });
+  /**
+   * `validateGrammar`: run chevrotain's grammar checks (ambiguities, left recursion, unreachable
+   * alternatives) in the self-analysis. They find nothing in a grammar that passed them once and
+   * cost about half of the parser's construction, which every GLSL compile pays at start (issue
+   * 25), so the shared instance skips them and test/frontend/glsl/parser-grammar.test.ts runs them.
+   */
+  constructor(validateGrammar = false) {
+    super(allTokenTypes, {
+      recoveryEnabled: true, maxLookahead: 3, nodeLocationTracking: 'onlyOffset', errorMessageProvider: errorMessages,
+      skipValidations: !validateGrammar,
+    });
     this.performSelfAnalysis();
   }
 

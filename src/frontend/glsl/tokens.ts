@@ -8,7 +8,8 @@
  * Invariant: every token type the parser consumes is in `allTokenTypes`, and keyword types
  * (pattern `Lexer.NA`) are never produced by the lexer itself.
  */
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 
 // ---------------------------------------------------------------- categories (never lexed)
 
@@ -185,7 +186,8 @@ export function classifyWord(word: string): TokenType {
 }
 
 /** Order matters: longer punctuators first, floats before ints, comments before '/'. */
-const lexedTokenTypes: TokenType[] = [
+/** The token types the lexer produces, in matching order. */
+export const lexedTokenTypes: TokenType[] = [
   WhiteSpace, LineContinuation, Newline, LineComment, BlockComment, UnterminatedComment,
   FloatLiteral, IntLiteral, Identifier, StringLiteral,
   ShiftLeftAssign, ShiftRightAssign, PlusPlus, MinusMinus, ShiftLeft, ShiftRight, LessEqual, GreaterEqual,
@@ -204,7 +206,11 @@ export const allTokenTypes: TokenType[] = [
   StorageQualifier, MemoryQualifier, PrecisionQualifier, InterpolationQualifier, AuxiliaryQualifier,
 ];
 
-const glslLexer = new Lexer(lexedTokenTypes, { positionTracking: 'full', ensureOptimizations: false });
+/**
+ * Validations skipped: they cost every GLSL compile at start (issue 25) and find nothing in token
+ * definitions that passed them once; test/frontend/glsl/parser-grammar.test.ts runs them.
+ */
+const glslLexer = new Lexer(lexedTokenTypes, { positionTracking: 'full', ensureOptimizations: false, skipValidations: true });
 
 export interface LexError {
   line: number;

@@ -63,6 +63,9 @@ export class AddressMap {
   private readonly rowMask: BitMask;
   private readonly colMask: BitMask;
   private readonly subIdMask: BitMask;
+  /** removedBits of subIdMask, and of chipMask | subIdMask (partitionAddress). */
+  private readonly subIdRemoved: number[];
+  private readonly chipSubIdRemoved: number[];
   private readonly log2Channels: number;
   private readonly log2Sub: number;
   private readonly partitionIndexing: number;
@@ -118,6 +121,8 @@ export class AddressMap {
     this.rowMask = split(row);
     this.colMask = split(col);
     this.subIdMask = split(subId);
+    this.subIdRemoved = removedBits(this.subIdMask);
+    this.chipSubIdRemoved = removedBits(split(chip | subId));
   }
 
   /** Memory channel of an address. */
@@ -174,9 +179,9 @@ export class AddressMap {
     let a = addr;
     if (this.gap) {
       a = Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart);
-      return removeBits(a, this.subIdMask);
+      return removeBits(a, this.subIdRemoved);
     }
-    return removeBits(a, { lo: (this.chipMask.lo | this.subIdMask.lo) >>> 0, hi: (this.chipMask.hi | this.subIdMask.hi) >>> 0 });
+    return removeBits(a, this.chipSubIdRemoved);
   }
 }
 
@@ -213,21 +218,24 @@ function pext(addr: number, mask: BitMask): number {
   return out;
 }
 
-/** The address with the bits under `mask` removed and the bits above them moved down. */
-function removeBits(addr: number, mask: BitMask): number {
-  const lo = addr >>> 0;
-  const hi = Math.floor(addr / TWO32) >>> 0;
-  let out = 0;
-  let pos = 0;
-  for (let b = 0; b < 32; b++) {
-    if ((mask.lo >>> b) & 1) continue;
-    if ((lo >>> b) & 1) out += 2 ** pos;
-    pos++;
-  }
-  for (let b = 0; b < 32 && hi >>> b !== 0; b++) {
-    if ((mask.hi >>> b) & 1) continue;
-    if ((hi >>> b) & 1) out += 2 ** pos;
-    pos++;
-  }
+/** The place values (2 ** bit) of the bits under `mask`, highest first: what removeBits takes. */
+function removedBits(mask: BitMask): number[] {
+  const out: number[] = [];
+  for (let b = 63; b >= 0; b--) if (((b < 32 ? mask.lo >>> b : mask.hi >>> (b - 32)) & 1) !== 0) out.push(2 ** b);
   return out;
+}
+
+/**
+ * The address with the bits at `removed` (removedBits: place values, highest first) removed and
+ * the bits above each moved down. Highest first, so a removal never moves a bit still to remove;
+ * exact for addresses below 2^53. One step per removed bit, not per address bit (issue 25: this
+ * runs for every L2 access).
+ */
+function removeBits(addr: number, removed: readonly number[]): number {
+  let a = addr;
+  for (let i = 0; i < removed.length; i++) {
+    const p = removed[i]!;
+    a = Math.floor(a / (2 * p)) * p + (a % p);
+  }
+  return a;
 }

@@ -29,6 +29,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type StepDeps, type WarpStep } from '../warp-step.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
+import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
@@ -93,15 +94,6 @@ export class SmStats {
 const UNIT_GROUP = [0, 1, 2, 2, -1, 0, 0];
 const INST_BYTES = 16;
 
-interface LdstEntry {
-  addr: number;
-  bytes: number;
-  words: number;
-  kind: ReqKind;
-  slot: number;
-  local: boolean;
-}
-
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -148,8 +140,7 @@ export class Sm implements MemClient {
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
   private readonly unitFree: Float64Array[];
-  private readonly ldst: LdstEntry[] = [];
-  private ldstHead = 0;
+  private readonly ldst = new LdstQueue();
   private readonly ctaLeft = new Map<number, number>();
   private readonly ctaSizes = new Map<number, number>();
   private resident = 0;
@@ -162,6 +153,9 @@ export class Sm implements MemClient {
   private wakeAt = 0;
   private slotsChanged = false;
   private readonly scratch: LineRequest[] = [];
+  /** The kind and locality of each of `scratch`'s requests (sendMemory). */
+  private readonly scratchKinds: ReqKind[] = [];
+  private readonly scratchLocals: boolean[] = [];
   /** One immutable waiter per slot, so loads allocate nothing. */
   private readonly slotWaiter: Waiter[];
 
@@ -309,24 +303,23 @@ export class Sm implements MemClient {
   private ldstCycle(now: number): void {
     const banks = this.cfg.l1Banks;
     let usedBanks = 0;
-    for (let k = 0; k < this.cfg.units.mem * banks.count && this.ldstHead < this.ldst.length; k++) {
-      const e = this.ldst[this.ldstHead]!;
+    const q = this.ldst;
+    for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
+      const addr = q.headAddr();
+      const words = q.headWords();
       if (banks.count > 1) {
-        const bank = hashIndex(banks.hash, e.addr + 4 * firstWord(e.words), banks.count, this.bankUnitLog2);
+        const bank = hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2);
         if (usedBanks & (1 << bank)) {
           this.stats.l1BankConflicts++;
           break;
         }
         usedBanks |= 1 << bank;
       }
-      const waiter = e.kind === ReqKind.Store ? null : this.slotWaiter[e.slot]!;
-      if (!this.l1.access(e.addr, e.bytes, e.kind, ReqSource.Shader, waiter, now, e.local, e.words)) break;
-      this.ldstHead++;
+      const kind = q.headKind();
+      const waiter = kind === ReqKind.Store ? null : this.slotWaiter[q.headSlot()]!;
+      if (!this.l1.access(addr, q.headBytes(), kind, ReqSource.Shader, waiter, now, q.headLocal(), words)) break;
+      q.shift();
       this.wakeAt = 0;
-    }
-    if (this.ldstHead === this.ldst.length) {
-      this.ldst.length = 0;
-      this.ldstHead = 0;
     }
   }
 
@@ -580,7 +573,7 @@ export class Sm implements MemClient {
     if (k >= mem.length || mem[k]!.instIndex !== i) return true;
     // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
     // expanding uncoalesced per-thread accesses into their requests is the expensive part.
-    const queued = this.ldst.length - this.ldstHead;
+    const queued = this.ldst.length;
     if (queued > 0) {
       let least = 0;
       for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
@@ -591,8 +584,10 @@ export class Sm implements MemClient {
     }
     const out = this.scratch;
     out.length = 0;
-    const kinds: ReqKind[] = [];
-    const locals: boolean[] = [];
+    const kinds = this.scratchKinds;
+    const locals = this.scratchLocals;
+    kinds.length = 0;
+    locals.length = 0;
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
@@ -613,7 +608,7 @@ export class Sm implements MemClient {
     this.memIdx[slot] = k;
     for (let j = 0; j < out.length; j++) {
       const kind = kinds[j]!;
-      this.ldst.push({ addr: out[j]!.line, bytes: out[j]!.bytes, words: out[j]!.words, kind, slot, local: locals[j]! });
+      this.ldst.push(out[j]!.line, out[j]!.bytes, out[j]!.words, kind, slot, locals[j]!);
       if (kind !== ReqKind.Store) this.pendingMem[slot]++;
     }
     return true;
@@ -770,7 +765,7 @@ export class Sm implements MemClient {
       const base = rec.stateAddress + w * per;
       for (let a = base; a < base + per; a += 128) {
         const bytes = Math.min(128, base + per - a);
-        this.ldst.push({ addr: a, bytes, words: bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot: slot < 0 ? 0 : slot, local: false });
+        this.ldst.push(a, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot < 0 ? 0 : slot, false);
         if (kind === ReqKind.Load) this.pendingMem[slot]++;
       }
     }
@@ -829,12 +824,12 @@ export class Sm implements MemClient {
   nextEvent(now: number): number {
     let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
-    if (this.ldstHead < this.ldst.length) return now + 1;
+    if (this.ldst.length > 0) return now + 1;
     return Math.min(t, Math.max(now + 1, this.wakeAt));
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.ldstHead === this.ldst.length && this.l1.idle() && this.rt.idle();
+    return this.resident === 0 && this.ldst.length === 0 && this.l1.idle() && this.rt.idle();
   }
 
   /** For the deadlock watchdog (watchdog.ts): the RT unit's oldest warp and what its first unfinished ray waits on. */
@@ -848,7 +843,7 @@ export class Sm implements MemClient {
   /** For the deadlock watchdog (watchdog.ts): each resident warp and the unit it waits on. */
   stalledWarps(now: number): { slot: number; cta: number; unit: string }[] {
     const out: { slot: number; cta: number; unit: string }[] = [];
-    const queued = this.ldst.length - this.ldstHead;
+    const queued = this.ldst.length;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
       let unit = queued > 0 ? `the LD/ST unit (${queued} accesses queued)` : 'the warp scheduler (no instruction ready to issue)';

@@ -14,8 +14,7 @@ import { validateManifest } from './validate-manifest.js';
 /** Name of the manifest file inside a workload folder. */
 export const MANIFEST_FILE = 'workload.json';
 
-/** The workload `vvision instrument` runs without an argument: ambient occlusion at 64x64, seconds to simulate. */
-export const DEFAULT_WORKLOAD = 'ao';
+export { DEFAULT_WORKLOAD } from './default-workload.js';
 
 /** Absolute path of `workloads/`: three levels above this file both in `src/sim/workload` and in `build/sim/workload`. */
 export function builtinWorkloadsDir(): string {

@@ -17,50 +17,50 @@ writeFileSync(bad, '#version 460\n#extension GL_EXT_ray_tracing : require\nvoid 
 const neutral = join(dir, 'shader.glsl');
 writeFileSync(neutral, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadInEXT vec3 p;\nvoid main() { p = vec3(1.0); }\n');
 
-function run(files: string[], opts: Partial<Parameters<typeof runCompile>[1]> = {}) {
+async function run(files: string[], opts: Partial<Parameters<typeof runCompile>[1]> = {}) {
   let out = '';
   let err = '';
-  const status = runCompile(files, { include: [], define: [], ...opts }, (s) => (out += s), (s) => (err += s));
+  const status = await runCompile(files, { include: [], define: [], ...opts }, (s) => (out += s), (s) => (err += s));
   return { status, out, err };
 }
 
-test('defines: NAME=VALUE and bare NAME', (t) => {
+test('defines: NAME=VALUE and bare NAME', async (t) => {
   t.deepEqual(parseDefines(['A=1', 'B', 'C=x=y']), { A: '1', B: '1', C: 'x=y' });
 });
 
-test('success prints the IR with --print-ir and exits 0', (t) => {
-  const r = run([good], { define: ['SKY=0.5'], printIr: true });
+test('success prints the IR with --print-ir and exits 0', async (t) => {
+  const r = (await run([good], { define: ['SKY=0.5'], printIr: true }));
   t.is(r.status, 0, r.err);
   t.regex(r.out, /entry miss %\d+ "main"/);
   t.is(r.err, '');
 });
 
-test('--json prints a parseable module', (t) => {
-  const r = run([good], { define: ['SKY=0.5'], json: true });
+test('--json prints a parseable module', async (t) => {
+  const r = (await run([good], { define: ['SKY=0.5'], json: true }));
   t.is(r.status, 0);
   const m = JSON.parse(r.out) as { entryPoints: { stage: string }[]; types: { index?: unknown } };
   t.is(m.entryPoints[0]!.stage, 'miss');
   t.is(m.types.index, undefined);
 });
 
-test('errors go to stderr as file:line:col and exit 2; other files still compile', (t) => {
-  const r = run([bad, good], { define: ['SKY=1.0'], printIr: true });
+test('errors go to stderr as file:line:col and exit 2; other files still compile', async (t) => {
+  const r = (await run([bad, good], { define: ['SKY=1.0'], printIr: true }));
   t.is(r.status, 2);
   t.regex(r.err, new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3:25: error: undeclared identifier 'y'`, 'm'));
   t.regex(r.out, /entry miss/);
-  t.is(run([good]).status, 2, 'SKY undefined without -D');
+  t.is((await run([good])).status, 2, 'SKY undefined without -D');
 });
 
-test('--stage selects the stage for files without an RT extension; bad stage and missing file are errors', (t) => {
-  t.is(run([neutral]).status, 2);
-  const r = run([neutral], { stage: 'rchit', printIr: true });
+test('--stage selects the stage for files without an RT extension; bad stage and missing file are errors', async (t) => {
+  t.is((await run([neutral])).status, 2);
+  const r = (await run([neutral], { stage: 'rchit', printIr: true }));
   t.is(r.status, 0, r.err);
   t.regex(r.out, /entry closestHit/);
-  t.regex(run([neutral], { stage: 'vert' }).err, /unknown stage 'vert'/);
-  t.regex(run([join(dir, 'nope.rgen')]).err, /nope\.rgen: error: cannot open file/);
+  t.regex((await run([neutral], { stage: 'vert' })).err, /unknown stage 'vert'/);
+  t.regex((await run([join(dir, 'nope.rgen')])).err, /nope\.rgen: error: cannot open file/);
 });
 
-test('registered commander command parses -I / -D / --stage / --print-ir', async (t) => {
+test.serial('registered commander command parses -I / -D / --stage / --print-ir', async (t) => {
   const program = new Command();
   program.exitOverride();
   registerCompileCommand(program);
@@ -88,16 +88,16 @@ writeFileSync(hit, '#version 460\n#extension GL_EXT_ray_tracing : require\n#incl
 const glslcNeutral = join(glslcDir, 'hit.glsl');
 writeFileSync(glslcNeutral, readFileSync(hit, 'utf8'));
 
-test('glslc: default conventions reject #include without the extension; --glslc accepts it', (t) => {
-  const def = run([hit]);
+test('glslc: default conventions reject #include without the extension; --glslc accepts it', async (t) => {
+  const def = (await run([hit]));
   t.is(def.status, 2);
   t.regex(def.err, /hit\.rchit:3:1: error: '#include' requires '#extension GL_GOOGLE_include_directive/);
-  const glslc = run([hit], { glslc: true, printIr: true });
+  const glslc = (await run([hit], { glslc: true, printIr: true }));
   t.is(glslc.status, 0, glslc.err);
   t.regex(glslc.out, /entry closestHit/);
 });
 
-test('glslc: -fshader-stage= / -std= / --target-env= through the vvision argv, bad values exit 2', async (t) => {
+test.serial('glslc: -fshader-stage= / -std= / --target-env= through the vvision argv, bad values exit 2', async (t) => {
   const argv = normalizeGlslcArgv(['compile', '-fshader-stage=rchit', '-std=460core', '--target-env=vulkan1.2', `-I${glslcDir}`, '--print-ir', glslcNeutral]);
   t.deepEqual(argv.slice(1, 3), ['--fshader-stage=rchit', '--std=460core']);
   const program = new Command();
@@ -115,8 +115,8 @@ test('glslc: -fshader-stage= / -std= / --target-env= through the vvision argv, b
   t.is(process.exitCode ?? 0, 0);
   process.exitCode = prevExit;
   t.regex(writes.join(''), /entry closestHit/);
-  t.regex(run([glslcNeutral], { fshaderStage: 'vertex' }).err, /-fshader-stage=vertex: unknown stage/);
-  t.regex(run([glslcNeutral], { fshaderStage: 'rchit', std: '310es' }).err, /-std=310es: the es profile has no ray tracing/);
-  t.is(run([glslcNeutral], { fshaderStage: 'rchit', targetEnv: 'vulkan1.0' }).status, 2);
-  t.regex(run([glslcNeutral], { glslc: true }).err, /hit\.glsl:1:1: error: cannot tell the shader stage/);
+  t.regex((await run([glslcNeutral], { fshaderStage: 'vertex' })).err, /-fshader-stage=vertex: unknown stage/);
+  t.regex((await run([glslcNeutral], { fshaderStage: 'rchit', std: '310es' })).err, /-std=310es: the es profile has no ray tracing/);
+  t.is((await run([glslcNeutral], { fshaderStage: 'rchit', targetEnv: 'vulkan1.0' })).status, 2);
+  t.regex((await run([glslcNeutral], { glslc: true })).err, /hit\.glsl:1:1: error: cannot tell the shader stage/);
 });

@@ -103,20 +103,20 @@ test('bad input: the file, the word offset and the instruction are named', (t) =
   t.throws(() => readSpirv('x.spv', words(0x07230203, 0x10500, 0, 10, 0)), { message: /no OpEntryPoint/ });
 });
 
-test('vvision compile reads .spv: --print-ir, the stage check, errors with exit 2 and no stack trace', (t) => {
+test('vvision compile reads .spv: --print-ir, the stage check, errors with exit 2 and no stack trace', async (t) => {
   const file = join(dir, 'miss.spv');
   writeFileSync(file, spirvBytes(writeSpirv(compiled.get('tri')!.stages.miss[0]!)));
   let out = '';
   let err = '';
-  t.is(runCompile([file], { include: [], define: [], printIr: true }, (s) => (out += s), (s) => (err += s)), 0, err);
+  t.is(await runCompile([file], { include: [], define: [], printIr: true }, (s) => (out += s), (s) => (err += s)), 0, err);
   t.regex(out, /entry miss %\d+ "main"/);
   err = '';
-  t.is(runCompile([file], { include: [], define: [], stage: 'rgen' }, () => {}, (s) => (err += s)), 2);
+  t.is(await runCompile([file], { include: [], define: [], stage: 'rgen' }, () => {}, (s) => (err += s)), 2);
   t.regex(err, /miss\.spv: error: --stage says raygen, but the module's entry point is a miss shader/);
   const bad = join(dir, 'bad.spv');
   writeFileSync(bad, readFileSync(file).subarray(0, 22));
   err = '';
-  t.is(runCompile([bad], { include: [], define: [] }, () => {}, (s) => (err += s)), 2);
+  t.is(await runCompile([bad], { include: [], define: [] }, () => {}, (s) => (err += s)), 2);
   t.regex(err, /^.*bad\.spv: not a SPIR-V module: 22 bytes/);
   t.notRegex(err, /at .*\.ts:\d+/);
 });
@@ -155,17 +155,17 @@ test('seeded mutants of a valid module are read or refused with a SpirvReadError
   t.true(m.sources.some((s) => s.path.endsWith('camera.glsl')), 'the #included file is a source');
 });
 
-test('vvision compile -o writes SPIR-V (1.6 with --target-env vulkan1.3) that reads back; -o takes one input', (t) => {
+test('vvision compile -o writes SPIR-V (1.6 with --target-env vulkan1.3) that reads back; -o takes one input', async (t) => {
   const src = workloads.find((w) => w.name === 'tri')!.manifest.shaders.miss[0]!.file;
   const out = join(dir, 'miss-13.spv');
   let err = '';
-  t.is(runCompile([src], { include: [], define: [], output: out, targetEnv: 'vulkan1.3' }, () => {}, (s) => (err += s)), 0, err);
+  t.is(await runCompile([src], { include: [], define: [], output: out, targetEnv: 'vulkan1.3' }, () => {}, (s) => (err += s)), 0, err);
   const bytes = new Uint8Array(readFileSync(out));
   t.is(new DataView(bytes.buffer).getUint32(4, true), 0x00010600);
   if (hasSpirvTools) t.is(spirvVal(bytes, false, 'vulkan1.3'), '');
   t.is(readSpirv(out, bytes).entryPoints[0]!.stage, 'miss');
   err = '';
-  t.is(runCompile([src, src], { include: [], define: [], output: out }, () => {}, (s) => (err += s)), 2);
+  t.is(await runCompile([src, src], { include: [], define: [], output: out }, () => {}, (s) => (err += s)), 2);
   t.regex(err, /-o writes one SPIR-V module; give exactly one input file \(got 2\)/);
 });
 

@@ -1,0 +1,69 @@
+/**
+ * The LD/ST unit's queue of line accesses waiting for the L1D, in typed arrays (issue 25.2: one
+ * object per queued access was the SM's largest allocation). A FIFO: `push` at the tail, `headX`
+ * read the oldest entry, `shift` drops it; the storage is reused from index 0 whenever the queue
+ * empties, and grows (doubling) when an instruction's accesses do not fit.
+ */
+import type { ReqKind } from './mem-request.js';
+
+export class LdstQueue {
+  private addr = new Float64Array(64);
+  private bytes = new Int32Array(64);
+  private words = new Uint32Array(64);
+  private kind = new Uint8Array(64);
+  private slot = new Int32Array(64);
+  private local = new Uint8Array(64);
+  private head = 0;
+  private tail = 0;
+
+  /** Entries queued. */
+  get length(): number {
+    return this.tail - this.head;
+  }
+
+  push(addr: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean): void {
+    if (this.tail === this.addr.length) this.makeRoom();
+    const i = this.tail++;
+    this.addr[i] = addr;
+    this.bytes[i] = bytes;
+    this.words[i] = words;
+    this.kind[i] = kind;
+    this.slot[i] = slot;
+    this.local[i] = local ? 1 : 0;
+  }
+
+  headAddr(): number { return this.addr[this.head]!; }
+  headBytes(): number { return this.bytes[this.head]!; }
+  headWords(): number { return this.words[this.head]!; }
+  headKind(): ReqKind { return this.kind[this.head]! as ReqKind; }
+  headSlot(): number { return this.slot[this.head]!; }
+  headLocal(): boolean { return this.local[this.head] === 1; }
+
+  /** Drops the oldest entry. */
+  shift(): void {
+    this.head++;
+    if (this.head === this.tail) this.head = this.tail = 0;
+  }
+
+  private makeRoom(): void {
+    const n = this.tail - this.head;
+    if (this.head > 0 && n <= this.addr.length >> 1) {
+      for (const a of [this.addr, this.bytes, this.words, this.kind, this.slot, this.local]) a.copyWithin(0, this.head, this.tail);
+    } else {
+      const cap = this.addr.length * 2;
+      const grow = <T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+        const b = make(cap);
+        b.set(a.subarray(this.head, this.tail));
+        return b;
+      };
+      this.addr = grow(this.addr, (k) => new Float64Array(k));
+      this.bytes = grow(this.bytes, (k) => new Int32Array(k));
+      this.words = grow(this.words, (k) => new Uint32Array(k));
+      this.kind = grow(this.kind, (k) => new Uint8Array(k));
+      this.slot = grow(this.slot, (k) => new Int32Array(k));
+      this.local = grow(this.local, (k) => new Uint8Array(k));
+    }
+    this.head = 0;
+    this.tail = n;
+  }
+}

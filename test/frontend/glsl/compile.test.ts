@@ -167,3 +167,14 @@ test('an internal failure becomes an internal compiler error diagnostic at the s
   t.regex(formatDiagnostic(r.diagnostics[0]!), /^x\.rgen:1:15: error: internal compiler error: /);
   t.false(/\n\s+at /.test(r.diagnostics[0]!.message));
 });
+
+// Static recursion is a link error in glslang ("Recursion detected: f(i1; calling f(i1;", no line);
+// vvision gives one located error per cycle, blaming the call glslang names.
+for (const file of readdirSync(join(FIXTURES, 'recursion')).map((f) => join(FIXTURES, 'recursion', f))) {
+  test(`rejects static recursion in ${file} at the calls glslang names`, (t) => {
+    const expected = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('// expect-error: ')).map((l) => `${file}:${l.slice('// expect-error: '.length)}`);
+    const r = compileGlsl(file);
+    t.is(r.module, undefined);
+    t.deepEqual(r.diagnostics.map((d) => formatDiagnostic(d).replace(/ \(GLSL forbids.*$/, '').replace(': error:', ':')), expected);
+  });
+}

@@ -186,7 +186,8 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     const t = hasResult ? type(inst, body.resultType!) : voidType(cx);
     if (hasResult) cx.valueTypes.set(id, t);
     cx.position.idOffsets.set(id, inst.offset);
-    block!.insts.push({ ...body.inst, id, type: t, loc: { ...loc } } as Inst);
+    const name = body.inst.op === 'variable' ? cx.names.get(id) : undefined;
+    block!.insts.push({ ...body.inst, ...(name ? { name } : {}), id, type: t, loc: { ...loc } } as Inst);
   }
   if (fn) throw new SpirvReadError(cx.file, cx.position.idOffsets.get(fn.id), `OpFunction: function %${fn.id} has no OpFunctionEnd`);
 }

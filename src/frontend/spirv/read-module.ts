@@ -20,6 +20,7 @@ import { declareStruct, intern, typeOf, type ImageDim, type StorageClass, type S
 import { readFunctions } from './read-function.js';
 import { verifyModule } from '../../ir/verify.js';
 import { describeRecursion, recursiveCalls } from '../../ir/call-cycles.js';
+import { describeOversizedVariable, oversizedVariables } from '../../ir/variable-size-limit.js';
 import { opcodeName, parseSpirvWords, readString, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
 
 export { SpirvReadError } from './spirv-words.js';
@@ -155,6 +156,8 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
   if (recursion) {
     throw new SpirvReadError(file, position.idOffsets.get(recursion.call.id), `OpFunctionCall: recursion detected: ${describeRecursion(recursion)} (Vulkan forbids static recursion)`);
   }
+  const oversized = oversizedVariables(m)[0];
+  if (oversized) throw new SpirvReadError(file, position.idOffsets.get(oversized.id), `OpVariable: ${describeOversizedVariable(m, oversized)}`);
   return m;
 }
 

@@ -250,3 +250,15 @@ test('a module that fails the IR verifier is refused at the word of the instruct
   t.regex(e.message, /^ao\.spv: word \d+: /);
   t.is(e.wordOffset, at, e.message);
 });
+
+(hasGlslang ? test : test.skip)("glslang's SPIR-V of a variable past MAX_VARIABLE_SCALARS is refused at the OpVariable's word", (t) => {
+  const src = join(dir, 'huge.rgen');
+  writeFileSync(src, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadEXT vec4 p;\nvoid main() {\n  uint a[100000000];\n  a[7] = 3u;\n  p = vec4(a[7]);\n}\n');
+  const out = join(dir, 'huge.spv');
+  const g = spawnSync('glslangValidator', ['-V', '-g', '--target-env', 'vulkan1.2', src, '-o', out], { encoding: 'utf8' });
+  t.is(g.status, 0, g.stdout);
+  const e = t.throws(() => readSpirvFile(out), { instanceOf: SpirvReadError })!;
+  const words = new Uint32Array(new Uint8Array(readFileSync(out)).buffer);
+  t.true(offsetsOf(words, Op.Variable).includes(e.wordOffset!), e.message);
+  t.regex(e.message, /: word \d+: OpVariable: variable 'a' of type \[u32; 100000000\] holds 100000000 scalar components; vvision's limit is 4096/);
+});

@@ -40,6 +40,8 @@ export interface ParseOptions {
   host?: SourceHost;
   /** glslc's `-std=`: overrides `#version`. */
   forcedVersion?: number;
+  /** Tokens after preprocessing past which the shader is refused (token-limit.ts); default MAX_TOKENS. */
+  maxTokens?: number;
   /** Parse in chunks whatever the nesting, cutting every `chunkDepth` brackets (deep-nesting.ts; for tests). */
   forceChunks?: { chunkDepth: number };
 }

@@ -33,6 +33,7 @@ import { SpirvWriteError } from '../backend/spirv/write-spirv.js';
 import { SpirvBindingError } from '../driver/emit-spirv.js';
 import { SpirvReadError } from '../frontend/spirv/spirv-words.js';
 import { OutputDirError } from './output-dir.js';
+import { LaunchLimitError } from '../sim/workload/launch-limits.js';
 
 /** Exit status: 2 for shader compile errors (as glslangValidator) and utility type errors, 1 for every other failure. */
 export function exitCodeFor(e: unknown): number {
@@ -51,6 +52,7 @@ export function isUserError(e: unknown): e is Error {
     e instanceof JobFailedError || e instanceof SlurmError || e instanceof ZatelOptionError || e instanceof PixelFilterBindingError ||
     e instanceof UtilityError || e instanceof ProbeValueError || e instanceof UnknownUtilityError
     || e instanceof SpirvWriteError || e instanceof SpirvBindingError || e instanceof SpirvReadError || e instanceof OutputDirError
+    || e instanceof LaunchLimitError
   );
 }
 

@@ -17,6 +17,7 @@ import {
 import { readAccelerationStructures } from './acceleration-structures.js';
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
+import { MAX_LAUNCH_INVOCATIONS } from './launch-limits.js';
 
 const TOP_LEVEL_KEYS = [
   '$schema', 'name', 'description', 'shaders', 'includeDirs', 'defines', 'raygen', 'raygenShaderRecord', 'hitGroups',
@@ -322,6 +323,10 @@ function readLaunch(c: JsonChecks, v: unknown): LaunchSize | undefined {
   const height = nonNegativeInteger(c, obj.height, 'launch.height', 1);
   const depth = obj.depth === undefined ? 1 : nonNegativeInteger(c, obj.depth, 'launch.depth', 1);
   if (width === undefined || height === undefined || depth === undefined) return undefined;
+  if (width * height * depth > MAX_LAUNCH_INVOCATIONS) {
+    report(c, 'launch', `${width}x${height}x${depth} is ${width * height * depth} invocations, over ${MAX_LAUNCH_INVOCATIONS} (2^30, Vulkan's maxRayDispatchInvocationCount)`);
+    return undefined;
+  }
   return { width, height, depth };
 }
 

@@ -105,6 +105,8 @@ export interface SimulateOptions {
   config?: string;
   /** `key=value` overrides of configuration knobs (with `config`). */
   overrides?: string[];
+  /** Refuse a launch estimated to need more memory than this (default 4 GiB; src/sim/workload/launch-limits.ts). */
+  memoryBudgetBytes?: number;
 }
 
 /** What a run produced. */
@@ -133,6 +135,7 @@ export interface Simulation {
  * Runs a compiled or instrumented workload: functional simulation, or with `config` the
  * cycle-level timing model. Instrumented runs fill the V-Vision buffer and return its dump.
  * @throws InstrumentationBufferTooSmallError for a fixed `bufferWords` that is too small (with the size needed).
+ * @throws LaunchLimitError for a launch past 2^30 invocations or the memory budget, before anything runs.
  */
 export async function simulate(workload: CompiledWorkload | InstrumentedWorkload, opts: SimulateOptions = {}): Promise<Simulation> {
   const config = opts.config !== undefined ? loadConfig(opts.config, opts.overrides ?? []) : undefined;

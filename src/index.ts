@@ -54,6 +54,7 @@ export type { ReportHeadline, ReportImage, ReportSection, ReportTable } from './
 export { listBuiltinWorkloads, DEFAULT_WORKLOAD } from './sim/workload/load-manifest.js';
 export { ManifestError, type WorkloadManifest } from './sim/workload/manifest.js';
 export { ShaderCompileError } from './driver/compile-workload.js';
+export { LaunchLimitError } from './sim/workload/launch-limits.js';
 export type { RunParameters } from './sim/host/build-resources.js';
 export type { Counters } from './sim/functional/counters.js';
 export type { SimImage } from './sim/functional/images.js';

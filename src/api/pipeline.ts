@@ -127,6 +127,8 @@ export interface SimulateOptions {
   onWarning?: (message: string) => void;
   /** With `config` on an uninstrumented workload: record the warp timeline (Chrome trace events) with these bounds. */
   timeline?: TimelineOptions;
+  /** Refuse a launch estimated to need more memory than this (default 4 GiB; src/sim/workload/launch-limits.ts). */
+  memoryBudgetBytes?: number;
 }
 
 /** One frame of a multi-frame run. */
@@ -171,6 +173,7 @@ export interface Simulation {
  * Runs a compiled or instrumented workload: functional simulation, or with `config` the
  * cycle-level timing model. Instrumented runs fill the V-Vision buffer and return its dump.
  * @throws InstrumentationBufferTooSmallError for a fixed `bufferWords` that is too small (with the size needed).
+ * @throws LaunchLimitError for a launch past 2^30 invocations or the memory budget, before anything runs.
  */
 export async function simulate(workload: CompiledWorkload | InstrumentedWorkload, opts: SimulateOptions = {}): Promise<Simulation> {
   const overrides = [...knobOverrides(opts.knobs), ...(opts.overrides ?? [])];

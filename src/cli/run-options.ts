@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { RunOptions } from '../driver/run-workload.js';
 import { CliUsageError } from './user-errors.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES } from '../sim/workload/launch-limits.js';
 
 export interface RawRunOptions {
   width?: string;
@@ -20,6 +21,7 @@ export interface RawRunOptions {
   push?: string[];
   frames?: string;
   frameRange?: string;
+  memoryBudget?: string;
   out?: string;
   json?: boolean;
 }
@@ -39,6 +41,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--its-policy <barriers|barriers-all|merge>', 'with --its: convergence barriers at post-dominators except across a traceRay (barriers, NVIDIA\'s, default), at every divergent branch (barriers-all: its_reconverge_after_trace), or none, merging splits that meet (merge, the earlier model)')
     .option('--push <name=value>', 'set a push-constant member for this run (repeatable), e.g. --push shape=2', (v: string, prev: string[] = []) => [...prev, v])
     .option('--float-model <ieee|gpu>', 'float division, normalize and pow exactly rounded (ieee) or as GPU compilers lower them (gpu: rcp, rsq, exp2/log2); default: the manifest\'s floatModel, else ieee')
+    .option('--memory-budget <GiB>', `refuse a launch whose simulation needs more memory than this (estimated before anything runs; default ${DEFAULT_MEMORY_BUDGET_BYTES / 2 ** 30})`)
     .option('--out <dir>', 'output directory')
     .option('--json', 'print the results as JSON on stdout (the summary the text form prints, and the output directory)');
 }
@@ -72,6 +75,11 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
   if (spp !== undefined) out.spp = spp;
   if (bounces !== undefined) out.bounces = bounces;
   if (seed !== undefined) out.seed = seed;
+  if (raw.memoryBudget !== undefined) {
+    const gib = Number(raw.memoryBudget);
+    if (!(gib > 0 && gib <= 1024)) throw new CliUsageError(`--memory-budget: expected a number of GiB in (0, 1024], got '${raw.memoryBudget}'`);
+    out.memoryBudgetBytes = Math.round(gib * 2 ** 30);
+  }
   if (raw.fcc) out.fcc = true;
   if (raw.its) out.its = true;
   if (raw.push !== undefined) {

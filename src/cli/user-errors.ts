@@ -4,6 +4,7 @@
  * internal error: reported as such, with the stack only when VVISION_DEBUG is set.
  */
 import { OutputDirError } from './output-dir.js';
+import { LaunchLimitError } from '../sim/workload/launch-limits.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -18,7 +19,7 @@ async function errorClasses(): Promise<{ exit2: ErrorClass[]; user: ErrorClass[]
     compileWorkload, dumpReader, siteTable, rtPipeline, runDir, instrumentModule, bufferGlobal, metadataReader, configError,
     simErrors, rtRuntime, accelerationStructure, loadGltf, loadObj, proceduralScenes, traversal, watchdog, manifest,
     localBackend, slurmBackend, downscale, pixelFilter, packLayout, utilityError, valuePayload, analyseDumps, writeSpirv,
-    emitSpirv, spirvWords, nativeHost, deviceBundle,
+    emitSpirv, spirvWords, nativeHost, deviceBundle, launchLimits,
   ] = await Promise.all([
     import('../driver/compile-workload.js'), import('../analytics/dump-reader.js'), import('../analytics/site-table.js'),
     import('../passes/lower/rt-pipeline.js'), import('../driver/run-dir.js'), import('../passes/instrument/instrument-module.js'),
@@ -30,7 +31,7 @@ async function errorClasses(): Promise<{ exit2: ErrorClass[]; user: ErrorClass[]
     import('../passes/zatel/pixel-filter.js'), import('../sim/workload/pack-layout.js'), import('../utilities/utility-error.js'),
     import('../passes/instrument/value-payload.js'), import('../driver/analyse-dumps.js'), import('../backend/spirv/write-spirv.js'),
     import('../driver/emit-spirv.js'), import('../frontend/spirv/spirv-words.js'), import('../device/native-host.js'),
-    import('../device/device-bundle.js'),
+    import('../device/device-bundle.js'), import('../sim/workload/launch-limits.js'),
   ]);
   const exit2 = [compileWorkload.ShaderCompileError, utilityError.UtilityTypeError];
   return {
@@ -44,7 +45,7 @@ async function errorClasses(): Promise<{ exit2: ErrorClass[]; user: ErrorClass[]
       watchdog.TimingDeadlockError, localBackend.JobFailedError, slurmBackend.SlurmError, downscale.ZatelOptionError,
       pixelFilter.PixelFilterBindingError, utilityError.UtilityError, valuePayload.ProbeValueError, analyseDumps.UnknownUtilityError,
       nativeHost.DeviceUnavailableError, nativeHost.DeviceRunError, deviceBundle.DeviceBundleError, writeSpirv.SpirvWriteError,
-      emitSpirv.SpirvBindingError, spirvWords.SpirvReadError, OutputDirError,
+      emitSpirv.SpirvBindingError, spirvWords.SpirvReadError, OutputDirError, launchLimits.LaunchLimitError,
     ],
     deferred: slurmBackend.JobsDeferred,
   };

@@ -34,6 +34,7 @@ import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 import { copyImage, sumCounters, sumRtCounters, takeRtCounters, type FrameRun } from './frame-totals.js';
+import { DEFAULT_MEMORY_BUDGET_BYTES, LaunchLimitError, launchProblem } from '../sim/workload/launch-limits.js';
 
 export interface RunOptions extends Partial<RunParameters> {
   /** Instrument the shaders with these V-Vision utilities (built-in names or utilities) before lowering. */
@@ -58,6 +59,11 @@ export interface RunOptions extends Partial<RunParameters> {
    * 'merge' (the earlier opportunistic merging).
    */
   itsPolicy?: ItsPolicy;
+  /**
+   * Refuse a launch whose simulation would need more than this many bytes (estimated before
+   * anything is compiled: src/sim/workload/launch-limits.ts); default DEFAULT_MEMORY_BUDGET_BYTES.
+   */
+  memoryBudgetBytes?: number;
   /** Push-constant members set for this run over the manifest's `pushConstants` (CLI `--push name=value`). */
   push?: Record<string, number>;
   /**
@@ -182,6 +188,9 @@ export async function prepareRun(
   const params = runParameters(manifest, opts);
   const given = Object.fromEntries((['spp', 'bounces', 'seed'] as const).filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]!]));
   for (const w of unusedRunOptionWarnings(manifest, given)) (opts.onWarning ?? warnOnStderr)(w);
+  const sizeFrom = opts.width !== undefined || opts.height !== undefined ? '--width/--height' : `${manifest.path}: launch`;
+  const tooLarge = launchProblem(manifest, { width: params.width, height: params.height, depth: manifest.launch.depth }, opts.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES, sizeFrom);
+  if (tooLarge) throw new LaunchLimitError(tooLarge);
   const compiled = shared ? cloneCompiled(shared.compiled) : compileWorkload(manifest);
   lap('compile');
   let metadata: InstrumentationMetadata | undefined;

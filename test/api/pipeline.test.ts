@@ -1,5 +1,6 @@
 import test from 'ava';
 import { analyse, compileWorkload, instrument, simulate } from '../../src/api/pipeline.js';
+import { LaunchLimitError } from '../../src/sim/workload/launch-limits.js';
 import { InstrumentationBufferTooSmallError } from '../../src/analytics/dump-reader.js';
 import { INSTRUMENTATION_BUFFER_NAME } from '../../src/primitives/buffer-layout.js';
 import { fidelityCheck } from '../../src/driver/fidelity-check.js';
@@ -62,4 +63,10 @@ test('simulate with a GPU configuration runs the timing model and still returns 
   t.is(timed.instrumentation!.dump.entryCount, functional.instrumentation!.dump.entryCount);
   t.deepEqual(analyse(timed).results.its, analyse(functional).results.its);
   await t.throwsAsync(simulate(i, { ...size, config: 'no-such-preset' }), { message: /no-such-preset/ });
+});
+
+test('simulate refuses a launch past the memory budget with LaunchLimitError before running', async (t) => {
+  const w = await compileWorkload('tri');
+  const e = await t.throwsAsync(simulate(w, { width: 64, height: 64, memoryBudgetBytes: 1 << 20 }), { instanceOf: LaunchLimitError });
+  t.regex(e!.message, /^--width\/--height: launch 64x64 needs about 0\.00 GiB .*over the memory budget of 0\.00 GiB/);
 });

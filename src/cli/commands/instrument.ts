@@ -16,6 +16,7 @@ import { CliUsageError } from '../user-errors.js';
 import type { Utility } from '../../utilities/utility.js';
 import type { SpirvBinding } from '../../driver/emit-spirv.js';
 import { checkTargetEnv, type TargetEnv } from '../../frontend/glsl/conventions.js';
+import { withLoadWatchdog } from '../../utilities/load-watchdog.js';
 
 interface RawInstrumentOptions extends RawRunOptions {
   keepAlpha?: boolean;
@@ -81,7 +82,7 @@ export function registerInstrumentCommand(program: Command): void {
     if (raw.mode === undefined && raw.utility.length === 0) throw new CliUsageError('give --mode <utility> or --utility <file.ts> (or both)');
     const builtins = raw.mode === undefined ? [] : await modesOfArg(parseMode(raw.mode));
     const users: Utility[] = [];
-    for (const f of raw.utility) users.push(...(await loadUtilities(f)));
+    for (const f of raw.utility) users.push(...(await withLoadWatchdog(f, () => loadUtilities(f))));
     const utilities = [...builtins, ...users];
     const clash = utilities.find((u, k) => utilities.findIndex((v) => v.name === u.name) !== k);
     if (clash) throw new CliUsageError(`two utilities are named '${clash.name}'`);

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RunRecord } from '../../driver/run-dir.js';
 import type { Utility } from '../../utilities/utility.js';
+import { withLoadWatchdog } from '../../utilities/load-watchdog.js';
 
 /** Each file written whole: to a temporary name, then renamed over the old one. */
 function atomicWriter(dir: string) {
@@ -62,7 +63,7 @@ async function userUtilities(dir: string, files: string[]): Promise<Map<string, 
   const { BUILTIN_UTILITIES } = await import('../../utilities/builtin.js');
   const { loadUtilities } = await import('../../utilities/load-utility.js');
   const byName = new Map<string, Utility>();
-  for (const f of files) for (const u of await loadUtilities(f)) byName.set(u.name, u);
+  for (const f of files) for (const u of await withLoadWatchdog(f, () => loadUtilities(f))) byName.set(u.name, u);
   const recordPath = join(dir, 'run.json');
   if (!existsSync(recordPath)) return byName;
   let record: Partial<RunRecord>;
@@ -74,7 +75,8 @@ async function userUtilities(dir: string, files: string[]): Promise<Map<string, 
   for (const m of Array.isArray(record.modes) ? record.modes : []) {
     if (typeof m?.mode !== 'string' || m.mode in BUILTIN_UTILITIES || byName.has(m.mode) || typeof m.utilityFile !== 'string') continue;
     if (!existsSync(m.utilityFile)) throw new RunDirError(`${recordPath}: utility '${m.mode}' was loaded from ${m.utilityFile}, which no longer exists; give it with --utility`);
-    for (const u of await loadUtilities(m.utilityFile)) byName.set(u.name, u);
+    const file: string = m.utilityFile;
+    for (const u of await withLoadWatchdog(file, () => loadUtilities(file))) byName.set(u.name, u);
   }
   return byName;
 }

@@ -13,7 +13,7 @@ import type { Loc } from '../../ir/inst.js';
 import type { SourceFile } from '../../ir/module.js';
 import type { TranslationUnit } from './ast.js';
 import { astBuilder } from './ast-builder.js';
-import { chunkDeepTokens, type ChunkedTokens } from './deep-nesting.js';
+import { chunkDeepTokens, DEEP_MODE_DEPTH, nestingEstimate, type ChunkedTokens } from './deep-nesting.js';
 import { hasErrors, TOO_DEEP_MESSAGE, type Diagnostic } from './diagnostics.js';
 import { glslParser } from './parser.js';
 import { describeToken, MISSING_NAME_PREFIX, MISSING_SEMICOLON_PREFIX } from './parser-messages.js';
@@ -41,6 +41,8 @@ export interface ParseOptions {
   host?: SourceHost;
   /** glslc's `-std=`: overrides `#version`. */
   forcedVersion?: number;
+  /** Tokens after preprocessing past which the shader is refused (token-limit.ts); default MAX_TOKENS. */
+  maxTokens?: number;
   /** Parse in chunks whatever the nesting, cutting every `chunkDepth` brackets (deep-nesting.ts; for tests). */
   forceChunks?: { chunkDepth: number };
 }
@@ -147,7 +149,18 @@ function tooDeeplyNested(tokens: readonly GlslToken[]): GlslToken | undefined {
  * file-scope declaration (a stray ')' say), it reports that token and parses on after it, so the
  * rest of the shader still gets checked. The CST is the first run's (only used when error-free).
  */
-function parseTokens(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionException[]; strayTokens: IToken[] } {
+function parseTokens(tokens: GlslToken[], recovery = true): { cst: CstNode; errors: IRecognitionException[]; strayTokens: IToken[] } {
+  const parser = glslParser as unknown as { recoveryEnabled: boolean };
+  const before = parser.recoveryEnabled;
+  parser.recoveryEnabled = recovery;
+  try {
+    return parseTokensWithRecovery(tokens);
+  } finally {
+    parser.recoveryEnabled = before;
+  }
+}
+
+function parseTokensWithRecovery(tokens: GlslToken[]): { cst: CstNode; errors: IRecognitionException[]; strayTokens: IToken[] } {
   const cst = glslParser.parseTranslationUnit(tokens);
   const errors = [...glslParser.errors];
   const strayTokens = [...glslParser.strayTokens];
@@ -229,7 +242,12 @@ function parseOrThrow(path: string, text: string | undefined, opts: ParseOptions
   try {
     if (chunked !== undefined) parsed = parseChunks(chunked);
     else {
-      const whole = parseTokens(pp.tokens);
+      // Deep but not chunkable (its brackets do not match: it has a syntax error anyway): parsed
+      // whole, without chevrotain's error recovery, whose re-synchronisation costs grow with the
+      // rule stack's depth (a 323-deep unbalanced `if` nest took 5.6 s in a worker thread's 4 MB
+      // stack, 44 ms on the CLI's 1 MB one, where the stack overflows first). The first error is
+      // reported; the ones after it are not looked for.
+      const whole = parseTokens(pp.tokens, nestingEstimate(pp.tokens) <= DEEP_MODE_DEPTH);
       parsed = { parts: [{ cst: whole.cst }], errors: whole.errors, strayTokens: whole.strayTokens };
     }
   } catch (e) {

@@ -35,6 +35,11 @@ export interface ExpansionContext {
   macros: ReadonlyMap<string, Macro>;
   version(): number;
   report(at: PpToken, message: string): void;
+  /**
+   * Counts `tokens` more produced by expanding `invocation` against the token limit
+   * (token-limit.ts); false once past it (reported once), and the invocation is then left as it is.
+   */
+  spendExpansion(tokens: number, invocation: PpToken): boolean;
 }
 
 function withHide(t: PpToken, hide: ReadonlySet<string>, at?: PpToken): PpToken {
@@ -76,6 +81,10 @@ export function expandMacros(input: readonly PpToken[], ctx: ExpansionContext): 
     if (m.params === undefined) {
       const hide = new Set(t.hide ?? []);
       hide.add(m.name);
+      if (!ctx.spendExpansion(m.body.length, t)) {
+        out.push(t);
+        continue;
+      }
       const body = substitute(m, [], hide, t, ctx);
       for (let i = body.length - 1; i >= 0; i--) pending.push(body[i]!);
       continue;
@@ -103,7 +112,15 @@ export function expandMacros(input: readonly PpToken[], ctx: ExpansionContext): 
     pending.length -= taken;
     const hide = intersectHide(t.hide, close.hide);
     hide.add(m.name);
+    if (!ctx.spendExpansion(m.body.length + taken, t)) {
+      out.push(t);
+      continue;
+    }
     const body = substitute(m, wanted === 0 ? [] : args, hide, t, ctx);
+    if (!ctx.spendExpansion(body.length, t)) {
+      out.push(t);
+      continue;
+    }
     for (let i = body.length - 1; i >= 0; i--) pending.push(body[i]!);
   }
   return out;

@@ -18,6 +18,7 @@ import type { SourceFile } from '../../ir/module.js';
 import type { Diagnostic } from './diagnostics.js';
 import { evaluatePpExpression, PpExpressionError } from './preprocessor-expression.js';
 import { expandMacros, type ExpansionContext, type Macro, type PpToken } from './preprocessor-macros.js';
+import { MAX_TOKENS } from './token-limit.js';
 import { PREDEFINED_MACROS } from './preprocessor-predefined.js';
 import {
   classifyWord, Greater, Hash, HashHash, Identifier, IntLiteral, lexGlsl, Less, LParen, Newline, RParen,
@@ -35,6 +36,8 @@ export interface PreprocessOptions {
   host?: SourceHost;
   /** glslc's `-std=`: the version `__VERSION__` and the result report, whatever `#version` says. */
   forcedVersion?: number;
+  /** Tokens after preprocessing (and tokens produced by macro expansion) past which the shader is refused; default MAX_TOKENS. */
+  maxTokens?: number;
 }
 
 export interface PreprocessResult {
@@ -103,8 +106,25 @@ class Preprocessor implements ExpansionContext {
   private readonly pragmaOnce = new Set<string>();
   private readonly lexed = new Map<string, LexedFile>();
   private depth = 0;
+  /** Tokens produced by macro expansion so far, against the token limit. */
+  private expandedTokens = 0;
+  private overTokenLimit = false;
 
   constructor(private readonly opts: PreprocessOptions) {}
+
+  private get maxTokens(): number {
+    return this.opts.maxTokens ?? MAX_TOKENS;
+  }
+
+  spendExpansion(tokens: number, invocation: PpToken): boolean {
+    this.expandedTokens += tokens;
+    if (this.expandedTokens <= this.maxTokens) return true;
+    if (!this.overTokenLimit) {
+      this.report(invocation, `macro expansion produces more than ${this.maxTokens} tokens: vvision's token limit for one shader after preprocessing`);
+      this.overTokenLimit = true;
+    }
+    return false;
+  }
 
   version(): number {
     return this.opts.forcedVersion ?? this.currentVersion;
@@ -276,8 +296,13 @@ class Preprocessor implements ExpansionContext {
         this.report(t, `'${t.image}' is only allowed at the start of a line (a preprocessor directive) or in a macro body`);
         continue;
       }
-      const type = t.type === Identifier ? classifyWord(t.image) : t.type;
       const n = this.out.length;
+      if (n >= this.maxTokens) {
+        if (!this.overTokenLimit) this.report(t, `the shader has more than ${this.maxTokens} tokens after preprocessing: vvision's token limit for one shader`);
+        this.overTokenLimit = true;
+        return;
+      }
+      const type = t.type === Identifier ? classifyWord(t.image) : t.type;
       const tok: GlslToken = {
         image: t.image, startOffset: n, endOffset: n, startLine: t.line, endLine: t.line,
         startColumn: t.column, endColumn: t.column + t.image.length - 1,

@@ -95,12 +95,14 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     switch (inst.opcode) {
       case Op.Function:
         if (fn) fail(inst, 'a function inside a function (missing OpFunctionEnd)');
+        cx.position.idOffsets.set(o[1]!, inst.offset);
         fn = { id: o[1]! as FunctionId, name: cx.names.get(o[1]!) || `fn${o[1]}`, returnType: type(inst, o[0]!), params: [], blocks: [], loc: { ...loc } };
         fnLocSet = false;
         cx.m.functions.push(fn);
         continue;
       case Op.FunctionParameter: {
         if (!fn || fn.blocks.length > 0) fail(inst, 'outside a function header');
+        cx.position.idOffsets.set(o[1]!, inst.offset);
         const p = { id: o[1]! as ValueId, type: type(inst, o[0]!) } as Function['params'][number];
         const name = cx.names.get(o[1]!);
         if (name) p.name = name;
@@ -117,6 +119,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
       case Op.Label:
         if (!fn) fail(inst, 'outside a function');
         block = { id: o[0]! as BlockId, insts: [] };
+        cx.position.idOffsets.set(o[0]!, inst.offset);
         const name = cx.names.get(o[0]!);
         if (name) block.name = name;
         fn!.blocks.push(block);
@@ -162,6 +165,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     const here = block!;
     const emit = (b: InstBody, t: TypeId): ValueId => {
       const id = cx.m.nextId++ as ValueId;
+      cx.position.idOffsets.set(id, inst.offset);
       cx.valueTypes.set(id, t);
       here.insts.push({ ...b, id, type: t, loc: { ...loc } } as Inst);
       return id;
@@ -171,6 +175,7 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
       const t = type(inst, o[0]!);
       const copy = copyLogical(cx, o[2]! as ValueId, t, emit, () => fail(inst, 'operand and result do not have the same structure'));
       here.insts.push({ op: 'copyObject', value: copy, id: o[1]! as ValueId, type: t, loc: { ...loc } });
+      cx.position.idOffsets.set(o[1]!, inst.offset);
       cx.valueTypes.set(o[1]!, t);
       continue;
     }
@@ -180,9 +185,11 @@ export function readFunctions(cx: ReadContext, insts: readonly SpirvInstruction[
     const id = (hasResult ? body.resultId! : cx.m.nextId++) as ValueId;
     const t = hasResult ? type(inst, body.resultType!) : voidType(cx);
     if (hasResult) cx.valueTypes.set(id, t);
-    block!.insts.push({ ...body.inst, id, type: t, loc: { ...loc } } as Inst);
+    cx.position.idOffsets.set(id, inst.offset);
+    const name = body.inst.op === 'variable' ? cx.names.get(id) : undefined;
+    block!.insts.push({ ...body.inst, ...(name ? { name } : {}), id, type: t, loc: { ...loc } } as Inst);
   }
-  if (fn) throw new SpirvReadError(cx.file, undefined, `function %${fn.id} has no OpFunctionEnd`);
+  if (fn) throw new SpirvReadError(cx.file, cx.position.idOffsets.get(fn.id), `OpFunction: function %${fn.id} has no OpFunctionEnd`);
 }
 
 const SIGNED_OPS = new Set<number>([Op.SDiv, Op.SRem, Op.SMod, Op.ShiftRightArithmetic, Op.SGreaterThan, Op.SGreaterThanEqual, Op.SLessThan, Op.SLessThanEqual]);

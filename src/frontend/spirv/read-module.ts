@@ -19,6 +19,8 @@ import {
 import { declareStruct, intern, typeOf, type ImageDim, type StorageClass, type StructMember, type TypeId } from '../../ir/types.js';
 import { readFunctions } from './read-function.js';
 import { verifyModule } from '../../ir/verify.js';
+import { describeRecursion, recursiveCalls } from '../../ir/call-cycles.js';
+import { describeOversizedVariable, oversizedVariables } from '../../ir/variable-size-limit.js';
 import { opcodeName, parseSpirvWords, readString, SpirvReadError, type SpirvInstruction } from './spirv-words.js';
 
 export { SpirvReadError } from './spirv-words.js';
@@ -83,8 +85,43 @@ export interface ReadContext {
   entryFunction: number;
   /** OpSpecConstantOp result id -> its instruction, in module order. */
   specOps: Map<number, SpirvInstruction>;
+  /** The instruction being read, and where each id was defined (for errors). */
+  position: ReadPosition;
+}
+
+/** Where the reader is, for errors found later than the instruction at fault. */
+export interface ReadPosition {
   /** The instruction being read (for errors from deeper down). */
-  position: { inst?: SpirvInstruction };
+  inst?: SpirvInstruction;
+  /** IR id -> word offset of the SPIR-V instruction that made it (result ids keep their number). */
+  idOffsets: Map<number, number>;
+}
+
+/** Module-level opcodes whose result id is their first operand (no result type before it). */
+const RESULT_FIRST = new Set<number>([
+  Op.String, Op.ExtInstImport, Op.TypeVoid, Op.TypeBool, Op.TypeInt, Op.TypeFloat, Op.TypeVector, Op.TypeMatrix, Op.TypeImage,
+  Op.TypeSampler, Op.TypeSampledImage, Op.TypeArray, Op.TypeRuntimeArray, Op.TypeStruct, Op.TypePointer, Op.TypeFunction,
+  Op.TypeAccelerationStructureKHR,
+]);
+/** Module-level opcodes with a result type and then a result id. */
+const RESULT_SECOND = new Set<number>([
+  Op.Undef, Op.ConstantTrue, Op.ConstantFalse, Op.Constant, Op.ConstantComposite, Op.ConstantNull, Op.SpecConstantTrue,
+  Op.SpecConstantFalse, Op.SpecConstant, Op.SpecConstantComposite, Op.SpecConstantOp, Op.Variable, Op.ExtInst,
+]);
+
+/**
+ * The word offset to blame for a verifier problem: that of the first value id (`%17`) the message
+ * names that some instruction made, else of the first block (`^b3`). The verifier names the
+ * instruction at fault before its operands (`@main ^b3 %17 (load) [...]: %12 ...`).
+ */
+function offsetOfProblem(problem: string, idOffsets: Map<number, number>): number | undefined {
+  for (const pattern of [/%(\d+)/g, /\^b(\d+)/g]) {
+    for (const match of problem.matchAll(pattern)) {
+      const at = idOffsets.get(Number(match[1]));
+      if (at !== undefined) return at;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -93,7 +130,7 @@ export interface ReadContext {
  * verifier (ids defined before use, types consistent), so later stages never meet a broken module.
  */
 export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOptions = {}): Module {
-  const position: { inst?: SpirvInstruction } = {};
+  const position: ReadPosition = { idOffsets: new Map() };
   let m: Module;
   try {
     m = readUnchecked(file, bytes, opts, position);
@@ -110,12 +147,21 @@ export function readSpirv(file: string, bytes: Uint8Array, opts: SpirvReadOption
     problems = [e instanceof Error ? e.message : String(e)];
   }
   if (problems.length > 0) {
-    throw new SpirvReadError(file, undefined, `the module does not verify as vvision IR: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
+    // A problem naming no id an instruction made is one of ids past the header's bound (word 3).
+    const at = offsetOfProblem(problems[0]!, position.idOffsets) ?? (/nextId/.test(problems[0]!) ? 3 : undefined);
+    throw new SpirvReadError(file, at, `the module does not verify as vvision IR: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`);
   }
+  // GLSL forbids static recursion and Vulkan has no call stack for it: refused like glslang's link step.
+  const recursion = recursiveCalls(m)[0];
+  if (recursion) {
+    throw new SpirvReadError(file, position.idOffsets.get(recursion.call.id), `OpFunctionCall: recursion detected: ${describeRecursion(recursion)} (Vulkan forbids static recursion)`);
+  }
+  const oversized = oversizedVariables(m)[0];
+  if (oversized) throw new SpirvReadError(file, position.idOffsets.get(oversized.id), `OpVariable: ${describeOversizedVariable(m, oversized)}`);
   return m;
 }
 
-function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, position: { inst?: SpirvInstruction }): Module {
+function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, position: ReadPosition): Module {
   const bin = parseSpirvWords(file, bytes);
   const m = newModule();
   m.nextId = bin.bound;
@@ -127,7 +173,7 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
   const memberDecorations = new Map<number, Decorations[]>();
   /** OpTypeForwardPointer ids not yet defined -> struct members that name them. */
   const forward = new Map<number, StructMember[]>();
-  let entry: { stage: Stage; fn: number; name: string } | undefined;
+  let entry: { stage: Stage; fn: number; name: string; offset: number } | undefined;
   let localSize: [number, number, number] | undefined;
   let lastSource: SourceFile | undefined;
   const functionStart = bin.instructions.findIndex((i) => i.opcode === Op.Function);
@@ -149,6 +195,8 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
   for (const inst of moduleLevel) {
     position.inst = inst;
     const o = inst.operands;
+    const resultAt = RESULT_FIRST.has(inst.opcode) ? 0 : RESULT_SECOND.has(inst.opcode) ? 1 : -1;
+    if (resultAt >= 0 && o.length > resultAt) position.idOffsets.set(o[resultAt]!, inst.offset);
     switch (inst.opcode) {
       case Op.Capability: case Op.MemoryModel: case Op.ModuleProcessed: case Op.SourceExtension: case Op.Nop: case Op.Line: case Op.NoLine:
         break;
@@ -161,7 +209,7 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
         const stage = STAGE_OF.get(o[0]!);
         if (!stage) fail(inst, `execution model ${o[0]} is not a ray tracing or compute stage`);
         if (entry) fail(inst, 'a second entry point: vvision reads one entry point per module');
-        entry = { stage: stage!, fn: o[1]!, name: readString(file, inst, 2).value };
+        entry = { stage: stage!, fn: o[1]!, name: readString(file, inst, 2).value, offset: inst.offset };
         break;
       }
       case Op.ExecutionMode: case Op.ExecutionModeId:
@@ -331,7 +379,7 @@ function readUnchecked(file: string, bytes: Uint8Array, opts: SpirvReadOptions, 
   if (m.sources.length === 0) m.sources.push({ path: file, text: '' });
   cx.entryFunction = entry.fn;
   readFunctions(cx, functionStart < 0 ? [] : bin.instructions.slice(functionStart));
-  if (!m.functions.some((f) => f.id === entry!.fn)) throw new SpirvReadError(file, undefined, `the entry point's function %${entry.fn} is not defined`);
+  if (!m.functions.some((f) => f.id === entry!.fn)) throw new SpirvReadError(file, entry.offset, `OpEntryPoint: the entry point's function %${entry.fn} is not defined`);
   m.entryPoints.push({ stage: entry.stage, function: entry.fn as Module['functions'][number]['id'], name: entry.name, ...(localSize ? { localSize } : {}) });
   if (entry.stage !== 'compute') m.extensions.push('GL_EXT_ray_tracing');
   return m;

@@ -15,7 +15,7 @@ import { ConfigError } from './config-error.js';
 import { type RawSetting, applyOverrides, readConfigText } from './config-file.js';
 import { type DramTiming, parseDramTiming } from './dram-timing.js';
 import { parseAddressMapping } from './address-mapping.js';
-import { PARAMS, type ParamDecl, findParam } from './params.js';
+import { MAX_INT_PARAM, PARAMS, type ParamDecl, findParam } from './params.js';
 import type { PredictorConfig, RayHashFunction, ReplacementPolicy } from './predictor-config.js';
 
 /** gpgpu_rt_thread_state: where the RT pipeline's per-thread state lives (src/sim/timing/rt-thread-state.ts). */
@@ -150,7 +150,11 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
   const int = (name: string, min = 0): number => {
     const [v, o] = rawText(name);
     const n = Number(v);
+    const own = decl(name).max;
     if (!Number.isInteger(n) || n < min) fail(name, o, `"${v}" is not an integer >= ${min}`);
+    if (n > (own ?? MAX_INT_PARAM)) {
+      fail(name, o, `${v} is over ${own ?? MAX_INT_PARAM}, the largest value vvision accepts for it (${own !== undefined ? "about ten times the largest real GPU's; params.ts declares it" : 'a 32-bit signed integer'})`);
+    }
     const d = decl(name);
     if (d.choices && !d.choices.includes(String(n))) fail(name, o, `${n} is not one of ${d.choices.join(', ')} (the values this model implements)`);
     return n;

@@ -21,14 +21,15 @@
 import type { TypeId, TypeTable } from '../../ir/types.js';
 import { typeOf } from '../../ir/types.js';
 import { SimError } from './errors.js';
+import { MAX_VARIABLE_SCALARS } from '../../ir/variable-size-limit.js';
 
 export type LeafKind = 'f32' | 'f64' | 'i32' | 'u32' | 'bool' | 'i64' | 'u64' | 'ptr' | 'handle';
 
 /** Private (per-lane) pointers are PRIVATE_BASE + byte offset: negative, so `p < 0` tells them apart. */
 export const PRIVATE_BASE = -(2 ** 30);
 
-/** Flattening larger values than this is almost surely a whole runtime-sized or huge array load. */
-const MAX_LEAVES = 4096;
+/** Flattening larger values than this is almost surely a whole runtime-sized or huge array load; the front ends refuse larger variables. */
+const MAX_LEAVES = MAX_VARIABLE_SCALARS;
 
 export interface MatrixDecoration {
   stride: number;

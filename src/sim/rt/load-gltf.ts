@@ -13,19 +13,18 @@
  */
 import { dirname, resolve } from 'node:path';
 import { Logger, NodeIO, type Node as GltfNode, type Material as GltfMaterial, type Texture as GltfTexture } from '@gltf-transform/core';
+import { GltfLoadError } from './gltf-load-error.js';
+import { checkGltfReferences } from './gltf-references.js';
 import { defaultMaterial, type Instance, type Material, type Scene, type Texture, type TriangleMesh } from './scene.js';
 
-export class GltfLoadError extends Error {
-  constructor(readonly file: string, detail: string) {
-    super(`${file}: ${detail}`);
-    this.name = 'GltfLoadError';
-  }
-}
+export { GltfLoadError } from './gltf-load-error.js';
 
 const TRIANGLES = 4;
 
 export async function loadGltfScene(path: string): Promise<Scene> {
   const file = resolve(path);
+  // gltf-transform follows indices without checking them (a bad accessor ends in a TypeError).
+  checkGltfReferences(file);
   let doc;
   try {
     // Unknown optional extensions (lights, MDL materials) are expected; they carry nothing we use.

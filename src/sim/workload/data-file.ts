@@ -4,8 +4,12 @@
  * where they are (e.g. `b4_vertices.bin.gz` of the LumiBench host data).
  * Invariant: the bytes returned are exactly what the host would upload; a corrupt .gz is a
  * ManifestError naming the manifest key, never a zlib exception.
+ *
+ * Size: at most MAX_DATA_FILE_BYTES, checked before reading a plain file and while inflating a
+ * gzip'd one (zlib stops at the limit: a 2 MB .gz of 2 GiB of zeros is refused after 1 GiB of
+ * output, never unpacked whole).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { ManifestError } from './manifest.js';
 
@@ -14,14 +18,25 @@ export const RAW_DATA_FILE = /\.bin(\.gz)?$/i;
 /** `x.json`, `x.json.gz`: a JSON value. */
 export const JSON_DATA_FILE = /\.json(\.gz)?$/i;
 
+/**
+ * Bytes of one data file after decompression: 1 GiB, a hundred times the largest real input here
+ * (LumiBench WKND's vertex buffer, 9.8 MB). The simulator holds every buffer in memory.
+ */
+export const MAX_DATA_FILE_BYTES = 2 ** 30;
+
 /** The file's bytes, decompressed when it is gzip'd. `path` is the manifest key, for errors. */
-export function readDataFile(file: string, path: string): Uint8Array {
+export function readDataFile(file: string, path: string, maxBytes = MAX_DATA_FILE_BYTES): Uint8Array {
+  const tooLarge = (what: string) =>
+    new ManifestError([`${path}: ${file} ${what} more than ${maxBytes} bytes, vvision's limit for one data file (MAX_DATA_FILE_BYTES)`]);
+  const gz = /\.gz$/i.test(file);
+  if (!gz && statSync(file).size > maxBytes) throw tooLarge('holds');
   const bytes = readFileSync(file);
-  if (!/\.gz$/i.test(file)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!gz) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    const raw = gunzipSync(bytes);
+    const raw = gunzipSync(bytes, { maxOutputLength: maxBytes });
     return new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
   } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge('decompresses to');
     throw new ManifestError([`${path}: ${file} is not a valid gzip file (${(e as Error).message})`]);
   }
 }

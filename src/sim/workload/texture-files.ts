@@ -5,6 +5,10 @@
  * UASTC) and Zstandard supercompression are not supported and say so; zlib supercompression is
  * inflated. Only mip level 0, array layer 0 and face 0 are read (the simulator samples LOD 0).
  * Invariant: every failure is a ManifestError naming the manifest key and the file.
+ *
+ * Size: each side at most MAX_TEXTURE_DIMENSION and at most MAX_TEXTURE_TEXELS texels, read
+ * from the file's header (PNG IHDR, JPEG SOF, KTX2 header) before anything is decoded or inflated:
+ * a 20000x20000 PNG is refused in microseconds instead of decoding 1.6 GB.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
@@ -13,6 +17,47 @@ import { read as readKtx2, KHR_SUPERCOMPRESSION_BASISLZ, KHR_SUPERCOMPRESSION_NO
 import { PNG } from 'pngjs';
 import { halfToFloat } from '../half-float.js';
 import { ManifestError } from './manifest.js';
+
+/** Largest side of a texture: Vulkan's maxImageDimension2D as AMD and Intel drivers give it (NVIDIA's is 32768). */
+export const MAX_TEXTURE_DIMENSION = 16384;
+/** Most texels of one texture: 8192x8192 (256 MiB decoded as RGBA8), the largest real scenes use. */
+export const MAX_TEXTURE_TEXELS = 8192 * 8192;
+
+/** The width and height a PNG, JPEG or KTX2 header declares, without decoding; undefined when the header is not there. */
+function declaredSize(bytes: Buffer, kind: 'png' | 'jpeg' | 'ktx2'): { width: number; height: number } | undefined {
+  if (kind === 'png') {
+    if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
+  if (kind === 'ktx2') {
+    // KTX2 header: identifier (12), vkFormat, typeSize, pixelWidth, pixelHeight (uint32 LE).
+    if (bytes.length < 28) return undefined;
+    return { width: bytes.readUInt32LE(20), height: Math.max(1, bytes.readUInt32LE(24)) };
+  }
+  // JPEG: walk the marker segments to the first start-of-frame (SOF0-3, 5-7, 9-11, 13-15).
+  let at = 2;
+  while (at + 9 < bytes.length && bytes[at] === 0xff) {
+    const marker = bytes[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { width: bytes.readUInt16BE(at + 7), height: bytes.readUInt16BE(at + 5) };
+    }
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return undefined;
+}
+
+/** A ManifestError when the declared size is past the texture limits. */
+function checkTextureSize(bytes: Buffer, kind: 'png' | 'jpeg' | 'ktx2', file: string, path: string): void {
+  const size = declaredSize(bytes, kind);
+  if (!size) return; // the decoder reports a broken header
+  const { width, height } = size;
+  if (width > MAX_TEXTURE_DIMENSION || height > MAX_TEXTURE_DIMENSION) {
+    throw new ManifestError([`${path}: ${file} is ${width}x${height}: a side over ${MAX_TEXTURE_DIMENSION} texels, vvision's limit (Vulkan's maxImageDimension2D on AMD and Intel GPUs)`]);
+  }
+  if (width * height > MAX_TEXTURE_TEXELS) {
+    throw new ManifestError([`${path}: ${file} is ${width}x${height} = ${width * height} texels, over vvision's limit of ${MAX_TEXTURE_TEXELS} (8192x8192) per texture`]);
+  }
+}
 
 /** File names a sampler array element may have. */
 export const TEXTURE_FILE = /\.(png|jpe?g|ktx2)$/i;
@@ -64,6 +109,7 @@ export function decodeTextureBytes(bytes: Uint8Array, label: string, mimeType: s
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kind = mimeType === 'image/png' ? 'png' : mimeType === 'image/jpeg' ? 'jpeg' : mimeType === 'image/ktx2' ? 'ktx2'
     : /\.png$/i.test(label) ? 'png' : /\.jpe?g$/i.test(label) ? 'jpeg' : /\.ktx2$/i.test(label) ? 'ktx2' : undefined;
+  if (kind !== undefined) checkTextureSize(buf, kind, label, path);
   if (kind === 'png') return decodePng(buf, label, path);
   if (kind === 'jpeg') return decodeJpeg(buf, label, path);
   if (kind === 'ktx2') return decodeKtx2(buf, label, path);
@@ -148,7 +194,8 @@ function decodeKtx2(bytes: Buffer, file: string, path: string): DecodedTexture {
   let data = level!.levelData;
   if (scheme === KHR_SUPERCOMPRESSION_ZLIB) {
     try {
-      data = new Uint8Array(inflateSync(data));
+      // The header's size passed checkTextureSize: level 0 cannot honestly inflate past this.
+      data = new Uint8Array(inflateSync(data, { maxOutputLength: MAX_TEXTURE_TEXELS * 16 * Math.max(1, ktx.layerCount) * ktx.faceCount }));
     } catch (e) {
       fail(`level 0 is not valid zlib data (${(e as Error).message})`);
     }

@@ -19,6 +19,7 @@ import { namedBufferReferences, readAccelerationStructures } from './acceleratio
 import { readBuffers, readDescriptors, readJsonObject, readScene } from './validate-resources.js';
 import { checkAddressReferences, declaredBufferNames } from './address-references.js';
 import { hitGroupSchema, keysOf, launchSchema, manifestSchema, sbtEntrySchema, shaderSourceSchema } from './manifest-schema.js';
+import { MAX_LAUNCH_INVOCATIONS } from './launch-limits.js';
 
 /** The top-level keys: the schema's (manifest-schema.ts), so the two cannot drift. */
 const TOP_LEVEL_KEYS = keysOf(manifestSchema);
@@ -337,6 +338,10 @@ function readLaunch(c: JsonChecks, v: unknown): LaunchSize | undefined {
   const height = nonNegativeInteger(c, obj.height, 'launch.height', 1);
   const depth = obj.depth === undefined ? 1 : nonNegativeInteger(c, obj.depth, 'launch.depth', 1);
   if (width === undefined || height === undefined || depth === undefined) return undefined;
+  if (width * height * depth > MAX_LAUNCH_INVOCATIONS) {
+    report(c, 'launch', `${width}x${height}x${depth} is ${width * height * depth} invocations, over ${MAX_LAUNCH_INVOCATIONS} (2^30, Vulkan's maxRayDispatchInvocationCount)`);
+    return undefined;
+  }
   return { width, height, depth };
 }
 

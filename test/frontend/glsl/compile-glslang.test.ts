@@ -57,6 +57,19 @@ for (const file of files(join(FIXTURES, 'invalid'))) {
   });
 }
 
+for (const file of files(join(FIXTURES, 'recursion'))) {
+  maybe(`glslang and vvision both reject the static recursion in ${file}, naming the same calls`, (t) => {
+    const g = glslang(file, join(work, 'bad.spv'));
+    t.false(g.ok);
+    // glslang: "Recursion detected:\n    odd(i1; calling even(i1;" (a link error, no line).
+    const glslangCalls = [...g.text.matchAll(/Recursion detected:\s+(\w+)\([^ ]* calling (\w+)\(/g)].map((m) => `${m[1]}->${m[2]}`);
+    const r = compileGlsl(file);
+    const ours = r.diagnostics.map((d) => /recursion detected: '(\w+)' calls (?:'(\w+)'|itself)/.exec(d.message)).map((m) => `${m![1]}->${m![2] ?? m![1]}`);
+    t.true(glslangCalls.length > 0, g.text);
+    t.deepEqual(ours.sort(), glslangCalls.sort());
+  });
+}
+
 // ------------------------------------------------------------------ layouts
 
 /** Offsets/strides of a type as one comparable string: `{0:v,16m16:v,32:[16]{...}}`. */

@@ -13,6 +13,7 @@ import { verifyModule } from '../../../src/ir/verify.js';
 import { printModule } from '../../../src/ir/printer.js';
 import { parseModuleText } from '../../../src/ir/text-parser.js';
 import { compileErrors, compileOk, compileSnippet } from './compile-fixtures/harness.js';
+import { MAX_VARIABLE_SCALARS } from '../../../src/ir/variable-size-limit.js';
 
 const FIXTURES = 'test/frontend/glsl/compile-fixtures';
 const INCLUDE = join(FIXTURES, 'include');
@@ -166,4 +167,25 @@ test('an internal failure becomes an internal compiler error diagnostic at the s
   t.is(r.diagnostics.length, 1);
   t.regex(formatDiagnostic(r.diagnostics[0]!), /^x\.rgen:1:15: error: internal compiler error: /);
   t.false(/\n\s+at /.test(r.diagnostics[0]!.message));
+});
+
+// Static recursion is a link error in glslang ("Recursion detected: f(i1; calling f(i1;", no line);
+// vvision gives one located error per cycle, blaming the call glslang names.
+for (const file of readdirSync(join(FIXTURES, 'recursion')).map((f) => join(FIXTURES, 'recursion', f))) {
+  test(`rejects static recursion in ${file} at the calls glslang names`, (t) => {
+    const expected = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('// expect-error: ')).map((l) => `${file}:${l.slice('// expect-error: '.length)}`);
+    const r = compileGlsl(file);
+    t.is(r.module, undefined);
+    t.deepEqual(r.diagnostics.map((d) => formatDiagnostic(d).replace(/ \(GLSL forbids.*$/, '').replace(': error:', ':')), expected);
+  });
+}
+
+test('a function or private variable past MAX_VARIABLE_SCALARS is refused where it is declared (glslang accepts it; the simulator cannot hold it per lane)', (t) => {
+  const r = compileSnippet('layout(location = 0) rayPayloadEXT vec4 p;\nvec4 table[2000];\nvoid main() {\n  uint a[100000000];\n  uint ok[4096];\n  a[1] = ok[2] = 3u;\n  p = table[a[1]];\n}');
+  t.is(r.module, undefined);
+  t.deepEqual(r.diagnostics.map((d) => `${d.line}:${d.column}: ${d.message.replace(/; vvision.*/, '')}`), [
+    `${2 + 2}:6: variable 'table' of type [vec4<f32>; 2000] holds 8000 scalar components`,
+    `${4 + 2}:8: variable 'a' of type [u32; 100000000] holds 100000000 scalar components`,
+  ]);
+  t.regex(r.diagnostics[0]!.message, new RegExp(`vvision's limit is ${MAX_VARIABLE_SCALARS} per function or private variable`));
 });

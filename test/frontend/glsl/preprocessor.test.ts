@@ -1,6 +1,7 @@
 import test from 'ava';
 import { formatDiagnostic } from '../../../src/frontend/glsl/diagnostics.js';
 import { preprocess, type PreprocessOptions } from '../../../src/frontend/glsl/preprocessor.js';
+import { MAX_TOKENS } from '../../../src/frontend/glsl/token-limit.js';
 
 /** In-memory files; the first one is the main file. */
 function run(files: Record<string, string>, opts: PreprocessOptions = {}) {
@@ -216,4 +217,32 @@ test('__FILE__ is the index of the file in sources, as glslang numbers source st
 test('#line inside an included file renumbers only that file', (t) => {
   const r = run({ 'm.glsl': '#include "a.glsl"\nafter', 'a.glsl': '#line 50\ninside' });
   t.deepEqual(r.locs, ['inside@a.glsl:50:1', 'after@m.glsl:2:1']);
+});
+
+/** `#define A0 x`, `#define A1 A0 + A0`, ...: A<n> expands to 2^(n+1) - 1 tokens. */
+function doublingMacros(n: number): string {
+  return ['#define A0 x', ...Array.from({ length: n }, (_, i) => `#define A${i + 1} A${i} + A${i}`)].join('\n');
+}
+
+test('a macro doubling 39 times stops at the token limit with one located error (glslang takes 7.6 s to reject it)', (t) => {
+  const t0 = performance.now();
+  const r = run({ 'm.glsl': `${doublingMacros(39)}\nfloat y = A39;` }, { maxTokens: 2000 });
+  t.deepEqual(r.errors, ["m.glsl:41:11: error: macro expansion produces more than 2000 tokens: vvision's token limit for one shader after preprocessing"]);
+  t.true(r.tokens.length <= 2000 + 100, `${r.tokens.length} tokens`);
+  t.true(performance.now() - t0 < 5000);
+});
+
+test('the token limit counts the tokens after preprocessing; a shader at the limit is untouched', (t) => {
+  const text = `float y = ${Array.from({ length: 600 }, () => 'x').join(' + ')};`; // 4 + 1199 tokens
+  t.deepEqual(run({ 'm.glsl': text }, { maxTokens: 1203 }).errors, []);
+  const over = run({ 'm.glsl': text }, { maxTokens: 1202 });
+  t.deepEqual(over.errors, [`m.glsl:1:${text.lastIndexOf(';') + 1}: error: the shader has more than 1202 tokens after preprocessing: vvision's token limit for one shader`]);
+  t.is(over.tokens.length, 1202);
+});
+
+test('MAX_TOKENS is the default limit and leaves room for 20,000-term generated sums', (t) => {
+  t.true(MAX_TOKENS >= 2 * 20000 + 100);
+  const r = run({ 'm.glsl': `float y = ${Array.from({ length: MAX_TOKENS / 2 + 1 }, () => 'x').join('+')};` });
+  t.is(r.errors.length, 1);
+  t.regex(r.errors[0]!, new RegExp(`^m\\.glsl:1:\\d+: error: the shader has more than ${MAX_TOKENS} tokens after preprocessing`));
 });

@@ -14,6 +14,7 @@ import { compileWorkload, type CompiledWorkload } from '../../../src/driver/comp
 import { readSpirv, SpirvReadError } from '../../../src/frontend/spirv/read-module.js';
 import { readSpirvFile } from '../../../src/frontend/spirv/read-file.js';
 import { verifyModule } from '../../../src/ir/verify.js';
+import { parseModuleText } from '../../../src/ir/text-parser.js';
 import { Op } from '../../../src/ir/spirv-enums.js';
 import { listBuiltinWorkloads, loadManifest } from '../../../src/sim/workload/load-manifest.js';
 import { hasGlslang, hasSpirvTools, spirvVal, usesScalarLayout } from '../../backend/spirv/spirv-tools.js';
@@ -93,7 +94,7 @@ test('bad input: the file, the word offset and the instruction are named', (t) =
   t.throws(() => readSpirv('x.spv', words(0xdeadbeef, 0x10500, 0, 10, 0)), { message: /^x\.spv: word 0: not a SPIR-V module: magic number 0xdeadbeef/ });
   t.throws(() => readSpirv('x.spv', words(0x07230203, 0x20000, 0, 10, 0)), { message: /^x\.spv: word 1: unsupported SPIR-V version 2\.0/ });
   t.throws(() => readSpirv('x.spv', tri.subarray(0, tri.length - 12)), { message: /^x\.spv: word \d+: OpImageWrite has 4 words but the module ends after 3/ });
-  t.throws(() => readSpirv('x.spv', tri.subarray(0, tri.length - 4)), { message: /^x\.spv: function %\d+ has no OpFunctionEnd/ });
+  t.throws(() => readSpirv('x.spv', tri.subarray(0, tri.length - 4)), { message: /^x\.spv: word \d+: OpFunction: function %\d+ has no OpFunctionEnd/ });
   // OpKill (fragment-only) in place of the raygen's return: refused where it is.
   const w = new Uint32Array(tri.buffer.slice(0));
   const ret = [...w.keys()].reverse().find((i) => w[i] === ((1 << 16) | Op.Return))!;
@@ -187,4 +188,77 @@ test('vvision compile -o writes SPIR-V (1.6 with --target-env vulkan1.3) that re
     t.truthy(insts.find((i) => i.op === 'binary' && i.kind === 'add' && i.a === mul!.id), `@${f.name} adds 1 to it`);
   }
   if (hasSpirvTools) t.is(spirvVal(spirvBytes(writeSpirv(m)), false), '');
+});
+
+// fact(n) = n <= 1 ? 1 : n * fact(n - 1), as IR text: neither front end makes it, a hand-written module could.
+const RECURSIVE = `
+source 0 "fact.comp" ""
+type !0 = u32
+type !1 = array<u32, stride=4>
+type !2 = struct "Out" uid=1 block layout=std430 {
+  "v": array<u32, stride=4> offset=0
+}
+const %1: u32 = 0
+const %2: u32 = 1
+global %11 "out": ptr<storageBuffer, $Out> storageBuffer set=0 binding=0
+entry compute %20 "main" localSize=(1, 1, 1)
+fn %40 @fact(%41: u32 "n") -> u32 {   ; 10:1
+^b42 "entry":
+  %43: bool = compare le %41 %2   ; 11:3
+  %44 = condBranch %43 ^b45 ^b46   ; 11:3
+^b45 "base":
+  %47 = return %2   ; 11:20
+^b46 "rec":
+  %48: u32 = binary sub %41 %2   ; 12:3
+  %49: u32 = call %40 @fact (%48)   ; 12:14
+  %50: u32 = binary mul %41 %49   ; 12:10
+  %51 = return %50   ; 12:3
+}
+fn %20 @main() -> void {   ; 1:1
+^b21 "entry":
+  %33: u32 = call %40 @fact (%2)   ; 3:3
+  %34: ptr<storageBuffer, u32> = accessChain %11 (%1, %1)   ; 4:3
+  %35 = store %34 %33   ; 4:3
+  %36 = return   ; 5:1
+}
+`;
+
+/** Word offsets of the instructions of `opcode` in a module's words. */
+function offsetsOf(words: Uint32Array, opcode: number): number[] {
+  const out: number[] = [];
+  for (let at = 5; at < words.length; at += words[at]! >>> 16) if ((words[at]! & 0xffff) === opcode) out.push(at);
+  return out;
+}
+
+test('a recursive module is refused at the word of the OpFunctionCall that closes the cycle', (t) => {
+  const words = writeSpirv(parseModuleText(RECURSIVE));
+  const e = t.throws(() => readSpirv('fact.spv', spirvBytes(words)), { instanceOf: SpirvReadError })!;
+  const inFact = offsetsOf(words, Op.FunctionCall).find((at) => words[at + 3] === 40 && words[at + 2] === 49);
+  t.truthy(inFact);
+  t.is(e.wordOffset, inFact);
+  t.is(e.message, `fact.spv: word ${inFact}: OpFunctionCall: recursion detected: 'fact' calls itself (Vulkan forbids static recursion)`);
+});
+
+test('a module that fails the IR verifier is refused at the word of the instruction the problem names', (t) => {
+  // The last OpLoad of ao's raygen made to load through its own result: a use before the definition.
+  const words = writeSpirv(compiled.get('ao')!.modules[0]!);
+  const loads = offsetsOf(words, Op.Load);
+  const at = loads[loads.length - 1]!;
+  const mutant = Uint32Array.from(words);
+  mutant[at + 3] = mutant[at + 2]!; // load from its own result id
+  const e = t.throws(() => readSpirv('ao.spv', spirvBytes(mutant)), { instanceOf: SpirvReadError })!;
+  t.regex(e.message, /^ao\.spv: word \d+: /);
+  t.is(e.wordOffset, at, e.message);
+});
+
+(hasGlslang ? test : test.skip)("glslang's SPIR-V of a variable past MAX_VARIABLE_SCALARS is refused at the OpVariable's word", (t) => {
+  const src = join(dir, 'huge.rgen');
+  writeFileSync(src, '#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadEXT vec4 p;\nvoid main() {\n  uint a[100000000];\n  a[7] = 3u;\n  p = vec4(a[7]);\n}\n');
+  const out = join(dir, 'huge.spv');
+  const g = spawnSync('glslangValidator', ['-V', '-g', '--target-env', 'vulkan1.2', src, '-o', out], { encoding: 'utf8' });
+  t.is(g.status, 0, g.stdout);
+  const e = t.throws(() => readSpirvFile(out), { instanceOf: SpirvReadError })!;
+  const words = new Uint32Array(new Uint8Array(readFileSync(out)).buffer);
+  t.true(offsetsOf(words, Op.Variable).includes(e.wordOffset!), e.message);
+  t.regex(e.message, /: word \d+: OpVariable: variable 'a' of type \[u32; 100000000\] holds 100000000 scalar components; vvision's limit is 4096/);
 });

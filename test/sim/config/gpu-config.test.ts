@@ -142,3 +142,12 @@ test('paper 001 knobs: off by default with the paper\'s values, each one settabl
   t.throws(() => loadConfig('treelet', ['rt_treelet_l1_fraction=1.5']), { message: /rt_treelet_l1_fraction/ });
 });
 
+test('int parameters have ranges: a count past its declared max (or any int past 2^31-1) is a ConfigError naming the key', (t) => {
+  const e = t.throws(() => loadConfig('baseline', ['gpgpu_n_clusters=1000000000']), { instanceOf: ConfigError });
+  t.regex(e!.message, /gpgpu_n_clusters: 1000000000 is over 1024, the largest value vvision accepts for it/);
+  t.throws(() => loadConfig('baseline', [`gpgpu_deadlock_window=${2 ** 31}`]), { instanceOf: ConfigError, message: /gpgpu_deadlock_window: 2147483648 is over 2147483647/ });
+  t.is(loadConfig('baseline', ['gpgpu_n_clusters=1024']).numSms, 1024);
+  // Every declared max admits the default and every preset's value.
+  for (const p of PARAMS) if (p.max !== undefined) t.true(Number(p.default) <= p.max, p.name);
+  for (const preset of PRESETS) t.notThrows(() => loadConfig(preset), preset);
+});

@@ -1,14 +1,14 @@
 // Texture files for sampler arrays: PNG, JPEG (jpeg-js) and KTX2 (ktx-parse) in uncompressed
 // formats decode to the texels an application uploads; compressed KTX2 is refused by name.
 import test from 'ava';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { createDefaultContainer, write as writeKtx2, KHR_SUPERCOMPRESSION_ZLIB, KHR_SUPERCOMPRESSION_ZSTD } from 'ktx-parse';
 import { PNG } from 'pngjs';
-import { decodeTextureFile } from '../../../src/sim/workload/texture-files.js';
+import { decodeTextureFile, MAX_TEXTURE_DIMENSION, MAX_TEXTURE_TEXELS } from '../../../src/sim/workload/texture-files.js';
 import { ManifestError } from '../../../src/sim/workload/manifest.js';
 import { floatToHalf } from '../../../src/sim/half-float.js';
 
@@ -98,4 +98,40 @@ test('a file is decoded once per content: the same path again is the cached texe
   bigger.data.set([5, 6, 7, 8, 9, 10, 11, 12]);
   writeFileSync(file, PNG.sync.write(bigger));
   t.deepEqual([...decodeTextureFile(file, 'f').texels], [5, 6, 7, 8, 9, 10, 11, 12]);
+});
+
+test('a texture past the size limits is refused from its header, before decoding: PNG, JPEG and KTX2', (t) => {
+  // A PNG whose IHDR says 20000x20000 (the rest need not be valid: nothing past the header is read).
+  const png = new PNG({ width: 4, height: 2 });
+  png.data.set(RGBA);
+  const header = PNG.sync.write(png);
+  header.writeUInt32BE(20000, 16);
+  header.writeUInt32BE(20000, 20);
+  const big = join(dir, 'big.png');
+  writeFileSync(big, header);
+  const t0 = performance.now();
+  t.throws(() => decodeTextureFile(big, 'files[0]'), {
+    instanceOf: ManifestError,
+    message: `files[0]: ${big} is 20000x20000: a side over ${MAX_TEXTURE_DIMENSION} texels, vvision's limit (Vulkan's maxImageDimension2D on AMD and Intel GPUs)`,
+  });
+  t.true(performance.now() - t0 < 1000);
+  // A JPEG whose start-of-frame says 10000 x 10000: each side fits, the texel count does not.
+  const jpg = Buffer.from(jpeg.encode({ width: 4, height: 2, data: Buffer.from(RGBA) }, 90).data);
+  let sof = 2;
+  while (!(jpg[sof + 1]! >= 0xc0 && jpg[sof + 1]! <= 0xc3)) sof += 2 + jpg.readUInt16BE(sof + 2);
+  jpg.writeUInt16BE(10000, sof + 5);
+  jpg.writeUInt16BE(10000, sof + 7);
+  const bigJpg = join(dir, 'big.jpg');
+  writeFileSync(bigJpg, jpg);
+  t.throws(() => decodeTextureFile(bigJpg, 'files[1]'), {
+    instanceOf: ManifestError,
+    message: `files[1]: ${bigJpg} is 10000x10000 = 100000000 texels, over vvision's limit of ${MAX_TEXTURE_TEXELS} (8192x8192) per texture`,
+  });
+  // A 4x2 KTX2 whose header is patched to say 16385 x 1 (ktx-parse's writer loops on such sizes).
+  const ktx = Buffer.from(readFileSync(ktx2('small.ktx2', 37, Uint8Array.from(RGBA))));
+  ktx.writeUInt32LE(16385, 20);
+  ktx.writeUInt32LE(1, 24);
+  const bigKtx = join(dir, 'big.ktx2');
+  writeFileSync(bigKtx, ktx);
+  t.throws(() => decodeTextureFile(bigKtx, 'files[2]'), { instanceOf: ManifestError, message: /big\.ktx2 is 16385x1: a side over 16384 texels/ });
 });

@@ -294,3 +294,13 @@ test('camera.members names known quantities only', (t) => {
   (m.descriptors as Record<string, unknown>[])[2]!.camera = { lookFrom: [0, 0, 3], lookAt: [0, 0, 0], fovY: 45, members: { viewProjection: 'vp' } };
   hasProblem(t, problemsOf(m), /descriptors\[2\]\.camera\.members\.viewProjection: expected one of .*viewProj/);
 });
+
+test('a launch past 2^30 invocations (maxRayDispatchInvocationCount) is refused at the launch key', (t) => {
+  const m = base();
+  m.launch = { width: 1000000, height: 1000000 };
+  t.deepEqual(problemsOf(m, 'huge-launch.json'), [
+    `${join(dir, 'huge-launch.json')}: launch: 1000000x1000000x1 is 1000000000000 invocations, over 1073741824 (2^30, Vulkan's maxRayDispatchInvocationCount)`,
+  ]);
+  m.launch = { width: 32768, height: 32768 };
+  t.deepEqual(problemsOf(m, 'max-launch.json'), []);
+});

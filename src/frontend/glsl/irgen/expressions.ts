@@ -64,10 +64,13 @@ function genExprNode(cx: IrGenContext, e: Expr): Val {
     case 'binary': {
       if (e.op === '&&' || e.op === '||') return genLogical(cx, e.op, e.left, e.right, e.loc);
       // Down the left spine of a left-associative chain iteratively (generated shaders hold
-      // 20,000-term sums): only right operands recurse. Evaluation order is unchanged.
+      // 20,000-term sums): only right operands recurse. Evaluation order is unchanged. The walk
+      // stops at a subtree generated ahead (deep-expressions.ts hoists one every HOIST_HEIGHT
+      // levels of the spine): walking past it would generate the spine below it again, once per
+      // hoisted node, which made an n-term sum cost O(n^2 / HOIST_HEIGHT) instructions.
       const spine: Extract<Expr, { kind: 'binary' }>[] = [e];
       let base = e.left;
-      while (base.kind === 'binary' && base.op !== '&&' && base.op !== '||') {
+      while (base.kind === 'binary' && base.op !== '&&' && base.op !== '||' && !cx.hoisted.has(base)) {
         spine.push(base);
         base = base.left;
       }

@@ -19,6 +19,8 @@ import { SemanticError, type IrGenContext } from './context.js';
 import { declareFunction, genBlockDecl, genGlobalVarDecl } from './declarations.js';
 import { genInitValue } from './expressions.js';
 import { FunctionBuilder } from './function-builder.js';
+import { describeRecursion, recursiveCalls } from '../../../ir/call-cycles.js';
+import { describeOversizedVariable, oversizedVariables } from '../../../ir/variable-size-limit.js';
 import { genStmt } from './statements.js';
 import { coerce } from './value-conversion.js';
 
@@ -89,6 +91,11 @@ export function genTranslationUnit(cx: IrGenContext, unit: TranslationUnit): voi
       }
     }
   }
+  // GLSL forbids static recursion, reached from main or not (glslang: "Recursion detected").
+  for (const r of recursiveCalls(cx.m)) {
+    cx.error(r.call.loc, `recursion detected: ${describeRecursion(r)} (GLSL forbids static recursion, direct or through other functions)`);
+  }
+  for (const v of oversizedVariables(cx.m)) cx.error(v.loc, describeOversizedVariable(cx.m, v));
 }
 
 function genFunctionBody(cx: IrGenContext, f: FunctionSymbol): void {

@@ -32,3 +32,36 @@ test('a full destination buffer refuses until a packet is received (back-pressur
   t.is(net.receive(0, 10)!.addr, 2);
   t.true(net.idle());
 });
+
+test('a freed slot goes to the source refused longest ago, not to the first to ask in the cycle (issue 26.6)', (t) => {
+  // Four sources ticked in index order (as the GPU ticks SMs) all keep a packet for one slow
+  // destination. First-come would give every freed slot to source 0 and starve source 3.
+  const net = new Interconnect(4, 1, 1, 40, 2);
+  const accepted = [0, 0, 0, 0];
+  const firstAccepted = [-1, -1, -1, -1];
+  for (let now = 0; now < 400; now++) {
+    if (now % 4 === 0) net.receive(0, now);
+    for (let s = 0; s < 4; s++) {
+      if (net.tryPush(s, 0, req(s), 0, now)) {
+        accepted[s]!++;
+        if (firstAccepted[s]! < 0) firstAccepted[s] = now;
+      }
+    }
+  }
+  t.true(Math.max(...accepted) - Math.min(...accepted) <= 1, `accepted per source: ${accepted.join(', ')}`);
+  t.true(Math.max(...firstAccepted) <= 8, `first accepted at: ${firstAccepted.join(', ')}`);
+});
+
+test('a source that stops retrying loses its place; the next waiter gets the slot', (t) => {
+  const net = new Interconnect(3, 1, 1, 40, 1);
+  t.true(net.tryPush(0, 0, req(0), 0, 0));
+  t.false(net.tryPush(1, 0, req(1), 0, 1), 'full: source 1 waits');
+  t.false(net.tryPush(2, 0, req(2), 0, 1), 'full: source 2 waits behind it');
+  // Only source 2 keeps asking.
+  t.false(net.tryPush(2, 0, req(2), 0, 2));
+  t.false(net.tryPush(2, 0, req(2), 0, 3));
+  t.truthy(net.receive(0, 4));
+  // Source 1 comes back after two cycles away: its place lapsed, source 2 is first now.
+  t.false(net.tryPush(1, 0, req(1), 0, 4));
+  t.true(net.tryPush(2, 0, req(2), 0, 4));
+});

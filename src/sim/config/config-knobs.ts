@@ -45,10 +45,18 @@ export interface ConfigKnobs {
   "gpgpu_cache:il1"?: string;
   /** extra fetch cycles of an instruction cache miss [cycles]. Default 20. */
   gpgpu_icache_miss_latency?: number;
+  /** perfect instruction (and constant) cache: every fetch hits, gpgpu_cache:il1 is not consulted (GPGPU-Sim shader_core_ctx::fetch). Default 0. */
+  gpgpu_perfect_inst_const_cache?: boolean | 0 | 1;
   /** L1 data cache per SM (Table III: 64KB fully assoc. LRU) [cache]. Default N:1:128:512,L:L:m:N:L,A:256:8,16:0,32. */
   "gpgpu_cache:dl1"?: string;
   /** L1D hit latency [cycles]. Default 20. */
   gpgpu_l1_latency?: number;
+  /** L1D banks: the LD/ST unit sends at most one access per bank per cycle into the L1D latency pipeline, and stalls at the first bank conflict (GPGPU-Sim ldst_unit::process_memory_access_queue_l1cache) [banks]. Default 1. */
+  gpgpu_l1_banks?: number;
+  /** L1D bank interleaving granularity (32: one sector per bank, as Volta/Turing) [bytes]. Default 32. */
+  gpgpu_l1_banks_byte_interleaving?: number;
+  /** L1D bank index function: 0 = linear, 1 = bitwise XOR, 2 = IPOLY (GPGPU-Sim cache_config::hash_function). Default 0. */
+  gpgpu_l1_banks_hashing_function?: "0" | "1" | "2";
   /** L2 bank per memory sub-partition (Table III: 3MB total, 16-way LRU) [cache]. Default S:64:128:16,L:B:m:L:L,A:192:4,32:0,32. */
   "gpgpu_cache:dl2"?: string;
   /** L2 access latency (ROP queue) [cycles]. Default 160. */
@@ -75,8 +83,18 @@ export interface ConfigKnobs {
   gpgpu_dram_scheduler?: number;
   /** DRAM scheduler queue per channel [requests]. Default 64. */
   gpgpu_frfcfs_dram_sched_queue_size?: number;
-  /** DRAM row (page) size per bank [bytes]. Default 2048. */
-  gpgpu_dram_row_bytes?: number;
+  /** DRAM data bus clock / command clock: a column command moves an atom of burst x bus width x chips bytes in burst / ratio command clocks (GPGPU-Sim dram.cc) [ratio]. Default 2. */
+  dram_data_command_freq_ratio?: number;
+  /** address to DRAM chip / bank / row / column bits, GPGPU-Sim addrdec syntax (R row, B bank, C column, S burst, D chip, 0 unused; dramid@N puts the chip bits at bit N); the low bank bits pick the sub-partition. Default dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS. */
+  gpgpu_mem_addr_mapping?: string;
+  /** memory partition (chip) index: 0 = consecutive, 1 = bitwise XOR with higher bits, 2 = IPOLY hash. Default 0. */
+  gpgpu_memory_partition_indexing?: "0" | "1" | "2";
+  /** DRAM bank index: 0 = the mapping's bank bits, 1 = XOR with the row bits, 2 = IPOLY with the row bits. Default 0. */
+  dram_bnk_indexing_policy?: "0" | "1" | "2";
+  /** DRAM bank group of a bank: 0 = its higher bits, 1 = its lower bits. Default 0. */
+  dram_bnkgrp_indexing_policy?: "0" | "1";
+  /** set the read-to-write and write-to-read turnarounds (tRTW, tWTR) to 0 (GPGPU-Sim spelling). Default 0. */
+  dram_elimnate_rw_turnaround?: boolean | 0 | 1;
   /** fixed return latency added to every DRAM access (core cycles) [cycles]. Default 100. */
   dram_latency?: number;
   /** limit study: every memory access completes after the L1 latency. Default 0. */
@@ -113,6 +131,8 @@ export interface ConfigKnobs {
   gpgpu_rt_intersection_table_stores?: boolean | 0 | 1;
   /** RT-unit memory scheduling: access = Vulkan-Sim's (one unique node address per new access, for the oldest warp with a ray ready, only once the previous access's chunks and queued stores are out); warp = greedy-then-oldest warp, all its ready rays' chunks queued at once. Default access. */
   gpgpu_rt_scheduler?: "access" | "warp";
+  /** Vulkan-Sim's Traversal_data: each traceRay allocates a fresh 256 B block per thread, and hit / miss shaders read gl_WorldRayOrigin / gl_WorldRayDirection from it with global loads (one request per thread, compulsory misses); 0 = the built-ins are registers. Default 1. */
+  gpgpu_rt_traversal_data_loads?: boolean | 0 | 1;
   /** RT requests are split into chunks of this size [bytes]. Default 32. */
   gpgpu_rt_chunk_bytes?: number;
   /** ray virtualization (paper 001 Sec. 3.1, 4.1): a CTA whose warps all sit in the RT unit is terminated, its state saved to memory, and resumed through the CTA scheduler (prioritised) when all its rays finish. Default 0. */
@@ -187,6 +207,10 @@ export interface ConfigKnobs {
   gpgpu_rt_predictor_closest_hit?: boolean | 0 | 1;
   /** period of the time series (RT occupancy over time) [cycles]. Default 1000. */
   gpgpu_stats_sample_interval?: number;
+  /** multi-frame runs: invalidate every L1D (and RT cache) line between two launches; 0 keeps them warm. Default 0. */
+  gpgpu_flush_l1_cache?: boolean | 0 | 1;
+  /** multi-frame runs: invalidate every L2 line between two launches; 0 keeps them warm. Default 0. */
+  gpgpu_flush_l2_cache?: boolean | 0 | 1;
   /** stop the run with a deadlock report when nothing makes progress for gpgpu_deadlock_window cycles. Default 1. */
   gpgpu_deadlock_detect?: boolean | 0 | 1;
   /** cycles with no warp issuing and no memory request retiring that count as a deadlock [cycles]. Default 50000. */

@@ -40,6 +40,11 @@ const ALLOC: Record<string, AllocPolicy> = { m: 'onMiss', f: 'onFill', s: 'strea
 const WALLOC: Record<string, WriteAllocPolicy> = { N: 'none', W: 'allocate', F: 'fetchOnWrite', L: 'lazyFetchOnRead' };
 const SET_INDEX: Record<string, SetIndexFunction> = { L: 'linear', P: 'ipoly', H: 'fermi', X: 'xor' };
 
+/** GPGPU-Sim MAX_DEFAULT_CACHE_SIZE_MULTIBLIER: a streaming cache's MSHR entries per line. */
+export const STREAMING_MSHR_MULTIPLIER = 4;
+/** GPGPU-Sim MAX_WARP_PER_SM: a streaming cache's MSHR merge limit. */
+export const STREAMING_MSHR_MAX_MERGE = 64;
+
 export function cacheBytes(g: CacheGeometry): number {
   return g.sets * g.lineBytes * g.ways;
 }
@@ -70,8 +75,17 @@ export function parseCacheConfig(text: string, key: string): CacheGeometry {
   if (setIndex === 'fermi' && ![32, 64].includes(sets!)) bad(`the Fermi set index hash (H) needs 32 or 64 sets, not ${sets}`);
   const mshr = groups[2]!.split(':');
   if (mshr.length !== 3) bad('third group must be <mshr type>:<entries>:<max merge>');
-  const mshrEntries = positiveInt(mshr[1]!, bad);
-  const mshrMaxMerge = positiveInt(mshr[2]!, bad);
+  let mshrEntries = positiveInt(mshr[1]!, bad);
+  let mshrMaxMerge = positiveInt(mshr[2]!, bad);
+  if (alloc === 'streaming') {
+    // GPGPU-Sim's streaming cache (Volta/Turing L1D, cache_config::init): the tag is shared
+    // between line and MSHR entry, so there are as many MSHR entries as lines x 4
+    // (MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), x 4 sectors in a sectored cache, each merging up to
+    // 64 (MAX_WARP_PER_SM) requests; lines are allocated on fill. The string's own MSHR figures
+    // are overridden, as GPGPU-Sim overrides them.
+    mshrEntries = sets! * ways! * STREAMING_MSHR_MULTIPLIER * (sectored ? 4 : 1);
+    mshrMaxMerge = STREAMING_MSHR_MAX_MERGE;
+  }
   const missQueue = positiveInt(groups[3]!.split(':')[0]!, bad);
   return {
     sectored, sets: sets!, lineBytes: lineBytes!, ways: ways!,

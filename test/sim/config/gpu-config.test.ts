@@ -151,3 +151,13 @@ test('int parameters have ranges: a count past its declared max (or any int past
   for (const p of PARAMS) if (p.max !== undefined) t.true(Number(p.default) <= p.max, p.name);
   for (const preset of PRESETS) t.notThrows(() => loadConfig(preset), preset);
 });
+
+test('a streaming L1D (alloc s) has GPGPU-Sim\'s streaming MSHRs: lines x 4 (x 4 sectors), merging 64', (t) => {
+  const r = loadConfig('rtx2060');
+  t.is(r.l1d.alloc, 'streaming');
+  t.is(r.l1d.mshrEntries, 1 * 512 * 4 * 4);
+  t.is(r.l1d.mshrMaxMerge, 64);
+  // An on-miss cache keeps the string's figures.
+  t.is(r.l2.mshrEntries, 192);
+  t.is(r.l2.mshrMaxMerge, 4);
+});

@@ -10,6 +10,7 @@ import { imageToPng } from '../../sim/host/image-png.js';
 import { formatStats, STAT_META } from '../../sim/timing/index.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/load-manifest.js';
 import { writeSimReport } from '../../report/write-sim-report.js';
+import { formatConfigIgnored, loadIgnoredEffects } from '../../sim/config/ignored-effects.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
 import { addRunOptions, parseRunOptions, type RawRunOptions } from '../run-options.js';
@@ -68,7 +69,7 @@ export function registerSimCommand(program: Command): void {
       if (image) out.write('image.png', imageToPng(image, { keepAlpha: raw.keepAlpha === true }));
       out.write('stats.txt', formatStats(r.stats));
       if (r.config.ignored.length > 0) {
-        out.write('config-ignored.txt', `# options of ${raw.config} this model does not have, each with the reason\n${r.config.ignored.join('\n')}\n`);
+        out.write('config-ignored.txt', formatConfigIgnored(raw.config, r.config.ignored, loadIgnoredEffects()));
       }
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats }, null, 2)}\n`);
       writeSimReport(out, { workload: p.manifest.name, params: p.params, stats: r.stats, meta: STAT_META, hasImage: image !== undefined });
@@ -79,7 +80,7 @@ export function registerSimCommand(program: Command): void {
       process.stdout.write(
         `${p.manifest.name} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
           `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +
-          (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
+          (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with their measured effect and reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,
       );
       if (timeline !== undefined) {

@@ -32,7 +32,7 @@ import { IGNORED_GPGPUSIM_KEYS } from '../src/sim/config/gpgpusim-ignored-keys.j
 import { IGNORED_EFFECTS_FILE, type IgnoredEffects } from '../src/sim/config/ignored-effects.js';
 import { ConfigValues, configFile, readConfigKeys } from './microbench/config-values.js';
 import { defaultCalibrationConfig } from './microbench/suite.js';
-import { commitKey, repoRoot, runWknd, type WkndRun } from './jobs/wknd-runs.js';
+import { commitKey, describe, repoRoot, runWknd, type WkndRun } from './jobs/wknd-runs.js';
 import { generatedBegin, generatedEnd } from './docs/generated-blocks.js';
 
 type Treatment =
@@ -191,14 +191,44 @@ if (plan) {
   for (const r of runs) process.stdout.write(`run\t${r.width}x${r.height}\t${r.overrides.join(' ')}\n`);
   process.exit(0);
 }
-const results = await runWknd(runs, { workers, ...(jobDir ? { jobDir } : {}), log: (s) => process.stderr.write(`  ${s}\n`) });
-const cycles = (size: number, overrides: string[]): number => results[runIndex.get(`${size}|${overrides.join(' ')}`)!]!.values.gpu_sim_cycle!;
+// Each run on its own, so one that fails (a timing-model deadlock is a modelling bug, issue 26
+// part 6) is reported in its cells instead of ending the study; failed runs are not cached.
+const log = (s: string): void => void process.stderr.write(`  ${s}\n`);
+const outcomes: (number | string)[] = new Array(runs.length);
+let next = 0;
+await Promise.all(Array.from({ length: Math.max(1, workers) }, async () => {
+  while (next < runs.length) {
+    const i = next++;
+    try {
+      const [res] = await runWknd([runs[i]!], { workers: 1, ...(jobDir ? { jobDir } : {}), log });
+      outcomes[i] = res!.values.gpu_sim_cycle!;
+    } catch (e) {
+      const msg = (e as Error).message;
+      const dl = /timing model deadlock: .*?now cycle (\d+)/.exec(msg);
+      outcomes[i] = dl ? `deadlock at cycle ${Number(dl[1]).toLocaleString('en-US')}` : 'run failed';
+      log(`failed  ${describe(runs[i]!)}: ${msg.split('\n').find((l) => /deadlock|Error/.test(l)) ?? msg.split('\n')[0]}`);
+    }
+  }
+}));
+const outcome = (size: number, overrides: string[]): number | string => outcomes[runIndex.get(`${size}|${overrides.join(' ')}`)!]!;
+const ratio = (size: number, overrides: string[]): number | string => {
+  const base = outcome(size, []);
+  const o = outcome(size, overrides);
+  if (typeof o === 'string') return o;
+  if (typeof base === 'string') return `baseline: ${base}`;
+  return o / base;
+};
 const effect = (size: number, overrides: string[]): string => {
-  const d = cycles(size, overrides) / cycles(size, []) - 1;
+  const r = ratio(size, overrides);
+  if (typeof r === 'string') return r;
+  const d = r - 1;
   return `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}%`;
 };
-const under1 = (overrides: string[]): string =>
-  (sizes.every((s) => Math.abs(cycles(s, overrides) / cycles(s, []) - 1) < 0.01) ? 'yes' : '**no**');
+const under1 = (overrides: string[]): string => {
+  const rs = sizes.map((s) => ratio(s, overrides));
+  if (rs.some((r) => typeof r === 'string')) return 'unknown';
+  return rs.every((r) => Math.abs((r as number) - 1) < 0.01) ? 'yes' : '**no**';
+};
 
 const commit = commitKey();
 const cols = sizes.map((s) => `${s}x${s}`);
@@ -209,8 +239,8 @@ const lines: string[] = [
   '',
   generatedBegin('config-sensitivity', 'npm run bench -- sensitivity', commit),
   '',
-  `LumiBench WKND, ${spp} spp, on \`${configFile(config).replace(/^.*\/(?=[^/]+$)/, '')}\`. Baseline cycles: ${sizes.map((s) => `${s}x${s} ${cycles(s, []).toLocaleString('en-US')}`).join(', ')}.`,
-  'Effect = cycles with the alternative / baseline cycles - 1. "under 1%" means at every size run (the bar for listing an option as ignored, issue 26 part 3).',
+  `LumiBench WKND, ${spp} spp, on \`${configFile(config).replace(/^.*\/(?=[^/]+$)/, '')}\`. Baseline cycles: ${sizes.map((s) => { const b = outcome(s, []); return `${s}x${s} ${typeof b === 'number' ? b.toLocaleString('en-US') : b}`; }).join(', ')}.`,
+  'Effect = cycles with the alternative / baseline cycles - 1. "under 1%" means at every size run (the bar for listing an option as ignored, issue 26 part 3). A cell "deadlock at cycle N" is a run the timing model stopped with a deadlock report: no figure, a modelling bug to fix (issue 26 part 6).',
   '',
   '## Options the model ignores (the loader lists them in config-ignored.txt)',
   '',

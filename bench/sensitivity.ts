@@ -1,32 +1,38 @@
 /**
- * `npm run bench -- sensitivity [--sizes 64,128] [--workers N] [--config X] [--job-dir D]`:
- * issue 26 part 3, the measured effect on cycles of every option the model does not implement,
- * on the calibration frame (LumiBench WKND, 2 spp) on Vulkan-Sim's SM75_RTX2060 file. Writes
- * docs/generated/config-sensitivity.md.
+ * `npm run bench -- sensitivity [--sizes 64,128] [--workers N] [--config X] [--job-dir D] [--plan]`:
+ * issue 26 part 3, the measured effect on cycles of every option of the config file that the
+ * model ignores, on the calibration frame (LumiBench WKND, 2 spp) on Vulkan-Sim's SM75_RTX2060
+ * file, beside the effect of perturbing options the model does implement. Writes
+ * docs/generated/config-sensitivity.md and src/sim/config/presets/ignored-effects.json (the
+ * measured figures `vvision sim` prints next to each ignored option in config-ignored.txt).
  *
- * Method (an option the model ignores cannot be switched, so its effect is measured through what
- * it would change):
+ * Ignored options (IGNORED_GPGPUSIM_KEYS, as the loader lists them), each in one of three
+ * treatments:
  * - alternative: the closest modelled setting the option's configured value implies (e.g.
- *   dram_data_command_freq_ratio 4 moves 4x the data per DRAM clock -> the same bytes per clock
- *   through gpgpu_dram_buswidth x ratio with the burst length / ratio, so the atom is unchanged);
- *   the effect is cycles(config + alternative) / cycles(config) - 1. It is an estimate of the
- *   option's effect, not the option: the table names the alternative used.
- * - not modelled: no modelled setting expresses it; "not modelled: no effect can be measured"
- *   is written as such, never a reason in place of a figure.
+ *   gpgpu_num_int_units 4: separate INT pipes, expressed as gpgpu_num_sp_units + 4 since int and
+ *   fp ALU ops share the SP pipes here); the effect is cycles(config + alternative) /
+ *   cycles(config) - 1. It estimates the option's effect, it is not the option: the table names
+ *   the alternative used.
+ * - not modelled: no modelled setting expresses it; the table says "not measurable", never a
+ *   reason in place of a figure.
  * - inert: the option cannot change cycles of this workload for a stated structural reason
  *   (statistics output, a PTX front-end switch, shared memory that no ray tracing shader uses, a
  *   feature that is off in the file, a value equal to what the model does).
- * Modelled options are perturbed too (x2 or /2 of the configured value), so the ignored options'
- * effects can be read against the sensitivity of the mechanisms that are modelled.
- * Runs are cached by (commit, config hash, size) in the job directory (bench/jobs/wknd-runs.ts).
+ * Modelled options are perturbed from their configured value (the options modelled since the
+ * first version of this study -- L1D banks, perfect I-cache, DRAM data rate, address mapping,
+ * Traversal_data loads -- to the setting the model had before, and a few latencies x2 or /2),
+ * so the ignored options' effects can be read against the sensitivity of mechanisms that are
+ * modelled.
+ * Runs are cached by (code commit, config hash, size) in the job directory (bench/jobs/wknd-runs.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadConfig } from '../src/sim/config/gpu-config.js';
 import { IGNORED_GPGPUSIM_KEYS } from '../src/sim/config/gpgpusim-ignored-keys.js';
+import { IGNORED_EFFECTS_FILE, type IgnoredEffects } from '../src/sim/config/ignored-effects.js';
 import { ConfigValues, configFile, readConfigKeys } from './microbench/config-values.js';
 import { defaultCalibrationConfig } from './microbench/suite.js';
-import { commitKey, repoRoot, runWknd, type WkndRun } from './jobs/wknd-runs.js';
+import { commitKey, describe, repoRoot, runWknd, type WkndRun } from './jobs/wknd-runs.js';
 import { generatedBegin, generatedEnd } from './docs/generated-blocks.js';
 
 type Treatment =
@@ -36,12 +42,11 @@ type Treatment =
 
 /** Options that cannot change this workload's cycles, by key or key prefix, with the structural reason. */
 const INERT: readonly [RegExp, string][] = [
-  [/^gpgpu_ptx_|^gpgpu_stack_size_limit$|^gpgpu_heap_size_limit$|^gpgpu_runtime_|^gpgpu_compute_capability_|^save_embedded_ptx$|^keep$|^gpgpu_local_mem_map$|^gpgpu_max_simulated_rt_kernels$/, 'PTX / CUDA front-end or runtime switch: no PTX here'],
-  [/^gpgpu_kernel_launch_latency$/, 'Vulkan-Sim\'s gpu_sim_cycle counts the kernel without its launch latency, as vvision does'],
+  [/^gpgpu_ptx_|^gpgpu_stack_size_limit$|^gpgpu_heap_size_limit$|^gpgpu_runtime_sync|^gpgpu_runtime_pending|^gpgpu_compute_capability_|^save_embedded_ptx$|^keep$|^gpgpu_local_mem_map$|^gpgpu_max_simulated_rt_kernels$/, 'PTX / CUDA front-end or runtime switch: no PTX here'],
+  [/^gpgpu_kernel_launch_latency$|^gpgpu_TB_launch_latency$/, 'Vulkan-Sim\'s gpu_sim_cycle counts the kernel without its launch latency, as vvision does'],
   [/^gpgpu_occupancy_sm_number$|^gpgpu_registers_per_block$|^gpgpu_shader_cta_size$|^gpgpu_shader_registers_per_cta$|^gpgpu_ignore_resources_limitation$|^gpgpu_max_cta$|^gpgpu_concurrent_kernel_sm$/, 'occupancy calculator input; residency limits are gpgpu_shader_registers / gpgpu_shader_cta / gpgpu_shader_core_pipeline'],
   [/shmem|smem|^gpgpu_unified_l1d_size$|^gpgpu_adaptive_cache_config$|dl1Pref/, 'shared memory: no ray tracing shader has a shared-memory instruction'],
-  [/^gpgpu_gmem_skip_L1D$/, 'value 0: global accesses go through the L1D, as modelled'],
-  [/^gpgpu_coalesce_arch$/, 'the coalescer is the sm_75 one (32 B sectors of 128 B lines)'],
+  [/^gpgpu_coalesce_arch$/, 'the coalescer is the sm_75 one (32 B sectors of 128 B lines, per-sector MSHRs)'],
   [/^gpgpu_perf_sim_memcpy$|^gpgpu_flush_l1_cache$|^gpgpu_flush_l2_cache$/, 'one launch from cold caches, as after Vulkan-Sim\'s flush'],
   [/^gpgpu_max_cycle$|^gpgpu_max_insn$|^gpgpu_max_completed_cta$/, 'simulation limit, not reached'],
   [/^enable_ptx_file_line_stats$|^visualizer_|^gpgpu_runtime_stat$|^gpgpu_cflog_interval$|^gpgpu_memlatency_stat$|power|^steady_|wattch|^gpgpu_clock_gated/, 'statistics / power output only'],
@@ -49,56 +54,88 @@ const INERT: readonly [RegExp, string][] = [
   [/^ptx_opcode_latency_dp$|^ptx_opcode_initiation_dp$|tensor|tesnor|^trace_opcode_latency_initiation_dp$/, 'no double-precision or tensor-core instruction in these shaders'],
   [/^trace_opcode_latency_initiation_/, 'Accel-Sim trace-driven table; execution-driven runs use ptx_opcode_*'],
   [/^gpgpu_num_rt_core_units$/, 'one RT unit per SM, as modelled'],
+  [/^gpgpu_mem_address_mask$|^gpgpu_mem_addr_test$/, 'gpgpu_mem_addr_mapping is given (and modelled): it replaces every mask gpgpu_mem_address_mask sets (GPGPU-Sim addrdec_parseoption); gpgpu_mem_addr_test only checks the mapping'],
 ];
 
-/** The closest modelled setting an ignored option's configured value implies (undefined: none). */
-function alternative(key: string, v: ConfigValues): Treatment | undefined {
-  const file = (k: string): string => v.text(k);
+/** The treatment an ignored option's configured value implies, where it depends on the value (undefined: use INERT / not modelled). */
+function byValue(key: string, v: ConfigValues): Treatment | undefined {
   switch (key) {
-    case 'dram_data_command_freq_ratio': {
-      const r = v.num(key);
-      const bl = v.num('gpgpu_dram_burst_length');
-      if (r <= 1) return { kind: 'inert', why: 'ratio 1: one beat per command clock, as modelled' };
-      return {
-        kind: 'alternative', overrides: [`gpgpu_dram_buswidth=${v.num('gpgpu_dram_buswidth') * r}`, `gpgpu_dram_burst_length=${Math.max(1, bl / r)}`],
-        why: `${r}x the bytes per DRAM clock: bus width x ${r}, burst length / ${r} (same atom)`,
-      };
-    }
-    case 'gpgpu_perfect_inst_const_cache':
-      return v.num(key) === 1
-        ? { kind: 'alternative', overrides: ['gpgpu_icache_miss_latency=0'], why: 'a perfect I-cache: misses cost nothing' }
-        : { kind: 'inert', why: 'value 0: the I-cache is modelled' };
-    case 'gpgpu_l1_banks': {
-      const b = v.num(key);
-      if (b <= 1) return { kind: 'inert', why: 'one bank: one L1D access per cycle, as modelled' };
-      return { kind: 'alternative', overrides: [`gpgpu_num_mem_units=${b}`], why: `${b} L1D accesses per cycle (the conflict-free throughput of ${b} banks; an upper bound)` };
-    }
     case 'gpgpu_num_int_units':
       return { kind: 'alternative', overrides: [`gpgpu_num_sp_units=${v.num('gpgpu_num_sp_units') + v.num(key)}`], why: 'separate INT pipes: int and fp ALU ops share the SP pipes here, so their sum' };
     case 'ptx_opcode_latency_fp':
     case 'ptx_opcode_initiation_fp': {
       const intKey = key.replace('_fp', '_int');
-      const fp = file(key).split(',').map(Number);
-      const int = file(intKey).split(',').map(Number);
+      const fp = v.list(key);
+      const int = v.list(intKey);
       if (fp[0] === int[0]) return { kind: 'inert', why: `fp add ${key.includes('latency') ? 'latency' : 'initiation'} ${fp[0]} equals the modelled ALU class value ${intKey}[0]` };
       return { kind: 'alternative', overrides: [`${intKey}=${[fp[0], ...int.slice(1)].join(',')}`], why: `the ALU class at the fp add value ${fp[0]}` };
     }
+    case 'gpgpu_gmem_skip_L1D':
+      return v.num(key) === 0 ? { kind: 'inert', why: 'value 0: global accesses go through the L1D, as modelled' } : undefined;
+    case 'gpgpu_cache:dl2_texture_only':
+      return v.num(key) === 0 ? { kind: 'inert', why: 'value 0: the L2 caches every access, as modelled' } : undefined;
+    case 'gpgpu_const_cache:l1':
+      return v.num('gpgpu_perfect_inst_const_cache') === 1
+        ? { kind: 'inert', why: 'gpgpu_perfect_inst_const_cache 1 in this file: every constant-cache access hits, so its geometry is never used' }
+        : undefined;
+    case 'dram_dual_bus_interface':
+    case 'dram_seperate_write_queue_enable':
+      return v.num(key) === 0 ? { kind: 'inert', why: 'value 0: off in this file' } : undefined;
     default:
       return undefined;
   }
 }
 
-/** Modelled options perturbed for comparison: key and the factor applied to its configured value. */
-const MODELLED: readonly [string, number][] = [
-  ['gpgpu_l1_latency', 2],
-  ['gpgpu_l2_rop_latency', 0.5],
-  ['dram_latency', 0.5],
-  ['icnt_latency', 2],
-  ['gpgpu_rt_max_warps', 2],
-  ['gpgpu_rt_intersection_latency', 2],
-  ['ptx_opcode_latency_sfu', 0.5],
-  ['gpgpu_frfcfs_dram_sched_queue_size', 0.5],
-];
+/**
+ * A row-interleaved alternative to the file's mapping, with its bit counts: bits 7..0 (burst, the
+ * line's column bits, the sub-partition bank bit) stay; above the chip bits come the other bank
+ * bits, then the row bits, then the column bits, so consecutive 256 B chunks of a channel go to
+ * other banks and rows and no row-buffer hit spans two chunks (close to the map vvision had before
+ * gpgpu_mem_addr_mapping was modelled).
+ */
+function rowInterleaved(mapping: string): string | undefined {
+  const m = /^(dramid@\d+;)(.*)$/.exec(mapping.trim());
+  if (!m) return undefined;
+  const bits = m[2]!.replace(/[.| ]/g, '');
+  if (bits.length !== 64) return undefined;
+  const low = bits.slice(56); // bits 7..0 stay: burst, the line's column bits and the sub-partition bank bit
+  const high = bits.slice(0, 56);
+  const count = (c: string): number => [...high].filter((x) => x === c).length;
+  const r = count('R');
+  const b = count('B');
+  const c = count('C') + count('S');
+  const used = r + b + c;
+  if (used === 0 || count('D') > 0) return undefined;
+  // From bit 8 up: the bank bits, then the rows, then the column bits.
+  const order = `${'0'.repeat(56 - used)}${'C'.repeat(c)}${'R'.repeat(r)}${'B'.repeat(b)}`;
+  const grouped = (order + low).match(/.{8}/g)!.join('.');
+  return `${m[1]}${grouped}`;
+}
+
+interface Perturbation { key: string; value: string; to: string; note: string }
+
+/** Modelled options perturbed for comparison (undefined where the file's value makes the perturbation meaningless). */
+function perturbations(v: ConfigValues): Perturbation[] {
+  const out: Perturbation[] = [];
+  const add = (key: string, to: string | undefined, note: string): void => {
+    if (to !== undefined && to !== v.text(key)) out.push({ key, value: v.text(key), to, note });
+  };
+  const scaled = (key: string, f: number): string => v.text(key).split(',').map((x) => Math.max(1, Math.round(Number(x) * f))).join(',');
+  add('gpgpu_perfect_inst_const_cache', v.num('gpgpu_perfect_inst_const_cache') === 1 ? '0' : '1', 'the I-cache (gpgpu_cache:il1) modelled instead of perfect, or the reverse');
+  add('gpgpu_l1_banks', '1', 'one L1D bank: one access per cycle');
+  add('dram_data_command_freq_ratio', String(Math.max(1, v.num('dram_data_command_freq_ratio') / 2)), 'half the DRAM data rate per command clock');
+  add('gpgpu_mem_addr_mapping', rowInterleaved(v.text('gpgpu_mem_addr_mapping')), 'row-interleaved: the same bits, consecutive 256 B chunks of a channel in other banks and rows (columns at the top)');
+  add('gpgpu_rt_traversal_data_loads', v.num('gpgpu_rt_traversal_data_loads') === 1 ? '0' : '1', 'gl_WorldRayOrigin / Direction as registers instead of Traversal_data loads, or the reverse');
+  add('gpgpu_l1_latency', scaled('gpgpu_l1_latency', 2), 'x2');
+  add('gpgpu_l2_rop_latency', scaled('gpgpu_l2_rop_latency', 0.5), '/2');
+  add('dram_latency', scaled('dram_latency', 0.5), '/2');
+  add('icnt_latency', scaled('icnt_latency', 2), 'x2');
+  add('gpgpu_rt_max_warps', scaled('gpgpu_rt_max_warps', 2), 'x2');
+  add('gpgpu_rt_intersection_latency', scaled('gpgpu_rt_intersection_latency', 2), 'x2');
+  add('ptx_opcode_latency_sfu', scaled('ptx_opcode_latency_sfu', 0.5), '/2');
+  add('gpgpu_frfcfs_dram_sched_queue_size', scaled('gpgpu_frfcfs_dram_sched_queue_size', 0.5), '/2');
+  return out;
+}
 
 const args = process.argv.slice(2);
 let sizes = [64, 128];
@@ -106,6 +143,8 @@ let workers = 1;
 let config = defaultCalibrationConfig();
 let jobDir: string | undefined;
 let out = join(repoRoot, 'docs', 'generated', 'config-sensitivity.md');
+let plan = false;
+let effectsOut = join(repoRoot, 'src', 'sim', 'config', 'presets', IGNORED_EFFECTS_FILE);
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
   if (a === '--sizes') sizes = args[++i]!.split(',').map(Number);
@@ -113,7 +152,9 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--config') config = args[++i]!;
   else if (a === '--job-dir') jobDir = args[++i]!;
   else if (a === '--out') out = args[++i]!;
-  else throw new Error(`sensitivity: unknown argument ${a} (--sizes 64,128 --workers N --config X --job-dir D --out F)`);
+  else if (a === '--effects-out') effectsOut = args[++i]!;
+  else if (a === '--plan') plan = true;
+  else throw new Error(`sensitivity: unknown argument ${a} (--sizes 64,128 --workers N --config X --job-dir D --out F --effects-out F)`);
 }
 const cfg = loadConfig(config);
 const v = new ConfigValues(cfg, config);
@@ -125,14 +166,10 @@ for (const [key, value] of fileKeys) {
   const reason = IGNORED_GPGPUSIM_KEYS.get(key);
   if (reason === undefined) continue;
   const inert = INERT.find(([re]) => re.test(key));
-  const treatment: Treatment = alternative(key, v) ?? (inert ? { kind: 'inert', why: inert[1] } : { kind: 'not modelled', why: reason });
+  const treatment: Treatment = byValue(key, v) ?? (inert ? { kind: 'inert', why: inert[1] } : { kind: 'not modelled', why: reason });
   ignoredRows.push({ key, value, treatment });
 }
-const modelledRows = MODELLED.map(([key, factor]) => {
-  const xs = v.text(key).split(',').map(Number);
-  const scaled = xs.map((x) => Math.max(1, Math.round(x * factor)));
-  return { key, value: v.text(key), override: `${key}=${scaled.join(',')}`, factor };
-});
+const modelledRows = perturbations(v).map((p) => ({ ...p, override: `${p.key}=${p.to}` }));
 
 const spp = 2;
 const runs: WkndRun[] = [];
@@ -149,14 +186,49 @@ for (const s of sizes) {
   for (const m of modelledRows) want(s, [m.override]);
 }
 process.stderr.write(`sensitivity: ${runs.length} WKND runs (${sizes.map((s) => `${s}x${s}`).join(', ')}, ${spp} spp), ${workers} worker(s)\n`);
-const results = await runWknd(runs, { workers, ...(jobDir ? { jobDir } : {}), log: (s) => process.stderr.write(`  ${s}\n`) });
-const cycles = (size: number, overrides: string[]): number => results[runIndex.get(`${size}|${overrides.join(' ')}`)!]!.values.gpu_sim_cycle!;
+if (plan) {
+  for (const r of ignoredRows) process.stdout.write(`${r.treatment.kind}\t${r.key}\t${r.value}\t${r.treatment.kind === 'alternative' ? r.treatment.overrides.join(' ') : r.treatment.why}\n`);
+  for (const r of runs) process.stdout.write(`run\t${r.width}x${r.height}\t${r.overrides.join(' ')}\n`);
+  process.exit(0);
+}
+// Each run on its own, so one that fails (a timing-model deadlock is a modelling bug, issue 26
+// part 6) is reported in its cells instead of ending the study; failed runs are not cached.
+const log = (s: string): void => void process.stderr.write(`  ${s}\n`);
+const outcomes: (number | string)[] = new Array(runs.length);
+let next = 0;
+await Promise.all(Array.from({ length: Math.max(1, workers) }, async () => {
+  while (next < runs.length) {
+    const i = next++;
+    try {
+      const [res] = await runWknd([runs[i]!], { workers: 1, ...(jobDir ? { jobDir } : {}), log });
+      outcomes[i] = res!.values.gpu_sim_cycle!;
+    } catch (e) {
+      const msg = (e as Error).message;
+      const dl = /timing model deadlock: .*?now cycle (\d+)/.exec(msg);
+      outcomes[i] = dl ? `deadlock at cycle ${Number(dl[1]).toLocaleString('en-US')}` : 'run failed';
+      log(`failed  ${describe(runs[i]!)}: ${msg.split('\n').find((l) => /deadlock|Error/.test(l)) ?? msg.split('\n')[0]}`);
+    }
+  }
+}));
+const outcome = (size: number, overrides: string[]): number | string => outcomes[runIndex.get(`${size}|${overrides.join(' ')}`)!]!;
+const ratio = (size: number, overrides: string[]): number | string => {
+  const base = outcome(size, []);
+  const o = outcome(size, overrides);
+  if (typeof o === 'string') return o;
+  if (typeof base === 'string') return `baseline: ${base}`;
+  return o / base;
+};
 const effect = (size: number, overrides: string[]): string => {
-  const d = cycles(size, overrides) / cycles(size, []) - 1;
+  const r = ratio(size, overrides);
+  if (typeof r === 'string') return r;
+  const d = r - 1;
   return `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}%`;
 };
-const under1 = (overrides: string[]): string =>
-  (sizes.every((s) => Math.abs(cycles(s, overrides) / cycles(s, []) - 1) < 0.01) ? 'yes' : '**no**');
+const under1 = (overrides: string[]): string => {
+  const rs = sizes.map((s) => ratio(s, overrides));
+  if (rs.some((r) => typeof r === 'string')) return 'unknown';
+  return rs.every((r) => Math.abs((r as number) - 1) < 0.01) ? 'yes' : '**no**';
+};
 
 const commit = commitKey();
 const cols = sizes.map((s) => `${s}x${s}`);
@@ -167,10 +239,10 @@ const lines: string[] = [
   '',
   generatedBegin('config-sensitivity', 'npm run bench -- sensitivity', commit),
   '',
-  `LumiBench WKND, ${spp} spp, on \`${configFile(config).replace(/^.*\/(?=[^/]+$)/, '')}\`. Baseline cycles: ${sizes.map((s) => `${s}x${s} ${cycles(s, []).toLocaleString('en-US')}`).join(', ')}.`,
-  'Effect = cycles with the alternative / baseline cycles - 1. "under 1%" means at every size run (the bar for listing an option as ignored, issue 26 part 3).',
+  `LumiBench WKND, ${spp} spp, on \`${configFile(config).replace(/^.*\/(?=[^/]+$)/, '')}\`. Baseline cycles: ${sizes.map((s) => { const b = outcome(s, []); return `${s}x${s} ${typeof b === 'number' ? b.toLocaleString('en-US') : b}`; }).join(', ')}.`,
+  'Effect = cycles with the alternative / baseline cycles - 1. "under 1%" means at every size run (the bar for listing an option as ignored, issue 26 part 3). A cell "deadlock at cycle N" is a run the timing model stopped with a deadlock report: no figure, a modelling bug to fix (issue 26 part 6).',
   '',
-  '## Options the model does not implement',
+  '## Options the model ignores (the loader lists them in config-ignored.txt)',
   '',
   `| option | value in the file | treatment | modelled alternative | ${cols.map((c) => `effect ${c}`).join(' | ')} | under 1% |`,
   `|---|---|---|---|${cols.map(() => '---|').join('')}---|`,
@@ -189,8 +261,21 @@ for (const r of [...ignoredRows].sort((a, b) => order[a.treatment.kind] - order[
 }
 lines.push('', '## Modelled options, perturbed for comparison', '',
   `| option | value | perturbed to | ${cols.map((c) => `effect ${c}`).join(' | ')} |`, `|---|---|---|${cols.map(() => '---|').join('')}`);
-for (const m of modelledRows) lines.push(`| ${m.key} | \`${m.value}\` | \`${m.override.split('=')[1]}\` (x${m.factor}) | ${sizes.map((s) => effect(s, [m.override])).join(' | ')} |`);
+const short = (x: string): string => `\`${x.length > 40 ? `${x.slice(0, 37)}...` : x}\``;
+for (const m of modelledRows) lines.push(`| ${m.key} | ${short(m.value)} | ${m.to.length > 40 ? `\`--set ${m.override}\`` : short(m.to)} (${m.note}) | ${sizes.map((s) => effect(s, [m.override])).join(' | ')} |`);
 lines.push('', generatedEnd('config-sensitivity'), '');
 mkdirSync(join(out, '..'), { recursive: true });
 writeFileSync(out, lines.join('\n'));
+
+// The measured figures of the ignored options, for config-ignored.txt (src/sim/config/ignored-effects.ts).
+const effects: IgnoredEffects = {
+  generator: 'npm run bench -- sensitivity',
+  commit,
+  config: basename(configFile(config)),
+  frame: `lumibench-wknd ${spp} spp`,
+  effects: Object.fromEntries(ignoredRows.flatMap((r) => (r.treatment.kind === 'alternative'
+    ? [[r.key, { alternative: r.treatment.overrides.map((o) => `--set ${o}`).join(' '), sizes: Object.fromEntries(sizes.map((s) => [`${s}x${s}`, effect(s, (r.treatment as { overrides: string[] }).overrides)])) }]]
+    : []))),
+};
+writeFileSync(effectsOut, `${JSON.stringify(effects, null, 2)}\n`);
 process.stdout.write(`${lines.join('\n')}\nwrote ${out}\n`);

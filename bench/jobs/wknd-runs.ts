@@ -5,8 +5,10 @@
  * commit it ran at, a hash of the effective config (the config file's text and the overrides) and
  * the frame size, so an interrupted study resumes and a rerun at the same commit costs nothing.
  *
- * The commit key is `git rev-parse HEAD`, with `-dirty-<hash of the diff>` when src/, bench/ or
- * workloads/ differ from it, so a result never outlives the code that produced it.
+ * The commit key is the last commit that changed the code (src/, bench/, workloads/; not the
+ * generated src/sim/config/presets/ignored-effects.json, which no run reads), with
+ * `-dirty-<hash of the diff>` when the working tree's code differs from it, so a result never
+ * outlives the code that produced it and committing generated docs does not invalidate the cache.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,12 +35,14 @@ export interface WkndResult {
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
 
-/** The commit the working tree is at, `-dirty-<hash>` when the code differs from it. */
+const CODE = ['src', 'bench', 'workloads', ':(exclude)src/sim/config/presets/ignored-effects.json'];
+
+/** The last commit that changed the code, `-dirty-<hash>` when the working tree's code differs from it. */
 export function commitKey(): string {
   const git = (...a: string[]): string => execFileSync('git', a, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
-  const head = git('rev-parse', '--short=12', 'HEAD');
-  const diff = git('diff', 'HEAD', '--', 'src', 'bench', 'workloads');
-  const untracked = git('ls-files', '--others', '--exclude-standard', '--', 'src', 'bench', 'workloads');
+  const head = git('log', '-1', '--format=%H', 'HEAD', '--', ...CODE).slice(0, 12) || git('rev-parse', '--short=12', 'HEAD');
+  const diff = git('diff', 'HEAD', '--', ...CODE);
+  const untracked = git('ls-files', '--others', '--exclude-standard', '--', ...CODE);
   if (diff === '' && untracked === '') return head;
   return `${head}-dirty-${createHash('sha256').update(diff).update(untracked).digest('hex').slice(0, 8)}`;
 }

@@ -39,6 +39,7 @@ export function registerSimCommand(program: Command): void {
     const { imageToPng } = await import('../../sim/host/image-png.js');
     const { formatStats, STAT_META } = await import('../../sim/timing/index.js');
     const { writeSimReport } = await import('../../report/write-sim-report.js');
+    const { formatConfigIgnored, loadIgnoredEffects } = await import('../../sim/config/ignored-effects.js');
     if (raw.out !== undefined) checkOutputTarget(raw.out);
     const timelineOpts = parseTimelineOptions(raw);
     const progress = progressReporter();
@@ -71,7 +72,7 @@ export function registerSimCommand(program: Command): void {
       if (image) out.write('image.png', imageToPng(image, { keepAlpha: raw.keepAlpha === true }));
       out.write('stats.txt', formatStats(r.stats));
       if (r.config.ignored.length > 0) {
-        out.write('config-ignored.txt', `# options of ${raw.config} this model does not have, each with the reason\n${r.config.ignored.join('\n')}\n`);
+        out.write('config-ignored.txt', formatConfigIgnored(raw.config, r.config.ignored, loadIgnoredEffects()));
       }
       const perFrame = r.frames.length > 1 ? { per_frame: r.frames.map((f) => ({ frame: f.frame, ...(f.flush ? { flush: f.flush } : {}), values: f.stats.values })) } : {};
       out.write('stats.json', `${JSON.stringify({ workload: p.manifest.name, params: p.params, ...r.stats, ...perFrame }, null, 2)}\n`);
@@ -100,7 +101,7 @@ export function registerSimCommand(program: Command): void {
       process.stdout.write(
         `${p.manifest.name}${r.frames.length > 1 ? ` (${r.frames.length} frames)` : ''} on ${raw.config}: ${v.gpu_sim_cycle} cycles, IPC ${v.gpu_ipc?.toFixed(2)}, ${v.gpu_sim_insn} thread instructions, ` +
           `${(r.wallMs / 1000).toFixed(1)} s (${Math.round((v.gpu_sim_cycle ?? 0) / (r.wallMs / 1000)).toLocaleString('en-US')} cycles/s)\n` +
-          (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with the reason in ${dir}/config-ignored.txt\n` : '') +
+          (r.config.ignored.length > 0 ? `config: ${r.config.ignored.length} GPGPU-Sim options not modelled, listed with their measured effect and reason in ${dir}/config-ignored.txt\n` : '') +
           `report: ${dir}/index.html\n`,
       );
       if (timeline !== undefined) {

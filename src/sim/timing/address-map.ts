@@ -132,37 +132,15 @@ export class AddressMap {
 
   /** Global sub-partition (L2 bank) index: chip * subPerChannel + sub. */
   subPartitionOf(addr: number): number {
-    let chip: number;
-    let rest = addr;
-    if (this.gap) {
-      const high = Math.floor(addr / 2 ** this.chipStart);
-      chip = high % this.channels;
-      rest = Math.floor(high / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart);
-    } else {
-      chip = pext(addr, this.chipMask);
-    }
-    const rawBank = pext(rest, this.bankMask);
-    const sub = rawBank & (this.subPerChannel - 1);
-    if (this.partitionIndexing === 0) return chip * this.subPerChannel + sub;
-    const higher = this.gap
-      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels)
-      : Math.floor(addr / 2 ** (this.chipStart + this.log2Channels + this.log2Sub));
-    if (this.partitionIndexing === 1) {
-      return bitwiseHash(higher, chip, this.channels) * this.subPerChannel + sub;
-    }
-    // IPOLY over channels x sub-partitions (next power of two of the channel count), then modulo.
-    const n = 2 ** this.log2Channels * this.subPerChannel;
-    const hashed = ipolyHash(higher, chip * this.subPerChannel + sub, n) % (this.channels * this.subPerChannel);
-    return hashed;
+    const rest = this.restOf(addr);
+    return this.subPartitionFrom(addr, pext(rest, this.bankMask));
   }
 
   /** Bank (after dram_bnk_indexing_policy), row and column inside the channel. */
   decode(addr: number): DecodedAddress {
-    const subPartition = this.subPartitionOf(addr);
-    const rest = this.gap
-      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart)
-      : addr;
+    const rest = this.restOf(addr);
     const rawBank = pext(rest, this.bankMask);
+    const subPartition = this.subPartitionFrom(addr, rawBank);
     const row = pext(rest, this.rowMask);
     const col = pext(rest, this.colMask);
     let bank = rawBank;
@@ -172,16 +150,36 @@ export class AddressMap {
   }
 
   /**
+   * The address the bank / row / column masks apply to: the address itself, or with a
+   * non-power-of-two channel count ((addr >> chipStart) / channels) << chipStart | the low bits.
+   */
+  private restOf(addr: number): number {
+    if (!this.gap) return addr;
+    const unit = 2 ** this.chipStart;
+    return Math.floor(Math.floor(addr / unit) / this.channels) * unit + (addr % unit);
+  }
+
+  /** The sub-partition of `addr`, given its raw bank bits (the partition index hash applied). */
+  private subPartitionFrom(addr: number, rawBank: number): number {
+    const chip = this.gap ? Math.floor(addr / 2 ** this.chipStart) % this.channels : pext(addr, this.chipMask);
+    const sub = rawBank & (this.subPerChannel - 1);
+    if (this.partitionIndexing === 0) return chip * this.subPerChannel + sub;
+    const higher = this.gap
+      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels)
+      : Math.floor(addr / 2 ** (this.chipStart + this.log2Channels + this.log2Sub));
+    if (this.partitionIndexing === 1) return bitwiseHash(higher, chip, this.channels) * this.subPerChannel + sub;
+    // IPOLY over channels x sub-partitions (next power of two of the channel count), then modulo.
+    const n = 2 ** this.log2Channels * this.subPerChannel;
+    return ipolyHash(higher, chip * this.subPerChannel + sub, n) % (this.channels * this.subPerChannel);
+  }
+
+  /**
    * The address without its channel and sub-partition bits (GPGPU-Sim partition_address): what
    * the L2 of a sub-partition indexes its sets with, so the sets are not camped on.
    */
   partitionAddress(addr: number): number {
-    let a = addr;
-    if (this.gap) {
-      a = Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels) * 2 ** this.chipStart + (addr % 2 ** this.chipStart);
-      return removeBits(a, this.subIdRemoved);
-    }
-    return removeBits(a, this.chipSubIdRemoved);
+    // With the gap the chip is already out of the rest; otherwise its bits are removed too.
+    return this.gap ? removeBits(this.restOf(addr), this.subIdRemoved) : removeBits(addr, this.chipSubIdRemoved);
   }
 }
 

@@ -26,11 +26,12 @@
  * - No per-cycle allocation.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
-import { OpClass, type StepDeps, type WarpStep } from '../warp-step.js';
+import { OpClass, type WarpStep } from '../warp-step.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
+import { InstructionScoreboard } from './scoreboard.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
@@ -115,14 +116,8 @@ export class Sm implements MemClient {
   private readonly instIdx: Int32Array;
   private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
-  /**
-   * Per-instruction scoreboard: per context, a ring of the cycle each recent instruction's result
-   * is ready (`doneMask + 1` entries, more than the longest op latency, so an older producer is
-   * always ready); `memBlocked[c]` is 1 while the context waits for a load a later instruction reads.
-   */
-  private readonly doneAt: Float64Array;
-  private readonly doneMask: number;
-  private readonly memBlocked: Uint8Array;
+  /** Per context: which in-step results each instruction waits for. */
+  private readonly scoreboard: InstructionScoreboard;
   private readonly readyAt: Float64Array;
   private readonly pendingMem: Int32Array;
   private readonly inRt: Uint8Array;
@@ -172,10 +167,7 @@ export class Sm implements MemClient {
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
-    const ring = 2 ** Math.ceil(Math.log2(Math.max(...cfg.opLatency) + 2));
-    this.doneMask = ring - 1;
-    this.doneAt = new Float64Array(nc * ring);
-    this.memBlocked = new Uint8Array(nc);
+    this.scoreboard = new InstructionScoreboard(nc, Math.max(...cfg.opLatency));
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);
     this.inRt = new Uint8Array(nc);
@@ -263,11 +255,8 @@ export class Sm implements MemClient {
 
   /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
   onResponse(w: Waiter, now: number): void {
-    if (--this.pendingMem[w.tag]! === 0 && this.memBlocked[w.tag] === 1) {
-      // An instruction that reads a loaded value issues once the data is written back.
-      this.memBlocked[w.tag] = 0;
-      this.nextIssueAt[w.tag] = now + 1;
-    }
+    // An instruction that reads a loaded value issues once the data is written back.
+    if (--this.pendingMem[w.tag]! === 0 && this.scoreboard.loadsDone(w.tag)) this.nextIssueAt[w.tag] = now + 1;
     this.wakeAt = 0;
     if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
     this.suspendCheck = this.virt !== null;
@@ -504,10 +493,9 @@ export class Sm implements MemClient {
     }
     if (this.nextIssueAt[c]! > now) return false;
     if (step.deps !== undefined) {
-      const ready = this.operandsReadyAt(c, step.deps, i);
+      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
-        if (ready === Infinity) this.memBlocked[c] = 1;
         this.nextIssueAt[c] = ready;
         return false;
       }
@@ -535,7 +523,7 @@ export class Sm implements MemClient {
     if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
     const done = now + this.cfg.opLatency[cls]!;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
-    this.doneAt[c * (this.doneMask + 1) + (i & this.doneMask)] = done;
+    this.scoreboard.issued(c, i, done);
     this.nextIssueAt[c] = now + 1;
     this.instIdx[c] = i + 1;
     const lanes = popcount(step.activeMask);
@@ -544,26 +532,6 @@ export class Sm implements MemClient {
     this.stats.simtHistogram[lanes]!++;
     if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
     return true;
-  }
-
-  /**
-   * The cycle instruction i of context c may issue as far as its operands go (GPGPU-Sim's
-   * scoreboard): the latest result time of the step's instructions it reads, or Infinity while
-   * one of them is a load whose data is still outstanding.
-   */
-  private operandsReadyAt(c: number, deps: StepDeps, i: number): number {
-    let ready = 0;
-    const ring = this.doneMask + 1;
-    for (let k = deps.start[i]!, end = deps.start[i + 1]!; k < end; k++) {
-      const p = deps.list[k]!;
-      if (deps.fromMemory[p] === 1) {
-        if (this.pendingMem[c]! > 0) return Infinity;
-      } else if (i - p < ring) {
-        const t = this.doneAt[c * ring + (p & this.doneMask)]!;
-        if (t > ready) ready = t;
-      }
-    }
-    return ready;
   }
 
   /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */

@@ -74,8 +74,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['simulation control: vvision runs the launch to completion (its watchdog is gpgpu_deadlock_detect / gpgpu_deadlock_window)', [
     'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
   ]],
-  ['interconnect detail: the interconnect is modelled as a crossbar with per-port flit bandwidth (icnt_flit_size), latency and buffers (icnt_in_buffer_limit); BookSim network modes, subnets and arbiters are not', [
-    'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets', 'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles',
+  ['interconnect detail: network_mode 2 (GPGPU-Sim\'s local crossbar) is modelled as GPGPU-Sim has it; BookSim (network_mode 1) is stood in for by a flit crossbar, so its configuration file is not read', [
+    'inter_config_file', 'icnt_verbose',
   ]],
   ['statistics / visualisation / power output of GPGPU-Sim: vvision writes its own stats.txt and has no power model', [
     'enable_ptx_file_line_stats', 'visualizer_enabled', 'visualizer_outputfile', 'visualizer_zlevel', 'gpgpu_runtime_stat',

@@ -49,7 +49,8 @@ export interface GpuConfig {
   l1Banks: { count: number; interleaveBytes: number; hash: 'linear' | 'xor' | 'ipoly' };
   l2: CacheGeometry;
   l2Latency: number;
-  icnt: { latency: number; flitBytes: number; bufferPackets: number };
+  /** The interconnect: `mode` 1 the flit crossbar, 2 GPGPU-Sim's local crossbar (network.ts). */
+  icnt: { mode: 1 | 2; latency: number; flitBytes: number; bufferPackets: number; outBufferPackets: number; arbiter: 0 | 1; grantCycles: number };
   numMemChannels: number;
   subPartitionsPerChannel: number;
   dram: DramTiming & {
@@ -259,7 +260,10 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     },
     l2: withOrigin('gpgpu_cache:dl2', (v) => parseCacheConfig(v, 'gpgpu_cache:dl2')),
     l2Latency: int('gpgpu_l2_rop_latency', 1),
-    icnt: { latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1) },
+    icnt: {
+      mode: int('network_mode', 1) as 1 | 2, latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1),
+      outBufferPackets: int('icnt_out_buffer_limit', 1), arbiter: int('icnt_arbiter_algo', 0) as 0 | 1, grantCycles: int('icnt_grant_cycles', 1),
+    },
     numMemChannels: int('gpgpu_n_mem', 1),
     subPartitionsPerChannel: int('gpgpu_n_sub_partition_per_mchannel', 1),
     dram: {

@@ -89,9 +89,14 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_cache:dl2', 'cache', 'S:64:128:16,L:B:m:L:L,A:192:4,32:0,32', 'cache', 'L2 bank per memory sub-partition (Table III: 3MB total, 16-way LRU)'),
   p('gpgpu_l2_rop_latency', 'int', '160', 'cycles', 'L2 access latency (ROP queue)'),
   // --- interconnect
-  p('icnt_latency', 'int', '8', 'cycles', 'one-way interconnect latency between an SM and a memory sub-partition'),
-  p('icnt_flit_size', 'int', '40', 'bytes', 'bytes an interconnect port moves per cycle', { max: 65536 }),
-  p('icnt_in_buffer_limit', 'int', '64', 'packets', 'packets buffered per interconnect destination', { max: 1048576 }),
+  p('network_mode', 'int', '1', '', 'interconnect model: 1 = vvision\'s flit crossbar (stands in for GPGPU-Sim\'s BookSim network: per-port flit bandwidth, a fixed latency, per-destination buffers), 2 = GPGPU-Sim\'s local crossbar (local_interconnect.cc: input and output FIFOs per node, one packet per output per cycle, iSLIP or round-robin arbitration)', { choices: ['1', '2'] }),
+  p('icnt_latency', 'int', '8', 'cycles', 'network_mode 1: one-way interconnect latency between an SM and a memory sub-partition (not a GPGPU-Sim option; mode 2 takes two cycles, as GPGPU-Sim\'s cycle order gives)'),
+  p('icnt_flit_size', 'int', '40', 'bytes', 'network_mode 1: bytes an interconnect port moves per cycle (mode 2 moves a packet of any size in one cycle, as GPGPU-Sim\'s local crossbar does)', { max: 65536 }),
+  p('icnt_in_buffer_limit', 'int', '64', 'packets', 'packets buffered per interconnect destination (mode 1), per input FIFO (mode 2)', { max: 1048576 }),
+  p('icnt_out_buffer_limit', 'int', '64', 'packets', 'network_mode 2: packets buffered per output FIFO', { max: 1048576 }),
+  p('icnt_subnets', 'int', '2', 'subnets', 'network_mode 2: 1 = requests and replies share one crossbar, 2 = one each; the same here, since requests and replies use disjoint input and output nodes', { choices: ['1', '2'] }),
+  p('icnt_arbiter_algo', 'int', '1', '', 'network_mode 2: crossbar arbiter, 0 = naive round robin, 1 = iSLIP', { choices: ['0', '1'] }),
+  p('icnt_grant_cycles', 'int', '1', 'cycles', 'network_mode 2 with iSLIP: active cycles between moves of an output\'s round-robin pointer', { max: 1048576 }),
   // --- memory partitions and DRAM
   p('gpgpu_n_mem', 'int', '12', 'channels', 'memory channels (partitions)', { max: 1024 }),
   p('gpgpu_n_sub_partition_per_mchannel', 'int', '2', 'sub-partitions', 'L2 banks per memory channel', { max: 64 }),

@@ -17,7 +17,9 @@ import { AddressMap } from './address-map.js';
 import { CacheStats } from './cache.js';
 import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
-import { Interconnect } from './interconnect.js';
+import { FlitCrossbar } from './flit-crossbar.js';
+import { LocalCrossbar } from './local-crossbar.js';
+import type { Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
 import { RtStats, RtUnit } from './rt-unit.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
@@ -56,8 +58,8 @@ export interface SimulateOptions {
 export class Gpu {
   readonly sms: Sm[];
   readonly partitions: MemoryPartition[];
-  readonly reqNet: Interconnect;
-  readonly replyNet: Interconnect;
+  readonly reqNet: Network;
+  readonly replyNet: Network;
   readonly map: AddressMap;
 
   /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
@@ -75,8 +77,14 @@ export class Gpu {
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
     // domains are converted (identical clocks in every preset, so this is usually a no-op).
     const icntLatency = Math.max(1, Math.round((cfg.icnt.latency * cfg.clocks.coreMhz) / cfg.clocks.icntMhz));
-    this.reqNet = new Interconnect(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
-    this.replyNet = new Interconnect(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    if (cfg.icnt.mode === 2) {
+      const xbar = { inBufferLimit: cfg.icnt.bufferPackets, outBufferLimit: cfg.icnt.outBufferPackets, arbiter: cfg.icnt.arbiter, grantCycles: cfg.icnt.grantCycles };
+      this.reqNet = new LocalCrossbar(cfg.numSms, subs, 0, cfg.numSms, xbar);
+      this.replyNet = new LocalCrossbar(cfg.numSms, subs, cfg.numSms, 0, xbar);
+    } else {
+      this.reqNet = new FlitCrossbar(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+      this.replyNet = new FlitCrossbar(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    }
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
     const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
@@ -89,8 +97,19 @@ export class Gpu {
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
 
-  /** One core cycle; returns true if any SM issued an instruction. */
+  /**
+   * One core cycle, in GPGPU-Sim's order (gpgpu_sim::cycle): SMs take a reply each, memory
+   * partitions send replies, run DRAM and L2 and take requests, the network moves packets, then
+   * the SMs run (and send requests). Returns true if any SM issued an instruction.
+   */
   cycle(now: number): boolean {
+    for (const sm of this.sms) {
+      const reply = this.replyNet.receive(sm.id, now);
+      if (reply) {
+        sm.onReply(reply, now);
+        this.repliesDelivered++;
+      }
+    }
     for (let i = 0; i < this.partitions.length; i++) {
       const p = this.partitions[i]!;
       if (now < this.partitionWake[i]!) {
@@ -101,15 +120,10 @@ export class Gpu {
       p.cycle(now, this.reqNet, this.replyNet);
       this.partitionWake[i] = p.wakeAfter(now);
     }
+    this.reqNet.advance(now);
+    this.replyNet.advance(now);
     let issued = false;
-    for (const sm of this.sms) {
-      const reply = this.replyNet.receive(sm.id, now);
-      if (reply) {
-        sm.onReply(reply, now);
-        this.repliesDelivered++;
-      }
-      if (sm.cycle(now, this.reqNet)) issued = true;
-    }
+    for (const sm of this.sms) if (sm.cycle(now, this.reqNet)) issued = true;
     return issued;
   }
 

@@ -14,7 +14,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
-import type { Interconnect } from './interconnect.js';
+import type { Network } from './network.js';
 import { type MemRequest, ReqKind } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
@@ -41,7 +41,7 @@ export class L2Bank {
     this.writeAllocate = cfg.l2.writeAlloc !== 'none';
   }
 
-  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
+  cycle(now: number, reqNet: Network, replyNet: Network): void {
     // Replies leave first (downstream), one per cycle.
     if (this.replyHead < this.replies.length) {
       const r = this.replies[this.replyHead]!;
@@ -172,7 +172,7 @@ export class MemoryPartition {
     this.dram = new DramChannel(cfg, map);
   }
 
-  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
+  cycle(now: number, reqNet: Network, replyNet: Network): void {
     this.dram.cycle(now);
     for (let r = this.dram.popReturn(now); r !== undefined; r = this.dram.popReturn(now)) {
       this.banks[r.subPartition - this.banks[0]!.id]!.onDramReturn(r);

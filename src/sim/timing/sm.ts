@@ -34,8 +34,9 @@ import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
-import type { Interconnect } from './interconnect.js';
+import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
+import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { INTERSECTION_TABLE_BYTES, RtUnit } from './rt-unit.js';
 import { RT_TABLE_BASE } from './rt-thread-state.js';
@@ -136,6 +137,9 @@ export class Sm implements MemClient {
   private readonly lastIssued: Int32Array;
   private readonly unitFree: Float64Array[];
   private readonly ldst = new LdstQueue();
+  /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
+  private readonly l1Pipe: L1LatencyQueue;
+  private readonly l1Lookup: L1Lookup;
   private readonly ctaLeft = new Map<number, number>();
   private readonly ctaSizes = new Map<number, number>();
   private resident = 0;
@@ -197,6 +201,8 @@ export class Sm implements MemClient {
     }
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
+    this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
+    this.l1Lookup = (a, now) => this.l1.access(a.addr, a.bytes, a.kind, ReqSource.Shader, a.waiter, now, a.local, a.words);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -267,7 +273,7 @@ export class Sm implements MemClient {
     (req.source === ReqSource.Rt ? this.rtCache : this.l1).onReply(req, now);
   }
 
-  cycle(now: number, reqNet: Interconnect): boolean {
+  cycle(now: number, reqNet: Network): boolean {
     this.account(now);
     this.rt.cycle(now);
     this.l1.cycle(now, reqNet);
@@ -285,28 +291,26 @@ export class Sm implements MemClient {
   }
 
   /**
-   * The LD/ST unit sends queued accesses into the L1D: per LD/ST unit, at most one per L1D bank
-   * each cycle, stopping at the first bank conflict (GPGPU-Sim
-   * ldst_unit::process_memory_access_queue_l1cache with gpgpu_l1_banks).
+   * The LD/ST unit's L1D path, in GPGPU-Sim's order (ldst_unit::cycle): the access at stage 0 of
+   * each bank's latency pipeline looks up the tags, then queued accesses enter the pipelines, per
+   * LD/ST unit at most one per bank each cycle, stopping at the first bank whose last stage is
+   * occupied (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks).
    */
   private ldstCycle(now: number): void {
+    this.l1Pipe.cycle(now, this.l1Lookup);
     const banks = this.cfg.l1Banks;
-    let usedBanks = 0;
     const q = this.ldst;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
       const addr = q.headAddr();
       const words = q.headWords();
-      if (banks.count > 1) {
-        const bank = hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2);
-        if (usedBanks & (1 << bank)) {
-          this.stats.l1BankConflicts++;
-          break;
-        }
-        usedBanks |= 1 << bank;
+      const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;
+      if (!this.l1Pipe.canEnter(bank, now)) {
+        this.stats.l1BankConflicts++;
+        break;
       }
       const kind = q.headKind();
       const waiter = kind === ReqKind.Store ? null : this.slotWaiter[q.headSlot()]!;
-      if (!this.l1.access(addr, q.headBytes(), kind, ReqSource.Shader, waiter, now, q.headLocal(), words)) break;
+      this.l1Pipe.enter(bank, { addr, bytes: q.headBytes(), words, kind, waiter, local: q.headLocal() }, now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -793,11 +797,12 @@ export class Sm implements MemClient {
     let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
     if (this.ldst.length > 0) return now + 1;
+    t = Math.min(t, this.l1Pipe.nextEvent(now));
     return Math.min(t, Math.max(now + 1, this.wakeAt));
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.ldst.length === 0 && this.l1.idle() && this.rt.idle();
+    return this.resident === 0 && this.ldst.length === 0 && this.l1Pipe.length === 0 && this.l1.idle() && this.rt.idle();
   }
 
   /** For the deadlock watchdog (watchdog.ts): the RT unit's oldest warp and what its first unfinished ray waits on. */

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import { AddressMap } from '../../../src/sim/timing/address-map.js';
-import { Interconnect } from '../../../src/sim/timing/interconnect.js';
+import { FlitCrossbar } from '../../../src/sim/timing/flit-crossbar.js';
 import { L1DataCache } from '../../../src/sim/timing/l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from '../../../src/sim/timing/mem-request.js';
 
@@ -27,7 +27,7 @@ const waiter = (tag: number): Waiter => ({ client: sink, tag });
 function contend(opts: { rtKind: ReqKind | null; rtFrom: number; shaderBusy: boolean; cycles: number; drainEvery: number }): { rtAt: number; shaderTaken: number } {
   const cfg = loadConfig('rtx2060');
   const l1 = new L1DataCache(cfg, 0, MAP);
-  const net = new Interconnect(1, 1, 1, 40, 1);
+  const net = new FlitCrossbar(1, 1, 1, 40, 1);
   let rtAt = -1;
   let shaderTaken = 0;
   let nextLine = 0;

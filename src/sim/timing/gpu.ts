@@ -19,6 +19,7 @@ import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
 import { FlitCrossbar } from './flit-crossbar.js';
 import { LocalCrossbar } from './local-crossbar.js';
+import { MemLatencyStats } from './mem-latency-stats.js';
 import type { Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
 import { RtStats, RtUnit } from './rt-unit.js';
@@ -31,7 +32,7 @@ import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
 import { TreeletStats } from './treelet-stats.js';
 import { treeletTableArea } from './treelet-queues.js';
 import { AccessOutcome } from './cache.js';
-import { ReqSource } from './mem-request.js';
+import { ReqKind, ReqSource } from './mem-request.js';
 
 export type { TimingWarp } from './sm.js';
 
@@ -85,7 +86,7 @@ export class Gpu {
       this.reqNet = new FlitCrossbar(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
       this.replyNet = new FlitCrossbar(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     }
-    this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
+    this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map, this.memLatency));
     const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.partitionWake = new Float64Array(this.partitions.length);
@@ -93,6 +94,7 @@ export class Gpu {
 
   /** Memory replies delivered to SMs so far (progress, for the deadlock watchdog). */
   repliesDelivered = 0;
+  readonly memLatency = new MemLatencyStats();
 
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
@@ -106,6 +108,11 @@ export class Gpu {
     for (const sm of this.sms) {
       const reply = this.replyNet.receive(sm.id, now);
       if (reply) {
+        if (reply.kind !== ReqKind.Store) {
+          this.memLatency.reads++;
+          this.memLatency.readLatencySum += now - reply.createdAt;
+          this.memLatency.icnt2shSum += now - reply.returnAt;
+        }
         sm.onReply(reply, now);
         this.repliesDelivered++;
       }
@@ -276,6 +283,7 @@ export interface AggregateStats {
   virtualization: VirtualizationStats | null;
   icntPackets: number;
   icntBytes: number;
+  memLatency: MemLatencyStats;
 }
 
 export function aggregateStats(gpu: Gpu): AggregateStats {
@@ -301,6 +309,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
     sm, l1d, l2, dram, rt, treelet, virtualization,
     icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
     icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+    memLatency: Object.assign(new MemLatencyStats(), gpu.memLatency),
   };
 }
 
@@ -329,6 +338,7 @@ export function statsInput(
     rt: a.rt,
     icntPackets: a.icntPackets,
     icntBytes: a.icntBytes,
+    memLatency: a.memLatency,
     sampleInterval: config.statsSampleInterval,
     samplesRays: [...samples.rays],
     samplesWarps: [...samples.rtWarps],

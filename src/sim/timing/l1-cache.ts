@@ -34,6 +34,8 @@ export class L1DataCache {
   readonly cache: Cache;
   private readonly missQueue: TimedQueue<MemRequest>;
   private readonly hitQueue = new TimedQueue<Waiter>(1 << 30);
+  /** The LD/ST unit's L1D latency pipeline in front of the lookup (only for the creation time of shader requests). */
+  private readonly pipelineLatency: number;
   /** Hit latency seen by the RT unit (Vulkan-Sim hands an RT hit back in the cycle of the access). */
   private readonly rtHitLatency: number;
   private readonly perfectAll: boolean;
@@ -61,6 +63,7 @@ export class L1DataCache {
     this.cache = new Cache(geometry);
     this.missQueue = new TimedQueue<MemRequest>(geometry.missQueue);
     this.rtHitLatency = cfg.rt.cacheHitLatency;
+    this.pipelineLatency = cfg.l1Latency;
     this.perfectAll = cfg.perfectMem;
     this.perfectRt = cfg.rt.perfectMem;
     this.writeBack = geometry.write === 'writeBack';
@@ -191,7 +194,8 @@ export class L1DataCache {
   }
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
-    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now };
+    const createdAt = source === ReqSource.Shader ? now - this.pipelineLatency : now;
+    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now, createdAt, returnAt: 0 };
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */

@@ -15,6 +15,7 @@ import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
 import type { Network } from './network.js';
+import type { MemLatencyStats } from './mem-latency-stats.js';
 import { type MemRequest, ReqKind } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
@@ -34,7 +35,7 @@ export class L2Bank {
   /** Store misses allocate the line dirty without fetching it (GPGPU-Sim lazy fetch-on-read). */
   private readonly writeAllocate: boolean;
 
-  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap) {
+  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
     this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
     this.dramLimit = cfg.l2.missQueue;
     this.fetchWholeLine = !cfg.l2.sectored;
@@ -47,6 +48,7 @@ export class L2Bank {
       const r = this.replies[this.replyHead]!;
       const payload = r.kind === ReqKind.Store ? 0 : r.bytes;
       if (replyNet.tryPush(this.id, r.sm, r, payload, now)) {
+        r.returnAt = now;
         this.replyHead++;
         if (this.replyHead > 256 && this.replyHead * 2 > this.replies.length) {
           this.replies.splice(0, this.replyHead);
@@ -58,7 +60,12 @@ export class L2Bank {
     if (head !== undefined && this.access(head)) this.rop.pop();
     if (!this.rop.full) {
       const incoming = reqNet.receive(this.id, now);
-      if (incoming) this.rop.tryPush(incoming, now + this.latency);
+      if (incoming) {
+        this.memLatency.icnt2memSum += now - incoming.createdAt;
+        this.memLatency.requests++;
+        this.memLatency.l1ToIcntSum += incoming.sentAt - incoming.createdAt;
+        this.rop.tryPush(incoming, now + this.latency);
+      }
     }
   }
 
@@ -123,7 +130,7 @@ export class L2Bank {
 
   private evict(ev: { line: number; dirty: boolean } | undefined): void {
     if (ev?.dirty) {
-      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0 });
+      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0 });
     }
   }
 
@@ -163,11 +170,11 @@ export class MemoryPartition {
   readonly banks: L2Bank[];
   readonly dram: DramChannel;
 
-  constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap) {
+  constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap, memLatency: MemLatencyStats) {
     this.banks = [];
     for (let s = 0; s < cfg.subPartitionsPerChannel; s++) {
       const latency = Math.max(1, Math.round((cfg.l2Latency * cfg.clocks.coreMhz) / cfg.clocks.l2Mhz));
-      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map));
+      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map, memLatency));
     }
     this.dram = new DramChannel(cfg, map);
   }

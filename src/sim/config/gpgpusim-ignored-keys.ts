@@ -64,8 +64,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['address-mask presets and the aliasing self-test: gpgpu_mem_addr_mapping (modelled) replaces every mask gpgpu_mem_address_mask would set (GPGPU-Sim addrdec_parseoption), so it has no effect when a mapping is given; gpgpu_mem_addr_test only checks the mapping (address-map tests do the same sweep)', [
     'gpgpu_mem_address_mask', 'gpgpu_mem_addr_test',
   ]],
-  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); return / partition queue sizes, separate write queues and the dual bus interface are not modelled', [
-    'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall',
+  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); the return queue size, separate write queues and the dual bus interface are not modelled', [
+    'gpgpu_dram_return_queue_size', 'gpgpu_l2_rop_latency_stall',
     'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size',
   ]],
   ['memcpy before kernels: buffers and images are in device memory before the first launch, with caches starting empty; the flush between launches is gpgpu_flush_l1_cache / gpgpu_flush_l2_cache', [

@@ -88,6 +88,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_l1_banks_hashing_function', 'int', '0', '', 'L1D bank index function: 0 = linear, 1 = bitwise XOR, 2 = IPOLY (GPGPU-Sim cache_config::hash_function)', { choices: ['0', '1', '2'] }),
   p('gpgpu_cache:dl2', 'cache', 'S:64:128:16,L:B:m:L:L,A:192:4,32:0,32', 'cache', 'L2 bank per memory sub-partition (Table III: 3MB total, 16-way LRU)'),
   p('gpgpu_l2_rop_latency', 'int', '160', 'cycles', 'L2 access latency (ROP queue)'),
+  p('gpgpu_dram_partition_queues', 'string', '64:64:64:64', 'requests', 'per memory sub-partition: icnt-to-L2 : L2-to-DRAM : DRAM-to-L2 : L2-to-icnt queue sizes (GPGPU-Sim memory_sub_partition); the ROP delay queue in front of icnt-to-L2 is unbounded, and the sub-partition takes a request off the network only while icnt-to-L2 has room for a request\'s four sectors'),
   // --- interconnect
   p('network_mode', 'int', '1', '', 'interconnect model: 1 = vvision\'s flit crossbar (stands in for GPGPU-Sim\'s BookSim network: per-port flit bandwidth, a fixed latency, per-destination buffers), 2 = GPGPU-Sim\'s local crossbar (local_interconnect.cc: input and output FIFOs per node, one packet per output per cycle, iSLIP or round-robin arbitration)', { choices: ['1', '2'] }),
   p('icnt_latency', 'int', '8', 'cycles', 'network_mode 1: one-way interconnect latency between an SM and a memory sub-partition (not a GPGPU-Sim option; mode 2 takes two cycles, as GPGPU-Sim\'s cycle order gives)'),

@@ -98,8 +98,12 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
   const bl = v.num('gpgpu_dram_burst_length');
   const ratio = v.num('dram_data_command_freq_ratio');
   const dramLat = v.num('dram_latency');
-  const l2Path = l1Lat + 2 * icnt + rop;
-  const l2Formula = `gpgpu_l1_latency ${l1Lat} + 2 x icnt_latency ${icnt} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
+  // network_mode 2 (GPGPU-Sim's local crossbar): a request moves at the advance after its push and is
+  // taken the cycle after (2), a reply is taken the cycle after its push (1); mode 1: icnt_latency each way.
+  const localXbar = v.num('network_mode') === 2;
+  const roundTrip = localXbar ? 3 : 2 * icnt;
+  const l2Path = l1Lat + roundTrip + rop;
+  const l2Formula = `gpgpu_l1_latency ${l1Lat} + ${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
   const chase = async (lines: number, steps: number, strideWords: number, maskWords: number): Promise<{ lat: number[]; stats: Record<string, number> }> => {
     const r = await run(config, overrides, 'chase', { steps, strideWords, maskWords, activeLanes: 1 }, cfg.warpSize, 1);
     const all = r.probe.loadLatencies[0]!;

@@ -50,6 +50,10 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'rt_avg_warp_latency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_nodes_per_ray', target: { kind: 'relative', tolerance: 0.15 } },
   { name: 'rt_avg_warp_occupancy' },
+  // GPGPU-Sim's memory latency statistics (mem-latency-stats.ts says what each measures): shown, not targeted.
+  { name: 'averagemflatency', fromStats: 'averagemflatency' },
+  { name: 'avg_icnt2mem_latency', fromStats: 'avg_icnt2mem_latency' },
+  { name: 'avg_icnt2sh_latency', fromStats: 'avg_icnt2sh_latency' },
   // Vulkan-Sim prints Row_Buffer_Locality of one channel only (the last DRAM it printed), so it is shown, not targeted.
   { name: 'dram_row_buffer_hit_rate', fromStats: 'Row_Buffer_Locality' },
 ];

@@ -32,7 +32,7 @@ import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
 import { TreeletStats } from './treelet-stats.js';
 import { treeletTableArea } from './treelet-queues.js';
 import { AccessOutcome } from './cache.js';
-import { ReqKind, ReqSource } from './mem-request.js';
+import { ReqSource } from './mem-request.js';
 
 export type { TimingWarp } from './sm.js';
 
@@ -108,11 +108,9 @@ export class Gpu {
     for (const sm of this.sms) {
       const reply = this.replyNet.receive(sm.id, now);
       if (reply) {
-        if (reply.kind !== ReqKind.Store) {
-          this.memLatency.reads++;
-          this.memLatency.readLatencySum += now - reply.createdAt;
-          this.memLatency.icnt2shSum += now - reply.returnAt;
-        }
+        this.memLatency.responses++;
+        this.memLatency.responseLatencySum += now - reply.createdAt;
+        this.memLatency.icnt2shSum += now - reply.returnAt;
         sm.onReply(reply, now);
         this.repliesDelivered++;
       }

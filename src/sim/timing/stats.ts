@@ -47,11 +47,10 @@ export const STAT_META: Record<string, StatMeta> = {
   L2_total_cache_reservation_fails: { unit: 'attempts', description: 'L2 accesses refused and retried' },
   icnt_total_packets: { unit: 'packets', description: 'packets through the request and reply networks' },
   icnt_total_bytes: { unit: 'bytes', description: 'bytes through the request and reply networks' },
-  averagemflatency: { unit: 'cycles', description: 'mean cycles from a load\'s creation (shader: entry into the L1D latency pipeline) to its reply reaching the SM, over loads that missed the L1D (GPGPU-Sim averagemflatency)' },
-  avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over all requests and divided by the loads (GPGPU-Sim avg_icnt2mem_latency)' },
+  averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
+  avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over requests and divided by the responses (GPGPU-Sim avg_icnt2mem_latency)' },
   avg_l1_to_icnt_latency: { unit: 'cycles', description: 'mean cycles from a request\'s creation to the L1 handing it to the network (L1D latency pipeline and miss queue), over requests from SMs' },
-  avg_icnt2mem_latency_per_request: { unit: 'cycles', description: 'avg_icnt2mem_latency divided by the requests rather than the loads' },
-  avg_icnt2sh_latency: { unit: 'cycles', description: 'mean cycles from the L2 pushing a load\'s reply into the network to the SM taking it (GPGPU-Sim avg_icnt2sh_latency)' },
+  avg_icnt2sh_latency: { unit: 'cycles', description: 'mean cycles from the L2 pushing a response into the network to the SM taking it (GPGPU-Sim avg_icnt2sh_latency)' },
   dram_reads: { unit: 'requests', description: 'DRAM read requests' },
   dram_writes: { unit: 'requests', description: 'DRAM write requests (L2 write-backs)' },
   dram_row_buffer_hit_rate: { unit: 'ratio', description: 'DRAM accesses that found their row open' },
@@ -228,11 +227,10 @@ export function buildStats(x: StatsInput): TimingStats {
   const icnt = {
     icnt_total_packets: x.icntPackets,
     icnt_total_bytes: x.icntBytes,
-    averagemflatency: div(m.readLatencySum, m.reads),
-    avg_icnt2mem_latency: div(m.icnt2memSum, m.reads),
-    avg_icnt2sh_latency: div(m.icnt2shSum, m.reads),
+    averagemflatency: div(m.responseLatencySum, m.responses),
+    avg_icnt2mem_latency: div(m.icnt2memSum, m.responses),
+    avg_icnt2sh_latency: div(m.icnt2shSum, m.responses),
     avg_l1_to_icnt_latency: div(m.l1ToIcntSum, m.requests),
-    avg_icnt2mem_latency_per_request: div(m.icnt2memSum, m.requests),
   };
   const d = x.dram;
   const dram = {

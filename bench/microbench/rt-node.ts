@@ -21,7 +21,7 @@
  *   access goes out in the cycle its delay reaches 0: a node takes k - 1 + L cycles after the cycle
  *   of its first chunk, i.e. k + L - 1 cycles per node for one ray, and the warp completes in the
  *   cycle its last delay reaches 0 (warp latency = the sum over its nodes);
- * - a miss goes the L1D's miss path without the LD/ST unit's gpgpu_l1_latency (the RT unit looks
+ * - a miss takes the L1D's miss path without the LD/ST unit's gpgpu_l1_latency (the RT unit looks
  *   the L1D up directly): to the L2 and DRAM and back, popped from the response FIFO.
  * Throughput: at most one access (chunk) per cycle per RT unit, and at most gpgpu_rt_max_warps
  * warps in it, each ray waiting for its own node and test before its next access.
@@ -36,9 +36,14 @@ export interface RtNodeContext {
   run: (push: Record<string, number>, warps: number) => Promise<{ stats: Record<string, number>; probe: ProbeRecord }>;
   /** Warps one SM holds for a launch of one-warp CTAs. */
   warpsPerSm: number;
+  /** The RT unit's miss path to an L2 hit and back, and how it follows from the config. */
+  l2Path: number;
+  l2Formula: string;
   /** The RT unit's miss path to DRAM and back (bank precharged), and how it follows from the config. */
   memPath: number;
   memFormula: string;
+  /** Lines of the L1D (the latency run loads twice as many to evict the nodes before its second trace). */
+  l1Lines: number;
   add: (r: MicrobenchRow) => void;
 }
 
@@ -60,40 +65,46 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
   /** The chain of a ray of n nodes, in fetch order. */
   const chain = (n: number) => [INTERNAL, INSTANCE_LEAF, ...Array.from({ length: n - 3 }, () => INTERNAL), QUAD_LEAF];
   const latFormula = `gpgpu_rt_intersection_latency ${lat.join(',')} (internal [1] ${lat[1]}, instance leaf [2] ${lat[2]}, quad leaf [4] ${lat[4]})`;
-  const push = (traces: number, activeLanes: number, laneStride: number) =>
-    ({ traces, activeLanes, triBase: TRI_BASE, triStride: 0, laneStride, triCount: TRI_COUNT });
+  const push = (traces: number, activeLanes: number, laneStride: number, evictLines = 0) =>
+    ({ traces, activeLanes, triBase: TRI_BASE, triStride: 0, laneStride, triCount: TRI_COUNT, evictLines });
 
-  // --- latency: one ray (one lane of one warp), traced three times; the first finds its nodes cold.
+  // --- latency: one ray (one lane of one warp), traced three times: the first finds its nodes cold
+  //     (DRAM), the second in the L2 only (the lane loaded 2x the L1D's lines in between), the third in the L1D.
   const traces = 3;
-  const one = await x.run(push(traces, 1, 0), 1);
+  const one = await x.run(push(traces, 1, 0, 2 * x.l1Lines), 1);
   const n = one.stats.rt_avg_nodes_per_ray!;
   const nodes = chain(n);
   const chunksPerRay = nodes.reduce((s, d) => s + chunks(d.bytes), 0);
   const measuredChunks = one.stats.rt_total_requests! / traces;
-  const [cold, ...warm] = one.probe.rtResidencies[0]!;
-  const warmMean = warm.reduce((a, b) => a + b, 0) / warm.length;
+  const [cold, l2, warm] = one.probe.rtResidencies[0]! as [number, number, number];
   const hitNode = nodes.reduce((s, d) => s + chunks(d.bytes) + lat[d.type]! - 1, 0) / n;
   const chainText = `${n} nodes per ray (TLAS root, instance leaf 128 B, ${n - 3} BLAS internal, triangle leaf; rt_avg_nodes_per_ray ${f1(n)}), ${chunksPerRay} chunks (measured ${f1(measuredChunks)} per trace)`;
   x.add({
-    mechanism: 'RT unit', figure: 'node-fetch latency, nodes in the L1D (1 ray; RT warp latency / nodes)', achieved: warmMean / n, expected: hitNode, unit: 'cycles',
+    mechanism: 'RT unit', figure: 'node-fetch latency, nodes in the L1D (1 ray; RT warp latency / nodes)', achieved: warm / n, expected: hitNode, unit: 'cycles',
     formula: `per node k 32 B chunks one per cycle + ${latFormula} - 1 (Vulkan-Sim answers an RT L1D hit in the cycle of the access and issues the next node in the cycle the test ends; gpgpu_rt_cache_hit_latency is not a Vulkan-Sim option), averaged over the chain: ${f1(hitNode * n)} cycles / ${n} nodes`,
-    detail: `${chainText}; warm warp latencies ${warm.join(', ')} cycles; L1D miss rate of the run ${one.stats.L1D_total_cache_miss_rate!.toFixed(2)} (the cold trace's)`,
+    detail: `${chainText}; third trace's warp latency ${warm} cycles`,
+  });
+  const l2Node = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.l2Path + lat[d.type]! - 1, 0) / n;
+  x.add({
+    mechanism: 'RT unit', figure: 'node-fetch latency, nodes in the L2 (1 ray, second trace after evicting the L1D; RT warp latency / nodes)', achieved: l2 / n, expected: l2Node, unit: 'cycles',
+    formula: `per node (k - 1) chunk cycles + RT L2 path ${f1(x.l2Path)} (${x.l2Formula}; no gpgpu_l1_latency: the RT unit looks the L1D up directly) + intersection latency - 1 (${latFormula})`,
+    detail: `${chainText}; second trace's warp latency ${l2} cycles, after ${2 * x.l1Lines} line loads (2x the L1D's ${x.l1Lines} lines)`,
   });
   const missNode = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.memPath + lat[d.type]! - 1, 0) / n;
   x.add({
     mechanism: 'RT unit', figure: 'node-fetch latency, nodes cold (1 ray, first trace; RT warp latency / nodes)', achieved: cold / n, expected: missNode, unit: 'cycles',
     formula: `per node (k - 1) chunk cycles + RT miss path ${f1(x.memPath)} (${x.memFormula}) + intersection latency - 1 (${latFormula})`,
-    detail: `${chainText}; cold warp latency ${cold} cycles; DRAM row-buffer hit rate ${one.stats.dram_row_buffer_hit_rate!.toFixed(2)} (a row hit saves tRCD), L2 miss rate ${one.stats.L2_total_cache_miss_rate!.toFixed(2)}`,
+    detail: `${chainText}; first trace's warp latency ${cold} cycles; DRAM row-buffer hit rate of the run ${one.stats.dram_row_buffer_hit_rate!.toFixed(2)} (a row hit saves tRCD x clock)`,
   });
 
   // --- throughput by difference: every warp slot of one SM traces the same rays (L1D hits after the first trace).
   const warps = x.warpsPerSm;
-  const iters: [number, number] = [1, 3];
   const port = 1; // chunks per cycle (rt_unit::memory_cycle: one cache access per cycle)
   for (const c of [
-    { name: 'divergent rays (32 per warp)', lanes: 32, laneStride: 37 },
-    { name: 'coherent rays (one per warp)', lanes: 1, laneStride: 0 },
+    { name: 'divergent rays (32 per warp)', lanes: 32, laneStride: 37, iters: [1, 3] },
+    { name: 'coherent rays (one per warp)', lanes: 1, laneStride: 0, iters: [2, 10] },
   ]) {
+    const iters = c.iters;
     const a = await x.run(push(iters[0], c.lanes, c.laneStride), warps);
     const b = await x.run(push(iters[1], c.lanes, c.laneStride), warps);
     const warpTraces = (iters[1] - iters[0]) * warps;

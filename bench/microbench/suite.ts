@@ -243,10 +243,13 @@ export async function runMicrobenchmarks(
   //     slots tracing), on the rtnode workload (rt-node.ts). The RT unit has no L1 latency queue: its
   //     misses take the L1D's miss path without gpgpu_l1_latency.
   if (want('rt')) {
-    const memPath = roundTrip + rop + (tRCD + tCL) * dramClk + burst + dramLat;
+    const rtL2 = roundTrip + rop;
+    const rtL2Formula = `${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
     await rtNodeRows({
-      v, warpsPerSm: wps, add, memPath,
-      memFormula: `${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)} + (tRCD ${tRCD} + tCL ${tCL}) x core/DRAM clock ${dramClk.toFixed(3)} + burst ${f1(burst)} + dram_latency ${dramLat}, bank precharged`,
+      v, warpsPerSm: wps, add, l1Lines: cacheBytes(cfg.l1d) / lineBytes,
+      l2Path: rtL2, l2Formula: rtL2Formula,
+      memPath: rtL2 + (tRCD + tCL) * dramClk + burst + dramLat,
+      memFormula: `${rtL2Formula} + (tRCD ${tRCD} + tCL ${tCL}) x core/DRAM clock ${dramClk.toFixed(3)} + burst ${f1(burst)} + dram_latency ${dramLat}, bank precharged`,
       run: async (push, warps) => run(config, [...overrides, 'gpgpu_n_clusters=1'], 'rtnode', push, cfg.warpSize, warps),
     });
   }

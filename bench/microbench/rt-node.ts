@@ -76,6 +76,10 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
   const nodes = chain(n);
   const chunksPerRay = nodes.reduce((s, d) => s + chunks(d.bytes), 0);
   const measuredChunks = one.stats.rt_total_requests! / traces;
+  // The expected figures assume the chain above; a scene or traversal that breaks it must not pass silently.
+  if (!Number.isInteger(n) || n < 3 || measuredChunks !== chunksPerRay || one.probe.rtResidencies[0]!.length !== traces) {
+    throw new Error(`microbench rtnode: expected one fixed chain per ray, got ${n} nodes, ${measuredChunks} chunks per trace (chain: ${chunksPerRay}), ${one.probe.rtResidencies[0]!.length} RT warps`);
+  }
   const [cold, l2, warm] = one.probe.rtResidencies[0]! as [number, number, number];
   const hitNode = nodes.reduce((s, d) => s + chunks(d.bytes) + lat[d.type]! - 1, 0) / n;
   const chainText = `${n} nodes per ray (TLAS root, instance leaf 128 B, ${n - 3} BLAS internal, triangle leaf; rt_avg_nodes_per_ray ${f1(n)}), ${chunksPerRay} chunks (measured ${f1(measuredChunks)} per trace)`;

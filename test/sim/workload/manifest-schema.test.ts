@@ -47,3 +47,24 @@ test('a key or value the schema refuses, the validator refuses too, with the key
     t.true(problems.some((p) => message.test(p)), `${message} among ${problems.join('\n')}`);
   }
 });
+
+test('schema messages name the deepest key: a union is explained by the branch the value is meant for', (t) => {
+  const base = JSON.parse(readFileSync(join(ROOT, 'workloads/tri/workload.json'), 'utf8')) as Record<string, unknown>;
+  const json = {
+    ...base,
+    shaders: { ...(base.shaders as object), miss: [{ file: 3 }] },
+    miss: [{ shader: 'miss.rmiss', extra: 1 }],
+    launch: { width: 8 },
+    scene: { ...(base.scene as object), instances: [{ transform: [1, 2, 3], mask: 300 }] },
+    pushConstants: { where: { addressOf: 5 } },
+  };
+  const { problems } = validateManifest(json, 'tri.json', join(ROOT, 'workloads/tri/workload.json'), join(ROOT, 'workloads/tri'));
+  t.deepEqual(problems.filter((p) => !p.includes('is not listed')), [
+    'tri.json: shaders.miss[0].file: expected a non-empty string, found 3',
+    'tri.json: miss[0].extra: unknown key (expected one of shader, shaderRecord)',
+    'tri.json: scene.instances[0].transform: expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found an array of 3',
+    'tri.json: scene.instances[0].mask: expected an 8-bit mask (0..255), found 300',
+    'tri.json: launch.height: missing (expected a positive integer)',
+    'tri.json: pushConstants.where.addressOf: expected a non-empty string, found 5',
+  ]);
+});

@@ -75,7 +75,9 @@ export function registerZatelCommand(program: Command): void {
     const clusters = positiveInt('clusters', raw.clusters);
     if (clusters > 255) throw new CliUsageError(`--clusters: at most 255, got ${clusters}`);
     const phase = progressReporter();
-    const bars = jobProgressDisplay(0, (id) => id.slice(0, 8));
+    // Bars are labelled by what each job simulates (`group 3 (12%)`), not by the job's hash.
+    const labels = new Map<string, string>();
+    const bars = jobProgressDisplay(0, (id) => labels.get(id) ?? id.slice(0, 8));
     let r: ZatelResult;
     try {
       r = await runZatel({
@@ -87,7 +89,7 @@ export function registerZatelCommand(program: Command): void {
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
         ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),
-        jobDir: raw.jobDir, validate: raw.validate === true, progress: bars,
+        jobDir: raw.jobDir, validate: raw.validate === true, progress: bars, labels,
         onPhase: (text) => phase.message(text),
       });
     } finally {

@@ -99,15 +99,17 @@ export function registerZatelCommand(program: Command): void {
     const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const name = basename(workload).replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const out = new OutputDir(raw.out ?? `vvision-out/${name}-zatel-${configName}`);
+    const { portablePath } = await import('../../report/portable-path.js');
+    const shownWorkload = portablePath(workload, process.cwd()); // the report names no machine's absolute path
     try {
       out.write('heatmap.png', heatmapPng(r.heatmap));
       out.write('heatmap-quantised.png', quantisedHeatmapPng(r.heatmap));
       out.write('chosen-pixels.png', chosenPixelsPng(r.heatmap, r.traced));
-      out.write('predicted.json', `${JSON.stringify({ workload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
+      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
       out.write('groups.csv', `group,pixels,traced_fraction,job\n${r.groups.flatMap((g) => g.runs.map((x) => `${g.index},${g.pixels},${x.selection.fraction.toFixed(6)},${x.jobId}`)).join('\n')}\n`);
       if (r.validation) out.write('validation.json', validationJson(r.validation));
       writeZatelReport(out, {
-        workload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
+        workload: shownWorkload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
         downscaled: { sms: r.downscaling.sms, partitions: r.downscaling.partitions },
         settings: {
           k: r.downscaling.k, fraction: String(fraction), division: raw.division, distribution: raw.distribution,

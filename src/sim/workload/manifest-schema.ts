@@ -31,8 +31,9 @@ const count = z.int().min(0);
 const positive = z.int().min(1);
 const notes = z.string().describe('Free text for people; ignored');
 /** A run parameter placeholder ("${spp}") or any JSON: buffer and push-constant values. */
-const jsonValue = z.json().describe('JSON matching the block\'s layout; strings "${width}", "${height}", "${depth}", "${spp}", "${bounces}", "${seed}" are run parameters where documented; a 64-bit value may be {"addressOf": name}; a float may be its raw bits "0x3f800000" or a hex float "0x1.8p+1"');
-const jsonObject = z.record(z.string(), z.json());
+const anyJson = expecting(z.json(), 'a JSON value');
+const jsonValue = anyJson.describe('JSON matching the block\'s layout; strings "${width}", "${height}", "${depth}", "${spp}", "${bounces}", "${seed}" are run parameters where documented; a 64-bit value may be {"addressOf": name}; a float may be its raw bits "0x3f800000" or a hex float "0x1.8p+1"');
+const jsonObject = z.record(z.string(), anyJson);
 const vec3 = expecting(z.tuple([z.number(), z.number(), z.number()]), 'an array of 3 numbers');
 const transform3x4 = expecting(z.union([
   z.array(z.number()).length(12),

@@ -24,6 +24,7 @@ function unwrap(n: Node): Node {
     const d = defOf(n);
     if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional'].includes(d.type)) n = d.innerType as Node;
     else if (d.type === 'pipe') n = d.in as Node;
+    else if (d.type === 'lazy') n = (d.getter as () => Node)();
     else return n;
   }
 }
@@ -46,6 +47,7 @@ function jsonTypeOfValue(v: unknown): string {
 /** The branch of a union that a value is meant for: by discriminator, else by JSON type. */
 function branchFor(n: Node, v: unknown): Node | undefined {
   const d = defOf(n);
+  if (d.type !== 'union') return undefined;
   const options = d.options as Node[];
   if (typeof d.discriminator === 'string' && isObject(v)) {
     return options.find((o) => {
@@ -57,28 +59,33 @@ function branchFor(n: Node, v: unknown): Node | undefined {
   return matching.length === 1 ? matching[0] : undefined;
 }
 
-/** The node at `path` below `n`, following the value through unions. */
-function nodeAt(n: Node, value: unknown, path: readonly PropertyKey[]): Node | undefined {
-  let node: Node | undefined = n;
+/**
+ * The node at `path` below `n`, following the value through unions, and how many steps of `path`
+ * it took: fewer than all when a union cannot say which branch the value is meant for (a 3x4
+ * matrix given flat or as rows), so the message is about the value where the choice is made.
+ */
+function nodeAt(n: Node, value: unknown, path: readonly PropertyKey[]): { node: Node; steps: number } {
+  let node: Node = n;
   let v = value;
-  for (const step of path) {
-    node = unwrap(node);
-    let d = defOf(node);
-    if (d.type === 'union') {
-      node = branchFor(node, v);
-      if (!node) return undefined;
-      node = unwrap(node);
-      d = defOf(node);
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i]!;
+    let here = unwrap(node);
+    if (defOf(here).type === 'union') {
+      const branch = branchFor(here, v);
+      if (!branch) return { node, steps: i };
+      here = unwrap(branch);
     }
-    if (d.type === 'object') node = (d.shape as Record<string, Node>)[String(step)];
-    else if (d.type === 'array') node = d.element as Node;
-    else if (d.type === 'tuple') node = (d.items as Node[])[Number(step)];
-    else if (d.type === 'record') node = d.valueType as Node;
-    else return undefined;
-    if (!node) return undefined;
+    const d = defOf(here);
+    const next = d.type === 'object' ? (d.shape as Record<string, Node>)[String(step)]
+      : d.type === 'array' ? d.element as Node
+        : d.type === 'tuple' ? (d.items as Node[])[Number(step)]
+          : d.type === 'record' ? d.valueType as Node
+            : undefined;
+    if (!next) return { node, steps: i };
+    node = next;
     v = (v as Record<PropertyKey, unknown> | undefined)?.[step as string];
   }
-  return node;
+  return { node, steps: path.length };
 }
 
 /** What a node allows, in the words of a message: "a non-negative integer", `one of "a", "b"`. */
@@ -125,9 +132,22 @@ function missing(n: Node | undefined): string {
 
 /** One issue of `schema` parsing `input` (issue paths relative to `input`), reported under `base`. */
 function reportIssue(c: JsonChecks, schema: Node, input: unknown, issue: Issue, base: string): void {
+  const discriminator = issue as { note?: string; options?: unknown[] };
+  if (issue.code === 'invalid_union' && discriminator.note === 'No matching discriminator') {
+    const kind = `one of ${(discriminator.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`;
+    report(c, pathText(base, issue.path), `expected ${kind}, found ${describeJson(valueAt(input, issue.path))}`);
+    return;
+  }
+  const at = nodeAt(schema, input, issue.path);
+  const node: Node = at.node;
+  if (at.steps < issue.path.length && issue.code !== 'unrecognized_keys') {
+    // Inside a union whose branch is unclear: the value where the choice is made is what is wrong.
+    const where = issue.path.slice(0, at.steps);
+    report(c, pathText(base, where), `expected ${expectedOf(node)}, found ${describeJson(valueAt(input, where))}`);
+    return;
+  }
   const here = pathText(base, issue.path);
   const value = valueAt(input, issue.path);
-  const node = nodeAt(schema, input, issue.path);
   switch (issue.code) {
     case 'unrecognized_keys': {
       const object = node && defOf(unwrap(node)).type === 'union' ? branchFor(unwrap(node), value) : node;
@@ -142,17 +162,11 @@ function reportIssue(c: JsonChecks, schema: Node, input: unknown, issue: Issue, 
       return;
     }
     case 'invalid_key': {
-      const record = nodeAt(schema, input, issue.path.slice(0, -1));
-      const keyType = record && defOf(unwrap(record)).keyType as Node | undefined;
+      const keyType = defOf(unwrap(nodeAt(schema, input, issue.path.slice(0, -1)).node)).keyType as Node | undefined;
       report(c, here, `expected ${keyType ? expectedOf(keyType) : 'another key'}, found ${describeJson(issue.path.at(-1))}`);
       return;
     }
     case 'invalid_union': {
-      const discriminator = issue as { note?: string; options?: unknown[] };
-      if (discriminator.note === 'No matching discriminator') {
-        report(c, here, `expected one of ${(discriminator.options ?? []).map((o) => JSON.stringify(o)).join(', ')}, found ${describeJson(value)}`);
-        return;
-      }
       const branch = node && branchFor(unwrap(node), value);
       if (branch) {
         parseReporting(c, branch as z.ZodType, value, here);
@@ -172,7 +186,7 @@ function reportIssue(c: JsonChecks, schema: Node, input: unknown, issue: Issue, 
     default:
       break;
   }
-  report(c, here, `expected ${node ? expectedOf(node) : 'something else'}, found ${describeJson(value)}`);
+  report(c, here, `expected ${expectedOf(node)}, found ${describeJson(value)}`);
 }
 
 /** A parse's result: the value when it conforms; else which key paths hold the problems. */

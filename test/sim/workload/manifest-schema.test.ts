@@ -68,3 +68,26 @@ test('schema messages name the deepest key: a union is explained by the branch t
     'tri.json: pushConstants.where.addressOf: expected a non-empty string, found 5',
   ]);
 });
+
+test('validateManifest never throws: every key of a shipped manifest replaced by values of other JSON types', (t) => {
+  const file = join(ROOT, 'examples/apps/sascha-raytracingreflections/workload.json');
+  const base = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const paths: (string | number)[][] = [];
+  const walk = (v: unknown, p: (string | number)[]): void => {
+    if (p.length > 0) paths.push(p);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, k]);
+  };
+  walk(base, []);
+  let cases = 0;
+  for (const p of paths) {
+    for (const odd of [null, -1, 'x', [], {}, { addressOf: 1 }]) {
+      const m = structuredClone(base) as Record<string | number, unknown>;
+      const parent = p.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, m);
+      parent[p.at(-1)!] = odd;
+      t.notThrows(() => validateManifest(m, 'w.json', file, join(file, '..')), p.join('.'));
+      cases++;
+    }
+  }
+  t.true(cases > 300);
+});

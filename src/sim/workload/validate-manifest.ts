@@ -53,7 +53,7 @@ export function validateManifest(json: unknown, file: string, manifestPath: stri
   const ref = (name: string, path: string, stage: ShaderStage): string | undefined => shaderReference(c, name, path, stage, shaders, listed);
 
   let raygen: string | undefined;
-  if (at('raygen')) raygen = ref(root.raygen!, 'raygen', 'raygen');
+  if (root.raygen !== undefined) raygen = ok('raygen') ? ref(root.raygen, 'raygen', 'raygen') : undefined;
   else if (shaders.raygen.length === 1) raygen = shaders.raygen[0]!.file;
   else if (shaders.raygen.length > 1) report(c, 'raygen', `missing: ${shaders.raygen.length} raygen shaders are listed, name the one to launch`);
   const hitGroups = checkedEntries(root.hitGroups, 'hitGroups', v).map(({ value: g, path }): HitGroup => {

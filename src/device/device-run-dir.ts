@@ -6,9 +6,8 @@
  * `device_trace_ms` (median trace dispatch, vkCmdWriteTimestamp) stands where the simulator's
  * stats put cycles. run.json records `device`; its modes' simulator counters are 0 (not measured).
  */
-import { vvisionDataFiles } from '../analytics/index.js';
 import { analyseDumps } from '../driver/analyse-dumps.js';
-import { annotatedSources, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
+import { annotatedSources, runDataFiles, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { Utility } from '../utilities/utility.js';
@@ -62,7 +61,7 @@ export function saveDeviceInstrumentRun(
     metadata[utility.name] = launch.metadata!;
   }
   saveDeviceRun(w, first, opts);
-  for (const [name, text] of Object.entries(vvisionDataFiles(results))) w.write(name, text);
+  for (const [name, text] of Object.entries(runDataFiles(results, record.manifest))) w.write(name, text);
   const annotated = annotatedSources(results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
   const data: RunData = { record, results, metadata, annotated, hasImage: first.image !== undefined };

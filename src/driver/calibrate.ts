@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { calibrationDir } from '../sim/workload/load-manifest.js';
+import { calibrationDataHint } from '../sim/workload/lumibench-wknd.js';
 import { simulateWorkload, type SimulateOptions } from './simulate-workload.js';
 
 /** A Vulkan-Sim run of SUMMARY.tsv: its size and its figures by stat name. */
@@ -94,7 +95,7 @@ export interface CalibrationResult {
 export function vulkanSimDir(dir = calibrationDir()): string {
   const v = join(dir, 'lumibench-wknd', 'vulkan-sim');
   if (!existsSync(join(v, 'SUMMARY.tsv'))) {
-    throw new ManifestError([`calibrate: no Vulkan-Sim reference at ${v} (SUMMARY.tsv missing); it lives in ../shared/calibration beside the project, or set VVISION_CALIBRATION_DIR`]);
+    throw new ManifestError([`calibrate: no Vulkan-Sim reference at ${v} (SUMMARY.tsv missing); ${calibrationDataHint(dir)}`]);
   }
   return v;
 }

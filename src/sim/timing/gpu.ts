@@ -19,15 +19,17 @@ import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
 import { Interconnect } from './interconnect.js';
 import { MemoryPartition } from './memory-partition.js';
-import { RtStats, RtUnit } from './rt-unit.js';
+import { RtStats } from './rt/rt-stats.js';
+import { PredictorPolicy } from './predictor/predictor-policy.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
 import { RayVirtualization, VirtualizationStats } from './ray-virtualization.js';
-import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
-import { TreeletStats } from './treelet-stats.js';
-import { treeletTableArea } from './treelet-queues.js';
+import type { TreeletMap } from '../rt/treelets.js';
+import { TreeletPolicy } from './treelets/treelet-policy.js';
+import { TreeletStats } from './treelets/treelet-stats.js';
+import { treeletTableArea } from './treelets/treelet-queues.js';
 import { AccessOutcome } from './cache.js';
 import { ReqSource } from './mem-request.js';
 
@@ -272,7 +274,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
   const rt = new RtStats();
   const treelet = new TreeletStats();
   for (const s of gpu.sms) {
-    if (s.rt instanceof TreeletRtUnit) treelet.add(s.rt.treeletStats);
+    if (s.rt.policy instanceof TreeletPolicy) treelet.add(s.rt.policy.stats);
     sm.add(s.stats);
     l1d.add(s.l1.cache.stats);
     if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
@@ -307,7 +309,7 @@ export function statsInput(
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
-    rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
+    rtPredictorTableBytes: gpu.sms[0]?.rt.policy instanceof PredictorPolicy ? gpu.sms[0].rt.policy.tableBytes : 0,
     sm: a.sm,
     l1d: a.l1d,
     l2: a.l2,

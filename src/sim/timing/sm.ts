@@ -37,13 +37,15 @@ import { coalesce, type LineRequest } from './coalescer.js';
 import type { Interconnect } from './interconnect.js';
 import { L1DataCache } from './l1-cache.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { INTERSECTION_TABLE_BYTES, RtUnit } from './rt-unit.js';
+import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
+import type { RtUnit } from './rt/rt-unit.js';
+import { rtUnitFor } from './rt/rt-unit-for.js';
 import { RT_TABLE_BASE } from './rt-thread-state.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 import type { RayVirtualization, SavedWarp, SuspendedCta } from './ray-virtualization.js';
-import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
+import type { TreeletMap } from '../rt/treelets.js';
 
-/** Paper 001's mechanisms, when the config turns them on (ray-virtualization.ts, treelet-rt-unit.ts). */
+/** Paper 001's mechanisms, when the config turns them on (ray-virtualization.ts, treelets/treelet-policy.ts). */
 export interface SmMechanisms {
   /** The BVH's treelets (needed by rt_treelet_queues). */
   treelets?: TreeletMap;
@@ -104,7 +106,7 @@ function popcount(x: number): number {
 export class Sm implements MemClient {
   readonly l1: L1DataCache;
   readonly rtCache: L1DataCache;
-  readonly rt: RtUnit | TreeletRtUnit;
+  readonly rt: RtUnit;
   readonly icache: Cache;
   private readonly bankUnitLog2: number;
   readonly stats = new SmStats();
@@ -183,18 +185,11 @@ export class Sm implements MemClient {
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
-    if (cfg.treelet.queues || cfg.treelet.virtualization) {
-      if (cfg.treelet.queues && !mech.treelets) throw new Error('internal: rt_treelet_queues needs the BVH\'s treelet map');
-      this.virt = cfg.treelet.virtualization ? mech.virt ?? null : null;
-      const empty: TreeletMap = { treeletOfAddress: new Map(), treeletStart: [], treeletBytes: [], budget: 8192 };
-      this.rt = new TreeletRtUnit(cfg, this.rtCache, (token) => this.rtDone(token), this.l1,
-        (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES, mech.treelets ?? empty, id);
-    } else {
-      this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
-        this.inRt[slot] = 0;
-        this.wakeAt = 0;
-      }, this.l1, (slot) => tables + slot * INTERSECTION_TABLE_BYTES);
-    }
+    this.virt = cfg.treelet.virtualization ? mech.virt ?? null : null;
+    this.rt = rtUnitFor(cfg, {
+      cache: this.rtCache, l1: this.l1, onTraceDone: (token) => this.rtDone(token),
+      tableBase: (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES,
+    }, id, mech.treelets);
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));

@@ -10,11 +10,11 @@
 import { CacheStats, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
-import type { RtStats } from './rt-unit.js';
+import type { RtStats } from './rt/rt-stats.js';
 import type { SmStats } from './sm.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
-import type { treeletTableArea } from './treelet-queues.js';
-import { MODE_NAMES, type TreeletStats } from './treelet-stats.js';
+import type { treeletTableArea } from './treelets/treelet-queues.js';
+import { MODE_NAMES, type TreeletStats } from './treelets/treelet-stats.js';
 
 export interface StatMeta {
   unit: string;

@@ -1,10 +1,10 @@
 import test from 'ava';
-import { loadConfig } from '../../../src/sim/config/gpu-config.js';
-import type { TreeletMap } from '../../../src/sim/rt/treelets.js';
-import { simulate } from '../../../src/sim/timing/gpu.js';
-import { STAT_META } from '../../../src/sim/timing/stats.js';
-import type { RtTransaction, WarpStep } from '../../../src/sim/warp-step.js';
-import { ScriptedWarp, aluStep, rng, rtStep } from './synthetic-warp.js';
+import { loadConfig } from '../../../../src/sim/config/gpu-config.js';
+import type { TreeletMap } from '../../../../src/sim/rt/treelets.js';
+import { simulate } from '../../../../src/sim/timing/gpu.js';
+import { STAT_META } from '../../../../src/sim/timing/stats.js';
+import type { RtTransaction, WarpStep } from '../../../../src/sim/warp-step.js';
+import { ScriptedWarp, aluStep, rng, rtStep } from '../synthetic-warp.js';
 
 const BVH = 0x4000_0000;
 const TREELET_BYTES = 8192;

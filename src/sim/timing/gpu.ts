@@ -20,7 +20,6 @@ import { DramStats } from './dram.js';
 import { Interconnect } from './interconnect.js';
 import { MemoryPartition } from './memory-partition.js';
 import { RtStats } from './rt/rt-stats.js';
-import { PredictorPolicy } from './predictor/predictor-policy.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
@@ -309,7 +308,7 @@ export function statsInput(
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
-    rtPredictorTableBytes: gpu.sms[0]?.rt.policy instanceof PredictorPolicy ? gpu.sms[0].rt.policy.tableBytes : 0,
+    rtPredictorTableBytes: gpu.sms[0]?.rt.policy.predictorTableBytes ?? 0,
     sm: a.sm,
     l1d: a.l1d,
     l2: a.l2,

@@ -2,12 +2,10 @@
  * The intersection predictor as a policy of the one RT unit (paper 002 Sec. 4, Fig. 10): the
  * baseline order (rt/baseline-order.ts) with a predictor lookup before each considered ray
  * traverses, and warp repacking.
- * - Lookup: a considered ray (intersection-predictor.ts `considers`) waits in the lookup queue;
- *   `gpgpu_rt_predictor_ports` lookups per cycle, resolved `gpgpu_rt_predictor_latency` cycles
- *   later, give the ray the transactions it replays (from the predicted nodes, or from the root).
- *   Its warp starts traversing once all of its lookups are done (Sec. 4.4.1: after the lookups,
- *   predicted rays leave and the not-predicted remain).
- * - Updates: a ray that hits queues its table update when it finishes; `ports` updates per cycle.
+ * - Lookup and updates (predictor-lookup.ts): a considered ray gets the transactions it replays
+ *   from its lookup; its warp starts traversing once all of its lookups are done (Sec. 4.4.1:
+ *   after the lookups, predicted rays leave and the not-predicted remain); a ray that hits queues
+ *   its table update when it finishes.
  * - Repacking (`gpgpu_rt_predictor_repack`): predicted rays go to the partial warp collector,
  *   which forms a warp of its own at 32 rays or after `gpgpu_rt_predictor_collector_timeout`
  *   cycles, in a Warp Buffer entry that may be one of `gpgpu_rt_predictor_extra_warps` extra
@@ -15,15 +13,14 @@
  * Knobs: `gpgpu_rt_predictor*` (config/params.ts, predictor-config.ts); stats: PredictorStats
  * (intersection-predictor.ts), reported as `rt_predictor_*`.
  *
- * Invariants: a ray with status LOOKUP is in the lookup queue or `lookupDone`; one with status
- * COLLECTED is in the collector; `lookups` of a group counts its rays with status LOOKUP.
+ * Invariants: a ray with status LOOKUP is in the lookup; one with status COLLECTED is in the
+ * collector; `lookups` of a group counts its rays with status LOOKUP.
  */
 import type { RtLaneWork } from '../../warp-step.js';
-import { EventHeap } from '../event-heap.js';
 import { BaselineOrder, type Group, type OrderRay, type SmWarp } from '../rt/baseline-order.js';
 import type { RtUnit } from '../rt/rt-unit.js';
 import { COLLECTED, LOOKUP, READY } from '../rt/traversal-policy.js';
-import { IntersectionPredictor, type TableUpdate } from './intersection-predictor.js';
+import { type LookedUpRay, PredictorLookup } from './predictor-lookup.js';
 
 interface LookupGroup extends Group {
   /**
@@ -34,23 +31,12 @@ interface LookupGroup extends Group {
   held: PredictedRay[];
 }
 
-interface PredictedRay extends OrderRay {
+interface PredictedRay extends OrderRay, Pick<LookedUpRay, 'work' | 'update' | 'predicted'> {
   warp: LookupGroup;
-  /** The table update this ray makes when it finishes. */
-  update?: TableUpdate | undefined;
-  /** The lane's work, until its lookup resolves it. */
-  work?: RtLaneWork | undefined;
-  /** The table returned nodes for it (repacking moves it to the collector). */
-  predicted?: boolean;
 }
 
 export class PredictorPolicy extends BaselineOrder {
-  private readonly predictor: IntersectionPredictor;
-  private readonly lookupQueue: { ray: PredictedRay; since: number }[] = [];
-  private lookupHead = 0;
-  private readonly lookupDone = new EventHeap<PredictedRay>();
-  private readonly updateQueue: TableUpdate[] = [];
-  private updateHead = 0;
+  private readonly lookup: PredictorLookup<PredictedRay>;
   /** The partial warp collector: predicted rays waiting to form a warp (Sec. 4.4.1). */
   private readonly collector: PredictedRay[] = [];
   private collectorSince = 0;
@@ -64,12 +50,11 @@ export class PredictorPolicy extends BaselineOrder {
 
   constructor(unit: RtUnit) {
     super(unit);
-    this.predictor = new IntersectionPredictor(unit.cfg.rt.predictor, unit.stats.predictor);
+    this.lookup = new PredictorLookup(unit);
   }
 
-  /** Predictor table bytes per SM. */
-  get tableBytes(): number {
-    return this.predictor.storageBytes();
+  override get predictorTableBytes(): number {
+    return this.lookup.tableBytes;
   }
 
   override hasRoom(): boolean {
@@ -83,20 +68,18 @@ export class PredictorPolicy extends BaselineOrder {
   }
 
   protected override acceptRay(r: OrderRay, lw: RtLaneWork, now: number): boolean {
-    if (!this.predictor.considers(lw)) return false;
+    if (!this.lookup.considers(lw)) return false;
     // Its transactions are known once the lookup resolves (operations counted then).
     const ray = r as PredictedRay;
     ray.status = LOOKUP;
-    ray.work = lw;
-    this.lookupQueue.push({ ray, since: now });
+    this.lookup.enqueue(ray, lw, now);
     ray.warp.active++;
     ray.warp.lookups++;
     return true;
   }
 
   protected override rayFinished(r: OrderRay): void {
-    const ray = r as PredictedRay;
-    if (ray.update !== undefined) this.updateQueue.push(ray.update);
+    this.lookup.finished(r as PredictedRay);
   }
 
   /**
@@ -106,25 +89,8 @@ export class PredictorPolicy extends BaselineOrder {
    */
   override cycle(now: number): void {
     const u = this.unit;
-    const p = this.predictor;
-    const ports = p.cfg.ports;
-    for (let i = 0; i < ports && this.updateHead < this.updateQueue.length; i++) p.applyUpdate(this.updateQueue[this.updateHead++]!);
-    if (this.updateHead === this.updateQueue.length) { this.updateQueue.length = 0; this.updateHead = 0; }
-    for (let i = 0; i < ports && this.lookupHead < this.lookupQueue.length; i++) {
-      const { ray, since } = this.lookupQueue[this.lookupHead++]!;
-      p.stats.lookupQueueCycles += now - since;
-      u.lastProgress = now;
-      const pred = p.predict(ray.work!);
-      ray.work = undefined;
-      ray.tx = pred.tx;
-      ray.update = pred.update;
-      u.stats.ops += pred.ops;
-      ray.predicted = pred.predicted;
-      this.lookupDone.push(now + p.cfg.latency, ray);
-    }
-    if (this.lookupHead === this.lookupQueue.length) { this.lookupQueue.length = 0; this.lookupHead = 0; }
-    while (this.lookupDone.size > 0 && this.lookupDone.peekTime() <= now) {
-      const ray = this.lookupDone.pop();
+    const p = this.lookup.predictor;
+    this.lookup.cycle(now, (ray) => {
       const w = ray.warp;
       w.lookups--;
       if (ray.tx.length === 0) {
@@ -143,7 +109,7 @@ export class PredictorPolicy extends BaselineOrder {
         for (const r of w.held) w.readyRays.push(r);
         w.held.length = 0;
       }
-    }
+    });
     const timedOut = this.collector.length > 0 && now - this.collectorSince >= p.cfg.collectorTimeout;
     this.collectorWaiting = false;
     if (this.collector.length >= 32 || timedOut) {
@@ -176,7 +142,7 @@ export class PredictorPolicy extends BaselineOrder {
   }
 
   override busy(): boolean {
-    return this.lookupHead < this.lookupQueue.length || this.lookupDone.size > 0 || this.updateHead < this.updateQueue.length || this.collector.length > 0;
+    return this.lookup.busy() || this.collector.length > 0;
   }
 
   override idle(): boolean {
@@ -184,7 +150,6 @@ export class PredictorPolicy extends BaselineOrder {
   }
 
   override nextEvent(now: number): number {
-    if (this.lookupHead < this.lookupQueue.length || this.updateHead < this.updateQueue.length || this.collector.length > 0) return now + 1;
-    return this.lookupDone.size > 0 ? Math.max(now + 1, this.lookupDone.peekTime()) : Infinity;
+    return this.collector.length > 0 ? now + 1 : this.lookup.nextEvent(now);
   }
 }

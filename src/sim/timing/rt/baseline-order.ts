@@ -54,6 +54,10 @@ export class BaselineOrder implements TraversalPolicy {
     return this.rays;
   }
 
+  get predictorTableBytes(): number {
+    return 0;
+  }
+
   hasRoom(): boolean {
     return this.unit.resident < this.unit.buffer.length;
   }

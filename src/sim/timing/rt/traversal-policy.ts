@@ -88,6 +88,8 @@ export interface TraversalPolicy {
   readonly activeRays: number;
   /** Rays accepted and not done (the SM's ray-virtualization admission reads it). */
   readonly raysInFlight: number;
+  /** Intersection predictor table bytes per SM; 0 without a predictor. */
+  readonly predictorTableBytes: number;
   /** Whether a traceRay of a full warp would be accepted now. */
   hasRoom(): boolean;
   /** Takes an SM warp's traceRay; false when there is no room. */

@@ -125,6 +125,10 @@ export class TreeletPolicy implements TraversalPolicy {
     return this.raysInUnit;
   }
 
+  get predictorTableBytes(): number {
+    return 0;
+  }
+
   hasRoom(): boolean {
     return this.raysInUnit + this.unit.cfg.warpSize <= this.unit.cfg.treelet.raysPerSm;
   }

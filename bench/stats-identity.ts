@@ -5,8 +5,9 @@
  * Vulkan-Sim's SM75_RTX2060 file (when ../shared/calibration is present); the RT unit's policies:
  * `sim ao --predictor` (with repacking, the paper's Table 3 default; without it; with four extra
  * warps), ray virtualization alone and `--treelets` (with and without repacking) on `pt --config
- * treelet`, and `--treelets` on a 16x16 WKND frame. Each case runs in its own process; every
- * statistic is compared at full precision (stats.json's values, not stats.txt's 4 digits) except
+ * treelet`, `--treelets` on a 16x16 WKND frame, and the predictor's lookup in front of the treelet
+ * queues on a 16x16 `ao` frame (a configuration only since the one RT unit). Each case runs in its
+ * own process; every statistic is compared at full precision (stats.json's values, not stats.txt's 4 digits) except
  * the wall-clock ones, and the image bytes.
  *
  *   npx tsx bench/stats-identity.ts --record DIR   # before a change: write DIR/<case>.json
@@ -41,6 +42,7 @@ const CASES: Record<string, [string, SimulateOptions]> = {
   'pt-treelet-virtualization-32x32': ['pt', { config: 'treelet', width: 32, height: 32, overrides: ['rt_ray_virtualization=1'] }],
   'pt-treelet-treelets-32x32': ['pt', { config: 'treelet', width: 32, height: 32, overrides: TREELETS }],
   'pt-treelet-treelets-norepack-32x32': ['pt', { config: 'treelet', width: 32, height: 32, overrides: [...TREELETS, 'rt_treelet_repack_threshold=0'] }],
+  'ao-treelet-treelets-predictor-16x16': ['ao', { config: 'treelet', width: 16, height: 16, overrides: [...TREELETS, ...PREDICTOR, 'gpgpu_rt_predictor_repack=0'] }],
   ...(existsSync(wknd) ? { 'wknd-treelet-treelets-16x16-1spp': ['lumibench-wknd', { config: 'treelet', width: 16, height: 16, spp: 1, overrides: TREELETS }] as [string, SimulateOptions] } : {}),
 };
 

@@ -152,8 +152,15 @@ export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
       'gpgpu_registers_per_thread',
     );
   }
-  if ((config.treelet.queues || config.treelet.virtualization) && config.rt.predictor.enabled) {
-    throw new ConfigError('gpgpu_rt_predictor cannot be combined with rt_treelet_queues / rt_ray_virtualization (the treelet RT unit has no predictor)', 'gpgpu_rt_predictor');
+  const p = config.rt.predictor;
+  if ((config.treelet.queues || config.treelet.virtualization) && p.enabled && (p.repack || p.extraWarps > 0)) {
+    // The predictor's lookup works in front of the treelet policy; its warp repacking does not:
+    // there the treelet controller forms every warp of the RT unit (treelets/treelet-policy.ts).
+    throw new ConfigError(
+      `gpgpu_rt_predictor_${p.repack ? 'repack' : 'extra_warps'} cannot be combined with rt_treelet_queues / rt_ray_virtualization: the treelet controller forms the RT unit's warps, ` +
+        'so the predictor\'s partial warp collector has none to form; set gpgpu_rt_predictor_repack=0 and gpgpu_rt_predictor_extra_warps=0 (rays are then looked up before they enter the treelet policy)',
+      p.repack ? 'gpgpu_rt_predictor_repack' : 'gpgpu_rt_predictor_extra_warps',
+    );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
   const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);

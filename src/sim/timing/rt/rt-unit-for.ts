@@ -1,9 +1,10 @@
 /**
  * The RT unit an SM's configuration asks for: the one unit (rt-unit.ts) with the traversal policy
  * the knobs select -- treelet queues or ray virtualization (`rt_treelet_queues`,
- * `rt_ray_virtualization`, paper 001), the intersection predictor (`gpgpu_rt_predictor`, paper
- * 002), else the baseline order. simulate() refuses the predictor together with the treelet policy
- * (gpu.ts), so at most one of them is on here.
+ * `rt_ray_virtualization`, paper 001), with the intersection predictor's lookup in front when
+ * `gpgpu_rt_predictor` is on too; else the intersection predictor (`gpgpu_rt_predictor`, paper
+ * 002) on the baseline order; else the baseline order. simulate() refuses the predictor's warp
+ * repacking under the treelet policy (gpu.ts).
  */
 import type { GpuConfig } from '../../config/gpu-config.js';
 import type { TreeletMap } from '../../rt/treelets.js';

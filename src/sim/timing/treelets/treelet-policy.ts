@@ -42,7 +42,8 @@ import { ALL_WORDS } from '../cache.js';
 import { intersectionTableStores } from '../rt/intersection-table.js';
 import { chunkWords, popcount } from '../rt/rt-chunk-requests.js';
 import type { RtUnit } from '../rt/rt-unit.js';
-import { DONE, LOADING, QUEUED, READY, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy } from '../rt/traversal-policy.js';
+import { DONE, LOADING, LOOKUP, QUEUED, READY, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy } from '../rt/traversal-policy.js';
+import { type LookedUpRay, PredictorLookup } from '../predictor/predictor-lookup.js';
 import { TreeletQueues } from './treelet-queues.js';
 import { TraversalMode, TreeletStats } from './treelet-stats.js';
 import { treeletSegments } from './treelet-order.js';
@@ -53,8 +54,15 @@ export const RAY_DATA_BASE = 2 ** 48;
 
 export type { TreeletMap } from '../../rt/treelets.js';
 
-interface Ray extends RtRay {
+/** One SM warp's traceRay; with the predictor its rays wait in `held` until all their lookups are done. */
+interface Source extends TraceSource {
+  lookups: number;
+  held: Ray[];
+}
+
+interface Ray extends RtRay, Pick<LookedUpRay, 'work' | 'update' | 'predicted'> {
   id: number;
+  src: Source;
   warp: Warp | null;
   /** Transactions regrouped treelet by treelet; segment s is [segEnd[s-1], segEnd[s]). */
   segEnd: number[];
@@ -103,6 +111,8 @@ export class TreeletPolicy implements TraversalPolicy {
   private readonly prefetchWaiter: Waiter;
   readonly stats = new TreeletStats();
   private readonly rayBase: number;
+  /** The intersection predictor's lookup in front of the incoming warps (gpgpu_rt_predictor), or null. */
+  private readonly lookup: PredictorLookup<Ray> | null;
 
   /**
    * This policy regroups rays into treelet warps that belong to no SM warp, so it records nothing on
@@ -115,6 +125,7 @@ export class TreeletPolicy implements TraversalPolicy {
     this.rayBase = RAY_DATA_BASE + smId * t.raysPerSm * t.rayBytes;
     this.queues = new TreeletQueues(t.queueTableEntries, t.countTableEntries, (x) => x * map.budget, Math.ceil(Math.log2(map.budget)));
     this.prefetchWaiter = { client: unit, tag: TAG_PREFETCH };
+    this.lookup = unit.cfg.rt.predictor.enabled ? new PredictorLookup<Ray>(unit) : null;
   }
 
   get activeRays(): number {
@@ -126,7 +137,7 @@ export class TreeletPolicy implements TraversalPolicy {
   }
 
   get predictorTableBytes(): number {
-    return 0;
+    return this.lookup?.tableBytes ?? 0;
   }
 
   hasRoom(): boolean {
@@ -139,24 +150,30 @@ export class TreeletPolicy implements TraversalPolicy {
     if (this.raysInUnit + work.length > cfg.treelet.raysPerSm) return false;
     u.account(now);
     u.lastProgress = now;
-    const src: TraceSource = { client: u, tag: TAG_STORE_ACK, token, left: 0, pendingStores: 0 };
+    const src: Source = { client: u, tag: TAG_STORE_ACK, token, left: 0, pendingStores: 0, lookups: 0, held: [] };
     const table = u.ports.tableBase(token);
     const rays: Ray[] = [];
     for (const lw of work) {
-      u.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
-      if (lw.transactions.length === 0) {
-        u.stats.raysCompleted++;
-        continue;
+      // A looked-up ray's transactions and operations are known once its lookup resolves.
+      const looked = this.lookup !== null && this.lookup.considers(lw);
+      if (!looked) {
+        u.stats.ops += lw.boxTests + lw.triangleTests + lw.transforms;
+        if (lw.transactions.length === 0) {
+          u.stats.raysCompleted++;
+          continue;
+        }
       }
-      const seg = cfg.treelet.queues
-        ? treeletSegments(lw.transactions, this.map.treeletOfAddress)
-        : { tx: lw.transactions, segEnd: [lw.transactions.length], segTreelet: [-1] };
       const id = this.freeIds.pop()!;
       const ray: Ray = {
-        id, src, lane: lw.lane, data: 2, tx: seg.tx, segEnd: seg.segEnd, segTreelet: seg.segTreelet, seg: 0, idx: 0, status: READY, pendingChunks: 0,
+        id, src, lane: lw.lane, data: 2, tx: lw.transactions, segEnd: [], segTreelet: [], seg: 0, idx: 0, status: READY, pendingChunks: 0,
         warp: null, joined: now, start: now, opDone: 0,
         stores: cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
+      if (looked) {
+        ray.status = LOOKUP;
+        src.lookups++;
+        this.lookup!.enqueue(ray, lw, now);
+      } else this.segment(ray);
       this.rayById[id] = ray;
       rays.push(ray);
     }
@@ -168,8 +185,19 @@ export class TreeletPolicy implements TraversalPolicy {
       return true;
     }
     if (cfg.treelet.queues) this.storeRayData(rays);
-    this.incoming.push(rays);
+    if (src.lookups > 0) src.held = rays;
+    else this.incoming.push(rays);
     return true;
+  }
+
+  /** The ray's transactions regrouped treelet by treelet (one segment without treelet queues). */
+  private segment(ray: Ray): void {
+    const seg = this.unit.cfg.treelet.queues
+      ? treeletSegments(ray.tx, this.map.treeletOfAddress)
+      : { tx: ray.tx, segEnd: [ray.tx.length], segTreelet: [-1] };
+    ray.tx = seg.tx;
+    ray.segEnd = seg.segEnd;
+    ray.segTreelet = seg.segTreelet;
   }
 
   /** Ray data to its reserved region, one store per 128 B line (Sec. 4.2 step 1). */
@@ -204,7 +232,24 @@ export class TreeletPolicy implements TraversalPolicy {
     for (const token of this.emptySources.splice(0)) this.unit.ports.onTraceDone(token, now);
   }
 
-  cycle(_now: number): void {}
+  /**
+   * The predictor's lookups (predictor-lookup.ts): a traceRay's rays enter as an incoming warp once
+   * all their lookups are done, each with the transactions its lookup gave, regrouped by treelet.
+   * The predictor's own warp repacking is not used: the treelet controller forms the warps.
+   */
+  cycle(now: number): void {
+    if (this.lookup === null) return;
+    this.lookup.cycle(now, (ray) => {
+      const src = ray.src;
+      ray.status = READY;
+      this.segment(ray);
+      if (--src.lookups > 0) return;
+      const rays = src.held.filter((r) => r.tx.length > 0);
+      for (const r of src.held) if (r.tx.length === 0) this.retire(r, now);
+      src.held = [];
+      if (rays.length > 0) this.incoming.push(rays);
+    });
+  }
 
   afterResponses(now: number): void {
     this.fillWarpBuffer(now);
@@ -424,12 +469,18 @@ export class TreeletPolicy implements TraversalPolicy {
 
   private rayDone(ray: Ray, now: number): void {
     this.leaveWarp(ray, now);
+    this.retire(ray, now);
+  }
+
+  /** The ray is done (out of any warp): its id is free, its traceRay may complete. */
+  private retire(ray: Ray, now: number): void {
     ray.status = DONE;
     this.rayById[ray.id] = null;
     this.freeIds.push(ray.id);
     this.raysInUnit--;
     this.unit.stats.raysCompleted++;
     this.unit.stats.rayLatencySum += now - ray.start;
+    if (this.lookup !== null) this.lookup.finished(ray);
     const s = ray.src;
     if (--s.left === 0 && s.pendingStores === 0) this.unit.ports.onTraceDone(s.token, now);
   }
@@ -499,12 +550,14 @@ export class TreeletPolicy implements TraversalPolicy {
   }
 
   busy(): boolean {
-    return this.incoming.length > 0 || this.queues.size > 0 || this.rayLoadQueue.length > 0 || this.prefetchQueue.length > 0;
+    return this.incoming.length > 0 || this.queues.size > 0 || this.rayLoadQueue.length > 0 || this.prefetchQueue.length > 0 ||
+      (this.lookup !== null && this.lookup.busy());
   }
 
   nextEvent(now: number): number {
     if (this.rayLoadQueue.length > 0 || this.prefetchQueue.length > 0) return now + 1;
-    return this.emptySources.length > 0 || (this.unit.freeEntry() >= 0 && this.canFormWarp()) ? now + 1 : Infinity;
+    if (this.emptySources.length > 0 || (this.unit.freeEntry() >= 0 && this.canFormWarp())) return now + 1;
+    return this.lookup === null ? Infinity : this.lookup.nextEvent(now);
   }
 
   /** For the deadlock watchdog: the oldest unfinished ray's SM warp and where it is. */
@@ -512,11 +565,14 @@ export class TreeletPolicy implements TraversalPolicy {
     let oldest: Ray | null = null;
     for (const r of this.rayById) if (r !== null && r.status !== DONE && (oldest === null || r.start < oldest.start)) oldest = r;
     if (oldest === null) return null;
-    const where = oldest.warp === null ? 'queued for a treelet warp' : `in a warp of traversal mode ${oldest.warp.mode}, status ${oldest.status}`;
+    const where = oldest.status === LOOKUP ? 'waiting for its intersection predictor lookup'
+      : oldest.src.lookups > 0 ? `looked up, waiting for ${oldest.src.lookups} more lookups of its traceRay`
+      : oldest.warp === null ? 'queued for a treelet warp' : `in a warp of traversal mode ${oldest.warp.mode}, status ${oldest.status}`;
     return { context: oldest.src.token, detail: `ray ${oldest.id} at transaction ${oldest.idx + 1} of ${oldest.tx.length}, ${where}` };
   }
 
   idle(): boolean {
-    return this.incoming.length === 0 && this.emptySources.length === 0 && this.queues.size === 0 && this.rayLoadQueue.length === 0 && this.prefetchQueue.length === 0;
+    return this.incoming.length === 0 && this.emptySources.length === 0 && this.queues.size === 0 && this.rayLoadQueue.length === 0 && this.prefetchQueue.length === 0 &&
+      (this.lookup === null || !this.lookup.busy());
   }
 }

@@ -34,6 +34,7 @@ import { EventHeap } from '../event-heap.js';
 import type { L1DataCache } from '../l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from '../mem-request.js';
 import type { SmTimelineHooks } from '../timeline-hooks.js';
+import { STORE_BYTES } from './intersection-table.js';
 import { type ChunkReq, chunkWords, RtChunkRequests } from './rt-chunk-requests.js';
 import { RtStats } from './rt-stats.js';
 import { IN_OP, LATENCY_INDEX, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy, WAIT_MEM } from './traversal-policy.js';
@@ -194,11 +195,11 @@ export class RtUnit implements MemClient {
     }
     this.policy.afterResponses(now);
     // 3. Warp + memory scheduler; 4. the memory port.
-    this.scheduleCycle(now);
+    this.scheduleCycle();
     this.portCycle(now);
   }
 
-  private scheduleCycle(_now: number): void {
+  private scheduleCycle(): void {
     if (this.cfg.rt.scheduler === 'access') {
       if (!this.requests.blocked && this.requests.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
         const w = this.oldestReadyWarp();
@@ -365,6 +366,3 @@ export class RtUnit implements MemClient {
       this.policy.idle();
   }
 }
-
-/** Vulkan-Sim's RT_WRITE_BACK_SIZE: every intersection-table store is one 32-byte write. */
-const STORE_BYTES = 32;

@@ -7,12 +7,13 @@
  * - rt/baseline-order.ts: one SM warp's traceRay is one warp of the buffer (Vulkan-Sim III-C);
  * - predictor/predictor-policy.ts: the same, with an intersection-predictor lookup before the
  *   traversal and repacking of predicted rays (paper 002);
- * - treelets/treelet-policy.ts: rays stored away and regrouped into treelet warps (paper 001).
+ * - treelets/treelet-policy.ts: rays stored away and regrouped into treelet warps (paper 001),
+ *   optionally behind the predictor's lookup (predictor/predictor-lookup.ts).
  *
  * Invariants: a ray is in at most one warp; a ray with status WAIT_MEM is in the `rays` of each
  * chunk request it waits on; a warp is in the buffer exactly while `buffer[entry] === warp`.
  */
-import type { RtNodeKind, RtTransaction } from '../../warp-step.js';
+import type { RtLaneWork, RtNodeKind, RtTransaction } from '../../warp-step.js';
 import type { Waiter } from '../mem-request.js';
 
 /** Ray status. READY..DONE are the unit's; the rest belong to one policy each. */
@@ -93,7 +94,7 @@ export interface TraversalPolicy {
   /** Whether a traceRay of a full warp would be accepted now. */
   hasRoom(): boolean;
   /** Takes an SM warp's traceRay; false when there is no room. */
-  tryAccept(token: number, work: readonly import('../../warp-step.js').RtLaneWork[], now: number): boolean;
+  tryAccept(token: number, work: readonly RtLaneWork[], now: number): boolean;
   /** Before the unit decides whether it has work this cycle (treelets: traceRays without a ray complete). */
   beforeCycle(now: number): void;
   /** First step of a busy cycle, after the accounting (predictor: lookups, updates, the collector). */

@@ -28,6 +28,9 @@
  * nearest-first order the functional core used); a true treelet-order traversal would cull a little
  * differently. Results never depend on this unit: it only replays timing.
  *
+ * With `gpgpu_rt_predictor` (no repacking) the rays of a traceRay are looked up first
+ * (predictor/predictor-lookup.ts) and enter as an incoming warp once all their lookups are done.
+ *
  * Knobs: `rt_ray_virtualization`, `rt_virtual_rays_per_sm`, `rt_treelet_*` (config/params.ts);
  * stats: TreeletStats (treelet-stats.ts), reported as `treelet_*`.
  *
@@ -35,11 +38,10 @@
  * counts rays accepted and not done; a source (one SM warp's traceRay) completes once after its
  * last ray is done and its intersection-table stores are acknowledged.
  */
-import type { RtLaneWork, RtNodeKind, RtTransaction } from '../../warp-step.js';
-import type { Waiter } from '../mem-request.js';
-import { ReqKind, ReqSource } from '../mem-request.js';
+import type { RtLaneWork, RtNodeKind } from '../../warp-step.js';
+import { ReqKind, ReqSource, type Waiter } from '../mem-request.js';
 import { ALL_WORDS } from '../cache.js';
-import { intersectionTableStores } from '../rt/intersection-table.js';
+import { intersectionTableStores, STORE_BYTES } from '../rt/intersection-table.js';
 import { chunkWords, popcount } from '../rt/rt-chunk-requests.js';
 import type { RtUnit } from '../rt/rt-unit.js';
 import { DONE, LOADING, LOOKUP, QUEUED, READY, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy } from '../rt/traversal-policy.js';
@@ -90,7 +92,6 @@ interface RayLoad extends Waiter {
 
 const TAG_PREFETCH = -2;
 const TAG_RAY_LOAD = -3;
-const STORE_BYTES = 32;
 const LINE = 128;
 
 export class TreeletPolicy implements TraversalPolicy {

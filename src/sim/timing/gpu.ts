@@ -22,15 +22,16 @@ import { LocalCrossbar } from './local-crossbar.js';
 import { MemLatencyStats } from './mem-latency-stats.js';
 import type { Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
-import { RtStats, RtUnit } from './rt-unit.js';
+import { RtStats } from './rt/rt-stats.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
 import { RayVirtualization, VirtualizationStats } from './ray-virtualization.js';
-import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
-import { TreeletStats } from './treelet-stats.js';
-import { treeletTableArea } from './treelet-queues.js';
+import type { TreeletMap } from '../rt/treelets.js';
+import { TreeletPolicy } from './treelets/treelet-policy.js';
+import { TreeletStats } from './treelets/treelet-stats.js';
+import { treeletTableArea } from './treelets/treelet-queues.js';
 import { AccessOutcome } from './cache.js';
 import { ReqSource } from './mem-request.js';
 
@@ -170,8 +171,15 @@ export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
       'gpgpu_registers_per_thread',
     );
   }
-  if ((config.treelet.queues || config.treelet.virtualization) && config.rt.predictor.enabled) {
-    throw new ConfigError('gpgpu_rt_predictor cannot be combined with rt_treelet_queues / rt_ray_virtualization (the treelet RT unit has no predictor)', 'gpgpu_rt_predictor');
+  const p = config.rt.predictor;
+  if ((config.treelet.queues || config.treelet.virtualization) && p.enabled && (p.repack || p.extraWarps > 0)) {
+    // The predictor's lookup works in front of the treelet policy; its warp repacking does not:
+    // there the treelet controller forms every warp of the RT unit (treelets/treelet-policy.ts).
+    throw new ConfigError(
+      `gpgpu_rt_predictor_${p.repack ? 'repack' : 'extra_warps'} cannot be combined with rt_treelet_queues / rt_ray_virtualization: the treelet controller forms the RT unit's warps, ` +
+        'so the predictor\'s partial warp collector has none to form; set gpgpu_rt_predictor_repack=0 and gpgpu_rt_predictor_extra_warps=0 (rays are then looked up before they enter the treelet policy)',
+      p.repack ? 'gpgpu_rt_predictor_repack' : 'gpgpu_rt_predictor_extra_warps',
+    );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
   const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
@@ -292,7 +300,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
   const rt = new RtStats();
   const treelet = new TreeletStats();
   for (const s of gpu.sms) {
-    if (s.rt instanceof TreeletRtUnit) treelet.add(s.rt.treeletStats);
+    if (s.rt.policy instanceof TreeletPolicy) treelet.add(s.rt.policy.stats);
     sm.add(s.stats);
     l1d.add(s.l1.cache.stats);
     if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
@@ -328,7 +336,7 @@ export function statsInput(
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
-    rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
+    rtPredictorTableBytes: gpu.sms[0]?.rt.policy.predictorTableBytes ?? 0,
     sm: a.sm,
     l1d: a.l1d,
     l2: a.l2,

@@ -52,7 +52,7 @@ test('oracles: lookup never mispredicts; unbounded training verifies at least as
     t.is(o.rt_predictor_predicted, o.rt_predictor_verified);
   }
   t.true(ot.rt_predictor_verified! >= ol.rt_predictor_verified!);
-  t.true(ot.rt_predictor_memory_savings! > real.rt_predictor_memory_savings!);
+  t.true(ot.rt_predictor_node_fetch_savings! > real.rt_predictor_node_fetch_savings!);
   t.true(ou.rt_predictor_verified! >= ot.rt_predictor_verified!);
 });
 

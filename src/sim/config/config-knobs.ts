@@ -125,7 +125,7 @@ export interface ConfigKnobs {
   gpgpu_rt_op_units?: number;
   /** short traversal stack entries per ray; the functional traversal (shortStackSize) records deeper pushes/pops as stackSpill transactions [entries]. Default 8. */
   gpgpu_rt_stack_entries?: number;
-  /** cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response (Vulkan-Sim rt_unit::process_cache_access answers a hit at once; misses pay the memory path) [cycles]. Default 1. */
+  /** cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response; 0 = in the cycle of the access, without the Response FIFO, as Vulkan-Sim's rt_unit::process_cache_access answers a hit (not a Vulkan-Sim option; misses pay the memory path) [cycles]. Default 0. */
   gpgpu_rt_cache_hit_latency?: number;
   /** RT unit accesses go through the L1D (0: through the dedicated RT cache gpgpu_rt_cache:l1). Default 1. */
   gpgpu_rt_use_l1?: boolean | 0 | 1;

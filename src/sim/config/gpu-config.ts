@@ -305,7 +305,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       threadState: str('gpgpu_rt_thread_state') as RtThreadStateMode,
       intersectionTableStores: bool('gpgpu_rt_intersection_table_stores'),
       scheduler: str('gpgpu_rt_scheduler') as 'access' | 'warp',
-      cacheHitLatency: int('gpgpu_rt_cache_hit_latency', 1),
+      cacheHitLatency: int('gpgpu_rt_cache_hit_latency', 0),
       useL1: bool('gpgpu_rt_use_l1'),
       rtCache: withOrigin('gpgpu_rt_cache:l1', (v) => parseCacheConfig(v, 'gpgpu_rt_cache:l1')),
       disableRtCache: bool('gpgpu_rt_disable_rt_cache'),

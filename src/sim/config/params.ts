@@ -123,7 +123,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: [7] }),
   p('gpgpu_rt_op_units', 'int', '32', 'units', 'pipelined operation units of each kind per RT unit', { max: 4096 }),
   p('gpgpu_rt_stack_entries', 'int', '8', 'entries', 'short traversal stack entries per ray; the functional traversal (shortStackSize) records deeper pushes/pops as stackSpill transactions', { max: 4096 }),
-  p('gpgpu_rt_cache_hit_latency', 'int', '1', 'cycles', 'cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response (Vulkan-Sim rt_unit::process_cache_access answers a hit at once; misses pay the memory path)'),
+  p('gpgpu_rt_cache_hit_latency', 'int', '0', 'cycles', 'cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response; 0 = in the cycle of the access, without the Response FIFO, as Vulkan-Sim\'s rt_unit::process_cache_access answers a hit (not a Vulkan-Sim option; misses pay the memory path)'),
   p('gpgpu_rt_use_l1', 'bool', '1', '', 'RT unit accesses go through the L1D (0: through the dedicated RT cache gpgpu_rt_cache:l1)'),
   p('gpgpu_rt_cache:l1', 'cache', 'S:32:128:16,L:R:m:L:P,A:256:256,32:0,32', 'cache', 'dedicated RT cache per SM, used when gpgpu_rt_use_l1 = 0 (Vulkan-Sim: 64KB 16-way)'),
   p('gpgpu_rt_disable_rt_cache', 'bool', '0', '', 'with gpgpu_rt_use_l1 = 0: the RT unit has no cache at all and every chunk goes to the L2'),

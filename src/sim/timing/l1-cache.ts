@@ -167,10 +167,15 @@ export class L1DataCache {
     return true;
   }
 
-  /** A hit's data: a shader access in this cycle (its latency was the pipeline's), an RT access after the RT hit latency. */
+  /**
+   * A hit's data: a shader access in this cycle (its latency was the pipeline's); an RT access
+   * after `gpgpu_rt_cache_hit_latency`, which is 0 in Vulkan-Sim (the RT unit takes the hit inside
+   * the access, `onHit`).
+   */
   private hit(waiter: Waiter, source: ReqSource, now: number): void {
-    if (source === ReqSource.Rt) this.hitQueue.tryPush(waiter, now + this.rtHitLatency);
-    else waiter.client.onResponse(waiter, now);
+    if (source !== ReqSource.Rt) waiter.client.onResponse(waiter, now);
+    else if (this.rtHitLatency === 0 && waiter.client.onHit !== undefined) waiter.client.onHit(waiter, now);
+    else this.hitQueue.tryPush(waiter, now + this.rtHitLatency);
   }
 
   private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {

@@ -24,6 +24,11 @@ export const enum ReqSource {
  */
 export interface MemClient {
   onResponse(waiter: Waiter, now: number): void;
+  /**
+   * A hit answered in the cycle of the access, inside the access call (Vulkan-Sim's RT unit:
+   * `rt_unit::process_cache_access` handles a HIT at once); a client without it gets `onResponse`.
+   */
+  onHit?(waiter: Waiter, now: number): void;
 }
 
 export interface Waiter {

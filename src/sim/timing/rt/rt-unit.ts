@@ -165,6 +165,21 @@ export class RtUnit implements MemClient {
     else this.responses.push(w);
   }
 
+  /** Set when the port's chunk access hit and was answered inside the access (no Response FIFO entry). */
+  private answeredAtAccess = false;
+
+  /** A chunk that hits is answered in the cycle of its access, without the Response FIFO (Vulkan-Sim rt_unit::process_cache_access). */
+  onHit(w: Waiter, now: number): void {
+    if (w.tag < 0) {
+      this.onResponse(w, now);
+      return;
+    }
+    const c = w as ChunkReq<RtRay>;
+    this.answeredAtAccess = true;
+    this.requests.answered(c);
+    for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
+  }
+
   cycle(now: number): void {
     this.policy.beforeCycle(now);
     if (this.resident === 0 && this.requests.memQueue.length === 0 && this.responseHead === this.responses.length &&
@@ -232,9 +247,10 @@ export class RtUnit implements MemClient {
     if (this.policy.portBeforeChunks(now)) return;
     const head = this.requests.memQueue[0];
     if (head !== undefined) {
+      this.answeredAtAccess = false;
       if (this.awaitingFifo < fifo && this.ports.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
         this.requests.sent();
-        this.awaitingFifo++;
+        if (!this.answeredAtAccess) this.awaitingFifo++;
         this.stats.chunkRequests++;
       }
       return;

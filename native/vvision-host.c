@@ -34,7 +34,8 @@
  *   clear SET BINDING                  a storage image zeroed
  *   framepush FILE                     the push constants from FILE
  *
- * OUT_DIR gets every OUT.bin (buffers whole; images tightly packed rows) and device.json: the
+ * OUT_DIR gets every OUT.bin (buffers whole, except the instrumentation buffer (ZERO 1): its header
+ * and the entry words written, or all of it when it overflowed; images tightly packed rows) and device.json: the
  * device, its subgroup size, the subgroup size the pipeline ran with, the trace dispatch's
  * timestamps (vkCmdWriteTimestamp around vkCmdTraceRaysKHR) per repetition and their median, and
  * with --validate the number of validation-layer messages. The outputs are those of the first
@@ -899,7 +900,12 @@ int main(int argc, char **argv) {
           FILE *f = fopen(pathIn(outDir, name), "wb");
           if (!f) die(2, "cannot write %s", pathIn(outDir, name));
           if (imgRead[i]) fwrite(imgMap[i], 1, (size_t)res[i].w * res[i].h * res[i].texel, f);
-          else fwrite(res[i].map, 1, (size_t)res[i].bytes, f);
+          else {
+            /* The instrumentation buffer: its header and the entry words written (all of it when it overflowed). */
+            uint64_t n = res[i].bytes;
+            if (res[i].zero && n >= 8) { uint64_t want = 4 * (2 + (uint64_t)((uint32_t *)res[i].map)[1]); if (want < n) n = want; }
+            fwrite(res[i].map, 1, (size_t)n, f);
+          }
           fclose(f);
         }
       }

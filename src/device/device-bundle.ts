@@ -172,7 +172,7 @@ export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupS
   }
   for (const [k, data] of shaderRecordsByGroup(p)) fileOf.set(data, `record${k}.bin`);
   lines.push(...relocationLines(p, fileOf));
-  if (frames > 1) lines.push(...frameLines(p, file, fileOf));
+  if (frames > 1) lines.push(`frames ${frames}`, ...frameLines(p, file, fileOf));
   writeFileSync(join(dir, 'bundle.txt'), `${lines.join('\n')}\n`);
   return out;
 }

@@ -69,7 +69,7 @@ export function registerDeviceCommand(program: Command): void {
       try {
         saveDeviceRun(out, l, { keepAlpha: raw.keepAlpha === true });
         const dir = out.commit();
-        process.stdout.write(`${l.prepared.manifest.name} ${l.prepared.params.width}x${l.prepared.params.height} on ${l.info.device}: median trace ${l.info.medianTraceMs.toFixed(3)} ms (${l.info.traceMs.length} runs), subgroup size ${l.info.ranSubgroupSize}\nwrote ${dir}\n`);
+        process.stdout.write(`${l.prepared.manifest.name} ${l.prepared.params.width}x${l.prepared.params.height} on ${l.info.device}: median trace ${l.info.medianTraceMs.toFixed(3)} ms (${l.info.traceMs.length} ${l.frames ? 'frames' : 'runs'}), subgroup size ${l.info.ranSubgroupSize}\nwrote ${dir}\n`);
       } catch (e) {
         out.abandon();
         throw e;

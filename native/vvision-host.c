@@ -409,11 +409,13 @@ static void jsonString(FILE *f, const char *s) {
 
 /* The device address of the buffer or memory the simulated address `v` falls in (0 when none). */
 static VkDeviceAddress deviceAddressOf(uint64_t v) {
-  for (int i = 0; i < nRes; i++) {
-    Res *r = &res[i];
-    if (!r->simAddr || !r->buf) continue;
-    if (v >= r->simAddr && v <= r->simAddr + r->bytes) return addressOf(r->buf) + (v - r->simAddr);
-  }
+  /* Inside a buffer first; one past a buffer's end only where no buffer starts there (buffers are packed back to back). */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < nRes; i++) {
+      Res *r = &res[i];
+      if (!r->simAddr || !r->buf) continue;
+      if (v >= r->simAddr && (v < r->simAddr + r->bytes || (pass == 1 && v == r->simAddr + r->bytes))) return addressOf(r->buf) + (v - r->simAddr);
+    }
   return 0;
 }
 

@@ -209,7 +209,6 @@ function readInfo(o: string): DeviceInfo {
 async function report(dir: string, label: string): Promise<string> {
   const list = JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as Case[];
   const outOf = (c: Case | undefined) => (c && existsSync(join(dir, c.name, 'out', 'device.json')) ? join(dir, c.name, 'out') : undefined);
-  const cycles = readCycles();
   let info: DeviceInfo | undefined;
   const wide = list.some((c) => c.mode === 'simt');
   const rows: string[] = [];
@@ -218,17 +217,6 @@ async function report(dir: string, label: string): Promise<string> {
   for (const w of workloads()) {
     const mine = list.filter((c) => c.workload === w);
     if (mine.length === 0) continue;
-    // Frame times beside simulated cycles.
-    const cells: string[] = [];
-    for (const s of SIZES) {
-      const o = outOf(mine.find((c) => c.kind === 'time' && c.width === s));
-      const i = o ? readInfo(o) : undefined;
-      info ??= i;
-      const sim = cycles[`${w}@${s}`];
-      const simMs = sim ? sim.cycles / sim.coreMhz / 1000 : undefined;
-      cells.push(`${i ? i.medianTraceMs.toFixed(3) : '—'} | ${sim ? sim.cycles.toLocaleString('en-US') : '—'} | ${simMs !== undefined ? simMs.toFixed(3) : '—'}`);
-    }
-    times.push(`| ${w} | ${cells.join(' | ')} |`);
     // Image at the workload's own size (the trace case's image: instrumentation does not change it).
     const traceCase = mine.find((c) => c.mode === 'trace');
     const to = outOf(traceCase);
@@ -284,6 +272,22 @@ async function report(dir: string, label: string): Promise<string> {
       fig[m] = `${value(d, md)} / ${value(nv.dump, nv.metadata)} / ${value(base.dump, base.metadata)}`;
     }
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
+  }
+  // Frame times beside simulated cycles (read last: `cycles` may still be filling the cache).
+  const cycles = readCycles();
+  for (const w of workloads()) {
+    const mine = list.filter((c) => c.workload === w && c.kind === 'time');
+    if (mine.length === 0) continue;
+    const cells: string[] = [];
+    for (const s of SIZES) {
+      const o = outOf(mine.find((c) => c.width === s));
+      const i = o ? readInfo(o) : undefined;
+      info ??= i;
+      const sim = cycles[`${w}@${s}`];
+      const simMs = sim ? sim.cycles / sim.coreMhz / 1000 : undefined;
+      cells.push(`${i ? i.medianTraceMs.toFixed(3) : '—'} | ${sim ? sim.cycles.toLocaleString('en-US') : '—'} | ${simMs !== undefined ? simMs.toFixed(3) : '—'}`);
+    }
+    times.push(`| ${w} | ${cells.join(' | ')} |`);
   }
   // Mapping probes.
   const mapRows: string[] = [];

@@ -37,7 +37,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--seed <n>', 'random seed')
     .option('--frames <n>', 'trace-rays launches to run back to back, one per frame, over the same device memory (default: the manifest\'s frames, else 1)')
     .option('--frame-range <first..last>', 'multi-frame runs: measure frames first..last (from 0); earlier frames are fast-forwarded on the functional core (their memory effects kept, no statistics or timing)')
-    .option('--mapping <rows|tiles4x8|nvidia>', 'launch-to-warp mapping: Vulkan-Sim rows (default), always 4x8 tiles, or NVIDIA\'s tiles by launch height (4x8; 8x4 for heights 4 mod 8; 16x2 for height 2; 32x1 for height 1)')
+    .option('--mapping <rows|tiles4x8|nvidia>', 'launch-to-warp mapping: Vulkan-Sim rows (default), always 4x8 tiles, or NVIDIA\'s tiles by launch height as an H100 runs them (16x2 up to height 2, 8x4 up to 4, then 4x8; 8x4 for heights 4 mod 8)')
     .option('--nvidia', 'NVIDIA hardware behaviour as measured on an H100: --mapping nvidia --its --its-policy barriers (an explicit --mapping or --its-policy wins)')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')

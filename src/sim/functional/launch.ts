@@ -6,10 +6,9 @@
  * - RT stages, 'rows' (default): block (32,1,1), grid (ceil(w/32), h, d); warp k covers 32
  *   horizontal pixels starting from the top left, row by row; lanes past the right edge are
  *   masked off. 'tiles4x8': each warp covers a 4-wide x 8-tall tile (lane = y%8*4 + x%4), tiles
- *   row-major; lanes outside the image are masked off. 'nvidia': the tile NVIDIA hardware uses for
- *   the launch's height (`nvidiaTile`: 4x8; 8x4 when the height is a multiple of 4 but not of 8;
- *   16x2 for height 2; 32x1 for height 1), lane = (y % th) * tw + x % tw, tiles row-major, edge
- *   warps partly empty.
+ *   row-major; lanes outside the image are masked off. 'nvidia': the tile an H100 uses for the
+ *   launch's height (`nvidiaTile`: 16x2 up to height 2, 8x4 up to 4, then 4x8, and 8x4 for heights
+ *   4 mod 8), lane = (y % th) * tw + x % tw, tiles row-major, edge warps partly empty.
  * - Compute: `size` is the workgroup count; each workgroup of localSize invocations is split into
  *   warps of 32 consecutive LocalInvocationIndex values; the last warp of a group may be partial.
  * - The linear launch index (`thread`) is x + y*W + z*W*H over the whole launch (W, H in

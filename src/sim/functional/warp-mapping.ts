@@ -8,12 +8,15 @@ export const LAUNCH_MAPPINGS: readonly LaunchMapping[] = ['rows', 'tiles4x8', 'n
 
 /**
  * The warp tile NVIDIA GPUs use for a ray tracing launch of this height (width x height in
- * pixels, 32 lanes): 4 wide x 8 tall, 8x4 when the height is a multiple of 4 but not of 8, 16x2
- * for height 2, 32x1 for height 1 (measured on an H100, issue 21; docs/device.md).
+ * pixels, 32 lanes), as measured on an H100 (driver 580; docs/device.md, mapping probes at 37 x H
+ * for H = 1, 2, 3, 4, 6, 8, 12, 16): 16x2 up to height 2, 8x4 up to height 4, then 4x8, and 8x4
+ * when the height is a multiple of 4 but not of 8. Tiles cut by the image's edge leave their
+ * warps partly empty (height 1: 16 threads per warp; width 37: a last column of 5 or 1).
+ * Issue 21 expected 32x1 at height 1; the H100 runs 16x2 there.
  */
 export function nvidiaTile(height: number): [number, number] {
-  if (height === 1) return [32, 1];
-  if (height === 2) return [16, 2];
+  if (height <= 2) return [16, 2];
+  if (height <= 4) return [8, 4];
   if (height % 8 !== 0 && height % 4 === 0) return [8, 4];
   return [4, 8];
 }

@@ -4,7 +4,7 @@
  * device. Nothing in those sections is copied by hand.
  *
  *   npx tsx bench/device.ts                           lavapipe here: bundles, runs and the 'lavapipe' section
- *   npx tsx bench/device.ts cycles                    simulated cycles (rtx2060) at the table sizes -> .bench/device/cycles.json
+ *   npx tsx bench/device.ts cycles [W...] [--sizes a,b] simulated cycles (rtx2060) at the table sizes -> .bench/device/cycles.json
  *   npx tsx bench/device.ts bundles DIR [--lavapipe]  only the bundles (for a remote GPU: native/run-bundles.sh DIR there)
  *   npx tsx bench/device.ts run DIR                   runs DIR's bundles with the native host here
  *   npx tsx bench/device.ts report DIR LABEL          reads DIR/<case>/out and writes LABEL's section
@@ -114,24 +114,27 @@ function readCycles(): Cycles {
   return existsSync(CYCLES_FILE) ? (JSON.parse(readFileSync(CYCLES_FILE, 'utf8')) as Cycles) : {};
 }
 
-async function simulateCycles(): Promise<void> {
-  const cache = readCycles();
+/** `cycles [workload...] [--sizes a,b]`: the frames not in the cache; each result merged into the file as it comes (several can run at once). */
+async function simulateCycles(args: string[]): Promise<void> {
+  const at = args.indexOf('--sizes');
+  const sizes = at >= 0 ? args[at + 1]!.split(',').map(Number) : SIZES;
+  const named = args.filter((a, k) => !a.startsWith('--') && (at < 0 || k !== at + 1));
   const coreMhz = loadConfig(CYCLES_CONFIG).clocks.coreMhz;
   mkdirSync(join(ROOT, '.bench', 'device'), { recursive: true });
-  for (const w of workloads()) {
-    for (const s of SIZES) {
+  for (const w of named.length > 0 ? named : workloads()) {
+    for (const s of sizes) {
       const key = `${w}@${s}`;
-      if (cache[key]) continue;
+      if (readCycles()[key]) continue;
       const t0 = performance.now();
+      let cycles: number;
       try {
-        const r = await simulateWorkload(w, { config: CYCLES_CONFIG, width: s, height: s });
-        cache[key] = { cycles: r.stats.values.gpu_sim_cycle!, coreMhz };
+        cycles = (await simulateWorkload(w, { config: CYCLES_CONFIG, width: s, height: s })).stats.values.gpu_sim_cycle!;
       } catch (e) {
         process.stdout.write(`${key}: ${(e as Error).message.split('\n')[0]}\n`);
         continue;
       }
-      writeFileSync(CYCLES_FILE, JSON.stringify(cache, null, 1));
-      process.stdout.write(`${key}: ${cache[key]!.cycles} cycles (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+      writeFileSync(CYCLES_FILE, JSON.stringify({ ...readCycles(), [key]: { cycles, coreMhz } }, null, 1));
+      process.stdout.write(`${key}: ${cycles} cycles (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   }
 }
@@ -370,7 +373,7 @@ function writeSection(label: string, section: string): void {
 
 async function main(): Promise<void> {
   const [cmd, dirArg, label] = process.argv.slice(2);
-  if (cmd === 'cycles') return simulateCycles();
+  if (cmd === 'cycles') return simulateCycles(process.argv.slice(3));
   if (cmd === 'bundles') {
     const n = (await writeBundles(resolve(dirArg!), process.argv.includes('--lavapipe'))).length;
     process.stdout.write(`wrote ${n} bundles under ${dirArg}\n`);

@@ -261,12 +261,10 @@ function frameLines(p: PreparedRun, file: (name: string, data: Uint8Array) => st
     }
     lastPush = push?.slice();
   }
-  [...buffers, ...imageBytes].forEach((d, k) => d.set(saved[k]!));
-  if (push && savedPush) {
-    push.set(savedPush);
-  }
+  // Back to frame 0: its values of what depends on the frame, then every byte as it was.
   p.host.startFrame(0);
   [...buffers, ...imageBytes].forEach((d, k) => d.set(saved[k]!));
+  if (push && savedPush) push.set(savedPush);
   return lines;
 }
 

@@ -162,8 +162,9 @@ export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupS
       lines.push(`texture ${i.set} ${i.binding} ${i.arrayIndex ?? 0} ${textureCount.get(`${i.set}:${i.binding}`)} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${FILTER_CODE[smp.filter]} ${WRAP_CODE[smp.wrapU]} ${name}`);
       return;
     }
+    // The output as image.bin; other storage images (accumulation) as image-SET-BINDING.bin, for whoever keeps the bundle.
     const isOutput = i.image === p.host.output;
-    lines.push(`image ${i.set} ${i.binding} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${isOutput ? 'image' : '-'}`);
+    lines.push(`image ${i.set} ${i.binding} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${isOutput ? 'image' : `image-${i.set}-${i.binding}`}`);
     if (isOutput) out.image = { format: i.image.format, width: level.width, height: level.height };
   });
   if (res.pushConstants) {

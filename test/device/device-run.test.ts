@@ -1,13 +1,14 @@
 import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeDeviceBundle } from '../../src/device/device-bundle.js';
 import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 import { launchOnDevice } from '../../src/device/device-run.js';
 import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
 import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
-import { prepareRun, runWorkload } from '../../src/driver/run-workload.js';
+import { prepareRun, runFrames, runWorkload } from '../../src/driver/run-workload.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
 import { ENTRY_THREAD_WORK_ID } from '../../src/primitives/buffer-layout.js';
 import type { Dump } from '../../src/analytics/index.js';
@@ -126,4 +127,25 @@ deviceTest('LumiBench WKND, 3 frames on the device: every frame accumulates like
   // The last frame is what image holds; frames differ from each other (samples accumulate).
   t.deepEqual(bytesOf(dev.image!.levels[0]!.data), bytesOf(dev.frames![2]!.image!.levels[0]!.data));
   t.notDeepEqual(bytesOf(dev.frames![0]!.image!.levels[0]!.data), bytesOf(dev.frames![2]!.image!.levels[0]!.data));
+});
+
+// The multi-frame fixture: per-frame uniform members and push constants, an image cleared each frame,
+// an accumulation image kept, a storage buffer uploaded again each frame.
+deviceTest('multi-frame fixture on the device: per-frame host writes, clears and push constants as the simulator does them', async (t) => {
+  const fixture = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'multi-frame', 'workload.json');
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-frames-'));
+  try {
+    const dev = await launchOnDevice(fixture, undefined, { repeat: 1, keepBundle: dir });
+    const p = await prepareRun(fixture);
+    const frames = runFrames(p, { frameImages: true });
+    t.is(dev.frames?.length, 3);
+    for (const f of dev.frames!) t.deepEqual(bytesOf(f.image!.levels[0]!.data), bytesOf(frames[f.frame]!.image!.levels[0]!.data));
+    // The accumulation image after 3 frames: frame 0+1+2, total 2+4+6, tag 10+20+20, push constant 1+2+3.
+    const acc = new Float32Array(new Uint8Array(readFileSync(join(dir, 'out', 'image-0-1.bin'))).buffer);
+    const sim = p.host.resources.images!.find((i) => i.binding === 1)!.image.levels[0]!.data as Float32Array;
+    t.deepEqual([...acc.subarray(0, 4)], [3, 12, 50, 6]);
+    t.deepEqual(acc, sim);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

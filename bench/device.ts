@@ -14,7 +14,7 @@
  * trace (thread-level figures) and, on a 32-wide GPU, simt and its (warp-level figures); on a
  * 32-wide GPU also mapping probes (tri 37 x H, which pixels share a warp) and a LumiBench WKND
  * sequence of frames. The simulator side of warp-level figures runs under NVIDIA_BEHAVIOUR (the
- * `--nvidia` option) and, for reference, the default (rows mapping, IPDOM).
+ * `--nvidia` option). Simulator runs are cached under .bench/device/sim (shared by the reports).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,7 +23,7 @@ import { itsEvidence, readDump, simtEfficiency, warpIdentity, type Dump } from '
 import { writeDeviceBundle } from '../src/device/device-bundle.js';
 import { runNativeHost, DeviceUnavailableError } from '../src/device/native-host.js';
 import type { DeviceInfo } from '../src/device/device-run.js';
-import { instrumentWorkload } from '../src/driver/instrument-workload.js';
+import { runInstrumentedFrames } from '../src/driver/instrument-workload.js';
 import { prepareRun, runWorkload } from '../src/driver/run-workload.js';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../src/primitives/buffer-layout.js';
@@ -205,6 +205,31 @@ function mappingMatch(d: Dump, md: InstrumentationMetadata, w: number, h: number
   return out;
 }
 
+const SIM_DIR = join(ROOT, '.bench', 'device', 'sim');
+
+interface SimRun { dump: Dump; metadata: InstrumentationMetadata; image: Uint8Array }
+
+/**
+ * The simulator's instrumented run of `w` (functional; under NVIDIA_BEHAVIOUR when `nvidia`): dump,
+ * metadata and the frame, cached under .bench/device/sim so the lavapipe and GPU reports share it.
+ */
+async function simRun(w: string, mode: Mode, nvidia: boolean): Promise<SimRun> {
+  const base = join(SIM_DIR, `${w}-${mode}${nvidia ? '-nvidia' : ''}`);
+  if (!existsSync(`${base}.image.bin`)) {
+    const t0 = performance.now();
+    const prepared = await prepareRun(w, { instrument: [BUILTIN_UTILITIES[mode]], bufferWords: 2 * BUFFER_WORDS, ...(nvidia ? NVIDIA_BEHAVIOUR : {}) });
+    const { frames } = runInstrumentedFrames(prepared, { mapping: nvidia ? NVIDIA_BEHAVIOUR.mapping : 'rows', growBuffer: false });
+    mkdirSync(SIM_DIR, { recursive: true });
+    writeFileSync(`${base}.dump.bin`, frames[frames.length - 1]!.dumpBytes);
+    writeFileSync(`${base}.meta.json`, JSON.stringify(prepared.metadata));
+    const data = prepared.host.output!.levels[0]!.data;
+    writeFileSync(`${base}.image.bin`, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    process.stderr.write(`simulated ${w} ${mode}${nvidia ? ' --nvidia' : ''} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  }
+  const metadata = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8')) as InstrumentationMetadata;
+  return { dump: readDump(new Uint8Array(readFileSync(`${base}.dump.bin`)), metadata), metadata, image: new Uint8Array(readFileSync(`${base}.image.bin`)) };
+}
+
 function readInfo(o: string): DeviceInfo {
   return JSON.parse(readFileSync(join(o, 'device.json'), 'utf8')) as DeviceInfo;
 }
@@ -229,16 +254,14 @@ async function report(dir: string, label: string): Promise<string> {
     }
     const ti = readInfo(to);
     info ??= ti;
-    const simRun = await runWorkload(w);
-    const data = simRun.image!.levels[0]!.data;
-    const simBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    process.stderr.write(`${w}\n`);
+    const simTrace = await simRun(w, 'trace', false);
+    const simBytes = simTrace.image;
     const im = byteDiff(simBytes, new Uint8Array(readFileSync(join(to, 'image.bin'))));
     const image = im.differ === 0 ? 'identical' : `${im.differ} of ${simBytes.length} bytes differ (max ${im.max})`;
     // Thread level: (site, thread) entries and invocations per stage.
-    const p = await prepareRun(w, { instrument: [BUILTIN_UTILITIES.trace], bufferWords: 16 });
-    const meta = { ...p.metadata!, warpSize: ti.ranSubgroupSize };
+    const meta = { ...simTrace.metadata, warpSize: ti.ranSubgroupSize };
     const dump = readDump(new Uint8Array(readFileSync(join(to, 'dump.bin'))), meta, { allowOverflow: true });
-    const simTrace = (await instrumentWorkload(w, 'trace')).runs[0]!;
     let trace: string;
     let inv: string;
     if (dump.overflowed) {
@@ -254,25 +277,27 @@ async function report(dir: string, label: string): Promise<string> {
       const ib = invocations(simTrace.dump, simTrace.metadata);
       inv = [...new Set([...ib.keys(), ...ia.keys()])].map((s) => (ia.get(s) === ib.get(s) ? `${s} ${ia.get(s)} =` : `${s} ${ia.get(s) ?? 0} vs ${ib.get(s) ?? 0}`)).join(', ');
     }
-    const mapShare = !dump.overflowed && ti.ranSubgroupSize === 32 ? pct(mappingMatch(dump, meta, p.params.width, p.params.height).nvidia) : '—';
+    let mapShare = '—';
+    if (!dump.overflowed && ti.ranSubgroupSize === 32) {
+      const [lw, lh] = (await prepareRun(w)).host.launch;
+      mapShare = pct(mappingMatch(dump, meta, lw, lh).nvidia);
+    }
     rows.push(`| ${w} | ${image} | ${trace} | ${inv} | ${ti.medianTraceMs.toFixed(3)} |`);
     if (!wide) continue;
-    // Warp level (32 lanes): SIMT efficiency and ITS exit/entry, device vs simulator under NVIDIA's behaviour and the default.
+    // Warp level (32 lanes): SIMT efficiency and ITS exit/entry, device vs simulator under NVIDIA's behaviour.
     const fig: Record<string, string> = {};
     for (const m of ['simt', 'its'] as const) {
       const o = outOf(mine.find((c) => c.mode === m));
       if (!o) { fig[m] = '—'; continue; }
       const i = readInfo(o);
-      const pm = await prepareRun(w, { instrument: [BUILTIN_UTILITIES[m]], bufferWords: 16 });
-      const md = { ...pm.metadata!, warpSize: i.ranSubgroupSize };
+      const nv = await simRun(w, m, true);
+      const md = { ...nv.metadata, warpSize: i.ranSubgroupSize };
       const d = readDump(new Uint8Array(readFileSync(join(o, 'dump.bin'))), md, { allowOverflow: true });
       if (d.overflowed) { fig[m] = `buffer too small (${d.requiredWords} words)`; continue; }
-      const nv = (await instrumentWorkload(w, m, { ...NVIDIA_BEHAVIOUR })).runs[0]!;
-      const base = (await instrumentWorkload(w, m)).runs[0]!;
       const value = m === 'simt'
         ? (x: Dump, y: InstrumentationMetadata) => pct(simtEfficiency(x, y).overall.efficiency)
         : (x: Dump, y: InstrumentationMetadata) => itsEvidence(x, y).exitPerEntry.toFixed(3);
-      fig[m] = `${value(d, md)} / ${value(nv.dump, nv.metadata)} / ${value(base.dump, base.metadata)}`;
+      fig[m] = `${value(d, md)} / ${value(nv.dump, nv.metadata)}`;
     }
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
   }
@@ -332,9 +357,9 @@ async function report(dir: string, label: string): Promise<string> {
   ];
   if (wide) {
     lines.push(
-      'Warp-level figures (32 lanes), device | simulator with `--nvidia` (NVIDIA_BEHAVIOUR: NVIDIA tiles, ITS with barriers) |',
-      'simulator default (rows, IPDOM). Last column: share of the device\'s warps (CreateWarpId of the trace run) that are exactly one NVIDIA tile.', '',
-      '| workload | SIMT efficiency per block: device / --nvidia / default | ITS exit/entry: device / --nvidia / default | warps = NVIDIA tiles |',
+      'Warp-level figures (32 lanes): device / simulator with `--nvidia` (NVIDIA_BEHAVIOUR: NVIDIA tiles, ITS with barriers).',
+      'Last column: share of the device\'s warps (CreateWarpId of the trace run) that are exactly one NVIDIA tile.', '',
+      '| workload | SIMT efficiency per block: device / --nvidia | ITS exit/entry: device / --nvidia | warps = NVIDIA tiles |',
       '|---|---|---|---|', ...warpRows, '',
     );
   }

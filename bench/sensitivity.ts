@@ -129,7 +129,9 @@ function perturbations(v: ConfigValues): Perturbation[] {
   add('gpgpu_l1_latency', scaled('gpgpu_l1_latency', 2), 'x2');
   add('gpgpu_l2_rop_latency', scaled('gpgpu_l2_rop_latency', 0.5), '/2');
   add('dram_latency', scaled('dram_latency', 0.5), '/2');
-  add('icnt_latency', scaled('icnt_latency', 2), 'x2');
+  add('network_mode', v.num('network_mode') === 2 ? '1' : '2', 'the flit crossbar (per-port flits, icnt_latency each way) instead of GPGPU-Sim\'s local crossbar, or the reverse');
+  if (v.num('network_mode') !== 2) add('icnt_latency', scaled('icnt_latency', 2), 'x2');
+  add('gpgpu_dram_partition_queues', v.text('gpgpu_dram_partition_queues').split(':').map((x) => Math.max(4, Math.round(Number(x) / 2))).join(':'), '/2');
   add('gpgpu_rt_max_warps', scaled('gpgpu_rt_max_warps', 2), 'x2');
   add('gpgpu_rt_intersection_latency', scaled('gpgpu_rt_intersection_latency', 2), 'x2');
   add('ptx_opcode_latency_sfu', scaled('ptx_opcode_latency_sfu', 0.5), '/2');

@@ -18,6 +18,9 @@ export type { SweepResult } from './driver/sweep/run-sweep.js';
 export type { ZatelResult } from './driver/zatel/run-zatel.js';
 export type { TimelineOptions, TimelineRecorder } from './sim/timing/index.js';
 /** The CLI's `vvision instrument` flow and its run directory. */
+export {
+  DeviceRunError, DeviceUnavailableError, listDevices, runOnDevice, type DeviceDump, type DeviceInfo, type DeviceOptions, type DeviceRun,
+} from './api/device.js';
 export { profileWorkload, readRunDirectory, writeRunDirectory, type InstrumentOptions, type InstrumentResult } from './api/run-directory.js';
 export type { RunData, UtilityResolver } from './driver/run-dir.js';
 

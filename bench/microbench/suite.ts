@@ -24,6 +24,7 @@ import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 import { MicrobenchProbe, type ProbeRecord } from './probe.js';
 import { ConfigValues } from './config-values.js';
 import { type AddressDecoder, decode, parseAddressMapping, rowBytes, streamLocality } from './address-decoder.js';
+import { rtNodeRows } from './rt-node.js';
 
 export interface MicrobenchRow {
   mechanism: string;
@@ -74,7 +75,14 @@ function warpsPerSm(c: GpuConfig): number {
   return Math.min(c.maxWarpsPerSm, c.maxCtasPerSm, Math.floor(c.registersPerSm / (c.warpSize * c.registersPerThread)));
 }
 
-export async function runMicrobenchmarks(config: string, overrides: string[] = [], log: (s: string) => void = () => {}): Promise<MicrobenchResult> {
+/** The groups of rows, in the order they run (`only` picks some). */
+export const MICROBENCH_GROUPS = ['latency', 'bandwidth', 'issue', 'l1bank', 'rt'] as const;
+export type MicrobenchGroup = (typeof MICROBENCH_GROUPS)[number];
+
+export async function runMicrobenchmarks(
+  config: string, overrides: string[] = [], log: (s: string) => void = () => {}, only: readonly MicrobenchGroup[] = MICROBENCH_GROUPS,
+): Promise<MicrobenchResult> {
+  const want = (g: MicrobenchGroup): boolean => only.includes(g);
   const cfg = loadConfig(config, overrides);
   const v = new ConfigValues(cfg, config);
   const clk = v.clocks();
@@ -98,15 +106,19 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
   const bl = v.num('gpgpu_dram_burst_length');
   const ratio = v.num('dram_data_command_freq_ratio');
   const dramLat = v.num('dram_latency');
-  const l2Path = l1Lat + 2 * icnt + rop;
-  const l2Formula = `gpgpu_l1_latency ${l1Lat} + 2 x icnt_latency ${icnt} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
+  // network_mode 2 (GPGPU-Sim's local crossbar): a request moves at the advance after its push and is
+  // taken the cycle after (2), a reply is taken the cycle after its push (1); mode 1: icnt_latency each way.
+  const localXbar = v.num('network_mode') === 2;
+  const roundTrip = localXbar ? 3 : 2 * icnt;
+  const l2Path = l1Lat + roundTrip + rop;
+  const l2Formula = `gpgpu_l1_latency ${l1Lat} + ${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
   const chase = async (lines: number, steps: number, strideWords: number, maskWords: number): Promise<{ lat: number[]; stats: Record<string, number> }> => {
     const r = await run(config, overrides, 'chase', { steps, strideWords, maskWords, activeLanes: 1 }, cfg.warpSize, 1);
     const all = r.probe.loadLatencies[0]!;
     // The chase's loads are the last `steps` records (the push-constant reads come first).
     return { lat: all.slice(all.length - steps).slice(lines), stats: r.stats };
   };
-  {
+  if (want('latency')) {
     const lines = 8;
     const r = await chase(lines, 8 * lines, lineWords, lines * lineWords - 1);
     add({
@@ -114,7 +126,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
       formula: `gpgpu_l1_latency = ${l1Lat}`, detail: `${lines} lines revisited, ${r.lat.length} warm loads`,
     });
   }
-  {
+  if (want('latency')) {
     const l1Lines = cacheBytes(cfg.l1d) / lineBytes;
     const lines = nextPow2(2 * l1Lines);
     const r = await chase(lines, 2 * lines, lineWords, lines * lineWords - 1);
@@ -125,7 +137,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
   }
   const burst = (bl / ratio) * dramClk;
   const mapping = parseAddressMapping(v.text('gpgpu_mem_addr_mapping'), v.num('gpgpu_n_mem'));
-  {
+  if (want('latency')) {
     const steps = 64;
     const r = await chase(0, steps, lineWords, chaseBufferWords - 1);
     const expected = l2Path + (tRCD + tCL) * dramClk + burst + dramLat;
@@ -135,7 +147,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
       detail: `row-buffer hit rate ${r.stats.dram_row_buffer_hit_rate!.toFixed(2)}, mean DRAM read latency ${f1(r.stats.dram_avg_read_latency!)}`,
     });
   }
-  if (mapping) {
+  if (mapping && want('latency')) {
     const stride = rowConflictStride(mapping, lineBytes);
     if (stride !== undefined && 64 * stride < chaseBufferWords * 4) {
       const steps = 64;
@@ -182,7 +194,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
   ];
   const camp = mapping ? channelCampStride(mapping) : undefined;
   if (camp !== undefined) patterns.push({ name: `strided ${camp} B (few channels)`, pattern: 2, stride: camp });
-  for (const p of patterns) {
+  for (const p of want('bandwidth') ? patterns : []) {
     const r = await stream(p.pattern, p.stride, [1, 3]);
     const loc = mapping ? streamLocality(mapping, blockAddrs(p.pattern, p.stride, 3 * streamBlocksPerIter)) : undefined;
     const share = loc ? loc.channels / channels : 1;
@@ -195,7 +207,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
 
   // --- issue rate: independent fp multiply-adds on every warp slot.
   const issueExpected = Math.min(v.num('gpgpu_num_sched_per_core') * v.num('gpgpu_max_insn_issue_per_warp'), v.num('gpgpu_num_sp_units') / v.list('ptx_opcode_initiation_fp')[0]!);
-  {
+  if (want('issue')) {
     const a = await run(config, overrides, 'alu', { iters: 8 }, cfg.warpSize, warps);
     const b = await run(config, overrides, 'alu', { iters: 24 }, cfg.warpSize, warps);
     const rate = (b.stats.gpu_warp_insn! - a.stats.gpu_warp_insn!) / (b.stats.gpu_sim_cycle! - a.stats.gpu_sim_cycle!) / cfg.numSms;
@@ -210,7 +222,7 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
   const banks = v.num('gpgpu_l1_banks');
   const interleave = v.num('gpgpu_l1_banks_byte_interleaving');
   const bankWarps = Math.min(8, wps);
-  for (const stride of [4, 16, 32, 64, 128]) {
+  for (const stride of want('l1bank') ? [4, 16, 32, 64, 128] : []) {
     const a = await run(config, overrides, 'l1bank', { iters: 4, strideBytes: stride }, cfg.warpSize, cfg.numSms * bankWarps);
     const b = await run(config, overrides, 'l1bank', { iters: 12, strideBytes: stride }, cfg.warpSize, cfg.numSms * bankWarps);
     const loads = 8 * 8 * bankWarps; // per SM: 8 iterations more, 8 loads each, per warp
@@ -224,6 +236,21 @@ export async function runMicrobenchmarks(config: string, overrides: string[] = [
       mechanism: 'L1D', figure: `cycles per warp load, stride ${stride} B`, achieved: cyclesPerLoad, expected: Math.max(bankCycles, issueBound), unit: 'cycles',
       formula: `max(bank cycles ${bankCycles}: 32 B sectors to gpgpu_l1_banks ${banks} banks by gpgpu_l1_banks_byte_interleaving ${interleave}, up to one per bank per cycle in lane order, stopping at a conflict; issue bound ${instsPerLoad.toFixed(2)} warp insts per load / gpgpu_num_sched_per_core)`,
       detail: `${f1(requestsPerLoad)} L1D accesses per warp load; ${bankWarps} warps per SM`,
+    });
+  }
+
+  // --- RT unit: node-fetch latency (one ray, cold and in the L1D) and throughput (one SM, all warp
+  //     slots tracing), on the rtnode workload (rt-node.ts). The RT unit has no L1 latency queue: its
+  //     misses take the L1D's miss path without gpgpu_l1_latency.
+  if (want('rt')) {
+    const rtL2 = roundTrip + rop;
+    const rtL2Formula = `${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
+    await rtNodeRows({
+      v, warpsPerSm: wps, add, l1Lines: cacheBytes(cfg.l1d) / lineBytes,
+      l2Path: rtL2, l2Formula: rtL2Formula,
+      memPath: rtL2 + (tRCD + tCL) * dramClk + burst + dramLat,
+      memFormula: `${rtL2Formula} + (tRCD ${tRCD} + tCL ${tCL}) x core/DRAM clock ${dramClk.toFixed(3)} + burst ${f1(burst)} + dram_latency ${dramLat}, bank precharged`,
+      run: async (push, warps) => run(config, [...overrides, 'gpgpu_n_clusters=1'], 'rtnode', push, cfg.warpSize, warps),
     });
   }
   return { config: cfg.source, rows };

@@ -55,7 +55,11 @@ function distributionSummary(d: LifetimeDistribution) {
   return { count: d.count, min: d.min, max: d.max, mean: d.mean };
 }
 
-export function vvisionDataFiles(r: VVisionResults): Record<string, string> {
+/**
+ * `fileName` names a shader file in the CSVs: the report writers pass one that makes it relative to
+ * the manifest (src/report/portable-path.ts), so data files carry no machine's absolute paths.
+ */
+export function vvisionDataFiles(r: VVisionResults, fileName: (path: string) => string = (path) => path): Record<string, string> {
   const files: Record<string, string> = {};
   if (r.simt || r.simtByInvocation) {
     const rows: (string | number)[][] = [];
@@ -72,7 +76,7 @@ export function vvisionDataFiles(r: VVisionResults): Record<string, string> {
   if (r.hotspots) {
     files['hotspots.csv'] = csv(
       ['shader', 'function', 'block', 'index', 'opcode', 'file', 'line', 'thread_count', 'warp_count', 'normalized'],
-      r.hotspots.rows.map((h) => [h.shaderName, h.function, h.block, h.index, h.opcode, h.file, h.line, h.threadCount, h.warpCount, h.normalized]),
+      r.hotspots.rows.map((h) => [h.shaderName, h.function, h.block, h.index, h.opcode, fileName(h.file), h.line, h.threadCount, h.warpCount, h.normalized]),
     );
   }
   if (r.opcodes) {

@@ -68,7 +68,7 @@ export async function compileWorkload(workload: string = DEFAULT_WORKLOAD): Prom
   return { name: preparation.manifest.name, manifest: preparation.manifest, modules: preparation.compiled.modules, preparation };
 }
 
-function toUtility(u: UtilityRef): Utility {
+export function toUtility(u: UtilityRef): Utility {
   if (typeof u !== 'string') return u;
   const b = (BUILTIN_UTILITIES as Record<string, Utility | undefined>)[u];
   if (!b) throw new TypeError(`unknown built-in utility '${u}'; expected one of ${Object.keys(BUILTIN_UTILITIES).join(', ')} or a Utility object`);

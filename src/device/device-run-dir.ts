@@ -8,9 +8,8 @@
  * Multi-frame runs add what the simulator's do: frames/frame-NNN.png, runs/<mode>/frames/frame-NNN.bin
  * and stats.json `per_frame` (each frame's trace time; the top-level time is the median over frames).
  */
-import { vvisionDataFiles } from '../analytics/index.js';
 import { analyseDumps } from '../driver/analyse-dumps.js';
-import { annotatedSources, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
+import { annotatedSources, runDataFiles, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { Utility } from '../utilities/utility.js';
@@ -69,7 +68,7 @@ export function saveDeviceInstrumentRun(
     metadata[utility.name] = launch.metadata!;
   }
   saveDeviceRun(w, first, opts);
-  for (const [name, text] of Object.entries(vvisionDataFiles(results))) w.write(name, text);
+  for (const [name, text] of Object.entries(runDataFiles(results, record.manifest))) w.write(name, text);
   const annotated = annotatedSources(results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
   const data: RunData = { record, results, metadata, annotated, hasImage: first.image !== undefined };

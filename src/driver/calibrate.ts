@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { calibrationDir } from '../sim/workload/load-manifest.js';
+import { calibrationDataHint } from '../sim/workload/lumibench-wknd.js';
 import { simulateWorkload, type SimulateOptions } from './simulate-workload.js';
 
 /** A Vulkan-Sim run of SUMMARY.tsv: its size and its figures by stat name. */
@@ -50,6 +51,10 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'rt_avg_warp_latency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_nodes_per_ray', target: { kind: 'relative', tolerance: 0.15 } },
   { name: 'rt_avg_warp_occupancy' },
+  // GPGPU-Sim's memory latency statistics (mem-latency-stats.ts says what each measures): shown, not targeted.
+  { name: 'averagemflatency', fromStats: 'averagemflatency' },
+  { name: 'avg_icnt2mem_latency', fromStats: 'avg_icnt2mem_latency' },
+  { name: 'avg_icnt2sh_latency', fromStats: 'avg_icnt2sh_latency' },
   // Vulkan-Sim prints Row_Buffer_Locality of one channel only (the last DRAM it printed), so it is shown, not targeted.
   { name: 'dram_row_buffer_hit_rate', fromStats: 'Row_Buffer_Locality' },
 ];
@@ -90,7 +95,7 @@ export interface CalibrationResult {
 export function vulkanSimDir(dir = calibrationDir()): string {
   const v = join(dir, 'lumibench-wknd', 'vulkan-sim');
   if (!existsSync(join(v, 'SUMMARY.tsv'))) {
-    throw new ManifestError([`calibrate: no Vulkan-Sim reference at ${v} (SUMMARY.tsv missing); it lives in ../shared/calibration beside the project, or set VVISION_CALIBRATION_DIR`]);
+    throw new ManifestError([`calibrate: no Vulkan-Sim reference at ${v} (SUMMARY.tsv missing); ${calibrationDataHint(dir)}`]);
   }
   return v;
 }

@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import { portablePath } from '../report/portable-path.js';
 import { ENTRY_THREAD_WORK_ID } from '../primitives/buffer-layout.js';
 import { readSavedDump } from '../analytics/dump-reader.js';
 import { parseMetadata } from '../analytics/metadata-reader.js';
@@ -43,7 +44,9 @@ function source(dir: string): string {
 
 export function compareRuns(dirA: string, dirB: string): RunComparison {
   const figures: ComparedFigure[] = [];
-  const out: RunComparison = { a: `${dirA} (${source(dirA)})`, b: `${dirB} (${source(dirB)})`, figures };
+  // Named as from the working directory (or by folder name): compare.json travels; machine paths do not.
+  const name = (dir: string): string => portablePath(dir, process.cwd());
+  const out: RunComparison = { a: `${name(dirA)} (${source(dirA)})`, b: `${name(dirB)} (${source(dirB)})`, figures };
   const imgA = join(dirA, 'image.png');
   const imgB = join(dirB, 'image.png');
   if (existsSync(imgA) && existsSync(imgB)) {

@@ -11,7 +11,7 @@
  *   annotated/<shader>+<inc>.glsl of every #included file in which that shader ran code
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
   annotatedFiles, annotateSource, DumpFormatError, simtEfficiency, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
@@ -23,6 +23,7 @@ import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
 import type { Utility } from '../utilities/utility.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { ReportUtilityPage } from '../report/utility-page.js';
+import { portablePath } from '../report/portable-path.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type AnalysedDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
@@ -112,6 +113,11 @@ export function runRecord(r: InstrumentResult): RunRecord {
  * Name -> Fig. 7 annotated text of every shader's own file; with `withIncludes`, also of every
  * #included file in which a shader ran code, named `<shader>+<file name>` (annotatedFiles).
  */
+/** The V-Vision data files of a run, shader files named relative to the manifest (`manifest`: its absolute path). */
+export function runDataFiles(results: VVisionResults, manifest: string): Record<string, string> {
+  return vvisionDataFiles(results, (file) => portablePath(file, dirname(manifest)));
+}
+
 export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined, withIncludes = false): Record<string, string> {
   const out: Record<string, string> = {};
   if (!results.simt || !meta) return out;
@@ -152,7 +158,7 @@ export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { ke
   const image = r.runs[0]!.prepared.host.output;
   if (image) w.write('image.png', imageToPng(image, opts));
   if (r.heatmap) w.write('heatmap.png', heatmapPng(r.heatmap));
-  for (const [name, text] of Object.entries(vvisionDataFiles(r.results))) w.write(name, text);
+  for (const [name, text] of Object.entries(runDataFiles(r.results, record.manifest))) w.write(name, text);
   const annotated = annotatedSources(r.results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
   const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined };

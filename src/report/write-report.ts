@@ -6,7 +6,7 @@
  * file:// URL with no network.
  */
 import { dirname } from 'node:path';
-import { portablePath } from './portable-path.js';
+import { portableManifestPath, portablePath } from './portable-path.js';
 import { H100_ITS_EXITS_PER_ENTRY } from './its-hardware-reference.js';
 import Handlebars from 'handlebars';
 import { loadTemplates, writeAssets, type ReportWriter } from './templates.js';
@@ -218,7 +218,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
   const dataFiles = ['summary.json', 'simt_efficiency.csv', 'hotspots.csv', 'dyn_opcode_counts.csv', 'thread_compaction.csv',
     'divergence_characterization.csv', 'warp_exits_vs_entries.csv'].filter((name) => name === 'summary.json' || hasData(name, r));
   const body = t.index({
-    workload: rec.workload, manifest: rec.manifest, width: rec.params.width, height: rec.params.height, spp: rec.params.spp, seed: rec.params.seed,
+    workload: rec.workload, manifest: portableManifestPath(rec.manifest), width: rec.params.width, height: rec.params.height, spp: rec.params.spp, seed: rec.params.seed,
     modes: rec.modes.map((m) => m.mode).join(', '), hasImage: input.hasImage, hasHeatmap: input.heatmap !== undefined, headline,
     fidelity: f && {
       fromDump: pct(f.fromDump, 4), fromSimulator: pct(f.fromSimulator, 4), sitesCompared: f.sitesCompared,

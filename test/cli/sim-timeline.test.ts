@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseTimelineOptions, type RawTimelineOptions } from '../../src/cli/timeline-output.js';
+import { CliUsageError } from '../../src/cli/user-errors.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
@@ -106,14 +108,10 @@ test('a run stopped by a timing deadlock still writes its timeline up to the sto
 });
 
 test('bad --timeline values are one error naming the option, exit 1, nothing written', (t) => {
+  // Through the real command: a value the option parser refuses, and an SM number only the GPU config can refuse.
   const dir = mkdtempSync(join(tmpdir(), 'vvision-timeline-'));
   const cases: [string[], RegExp][] = [
     [['--timeline', join(dir, 't.json'), '--timeline-window', '5000:3000'], /--timeline-window: expected a:b, whole cycles with a < b .*got '5000:3000'/],
-    [['--timeline', join(dir, 't.json'), '--timeline-window', 'soon'], /--timeline-window: expected a:b.*got 'soon'/],
-    [['--timeline', join(dir, 't.json'), '--timeline-max-events', '0'], /--timeline-max-events: expected an integer in \[1, 50000000\], got '0'/],
-    [['--timeline-window', '0:100'], /--timeline-window needs --timeline <file>/],
-    [['--timeline', tmpdir()], /--timeline: .* is a directory; expected a file name such as .*\/timeline\.json/],
-    [['--timeline', join(dir, 't.json'), '--timeline-sms', 'first'], /--timeline-sms: expected SM numbers and ranges such as 0,2,4-7, got 'first'/],
     [['--timeline', join(dir, 't.json'), '--timeline-sms', '2,8'], /--timeline-sms: there is no SM 8: this GPU has 8 SMs \(0-7\)/],
   ];
   for (const [args, message] of cases) {
@@ -123,4 +121,21 @@ test('bad --timeline values are one error naming the option, exit 1, nothing wri
   }
   t.deepEqual(readdirSync(dir), []);
   t.false(existsSync(join(dir, 't.json')));
+});
+
+test('the other bad --timeline values are usage errors naming the option (the parser sim runs, in process)', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-timeline-'));
+  const file = join(dir, 't.json');
+  const cases: [RawTimelineOptions, RegExp][] = [
+    [{ timeline: file, timelineWindow: 'soon' }, /^--timeline-window: expected a:b.*got 'soon'/],
+    [{ timeline: file, timelineMaxEvents: '0' }, /^--timeline-max-events: expected an integer in \[1, 50000000\], got '0'/],
+    [{ timelineWindow: '0:100' }, /^--timeline-window needs --timeline <file>/],
+    [{ timeline: tmpdir() }, /^--timeline: .* is a directory; expected a file name such as .*\/timeline\.json/],
+    [{ timeline: file, timelineSms: 'first' }, /^--timeline-sms: expected SM numbers and ranges such as 0,2,4-7, got 'first'/],
+  ];
+  for (const [raw, message] of cases) {
+    const e = t.throws(() => parseTimelineOptions(raw), { instanceOf: CliUsageError }, JSON.stringify(raw));
+    t.regex(e?.message ?? '', message);
+  }
+  t.deepEqual(readdirSync(dir), []);
 });

@@ -31,3 +31,22 @@ test('run --json prints the summary as JSON; an unused --spp is a warning on std
   t.true(json.stats.rays >= 64);
   t.regex(r.stderr, /warning: .*--spp 2 is not used/);
 });
+
+test('every command that prints results offers --json', async (t) => {
+  const { Command } = await import('commander');
+  const program = new Command();
+  const modules = ['compile', 'workloads', 'run', 'instrument', 'annotate', 'report', 'sim', 'calibrate', 'sweep', 'zatel', 'collect', 'run-job', 'device', 'compare'];
+  for (const m of modules) {
+    const exports = await import(`../../src/cli/commands/${m}.js`) as Record<string, unknown>;
+    for (const f of Object.values(exports)) if (typeof f === 'function' && f.name.startsWith('register')) (f as (p: typeof program) => void)(program);
+  }
+  const leaves: import('commander').Command[] = [];
+  const walk = (c: import('commander').Command): void => {
+    if (c.commands.length === 0) leaves.push(c);
+    c.commands.forEach(walk);
+  };
+  program.commands.forEach(walk);
+  t.true(leaves.length >= 16);
+  const without = leaves.filter((c) => !c.options.some((o) => o.long === '--json')).map((c) => c.name());
+  t.deepEqual(without, []);
+});

@@ -149,3 +149,15 @@ deviceTest('multi-frame fixture on the device: per-frame host writes, clears and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+deviceTest('SDK: runOnDevice runs the pipeline and its instrumented variant; analyse reads the device dump', async (t) => {
+  const { analyse, runOnDevice } = await import('../../src/index.js');
+  const plain = await runOnDevice('tri', { width: 32, height: 8, repeat: 1 });
+  t.is(plain.workload, 'tri');
+  t.deepEqual(plain.dumps, []);
+  t.true(plain.device.medianTraceMs >= 0 && plain.image !== undefined);
+  const run = await runOnDevice('tri', { width: 32, height: 8, repeat: 1, instrument: ['simt'] });
+  t.is(run.dumps.length, 1);
+  const simt = analyse(run.dumps[0]!).results.simt!;
+  t.true(simt.overall.efficiency > 0 && simt.overall.efficiency <= 1);
+});

@@ -38,19 +38,15 @@ for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : 
     for (const row of r.rows) t.log(`${row.figure}: Vulkan-Sim ${row.vulkanSim}, vvision ${row.vvision.toFixed(4)} (x${row.ratio.toFixed(3)})`);
     for (const row of r.rows) {
       if (!row.target) continue;
-      // Known miss (docs/calibration.md, "What still differs"): at 32x32 (about one warp per RT
-      // unit) our RT warp latency is ~0.74x Vulkan-Sim's; hold it so it cannot drift unnoticed.
-      if (size === '32x32x1' && row.figure === 'rt_avg_warp_latency') {
-        t.true(row.ratio > 0.65 && row.ratio < 1.2, `${row.figure} ratio ${row.ratio}`);
+      // Known misses (docs/calibration.md, "What still differs"): with few warps per RT unit (32x32,
+      // 64x64) our RT warp latency is 0.66-0.73x Vulkan-Sim's and the RT efficiency 1.1-1.22x
+      // (at 128x128 both are within target); hold them so they cannot drift unnoticed.
+      if (row.figure === 'rt_avg_warp_latency' && size !== '128x128x2') {
+        t.true(row.ratio > 0.6 && row.ratio < 1.2, `${row.figure} ratio ${row.ratio}`);
         continue;
       }
-      // Known miss at 64x64: L2 reservation fails ~5x below Vulkan-Sim's (its L2 queues are not modelled).
       if (size === '64x64x2' && row.figure === 'rt_avg_efficiency') {
         t.true(Math.abs(row.ratio - 1) < 0.35, `${row.figure} ratio ${row.ratio}`);
-        continue;
-      }
-      if (size === '64x64x2' && row.figure === 'L2_total_cache_reservation_fails') {
-        t.true(row.ratio > 1 / 8 && row.ratio < 8, `${row.figure} ratio ${row.ratio}`);
         continue;
       }
       t.true(row.withinTarget, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim} (target ${JSON.stringify(row.target)})`);

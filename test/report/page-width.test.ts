@@ -31,7 +31,7 @@ test('a wide sweep grid and long source lines do not make the page wider than 14
   const metrics = {
     gpu_sim_cycle: 123456789, gpu_ipc: 1.23456, L1D_total_cache_miss_rate: 0.123456, L2_total_cache_miss_rate: 0.23456, dram_eff: 0.345678,
     bwutil: 0.456789, rt_avg_efficiency: 0.56789, rt_predictor_lookups: 1000, rt_predictor_predicted_rate: 0.1234, rt_predictor_verified_rate: 0.2345,
-    rt_predictor_mispredicted_rate: 0.0123, rt_predictor_memory_savings: 0.3456, rt_predictor_nodes: 10, rt_predictor_baseline_nodes: 20,
+    rt_predictor_mispredicted_rate: 0.0123, rt_predictor_memory_savings: 0.3456, rt_predictor_node_fetch_savings: 0.4567, rt_predictor_nodes: 10, rt_predictor_baseline_nodes: 20,
   };
   const dims = [{ knob: 'gpgpu_rt_predictor_table_entries', values: ['1024', '4096'] }, { knob: 'gpgpu_rt_max_warps_per_unit_long_name', values: ['4', '8'] }, { knob: 'gpgpu_n_clusters', values: ['15', '30'] }];
   const rows = dims[0]!.values.flatMap((a) => dims[1]!.values.flatMap((b) => dims[2]!.values.map((c) => ({ values: [a, b, c], metrics, speedup: 1.234, wallSeconds: 12.3 }))));

@@ -58,6 +58,16 @@ test('the report has an index, a page per analysis, chart PNGs and a source page
   t.true(sources.includes('closesthit.rchit_offset-ray.glsl.html'), sources.join(', '));
 });
 
+test('pages and data files name the workload\'s files relative to its manifest, never by this machine\'s paths', async (t) => {
+  const dir = await dirPromise;
+  const root = join(import.meta.dirname, '..', '..');
+  for (const f of ['index.html', 'hotspots.html', 'hotspots.csv', 'source/closesthit.rchit.html']) {
+    t.false(readFileSync(join(dir, f), 'utf8').includes(root), f);
+  }
+  t.regex(readFileSync(join(dir, 'hotspots.csv'), 'utf8'), /,closesthit\.rchit,/);
+  t.regex(readFileSync(join(dir, 'index.html'), 'utf8'), /<code>ref\/workload\.json<\/code>/);
+});
+
 test('source pages: #include and layout lines of the closest-hit shader carry no data; its include page does', async (t) => {
   const dir = await dirPromise;
   const rowsWithData = (html: string) =>

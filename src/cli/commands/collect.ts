@@ -30,7 +30,8 @@ export function registerCollectCommand(program: Command): void {
     .command('collect')
     .description('finish a sweep or Zatel run whose jobs ran on Slurm, from the results in its job store')
     .argument('<dir>', 'a Slurm batch folder (<job-dir>/slurm/<batch>, printed by --backend slurm)')
-    .action(async (dir: string) => {
+    .option('--json', 'print the results as JSON (as the recorded command\'s --json does)')
+    .action(async (dir: string, opts: { json?: boolean }) => {
       const { vvisionCommandLine } = await import('../../driver/jobs/slurm-backend.js');
       const file = join(resolve(dir), 'batch.json');
       if (!existsSync(file)) throw new CliUsageError(`collect: ${file} does not exist (give the batch folder --backend slurm printed)`);
@@ -46,7 +47,9 @@ export function registerCollectCommand(program: Command): void {
         throw new CliUsageError(`collect: ${file}: 'command' must have 'argv' (strings) and 'cwd'`);
       }
       const [node, ...rest] = vvisionCommandLine();
-      const r = spawnSync(node!, [...rest, ...collectArgv(argv)], { cwd, stdio: 'inherit' });
+      const args = collectArgv(argv);
+      if (opts.json && !args.includes('--json')) args.push('--json');
+      const r = spawnSync(node!, [...rest, ...args], { cwd, stdio: 'inherit' });
       process.exitCode = r.status ?? 1;
     });
 }

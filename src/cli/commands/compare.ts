@@ -10,15 +10,17 @@ export function registerCompareCommand(program: Command): void {
     .argument('<a>', 'run directory')
     .argument('<b>', 'run directory')
     .option('--out <dir>', 'write compare.html and compare.json here')
-    .action(async (a: string, b: string, opts: { out?: string }) => {
+    .option('--json', 'print the comparison as JSON (what compare.json holds)')
+    .action(async (a: string, b: string, opts: { out?: string; json?: boolean }) => {
       const { compareRuns, comparisonHtml } = await import('../../driver/compare-runs.js');
       const c = compareRuns(resolve(a), resolve(b));
-      for (const f of c.figures) process.stdout.write(`${f.verdict.padEnd(15)} ${f.figure}: ${f.a} | ${f.b}${f.note ? ` (${f.note})` : ''}\n`);
+      if (!opts.json) for (const f of c.figures) process.stdout.write(`${f.verdict.padEnd(15)} ${f.figure}: ${f.a} | ${f.b}${f.note ? ` (${f.note})` : ''}\n`);
       if (opts.out) {
         mkdirSync(opts.out, { recursive: true });
         writeFileSync(join(opts.out, 'compare.json'), `${JSON.stringify(c, null, 2)}\n`);
         writeFileSync(join(opts.out, 'compare.html'), comparisonHtml(c));
-        process.stdout.write(`wrote ${join(opts.out, 'compare.html')}\n`);
+        if (!opts.json) process.stdout.write(`wrote ${join(opts.out, 'compare.html')}\n`);
       }
+      if (opts.json) process.stdout.write(`${JSON.stringify(opts.out ? { ...c, out: join(opts.out, 'compare.html') } : c, null, 2)}\n`);
     });
 }

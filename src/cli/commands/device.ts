@@ -53,10 +53,13 @@ function parseDeviceOptions(raw: RawDeviceOptions): DeviceRunOptions {
 
 export function registerDeviceCommand(program: Command): void {
   const device = program.command('device').description('run a workload\'s pipeline on a real Vulkan device (GPU or lavapipe) and write the same run directory as the simulator');
-  device.command('list').description('list the Vulkan devices with ray tracing pipelines').action(async () => {
-    const { listDevices } = await import('../../device/native-host.js');
-    process.stdout.write(`${listDevices().join('\n')}\n`);
-  });
+  device.command('list').description('list the Vulkan devices with ray tracing pipelines')
+    .option('--json', 'print the devices as a JSON array')
+    .action(async (opts: { json?: boolean }) => {
+      const { listDevices } = await import('../../device/native-host.js');
+      const devices = listDevices();
+      process.stdout.write(opts.json ? `${JSON.stringify(devices, null, 2)}\n` : `${devices.join('\n')}\n`);
+    });
   deviceOptions(device.command('run').description('run the uninstrumented pipeline on the device: image.png, stats.json (median trace time), device.json')
     .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD))
     .action(async (workload: string, raw: RawDeviceOptions) => {
@@ -69,6 +72,10 @@ export function registerDeviceCommand(program: Command): void {
       try {
         saveDeviceRun(out, l, { keepAlpha: raw.keepAlpha === true });
         const dir = out.commit();
+        if (raw.json) {
+          process.stdout.write(`${JSON.stringify({ workload: l.prepared.manifest.name, params: l.prepared.params, out: dir, device: l.info }, null, 2)}\n`);
+          return;
+        }
         process.stdout.write(`${l.prepared.manifest.name} ${l.prepared.params.width}x${l.prepared.params.height} on ${l.info.device}: median trace ${l.info.medianTraceMs.toFixed(3)} ms (${l.info.traceMs.length} ${l.frames ? 'frames' : 'runs'}), subgroup size ${l.info.ranSubgroupSize}\nwrote ${dir}\n`);
       } catch (e) {
         out.abandon();
@@ -110,6 +117,17 @@ export function registerDeviceCommand(program: Command): void {
         const dir = out.commit();
         const simt = data.results.simt?.overall;
         const info = launches[0]!.launch.info;
+        if (raw.json) {
+          process.stdout.write(`${JSON.stringify({
+            workload: name, mode, out: dir, report: `${dir}/index.html`, device: info.device, subgroupSize: info.ranSubgroupSize,
+            simt: simt ?? null,
+            utilities: launches.map(({ utility, launch }) => ({
+              utility: utility.name, entries: launch.dump!.entryCount, bufferWords: launch.bufferWords, rerunFrom: launch.rerunFrom ?? null,
+              medianTraceMs: launch.info.medianTraceMs,
+            })),
+          }, null, 2)}\n`);
+          return;
+        }
         const lines = [`${name}: instrumented with ${mode} on ${info.device} (subgroup size ${info.ranSubgroupSize})`];
         if (simt) lines.push(`  SIMT efficiency ${(simt.instructionEfficiency * 100).toFixed(1)}% (instruction-weighted), ${(simt.efficiency * 100).toFixed(1)}% per block execution`);
         for (const { utility, launch } of launches) lines.push(`  ${utility.name}: ${launch.dump!.entryCount} entries, ${launch.bufferWords} buffer words${launch.rerunFrom ? ` (rerun; ${launch.rerunFrom} was too small)` : ''}, median trace ${launch.info.medianTraceMs.toFixed(3)} ms`);

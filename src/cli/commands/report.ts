@@ -38,9 +38,8 @@ export function registerReportCommand(program: Command): void {
     .option('--utility <file.ts>', "a user utility the run used (default: the file run.json recorded; repeatable)", (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--json', 'print the report path as JSON')
     .action(async (dirArg: string, opts: { utility: string[]; json?: boolean }) => {
-      const { vvisionDataFiles } = await import('../../analytics/index.js');
       const { writeHtmlReport } = await import('../../report/write-report.js');
-      const { loadRunDir, RunDirError } = await import('../../driver/run-dir.js');
+      const { loadRunDir, runDataFiles, RunDirError } = await import('../../driver/run-dir.js');
       const dir = resolve(dirArg);
       const users = await userUtilities(dir, opts.utility);
       const data = loadRunDir(dir, (name) => {
@@ -49,7 +48,7 @@ export function registerReportCommand(program: Command): void {
         return u;
       });
       const w = atomicWriter(dir);
-      for (const [name, text] of Object.entries(vvisionDataFiles(data.results))) w.write(name, text);
+      for (const [name, text] of Object.entries(runDataFiles(data.results, data.record.manifest))) w.write(name, text);
       for (const [name, text] of Object.entries(data.annotated)) w.write(`annotated/${name}.glsl`, text);
       await writeHtmlReport(w, data);
       w.recordInMarker();

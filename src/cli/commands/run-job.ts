@@ -14,7 +14,8 @@ export function registerRunJobCommand(program: Command): void {
     .description('run one job of a job store (what each Slurm array task runs)')
     .requiredOption('--job-dir <dir>', 'the job store')
     .argument('<id>', 'job id (a folder under <job-dir>/jobs)')
-    .action(async (id: string, raw: { jobDir: string }) => {
+    .option('--json', 'print the job\'s result (what it leaves in the store) as JSON')
+    .action(async (id: string, raw: { jobDir: string; json?: boolean }) => {
       const { JobStore } = await import('../../driver/jobs/job-store.js');
       const { runSimJob } = await import('../../driver/jobs/run-job.js');
       const store = new JobStore(raw.jobDir);
@@ -25,7 +26,8 @@ export function registerRunJobCommand(program: Command): void {
       try {
         const result = await runSimJob(store.spec(id));
         store.writeResult(result);
-        process.stdout.write(`job ${id}: ${result.values.gpu_sim_cycle} cycles in ${result.wallSeconds.toFixed(1)} s\n`);
+        if (raw.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else process.stdout.write(`job ${id}: ${result.values.gpu_sim_cycle} cycles in ${result.wallSeconds.toFixed(1)} s\n`);
       } catch (e) {
         store.writeFailure(id, e instanceof Error ? e.message : String(e));
         throw e;

@@ -60,8 +60,9 @@ export function registerSweepCommand(program: Command): void {
     const out = new OutputDir(raw.out ?? `vvision-out/${name}-sweep-${configName}`);
     try {
       out.write('sweep.csv', sweepCsv(r));
+      const { portablePath } = await import('../../report/portable-path.js');
       writeSweepReport(out, {
-        workload, config: raw.config, params: r.params, dims: r.dims,
+        workload: portablePath(workload, process.cwd()), config: raw.config, params: r.params, dims: r.dims,
         rows: r.rows.map((x) => ({ values: x.point.values, metrics: x.values, speedup: x.speedup, wallSeconds: x.wallSeconds })), meta: STAT_META, barKnobs: Object.keys(STUDY_BUNDLES),
       });
       const dir = out.commit();

@@ -10,7 +10,7 @@ import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 export function registerWorkloadsCommand(program: Command): void {
   program
     .command('workloads')
-    .description('list the built-in workloads and the calibration workloads (real applications read from ../shared/calibration)')
+    .description('list the built-in workloads and the calibration workloads (real applications whose data is read from ../shared/calibration or VVISION_CALIBRATION_DIR)')
     .option('--json', 'print as JSON')
     .option('--manifest <name>', 'print the workload.json a workload name stands for')
     .action(async (opts: { json?: boolean; manifest?: string }) => {
@@ -25,8 +25,16 @@ export function registerWorkloadsCommand(program: Command): void {
         return;
       }
       const width = Math.max(...list.map((w) => w.name.length));
+      const missing = list.filter((w) => 'installed' in w && !w.installed);
       for (const w of list) {
-        process.stdout.write(`${w.name.padEnd(width)}  ${w.description}${w.name === DEFAULT_WORKLOAD ? ' (default)' : ''}\n`);
+        // Where the calibration data is missing, how to get it is said once, below the list.
+        const description = missing.includes(w) ? `${w.description.replace(/ \(data not installed: .*\)$/s, '')} (data not installed)` : w.description;
+        process.stdout.write(`${w.name.padEnd(width)}  ${description}${w.name === DEFAULT_WORKLOAD ? ' (default)' : ''}\n`);
+      }
+      if (missing.length > 0) {
+        const { calibrationDataHint } = await import('../../sim/workload/lumibench-wknd.js');
+        const { calibrationDir } = await import('../../sim/workload/load-manifest.js');
+        process.stdout.write(`\ncalibration data not installed: ${calibrationDataHint(calibrationDir())}\n`);
       }
     });
 }

@@ -75,7 +75,9 @@ export function registerZatelCommand(program: Command): void {
     const clusters = positiveInt('clusters', raw.clusters);
     if (clusters > 255) throw new CliUsageError(`--clusters: at most 255, got ${clusters}`);
     const phase = progressReporter();
-    const bars = jobProgressDisplay(0, (id) => id.slice(0, 8));
+    // Bars are labelled by what each job simulates (`group 3 (12%)`), not by the job's hash.
+    const labels = new Map<string, string>();
+    const bars = jobProgressDisplay(0, (id) => labels.get(id) ?? id.slice(0, 8));
     let r: ZatelResult;
     try {
       r = await runZatel({
@@ -87,7 +89,7 @@ export function registerZatelCommand(program: Command): void {
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
         ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),
-        jobDir: raw.jobDir, validate: raw.validate === true, progress: bars,
+        jobDir: raw.jobDir, validate: raw.validate === true, progress: bars, labels,
         onPhase: (text) => phase.message(text),
       });
     } finally {
@@ -97,15 +99,17 @@ export function registerZatelCommand(program: Command): void {
     const configName = basename(raw.config).replace(/(\.gpgpusim)?\.config$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const name = basename(workload).replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
     const out = new OutputDir(raw.out ?? `vvision-out/${name}-zatel-${configName}`);
+    const { portablePath } = await import('../../report/portable-path.js');
+    const shownWorkload = portablePath(workload, process.cwd()); // the report names no machine's absolute path
     try {
       out.write('heatmap.png', heatmapPng(r.heatmap));
       out.write('heatmap-quantised.png', quantisedHeatmapPng(r.heatmap));
       out.write('chosen-pixels.png', chosenPixelsPng(r.heatmap, r.traced));
-      out.write('predicted.json', `${JSON.stringify({ workload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
+      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
       out.write('groups.csv', `group,pixels,traced_fraction,job\n${r.groups.flatMap((g) => g.runs.map((x) => `${g.index},${g.pixels},${x.selection.fraction.toFixed(6)},${x.jobId}`)).join('\n')}\n`);
       if (r.validation) out.write('validation.json', validationJson(r.validation));
       writeZatelReport(out, {
-        workload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
+        workload: shownWorkload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
         downscaled: { sms: r.downscaling.sms, partitions: r.downscaling.partitions },
         settings: {
           k: r.downscaling.k, fraction: String(fraction), division: raw.division, distribution: raw.distribution,

@@ -8,6 +8,7 @@ import { jobConfig, jobWorkload, type JobRunOptions } from '../jobs/job-spec.js'
 import { JobStore } from '../jobs/job-store.js';
 import { localBackend, type JobBackend, type JobProgressHooks } from '../jobs/backend.js';
 import { JobFailedError } from '../jobs/local-backend.js';
+import { predictorMemorySavings } from '../../sim/timing/stats.js';
 import { sweepPoints, type SweepDimension, type SweepPoint } from './sweep-grid.js';
 
 export interface SweepOptions {
@@ -55,10 +56,15 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
   if (summary.failed.length > 0) throw new JobFailedError('sweep', summary.failed, store);
   const results = ids.map((id) => store.result(id)!);
   const baseCycles = results[0]!.values.gpu_sim_cycle ?? 0;
-  const rows = points.map((point, i) => {
+  const rows = points.map((point, i): SweepRow => {
     const r = results[i]!;
     const cycles = r.values.gpu_sim_cycle ?? 0;
-    return { point, jobId: ids[i]!, values: r.values, wallSeconds: r.wallSeconds, speedup: cycles > 0 ? baseCycles / cycles : 0 };
+    // The paper's memory savings need the baseline RT unit's run: the first point, when it has no
+    // predictor. (A result stored before this was a comparison held node-fetch savings under the name.)
+    const savings = predictorMemorySavings(r.values, results[0]!.values);
+    const { rt_predictor_memory_savings: _stored, ...values } = r.values;
+    if (savings !== undefined) values.rt_predictor_memory_savings = savings;
+    return { point, jobId: ids[i]!, values, wallSeconds: r.wallSeconds, speedup: cycles > 0 ? baseCycles / cycles : 0 };
   });
   return { dims: o.dims, rows, params: results[0]!.params, ran: summary.ran.length, reused: summary.skipped.length };
 }
@@ -77,7 +83,7 @@ function csvField(s: string): string {
 export const MECHANISM_METRICS = [
   'rt_avg_nodes_per_ray', 'rt_total_requests', 'L1D_total_cache_accesses',
   'rt_predictor_predicted_rate', 'rt_predictor_verified_rate', 'rt_predictor_mispredicted_rate', 'rt_predictor_memory_savings',
-  'rt_predictor_nodes', 'rt_predictor_baseline_nodes', 'rt_predictor_prediction_nodes', 'rt_predictor_misprediction_nodes',
+  'rt_predictor_node_fetch_savings', 'rt_predictor_nodes', 'rt_predictor_baseline_nodes', 'rt_predictor_prediction_nodes', 'rt_predictor_misprediction_nodes',
 ] as const;
 
 /** Columns added when some point ran the virtualized treelet queues (paper 001). */

@@ -53,6 +53,8 @@ export interface ZatelOptions {
   jobDir: string;
   validate: boolean;
   progress?: JobProgressHooks;
+  /** Filled with a label per job id (`group 3 (12%)`, `full frame`), for progress bars. */
+  labels?: Map<string, string>;
   onPhase?: (text: string) => void;
 }
 
@@ -166,8 +168,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     return { group: g, runs };
   });
   const ids = plans.flatMap((p) => p.runs.map((r) => r.jobId));
-  const label = new Map<string, string>();
-  plans.forEach((p) => p.runs.forEach((r) => label.set(r.jobId, `group ${p.group.index} (${(100 * r.selection.fraction).toFixed(0)}%)`)));
+  plans.forEach((p) => p.runs.forEach((r) => o.labels?.set(r.jobId, `group ${p.group.index} (${(100 * r.selection.fraction).toFixed(0)}%)`)));
 
   o.onPhase?.(`${ids.length} group simulations on ${scaled.sms} SMs / ${scaled.partitions} partitions each`);
   const tGroups = performance.now();
@@ -208,6 +209,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   if (o.validate) {
     o.onPhase?.('validation: the full frame on the target GPU');
     const fullId = store.add({ ...base, overrides: [...o.overrides] });
+    o.labels?.set(fullId, 'full frame');
     const full = await (backend.name === 'local' ? localBackend(1) : backend).run(store, [fullId], o.progress);
     if (full.failed.length > 0) throw new JobFailedError('Zatel validation (the full simulation)', full.failed, store);
     const f = store.result(fullId)!;

@@ -61,12 +61,24 @@ export interface ConfigKnobs {
   "gpgpu_cache:dl2"?: string;
   /** L2 access latency (ROP queue) [cycles]. Default 160. */
   gpgpu_l2_rop_latency?: number;
-  /** one-way interconnect latency between an SM and a memory sub-partition [cycles]. Default 8. */
+  /** per memory sub-partition: icnt-to-L2 : L2-to-DRAM : DRAM-to-L2 : L2-to-icnt queue sizes (GPGPU-Sim memory_sub_partition); the ROP delay queue in front of icnt-to-L2 is unbounded, and the sub-partition takes a request off the network only while icnt-to-L2 has room for a request's four sectors [requests]. Default 64:64:64:64. */
+  gpgpu_dram_partition_queues?: string;
+  /** interconnect model: 1 = vvision's flit crossbar (stands in for GPGPU-Sim's BookSim network: per-port flit bandwidth, a fixed latency, per-destination buffers), 2 = GPGPU-Sim's local crossbar (local_interconnect.cc: input and output FIFOs per node, one packet per output per cycle, iSLIP or round-robin arbitration). Default 1. */
+  network_mode?: "1" | "2";
+  /** network_mode 1: one-way interconnect latency between an SM and a memory sub-partition (not a GPGPU-Sim option; mode 2 takes two cycles, as GPGPU-Sim's cycle order gives) [cycles]. Default 8. */
   icnt_latency?: number;
-  /** bytes an interconnect port moves per cycle [bytes]. Default 40. */
+  /** network_mode 1: bytes an interconnect port moves per cycle (mode 2 moves a packet of any size in one cycle, as GPGPU-Sim's local crossbar does) [bytes]. Default 40. */
   icnt_flit_size?: number;
-  /** packets buffered per interconnect destination [packets]. Default 64. */
+  /** packets buffered per interconnect destination (mode 1), per input FIFO (mode 2) [packets]. Default 64. */
   icnt_in_buffer_limit?: number;
+  /** network_mode 2: packets buffered per output FIFO [packets]. Default 64. */
+  icnt_out_buffer_limit?: number;
+  /** network_mode 2: 1 = requests and replies share one crossbar, 2 = one each; the same here, since requests and replies use disjoint input and output nodes [subnets]. Default 2. */
+  icnt_subnets?: "1" | "2";
+  /** network_mode 2: crossbar arbiter, 0 = naive round robin, 1 = iSLIP. Default 1. */
+  icnt_arbiter_algo?: "0" | "1";
+  /** network_mode 2 with iSLIP: active cycles between moves of an output's round-robin pointer [cycles]. Default 1. */
+  icnt_grant_cycles?: number;
   /** memory channels (partitions) [channels]. Default 12. */
   gpgpu_n_mem?: number;
   /** L2 banks per memory channel [sub-partitions]. Default 2. */
@@ -113,7 +125,7 @@ export interface ConfigKnobs {
   gpgpu_rt_op_units?: number;
   /** short traversal stack entries per ray; the functional traversal (shortStackSize) records deeper pushes/pops as stackSpill transactions [entries]. Default 8. */
   gpgpu_rt_stack_entries?: number;
-  /** cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response (Vulkan-Sim rt_unit::process_cache_access answers a hit at once; misses pay the memory path) [cycles]. Default 1. */
+  /** cycles from an RT-unit chunk access that hits in the L1D / RT cache to its response; 0 = in the cycle of the access, without the Response FIFO, as Vulkan-Sim's rt_unit::process_cache_access answers a hit (not a Vulkan-Sim option; misses pay the memory path) [cycles]. Default 0. */
   gpgpu_rt_cache_hit_latency?: number;
   /** RT unit accesses go through the L1D (0: through the dedicated RT cache gpgpu_rt_cache:l1). Default 1. */
   gpgpu_rt_use_l1?: boolean | 0 | 1;

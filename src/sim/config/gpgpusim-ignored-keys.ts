@@ -64,8 +64,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['address-mask presets and the aliasing self-test: gpgpu_mem_addr_mapping (modelled) replaces every mask gpgpu_mem_address_mask would set (GPGPU-Sim addrdec_parseoption), so it has no effect when a mapping is given; gpgpu_mem_addr_test only checks the mapping (address-map tests do the same sweep)', [
     'gpgpu_mem_address_mask', 'gpgpu_mem_addr_test',
   ]],
-  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); return / partition queue sizes, separate write queues and the dual bus interface are not modelled', [
-    'gpgpu_dram_return_queue_size', 'gpgpu_dram_partition_queues', 'gpgpu_l2_rop_latency_stall',
+  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); the return queue size, separate write queues and the dual bus interface are not modelled', [
+    'gpgpu_dram_return_queue_size', 'gpgpu_l2_rop_latency_stall',
     'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size',
   ]],
   ['memcpy before kernels: buffers and images are in device memory before the first launch, with caches starting empty; the flush between launches is gpgpu_flush_l1_cache / gpgpu_flush_l2_cache', [
@@ -74,8 +74,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['simulation control: vvision runs the launch to completion (its watchdog is gpgpu_deadlock_detect / gpgpu_deadlock_window)', [
     'gpgpu_max_cycle', 'gpgpu_max_insn', 'gpgpu_max_completed_cta',
   ]],
-  ['interconnect detail: the interconnect is modelled as a crossbar with per-port flit bandwidth (icnt_flit_size), latency and buffers (icnt_in_buffer_limit); BookSim network modes, subnets and arbiters are not', [
-    'network_mode', 'inter_config_file', 'icnt_out_buffer_limit', 'icnt_subnets', 'icnt_arbiter_algo', 'icnt_verbose', 'icnt_grant_cycles',
+  ['interconnect detail: network_mode 2 (GPGPU-Sim\'s local crossbar) is modelled as GPGPU-Sim has it; BookSim (network_mode 1) is stood in for by a flit crossbar, so its configuration file is not read', [
+    'inter_config_file', 'icnt_verbose',
   ]],
   ['statistics / visualisation / power output of GPGPU-Sim: vvision writes its own stats.txt and has no power model', [
     'enable_ptx_file_line_stats', 'visualizer_enabled', 'visualizer_outputfile', 'visualizer_zlevel', 'gpgpu_runtime_stat',

@@ -49,7 +49,10 @@ export interface GpuConfig {
   l1Banks: { count: number; interleaveBytes: number; hash: 'linear' | 'xor' | 'ipoly' };
   l2: CacheGeometry;
   l2Latency: number;
-  icnt: { latency: number; flitBytes: number; bufferPackets: number };
+  /** gpgpu_dram_partition_queues: the queues of a memory sub-partition (memory-partition.ts). */
+  partitionQueues: { icntToL2: number; l2ToDram: number; dramToL2: number; l2ToIcnt: number };
+  /** The interconnect: `mode` 1 the flit crossbar, 2 GPGPU-Sim's local crossbar (network.ts). */
+  icnt: { mode: 1 | 2; latency: number; flitBytes: number; bufferPackets: number; outBufferPackets: number; arbiter: 0 | 1; grantCycles: number };
   numMemChannels: number;
   subPartitionsPerChannel: number;
   dram: DramTiming & {
@@ -218,6 +221,13 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     if (xs.length !== 4 || xs.some((x) => !(x > 0))) throw new ConfigError(`"${v}" is not <core>:<icnt>:<l2>:<dram> MHz`);
     return { coreMhz: xs[0]!, icntMhz: xs[1]!, l2Mhz: xs[2]!, dramMhz: xs[3]! };
   });
+  const partitionQueues = withOrigin('gpgpu_dram_partition_queues', (v) => {
+    const xs = v.split(':').map(Number);
+    if (xs.length !== 4 || xs.some((x) => !Number.isInteger(x) || x < 4 || x > 1048576)) {
+      throw new ConfigError(`"${v}" is not <icnt-to-L2>:<L2-to-DRAM>:<DRAM-to-L2>:<L2-to-icnt>, four integers from 4 to 1048576`);
+    }
+    return { icntToL2: xs[0]!, l2ToDram: xs[1]!, dramToL2: xs[2]!, l2ToIcnt: xs[3]! };
+  });
   const intLat = list('ptx_opcode_latency_int');
   const intIni = list('ptx_opcode_initiation_int');
   const sfuLat = int('ptx_opcode_latency_sfu', 1);
@@ -259,7 +269,11 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     },
     l2: withOrigin('gpgpu_cache:dl2', (v) => parseCacheConfig(v, 'gpgpu_cache:dl2')),
     l2Latency: int('gpgpu_l2_rop_latency', 1),
-    icnt: { latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1) },
+    partitionQueues,
+    icnt: {
+      mode: int('network_mode', 1) as 1 | 2, latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1),
+      outBufferPackets: int('icnt_out_buffer_limit', 1), arbiter: int('icnt_arbiter_algo', 0) as 0 | 1, grantCycles: int('icnt_grant_cycles', 1),
+    },
     numMemChannels: int('gpgpu_n_mem', 1),
     subPartitionsPerChannel: int('gpgpu_n_sub_partition_per_mchannel', 1),
     dram: {
@@ -291,7 +305,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       threadState: str('gpgpu_rt_thread_state') as RtThreadStateMode,
       intersectionTableStores: bool('gpgpu_rt_intersection_table_stores'),
       scheduler: str('gpgpu_rt_scheduler') as 'access' | 'warp',
-      cacheHitLatency: int('gpgpu_rt_cache_hit_latency', 1),
+      cacheHitLatency: int('gpgpu_rt_cache_hit_latency', 0),
       useL1: bool('gpgpu_rt_use_l1'),
       rtCache: withOrigin('gpgpu_rt_cache:l1', (v) => parseCacheConfig(v, 'gpgpu_rt_cache:l1')),
       disableRtCache: bool('gpgpu_rt_disable_rt_cache'),

@@ -66,11 +66,12 @@ function lanesFor(
   nwg: [number, number, number],
   subgroupId: number,
   numSubgroups: number,
+  into: WarpLanes | undefined,
 ): WarpLanes {
-  const thread = new Float64Array(32).fill(-1);
-  const launchId = new Uint32Array(96);
-  const localId = new Uint32Array(96);
-  const localIndex = new Uint32Array(32);
+  const thread = into ? into.thread.fill(-1) : new Float64Array(32).fill(-1);
+  const launchId = into ? into.launchId.fill(0) : new Uint32Array(96);
+  const localId = into ? into.localId.fill(0) : new Uint32Array(96);
+  const localIndex = into ? into.localIndex.fill(0) : new Uint32Array(32);
   const o = { x: 0, y: 0, z: 0, lx: 0, ly: 0, lz: 0, li: 0, thread: 0 };
   for (let l = 0; l < 32; l++) {
     if (!fill(l, o)) {
@@ -86,6 +87,17 @@ function lanesFor(
     localId[l * 3 + 2] = o.lz;
     localIndex[l] = o.li;
   }
+  const workgroupIndex = wg[0] + wg[1] * nwg[0] + wg[2] * nwg[0] * nwg[1];
+  if (into) {
+    into.mask = mask;
+    into.launchSize.set(launchSize);
+    into.workgroupId.set(wg);
+    into.numWorkgroups.set(nwg);
+    into.subgroupId = subgroupId;
+    into.numSubgroups = numSubgroups;
+    into.workgroupIndex = workgroupIndex;
+    return into;
+  }
   return {
     mask,
     thread,
@@ -97,12 +109,18 @@ function lanesFor(
     numWorkgroups: Uint32Array.from(nwg),
     subgroupId,
     numSubgroups,
-    workgroupIndex: wg[0] + wg[1] * nwg[0] + wg[2] * nwg[0] * nwg[1],
+    workgroupIndex,
   };
 }
 
-/** Lane layouts of every warp of the launch, in warp order (lazy: one at a time). */
-export function* warpLanes(program: Program, opts: LaunchOptions): Generator<WarpLanes> {
+/**
+ * Lane layouts of every warp of the launch, in warp order (lazy: one at a time). With `reuse`, every
+ * warp's layout is written into the same arrays (one object yielded again and again): only for a
+ * caller that is done with a warp before it asks for the next.
+ */
+export function* warpLanes(program: Program, opts: LaunchOptions, reuse = false): Generator<WarpLanes> {
+  let into: WarpLanes | undefined;
+  const next = (l: WarpLanes): WarpLanes => (reuse ? (into ??= l) : l);
   const [w, h, d] = opts.size;
   const ep = program.module.entryPoints.find((e) => e.function === opts.entry);
   if (ep?.stage === 'compute') {
@@ -113,7 +131,7 @@ export function* warpLanes(program: Program, opts: LaunchOptions): Generator<War
     const H = h * ly;
     for (let gz = 0; gz < d; gz++) for (let gy = 0; gy < h; gy++) for (let gx = 0; gx < w; gx++) {
       for (let s = 0; s < per; s++) {
-        yield lanesFor(
+        yield next(lanesFor(
           -1,
           (l, o) => {
             const li = s * 32 + l;
@@ -133,7 +151,8 @@ export function* warpLanes(program: Program, opts: LaunchOptions): Generator<War
           [w, h, d],
           s,
           per,
-        );
+          into,
+        ));
       }
     }
     return;
@@ -142,7 +161,7 @@ export function* warpLanes(program: Program, opts: LaunchOptions): Generator<War
   const cols = Math.ceil(w / tw);
   const rows = Math.ceil(h / th);
   for (let z = 0; z < d; z++) for (let ty = 0; ty < rows; ty++) for (let tx = 0; tx < cols; tx++) {
-    yield lanesFor(
+    yield next(lanesFor(
       -1,
       (l, o) => {
         o.x = tx * tw + (l % tw);
@@ -159,7 +178,8 @@ export function* warpLanes(program: Program, opts: LaunchOptions): Generator<War
       [cols, rows, d],
       0,
       1,
-    );
+      into,
+    ));
   }
 }
 
@@ -203,7 +223,8 @@ export function runFunctional(program: Program, resources: Resources, opts: Laun
   // The lane-serial replay reconstructs SIMT-stack order; ITS interleavings need the warp engine.
   const serial = program.laneFns !== undefined && !opts.onStep && !opts.clock && !its && engine !== 'warp';
   let i = 0;
-  for (const lanes of warpLanes(program, opts)) {
+  // Serial warps finish before the next starts and no observer sees them: their lanes can share arrays.
+  for (const lanes of warpLanes(program, opts, serial)) {
     if (lanes.mask === 0) {
       i++;
       continue;

@@ -17,17 +17,21 @@ import { AddressMap } from './address-map.js';
 import { CacheStats } from './cache.js';
 import { CtaScheduler } from './cta-scheduler.js';
 import { DramStats } from './dram.js';
-import { Interconnect } from './interconnect.js';
+import { FlitCrossbar } from './flit-crossbar.js';
+import { LocalCrossbar } from './local-crossbar.js';
+import { MemLatencyStats } from './mem-latency-stats.js';
+import type { Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
-import { RtStats, RtUnit } from './rt-unit.js';
+import { RtStats } from './rt/rt-stats.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
 import { RayVirtualization, VirtualizationStats } from './ray-virtualization.js';
-import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
-import { TreeletStats } from './treelet-stats.js';
-import { treeletTableArea } from './treelet-queues.js';
+import type { TreeletMap } from '../rt/treelets.js';
+import { TreeletPolicy } from './treelets/treelet-policy.js';
+import { TreeletStats } from './treelets/treelet-stats.js';
+import { treeletTableArea } from './treelets/treelet-queues.js';
 import { AccessOutcome } from './cache.js';
 import { ReqSource } from './mem-request.js';
 
@@ -56,8 +60,8 @@ export interface SimulateOptions {
 export class Gpu {
   readonly sms: Sm[];
   readonly partitions: MemoryPartition[];
-  readonly reqNet: Interconnect;
-  readonly replyNet: Interconnect;
+  readonly reqNet: Network;
+  readonly replyNet: Network;
   readonly map: AddressMap;
 
   /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
@@ -75,9 +79,15 @@ export class Gpu {
     // The model ticks at the core clock; interconnect and L2 latencies given in their own clock
     // domains are converted (identical clocks in every preset, so this is usually a no-op).
     const icntLatency = Math.max(1, Math.round((cfg.icnt.latency * cfg.clocks.coreMhz) / cfg.clocks.icntMhz));
-    this.reqNet = new Interconnect(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
-    this.replyNet = new Interconnect(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
-    this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map));
+    if (cfg.icnt.mode === 2) {
+      const xbar = { inBufferLimit: cfg.icnt.bufferPackets, outBufferLimit: cfg.icnt.outBufferPackets, arbiter: cfg.icnt.arbiter, grantCycles: cfg.icnt.grantCycles };
+      this.reqNet = new LocalCrossbar(cfg.numSms, subs, 0, cfg.numSms, xbar);
+      this.replyNet = new LocalCrossbar(cfg.numSms, subs, cfg.numSms, 0, xbar);
+    } else {
+      this.reqNet = new FlitCrossbar(cfg.numSms, subs, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+      this.replyNet = new FlitCrossbar(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
+    }
+    this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map, this.memLatency));
     const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.partitionWake = new Float64Array(this.partitions.length);
@@ -85,12 +95,27 @@ export class Gpu {
 
   /** Memory replies delivered to SMs so far (progress, for the deadlock watchdog). */
   repliesDelivered = 0;
+  readonly memLatency = new MemLatencyStats();
 
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
 
-  /** One core cycle; returns true if any SM issued an instruction. */
+  /**
+   * One core cycle, in GPGPU-Sim's order (gpgpu_sim::cycle): SMs take a reply each, memory
+   * partitions send replies, run DRAM and L2 and take requests, the network moves packets, then
+   * the SMs run (and send requests). Returns true if any SM issued an instruction.
+   */
   cycle(now: number): boolean {
+    for (const sm of this.sms) {
+      const reply = this.replyNet.receive(sm.id, now);
+      if (reply) {
+        this.memLatency.responses++;
+        this.memLatency.responseLatencySum += now - reply.createdAt;
+        this.memLatency.icnt2shSum += now - reply.returnAt;
+        sm.onReply(reply, now);
+        this.repliesDelivered++;
+      }
+    }
     for (let i = 0; i < this.partitions.length; i++) {
       const p = this.partitions[i]!;
       if (now < this.partitionWake[i]!) {
@@ -101,15 +126,10 @@ export class Gpu {
       p.cycle(now, this.reqNet, this.replyNet);
       this.partitionWake[i] = p.wakeAfter(now);
     }
+    this.reqNet.advance(now);
+    this.replyNet.advance(now);
     let issued = false;
-    for (const sm of this.sms) {
-      const reply = this.replyNet.receive(sm.id, now);
-      if (reply) {
-        sm.onReply(reply, now);
-        this.repliesDelivered++;
-      }
-      if (sm.cycle(now, this.reqNet)) issued = true;
-    }
+    for (const sm of this.sms) if (sm.cycle(now, this.reqNet)) issued = true;
     return issued;
   }
 
@@ -151,8 +171,15 @@ export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
       'gpgpu_registers_per_thread',
     );
   }
-  if ((config.treelet.queues || config.treelet.virtualization) && config.rt.predictor.enabled) {
-    throw new ConfigError('gpgpu_rt_predictor cannot be combined with rt_treelet_queues / rt_ray_virtualization (the treelet RT unit has no predictor)', 'gpgpu_rt_predictor');
+  const p = config.rt.predictor;
+  if ((config.treelet.queues || config.treelet.virtualization) && p.enabled && (p.repack || p.extraWarps > 0)) {
+    // The predictor's lookup works in front of the treelet policy; its warp repacking does not:
+    // there the treelet controller forms every warp of the RT unit (treelets/treelet-policy.ts).
+    throw new ConfigError(
+      `gpgpu_rt_predictor_${p.repack ? 'repack' : 'extra_warps'} cannot be combined with rt_treelet_queues / rt_ray_virtualization: the treelet controller forms the RT unit's warps, ` +
+        'so the predictor\'s partial warp collector has none to form; set gpgpu_rt_predictor_repack=0 and gpgpu_rt_predictor_extra_warps=0 (rays are then looked up before they enter the treelet policy)',
+      p.repack ? 'gpgpu_rt_predictor_repack' : 'gpgpu_rt_predictor_extra_warps',
+    );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
   const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
@@ -262,6 +289,7 @@ export interface AggregateStats {
   virtualization: VirtualizationStats | null;
   icntPackets: number;
   icntBytes: number;
+  memLatency: MemLatencyStats;
 }
 
 export function aggregateStats(gpu: Gpu): AggregateStats {
@@ -272,7 +300,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
   const rt = new RtStats();
   const treelet = new TreeletStats();
   for (const s of gpu.sms) {
-    if (s.rt instanceof TreeletRtUnit) treelet.add(s.rt.treeletStats);
+    if (s.rt.policy instanceof TreeletPolicy) treelet.add(s.rt.policy.stats);
     sm.add(s.stats);
     l1d.add(s.l1.cache.stats);
     if (s.rtCache !== s.l1) l1d.add(s.rtCache.cache.stats);
@@ -287,6 +315,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
     sm, l1d, l2, dram, rt, treelet, virtualization,
     icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
     icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+    memLatency: Object.assign(new MemLatencyStats(), gpu.memLatency),
   };
 }
 
@@ -307,7 +336,7 @@ export function statsInput(
     numChannels: config.numMemChannels,
     rtMaxWarps: config.rt.maxWarps,
     rtComputeBound: config.rt.opUnits * (lat[1]! + lat[2]! + lat[4]!),
-    rtPredictorTableBytes: gpu.sms[0]?.rt instanceof RtUnit ? gpu.sms[0].rt.predictorTableBytes : 0,
+    rtPredictorTableBytes: gpu.sms[0]?.rt.policy.predictorTableBytes ?? 0,
     sm: a.sm,
     l1d: a.l1d,
     l2: a.l2,
@@ -315,6 +344,7 @@ export function statsInput(
     rt: a.rt,
     icntPackets: a.icntPackets,
     icntBytes: a.icntBytes,
+    memLatency: a.memLatency,
     sampleInterval: config.statsSampleInterval,
     samplesRays: [...samples.rays],
     samplesWarps: [...samples.rtWarps],

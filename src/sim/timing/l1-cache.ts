@@ -1,9 +1,15 @@
 /**
  * The SM's L1 data cache front end (also used as the dedicated RT cache when
- * `gpgpu_rt_use_l1 = 0`): tag lookup with `gpgpu_l1_latency`, MSHR merging of misses to the same
- * line, a bounded miss queue toward the interconnect, write-through / no-write-allocate stores
+ * `gpgpu_rt_use_l1 = 0`): tag lookup, MSHR merging of misses to the same line, a bounded miss
+ * queue toward the interconnect (a miss enters it at the lookup and leaves from the next cycle on,
+ * one per cycle, GPGPU-Sim baseline_cache::cycle), write-through / no-write-allocate stores
  * (write-evict for global stores under the `L` policy),
  * atomics forwarded to the L2, and the perfect-memory limit knobs.
+ *
+ * Shader accesses arrive here after the LD/ST unit's latency pipeline (l1-latency-queue.ts: the
+ * `gpgpu_l1_latency` stages precede the lookup), so a shader hit answers in the cycle of its
+ * lookup; the RT unit looks up directly (Vulkan-Sim rt_unit::memory_cycle) and its hits answer
+ * after `gpgpu_rt_cache_hit_latency`.
  *
  * Invariants:
  * - Every load/atomic waiter is woken exactly once (hit queue, or reply of its MSHR / atomic).
@@ -20,7 +26,7 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
-import type { Interconnect } from './interconnect.js';
+import type { Network } from './network.js';
 import { type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
@@ -28,7 +34,8 @@ export class L1DataCache {
   readonly cache: Cache;
   private readonly missQueue: TimedQueue<MemRequest>;
   private readonly hitQueue = new TimedQueue<Waiter>(1 << 30);
-  private readonly latency: number;
+  /** The LD/ST unit's L1D latency pipeline in front of the lookup (only for the creation time of shader requests). */
+  private readonly pipelineLatency: number;
   /** Hit latency seen by the RT unit (Vulkan-Sim hands an RT hit back in the cycle of the access). */
   private readonly rtHitLatency: number;
   private readonly perfectAll: boolean;
@@ -55,8 +62,8 @@ export class L1DataCache {
   ) {
     this.cache = new Cache(geometry);
     this.missQueue = new TimedQueue<MemRequest>(geometry.missQueue);
-    this.latency = cfg.l1Latency;
     this.rtHitLatency = cfg.rt.cacheHitLatency;
+    this.pipelineLatency = cfg.l1Latency;
     this.perfectAll = cfg.perfectMem;
     this.perfectRt = cfg.rt.perfectMem;
     this.writeBack = geometry.write === 'writeBack';
@@ -76,13 +83,13 @@ export class L1DataCache {
     if (source === ReqSource.Rt) this.rtClaimAt = -Infinity;
     if (this.perfectAll || (this.perfectRt && source === ReqSource.Rt)) {
       c.stats.count(source, AccessOutcome.Hit);
-      if (waiter) this.hitQueue.tryPush(waiter, now + (this.perfectAll ? this.latency : 1));
+      if (waiter) this.hit(waiter, source, now);
       return true;
     }
     const line = c.lineOf(addr);
     if (kind === ReqKind.Atomic) {
       if (this.missQueue.full || this.claimedByRt(source, now)) return this.fail(source);
-      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, [waiter!], now), now + this.latency);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, [waiter!], now), now + 1);
       return true;
     }
     if (kind === ReqKind.Store) {
@@ -109,13 +116,13 @@ export class L1DataCache {
       const outcome = c.lookup(line, words);
       c.stats.count(source, outcome);
       if (outcome === AccessOutcome.Hit && this.localWriteBack) c.invalidateWords(line, words);
-      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiter ? [waiter] : null, now), now + this.latency);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiter ? [waiter] : null, now), now + 1);
       return true;
     }
     const outcome = this.bypass ? c.missKind(line) : c.lookup(line, words);
     if (outcome === AccessOutcome.Hit) {
       c.stats.count(source, AccessOutcome.Hit);
-      if (waiter) this.hitQueue.tryPush(waiter, now + (source === ReqSource.Rt ? this.rtHitLatency : this.latency));
+      if (waiter) this.hit(waiter, source, now);
       return true;
     }
     const key = c.mshrKeyOf(line, words);
@@ -139,7 +146,7 @@ export class L1DataCache {
     const req = this.request(line, fetch, whole ? ALL_WORDS : words, kind, source, waiter ? [waiter] : [], now);
     req.mshrKey = key;
     c.mshr.set(key, req);
-    this.missQueue.tryPush(req, now + this.latency);
+    this.missQueue.tryPush(req, now + 1);
     return true;
   }
 
@@ -156,8 +163,19 @@ export class L1DataCache {
     if (this.claimedByRt(source, now)) return false;
     const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, [waiter], now);
     req.uncached = true;
-    this.missQueue.tryPush(req, now + this.latency);
+    this.missQueue.tryPush(req, now + 1);
     return true;
+  }
+
+  /**
+   * A hit's data: a shader access in this cycle (its latency was the pipeline's); an RT access
+   * after `gpgpu_rt_cache_hit_latency`, which is 0 in Vulkan-Sim (the RT unit takes the hit inside
+   * the access, `onHit`).
+   */
+  private hit(waiter: Waiter, source: ReqSource, now: number): void {
+    if (source !== ReqSource.Rt) waiter.client.onResponse(waiter, now);
+    else if (this.rtHitLatency === 0 && waiter.client.onHit !== undefined) waiter.client.onHit(waiter, now);
+    else this.hitQueue.tryPush(waiter, now + this.rtHitLatency);
   }
 
   private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
@@ -181,11 +199,12 @@ export class L1DataCache {
   }
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
-    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now };
+    const createdAt = source === ReqSource.Shader ? now - this.pipelineLatency : now;
+    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now, createdAt, returnAt: 0 };
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
-  cycle(now: number, icnt: Interconnect): void {
+  cycle(now: number, icnt: Network): void {
     if (this.hitQueue.length === 0 && this.missQueue.length === 0 && this.writebacks.length === 0) return;
     for (let w = this.hitQueue.peek(now); w !== undefined; w = this.hitQueue.peek(now)) {
       this.hitQueue.pop();

@@ -24,6 +24,11 @@ export const enum ReqSource {
  */
 export interface MemClient {
   onResponse(waiter: Waiter, now: number): void;
+  /**
+   * A hit answered in the cycle of the access, inside the access call (Vulkan-Sim's RT unit:
+   * `rt_unit::process_cache_access` handles a HIT at once); a client without it gets `onResponse`.
+   */
+  onHit?(waiter: Waiter, now: number): void;
 }
 
 export interface Waiter {
@@ -45,6 +50,10 @@ export interface MemRequest {
   waiters: Waiter[] | null;
   /** Cycle the request left the L1 (for latency stats). */
   sentAt: number;
+  /** Cycle the request was made (a shader load: its entry into the L1D latency pipeline), for mem-latency-stats.ts. */
+  createdAt: number;
+  /** Cycle the L2 pushed its reply into the network. */
+  returnAt: number;
   /** A load that bypasses the L1 (no MSHR, no fill): treelet queues' ray data (paper 001 Sec. 4.2). */
   uncached?: boolean;
   /** The L1 MSHR entry it holds: the line, or in a sectored cache its first sector (GPGPU-Sim SECTOR_ASSOC MSHRs). */

@@ -1,52 +1,67 @@
 /**
- * A memory partition: one DRAM channel and its L2 banks (sub-partitions). Each bank takes
- * requests from the interconnect into a ROP queue that models `gpgpu_l2_rop_latency`, looks them
- * up in its write-back L2 slice (store misses allocate without a fetch unless the write-allocate
- * policy is N, then they go straight to DRAM), merges misses to the
- * same line, sends misses and dirty evictions to DRAM and replies to the SM over the reply
- * network.
+ * A memory partition: one DRAM channel and its L2 banks (sub-partitions), with GPGPU-Sim's queues
+ * (memory_sub_partition, gpgpu_dram_partition_queues): a request taken off the network waits
+ * `gpgpu_l2_rop_latency` in the unbounded ROP delay queue, then enters the icnt-to-L2 queue; its
+ * head looks up the write-back L2 slice when the L2-to-DRAM and L2-to-icnt queues have room (store
+ * misses allocate without a fetch unless the write-allocate policy is N, then they go straight to
+ * DRAM); misses merge per line (per sector when sectored) in the MSHRs and leave through the L2's
+ * miss queue, one per cycle into L2-to-DRAM; replies leave through L2-to-icnt, one per cycle. The
+ * bank takes a request off the network only while icnt-to-L2 has room for a request's four
+ * sectors (gpu-sim.cc, `full(SECTOR_CHUNCK_SIZE)`).
  *
  * Invariants: every load / atomic that enters a bank gets exactly one reply; stores get none;
- * a bank stops taking new requests while its outgoing queues are over their bounds
- * (back-pressure into the interconnect).
+ * a bank stops taking new requests while its queues are full (back-pressure into the network).
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
-import type { Interconnect } from './interconnect.js';
+import type { MemLatencyStats } from './mem-latency-stats.js';
 import { type MemRequest, ReqKind } from './mem-request.js';
+import type { Network } from './network.js';
 import { TimedQueue } from './timed-queue.js';
 
-const ROP_QUEUE = 64;
-const REPLY_LIMIT = 32;
+/** GPGPU-Sim's SECTOR_CHUNCK_SIZE: the icnt-to-L2 room a request needs (it may split into four sector requests). */
+const SECTORS_PER_REQUEST = 4;
 
 export class L2Bank {
   readonly cache: Cache;
-  private readonly rop = new TimedQueue<MemRequest>(ROP_QUEUE);
+  /** The ROP delay queue (unbounded, as GPGPU-Sim's m_rop). */
+  private readonly rop = new TimedQueue<MemRequest>(1 << 30);
+  private readonly icntToL2: TimedQueue<MemRequest>;
   /** Misses by line: the requests waiting for the DRAM fill. */
   private readonly pending = new Map<number, MemRequest[]>();
+  /** L2-to-icnt. */
   private readonly replies: MemRequest[] = [];
   private replyHead = 0;
+  private readonly replyLimit: number;
+  /** The L2 cache's miss queue (reservation fails when full). */
+  private readonly missQueue: MemRequest[] = [];
+  private readonly missQueueLimit: number;
+  /** L2-to-DRAM: the partition hands its head to the DRAM scheduler. */
   readonly toDram: MemRequest[] = [];
-  private readonly dramLimit: number;
+  private readonly toDramLimit: number;
   private readonly fetchWholeLine: boolean;
   /** Store misses allocate the line dirty without fetching it (GPGPU-Sim lazy fetch-on-read). */
   private readonly writeAllocate: boolean;
 
-  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap) {
+  constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
     this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
-    this.dramLimit = cfg.l2.missQueue;
+    this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
+    this.replyLimit = cfg.partitionQueues.l2ToIcnt;
+    this.missQueueLimit = cfg.l2.missQueue;
+    this.toDramLimit = cfg.partitionQueues.l2ToDram;
     this.fetchWholeLine = !cfg.l2.sectored;
     this.writeAllocate = cfg.l2.writeAlloc !== 'none';
   }
 
-  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
-    // Replies leave first (downstream), one per cycle.
+  cycle(now: number, reqNet: Network, replyNet: Network): void {
+    // L2-to-icnt: one reply per cycle.
     if (this.replyHead < this.replies.length) {
       const r = this.replies[this.replyHead]!;
       const payload = r.kind === ReqKind.Store ? 0 : r.bytes;
       if (replyNet.tryPush(this.id, r.sm, r, payload, now)) {
+        r.returnAt = now;
         this.replyHead++;
         if (this.replyHead > 256 && this.replyHead * 2 > this.replies.length) {
           this.replies.splice(0, this.replyHead);
@@ -54,12 +69,20 @@ export class L2Bank {
         }
       }
     }
-    const head = this.rop.peek(now);
-    if (head !== undefined && this.access(head)) this.rop.pop();
-    if (!this.rop.full) {
+    if (this.icntToL2.length + SECTORS_PER_REQUEST - 1 < this.icntToL2.capacity) {
       const incoming = reqNet.receive(this.id, now);
-      if (incoming) this.rop.tryPush(incoming, now + this.latency);
+      if (incoming) {
+        this.memLatency.icnt2memSum += now - incoming.createdAt;
+        this.memLatency.requests++;
+        this.memLatency.l1ToIcntSum += incoming.sentAt - incoming.createdAt;
+        this.rop.tryPush(incoming, now + this.latency);
+      }
     }
+    if (this.missQueue.length > 0 && this.toDram.length < this.toDramLimit) this.toDram.push(this.missQueue.shift()!);
+    const head = this.icntToL2.peek(now);
+    if (head !== undefined && this.toDram.length < this.toDramLimit && this.replyCount() < this.replyLimit && this.access(head)) this.icntToL2.pop();
+    const ready = this.rop.peek(now);
+    if (ready !== undefined && !this.icntToL2.full) this.icntToL2.tryPush(this.rop.pop(), now);
   }
 
   private replyCount(): number {
@@ -72,7 +95,6 @@ export class L2Bank {
     const line = c.lineOf(req.addr);
     if (req.kind === ReqKind.Store) {
       // Every store from an SM is acknowledged (GPGPU-Sim's write ack): a header-only reply.
-      if (req.sm >= 0 && this.replyCount() >= REPLY_LIMIT) return false;
       // A sectored L2 hits a store only on readable sectors; a partial write to a sector that is
       // neither filled nor fully written is a SECTOR_MISS every time (GPGPU-Sim tag_array::probe
       // with lazy fetch-on-read: the sector stays MODIFIED and unreadable).
@@ -81,15 +103,14 @@ export class L2Bank {
         c.stats.count(req.source, outcome);
         c.writeWords(line, req.words);
       } else {
-        if (this.toDram.length >= this.dramLimit) return this.fail(req);
+        if (this.missQueue.length >= this.missQueueLimit) return this.fail(req);
         c.stats.count(req.source, outcome);
         if (this.writeAllocate) this.evict(c.writeWords(line, req.words));
-        else this.toDram.push({ ...req, addr: line, waiters: null, subPartition: this.id });
+        else this.missQueue.push({ ...req, addr: line, waiters: null, subPartition: this.id });
       }
       if (req.sm >= 0) this.replies.push(req);
       return true;
     }
-    if (this.replyCount() >= REPLY_LIMIT) return false;
     const outcome = c.lookup(line, req.words);
     if (outcome === AccessOutcome.Hit) {
       c.stats.count(req.source, AccessOutcome.Hit);
@@ -107,12 +128,12 @@ export class L2Bank {
       waiting.push(req);
       return true;
     }
-    if (this.pending.size >= c.geometry.mshrEntries || this.toDram.length >= this.dramLimit) return this.fail(req);
+    if (this.pending.size >= c.geometry.mshrEntries || this.missQueue.length >= this.missQueueLimit) return this.fail(req);
     c.stats.count(req.source, outcome);
     this.pending.set(key, [req]);
     const missing = c.missingSectors(line, req.words);
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
-    this.toDram.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id });
+    this.missQueue.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id });
     return true;
   }
 
@@ -123,7 +144,7 @@ export class L2Bank {
 
   private evict(ev: { line: number; dirty: boolean } | undefined): void {
     if (ev?.dirty) {
-      this.toDram.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0 });
+      this.missQueue.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0 });
     }
   }
 
@@ -145,17 +166,17 @@ export class L2Bank {
 
   /** True when nothing waits in the bank except ROP-latency entries and DRAM fills. */
   quiet(): boolean {
-    return this.replyCount() === 0 && this.toDram.length === 0;
+    return this.replyCount() === 0 && this.toDram.length === 0 && this.missQueue.length === 0 && this.icntToL2.length === 0;
   }
 
   nextEvent(now: number): number {
-    if (this.replyCount() > 0 || this.toDram.length > 0) return now + 1;
+    if (!this.quiet()) return now + 1;
     const t = this.rop.nextReady();
     return t <= now ? now + 1 : t;
   }
 
   idle(): boolean {
-    return this.replyCount() === 0 && this.toDram.length === 0 && this.rop.length === 0 && this.pending.size === 0;
+    return this.quiet() && this.rop.length === 0 && this.pending.size === 0;
   }
 }
 
@@ -163,16 +184,16 @@ export class MemoryPartition {
   readonly banks: L2Bank[];
   readonly dram: DramChannel;
 
-  constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap) {
+  constructor(cfg: GpuConfig, readonly channel: number, map: AddressMap, memLatency: MemLatencyStats) {
     this.banks = [];
     for (let s = 0; s < cfg.subPartitionsPerChannel; s++) {
       const latency = Math.max(1, Math.round((cfg.l2Latency * cfg.clocks.coreMhz) / cfg.clocks.l2Mhz));
-      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map));
+      this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map, memLatency));
     }
     this.dram = new DramChannel(cfg, map);
   }
 
-  cycle(now: number, reqNet: Interconnect, replyNet: Interconnect): void {
+  cycle(now: number, reqNet: Network, replyNet: Network): void {
     this.dram.cycle(now);
     for (let r = this.dram.popReturn(now); r !== undefined; r = this.dram.popReturn(now)) {
       this.banks[r.subPartition - this.banks[0]!.id]!.onDramReturn(r);

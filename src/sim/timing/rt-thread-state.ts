@@ -17,7 +17,7 @@ import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
 
 /** Base of the per-thread blocks, above every other region of the address plan. */
 export const RT_STATE_BASE = 2 ** 46;
-/** Base of the per-warp intersection tables the RT unit writes (rt-unit.ts). */
+/** Base of the per-warp intersection tables the RT unit writes (rt/rt-unit.ts). */
 export const RT_TABLE_BASE = 2 ** 47;
 /** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block. */
 export const RT_STATE_BLOCK_BYTES = 256;

@@ -34,16 +34,19 @@ import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce, type LineRequest } from './coalescer.js';
-import type { Interconnect } from './interconnect.js';
+import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
+import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { INTERSECTION_TABLE_BYTES, RtUnit } from './rt-unit.js';
+import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
+import type { RtUnit } from './rt/rt-unit.js';
+import { rtUnitFor } from './rt/rt-unit-for.js';
 import { RT_TABLE_BASE } from './rt-thread-state.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
-import type { RayVirtualization, SavedWarp, SuspendedCta } from './ray-virtualization.js';
-import { type TreeletMap, TreeletRtUnit } from './treelet-rt-unit.js';
+import { type CtaSlots, CtaSuspension, type RayVirtualization, type SlotState, type SuspendedCta } from './ray-virtualization.js';
+import type { TreeletMap } from '../rt/treelets.js';
 
-/** Paper 001's mechanisms, when the config turns them on (ray-virtualization.ts, treelet-rt-unit.ts). */
+/** Paper 001's mechanisms, when the config turns them on (ray-virtualization.ts, treelets/treelet-policy.ts). */
 export interface SmMechanisms {
   /** The BVH's treelets (needed by rt_treelet_queues). */
   treelets?: TreeletMap;
@@ -101,10 +104,10 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-export class Sm implements MemClient {
+export class Sm implements MemClient, CtaSlots {
   readonly l1: L1DataCache;
   readonly rtCache: L1DataCache;
-  readonly rt: RtUnit | TreeletRtUnit;
+  readonly rt: RtUnit;
   readonly icache: Cache;
   private readonly bankUnitLog2: number;
   readonly stats = new SmStats();
@@ -136,6 +139,9 @@ export class Sm implements MemClient {
   private readonly lastIssued: Int32Array;
   private readonly unitFree: Float64Array[];
   private readonly ldst = new LdstQueue();
+  /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
+  private readonly l1Pipe: L1LatencyQueue;
+  private readonly l1Lookup: L1Lookup;
   private readonly ctaLeft = new Map<number, number>();
   private readonly ctaSizes = new Map<number, number>();
   private resident = 0;
@@ -183,20 +189,15 @@ export class Sm implements MemClient {
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
-    if (cfg.treelet.queues || cfg.treelet.virtualization) {
-      if (cfg.treelet.queues && !mech.treelets) throw new Error('internal: rt_treelet_queues needs the BVH\'s treelet map');
-      this.virt = cfg.treelet.virtualization ? mech.virt ?? null : null;
-      const empty: TreeletMap = { treeletOfAddress: new Map(), treeletStart: [], treeletBytes: [], budget: 8192 };
-      this.rt = new TreeletRtUnit(cfg, this.rtCache, (token) => this.rtDone(token), this.l1,
-        (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES, mech.treelets ?? empty, id);
-    } else {
-      this.rt = new RtUnit(cfg, this.rtCache, (slot) => {
-        this.inRt[slot] = 0;
-        this.wakeAt = 0;
-      }, this.l1, (slot) => tables + slot * INTERSECTION_TABLE_BYTES);
-    }
+    this.virt = cfg.treelet.virtualization && mech.virt ? new CtaSuspension(mech.virt, this, id, nc) : null;
+    this.rt = rtUnitFor(cfg, {
+      cache: this.rtCache, l1: this.l1, onTraceDone: (token) => this.rtDone(token),
+      tableBase: (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES,
+    }, id, mech.treelets);
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
+    this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
+    this.l1Lookup = (a, now) => this.l1.access(a.addr, a.bytes, a.kind, ReqSource.Shader, a.waiter, now, a.local, a.words);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -259,7 +260,7 @@ export class Sm implements MemClient {
     if (--this.pendingMem[w.tag]! === 0 && this.scoreboard.loadsDone(w.tag)) this.nextIssueAt[w.tag] = now + 1;
     this.wakeAt = 0;
     if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
-    this.suspendCheck = this.virt !== null;
+    if (this.virt !== null) this.virt.mayChange();
   }
 
   /** A reply packet from the interconnect. */
@@ -267,13 +268,13 @@ export class Sm implements MemClient {
     (req.source === ReqSource.Rt ? this.rtCache : this.l1).onReply(req, now);
   }
 
-  cycle(now: number, reqNet: Interconnect): boolean {
+  cycle(now: number, reqNet: Network): boolean {
     this.account(now);
     this.rt.cycle(now);
     this.l1.cycle(now, reqNet);
     if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
     this.ldstCycle(now);
-    if (this.virt !== null) this.suspendCtas(now);
+    if (this.virt !== null) this.virt.suspendWaiting(now);
     if (now < this.wakeAt) return false;
     this.slotsChanged = false;
     let issued = false;
@@ -285,28 +286,26 @@ export class Sm implements MemClient {
   }
 
   /**
-   * The LD/ST unit sends queued accesses into the L1D: per LD/ST unit, at most one per L1D bank
-   * each cycle, stopping at the first bank conflict (GPGPU-Sim
-   * ldst_unit::process_memory_access_queue_l1cache with gpgpu_l1_banks).
+   * The LD/ST unit's L1D path, in GPGPU-Sim's order (ldst_unit::cycle): the access at stage 0 of
+   * each bank's latency pipeline looks up the tags, then queued accesses enter the pipelines, per
+   * LD/ST unit at most one per bank each cycle, stopping at the first bank whose last stage is
+   * occupied (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks).
    */
   private ldstCycle(now: number): void {
+    this.l1Pipe.cycle(now, this.l1Lookup);
     const banks = this.cfg.l1Banks;
-    let usedBanks = 0;
     const q = this.ldst;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
       const addr = q.headAddr();
       const words = q.headWords();
-      if (banks.count > 1) {
-        const bank = hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2);
-        if (usedBanks & (1 << bank)) {
-          this.stats.l1BankConflicts++;
-          break;
-        }
-        usedBanks |= 1 << bank;
+      const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;
+      if (!this.l1Pipe.canEnter(bank, now)) {
+        this.stats.l1BankConflicts++;
+        break;
       }
       const kind = q.headKind();
       const waiter = kind === ReqKind.Store ? null : this.slotWaiter[q.headSlot()]!;
-      if (!this.l1.access(addr, q.headBytes(), kind, ReqSource.Shader, waiter, now, q.headLocal(), words)) break;
+      this.l1Pipe.enter(bank, { addr, bytes: q.headBytes(), words, kind, waiter, local: q.headLocal() }, now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -484,8 +483,8 @@ export class Sm implements MemClient {
     const i = this.instIdx[c]!;
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
-      if (this.rt.tryAccept(this.rtToken(c), step.rt!, now)) {
-        this.rtAccepted(c);
+      if (this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now)) {
+        if (this.virt !== null) this.virt.accepted(c);
         this.rtSent[c] = 1;
         this.inRt[c] = 1;
       } else if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
@@ -515,8 +514,8 @@ export class Sm implements MemClient {
     }
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
-      this.rt.tryAccept(this.rtToken(c), step.rt!, now);
-      this.rtAccepted(c);
+      this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
+      if (this.virt !== null) this.virt.accepted(c);
       this.rtSent[c] = 1;
       this.inRt[c] = 1;
     }
@@ -603,72 +602,30 @@ export class Sm implements MemClient {
     } else this.ctaLeft.set(cta, left);
   }
 
-  // --- Ray virtualization (paper 001 Sec. 4.1; ray-virtualization.ts) ---------------------------
-  private readonly virt: RayVirtualization | null = null;
-  /** Virtualization: RT ticket -> slot of the resident warp that issued it. */
-  private readonly tokenSlot = new Map<number, number>();
-  private readonly slotToken = new Map<number, number>();
-  private nextToken = 0;
-  /** Set when a warp entered the RT unit or a load returned: a CTA may have become suspendable. */
-  private suspendCheck = false;
+  // --- The slot tables, as ray virtualization sees them (CtaSlots; ray-virtualization.ts) -------
+  /** Ray virtualization's suspend / resume of this SM's CTAs (null when rt_ray_virtualization is off). */
+  private readonly virt: CtaSuspension | null = null;
 
-  /**
-   * The ticket the RT unit reports back: the context itself, or under virtualization a number
-   * unique in the GPU that still names the context (`floor(token / 4096) % contexts`, for the
-   * intersection table) and the SM (`token % 4096`).
-   */
-  private rtToken(c: number): number {
-    return this.virt === null ? c : (this.nextToken * this.steps.length + c) * 4096 + this.id;
+  ctas(): Iterable<number> {
+    return this.ctaLeft.keys();
   }
 
-  /** Context c's traceRay was accepted with the ticket rtToken(c) gave. */
-  private rtAccepted(c: number): void {
-    if (this.virt === null) return;
-    const token = this.rtToken(c);
-    this.nextToken++;
-    this.tokenSlot.set(token, c);
-    this.slotToken.set(c, token);
-    this.suspendCheck = true;
+  ctaSlots(cta: number): number[] {
+    const out: number[] = [];
+    for (let slot = 0; slot < this.n; slot++) if (this.ctaOf[slot] === cta) out.push(slot);
+    return out;
   }
 
-  private rtDone(token: number): void {
-    this.wakeAt = 0;
-    if (this.virt === null) {
-      this.inRt[token] = 0;
-      return;
-    }
-    const slot = this.tokenSlot.get(token);
-    if (slot !== undefined) {
-      this.tokenSlot.delete(token);
-      this.slotToken.delete(slot);
-      this.inRt[slot] = 0;
-    } else this.virt.traceDone(token);
+  waitsOnlyInRt(slot: number): boolean {
+    return this.itsSlot[slot] === 0 && this.inRt[slot] === 1 && this.pendingMem[slot] === 0;
   }
 
-  /** Terminates every resident CTA whose warps all wait in the RT unit, saving their state. */
-  private suspendCtas(now: number): void {
-    if (!this.suspendCheck) return;
-    this.suspendCheck = false;
-    for (const cta of this.ctaLeft.keys()) {
-      let all = true;
-      for (let slot = 0; slot < this.n && all; slot++) {
-        if (this.ctaOf[slot] !== cta) continue;
-        all = this.itsSlot[slot] === 0 && this.inRt[slot] === 1 && this.pendingMem[slot] === 0 && this.slotToken.has(slot);
-      }
-      if (all) this.suspendCta(cta, now);
-    }
-  }
-
-  private suspendCta(cta: number, now: number): void {
-    const virt = this.virt!;
+  evictCta(cta: number, now: number): SlotState[] {
     this.account(now);
-    const warps: SavedWarp[] = [];
+    const out: SlotState[] = [];
     for (let slot = 0; slot < this.n; slot++) {
       if (this.ctaOf[slot] !== cta) continue;
-      const token = this.slotToken.get(slot)!;
-      this.slotToken.delete(slot);
-      this.tokenSlot.delete(token);
-      warps.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]!, token });
+      out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]! });
       this.warps[slot] = null;
       this.steps[slot] = null;
       this.inRt[slot] = 0;
@@ -681,28 +638,18 @@ export class Sm implements MemClient {
     this.ctaLeft.delete(cta);
     this.registersUsed -= this.ctaRegisters(this.ctaSizes.get(cta)!);
     this.ctaSizes.delete(cta);
-    const rec: SuspendedCta = { cta, warps, outstanding: warps.length, stateAddress: virt.allocateState(), stateBytes: warps.length * virt.warpStateBytes };
-    this.stateTraffic(rec, ReqKind.Store, -1);
-    virt.suspend(rec);
+    return out;
   }
 
-  /**
-   * Sec. 4.1: new CTAs launch "until ... the desired number of concurrent rays is reached": room
-   * in the RT unit for one ray per thread of a new CTA (always true without virtualization).
-   */
-  hasRayRoom(ctaWarps: number): boolean {
-    return this.virt === null || this.rt.raysInFlight + ctaWarps * this.cfg.warpSize <= this.cfg.treelet.raysPerSm;
-  }
-
-  /** Resumes a terminated CTA whose rays all finished: its warps wait for their state loads. */
-  resumeCta(rec: SuspendedCta, now: number): void {
+  restoreCta(cta: number, warps: readonly SlotState[], now: number): number[] {
     this.account(now);
     this.wakeAt = 0;
-    this.ctaLeft.set(rec.cta, rec.warps.length);
-    this.ctaSizes.set(rec.cta, rec.warps.length);
-    this.registersUsed += this.ctaRegisters(rec.warps.length);
+    this.ctaLeft.set(cta, warps.length);
+    this.ctaSizes.set(cta, warps.length);
+    this.registersUsed += this.ctaRegisters(warps.length);
+    const slots: number[] = [];
     let slot = 0;
-    for (const [k, sw] of rec.warps.entries()) {
+    for (const sw of warps) {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = sw.warp;
       this.steps[slot] = sw.step;
@@ -717,28 +664,38 @@ export class Sm implements MemClient {
       this.lastCtx[slot] = slot;
       this.readyAt[slot] = now;
       this.nextIssueAt[slot] = now;
-      this.ctaOf[slot] = rec.cta;
+      this.ctaOf[slot] = cta;
       this.sched[slot % this.sched.length]!.push(slot);
       this.resident++;
-      this.stateTraffic(rec, ReqKind.Load, slot, k);
+      slots.push(slot);
     }
+    return slots;
   }
 
-  /** Save (stores) or restore (loads of warp `k`, woken in `slot`) of a CTA's state, in 128 B lines through the LD/ST queue. */
-  private stateTraffic(rec: SuspendedCta, kind: ReqKind, slot: number, k = -1): void {
-    const per = this.virt!.warpStateBytes;
-    const first = k < 0 ? 0 : k;
-    const last = k < 0 ? rec.warps.length - 1 : k;
-    for (let w = first; w <= last; w++) {
-      const base = rec.stateAddress + w * per;
-      for (let a = base; a < base + per; a += 128) {
-        const bytes = Math.min(128, base + per - a);
-        this.ldst.push(a, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot < 0 ? 0 : slot, false);
-        if (kind === ReqKind.Load) this.pendingMem[slot]++;
-      }
-    }
+  stateAccess(addr: number, bytes: number, kind: ReqKind, slot: number): void {
+    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot < 0 ? 0 : slot, false);
+    if (kind === ReqKind.Load) this.pendingMem[slot]++;
   }
-  // --- end of ray virtualization ---------------------------------------------------------------
+
+  /** The RT unit finished the traceRay with this ticket. */
+  private rtDone(token: number): void {
+    this.wakeAt = 0;
+    const slot = this.virt === null ? token : this.virt.traceDone(token);
+    if (slot >= 0) this.inRt[slot] = 0;
+  }
+
+  /**
+   * Sec. 4.1: new CTAs launch "until ... the desired number of concurrent rays is reached": room
+   * in the RT unit for one ray per thread of a new CTA (always true without virtualization).
+   */
+  hasRayRoom(ctaWarps: number): boolean {
+    return this.virt === null || this.rt.raysInFlight + ctaWarps * this.cfg.warpSize <= this.cfg.treelet.raysPerSm;
+  }
+
+  /** Resumes a terminated CTA whose rays all finished: its warps wait for their state loads. */
+  resumeCta(rec: SuspendedCta, now: number): void {
+    this.virt!.resume(rec, now);
+  }
 
   private account(now: number): void {
     const dt = now - this.lastAccount;
@@ -793,11 +750,12 @@ export class Sm implements MemClient {
     let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
     if (this.ldst.length > 0) return now + 1;
+    t = Math.min(t, this.l1Pipe.nextEvent(now));
     return Math.min(t, Math.max(now + 1, this.wakeAt));
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.ldst.length === 0 && this.l1.idle() && this.rt.idle();
+    return this.resident === 0 && this.ldst.length === 0 && this.l1Pipe.length === 0 && this.l1.idle() && this.rt.idle();
   }
 
   /** For the deadlock watchdog (watchdog.ts): the RT unit's oldest warp and what its first unfinished ray waits on. */

@@ -7,14 +7,15 @@
  *
  * Invariant: `TimingStats` is plain JSON-able data (numbers, arrays, records).
  */
+import type { MemLatencyStats } from './mem-latency-stats.js';
 import { CacheStats, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
-import type { RtStats } from './rt-unit.js';
+import type { RtStats } from './rt/rt-stats.js';
 import type { SmStats } from './sm.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
-import type { treeletTableArea } from './treelet-queues.js';
-import { MODE_NAMES, type TreeletStats } from './treelet-stats.js';
+import type { treeletTableArea } from './treelets/treelet-queues.js';
+import { MODE_NAMES, type TreeletStats } from './treelets/treelet-stats.js';
 
 export interface StatMeta {
   unit: string;
@@ -46,6 +47,10 @@ export const STAT_META: Record<string, StatMeta> = {
   L2_total_cache_reservation_fails: { unit: 'attempts', description: 'L2 accesses refused and retried' },
   icnt_total_packets: { unit: 'packets', description: 'packets through the request and reply networks' },
   icnt_total_bytes: { unit: 'bytes', description: 'bytes through the request and reply networks' },
+  averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
+  avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over requests and divided by the responses (GPGPU-Sim avg_icnt2mem_latency)' },
+  avg_l1_to_icnt_latency: { unit: 'cycles', description: 'mean cycles from a request\'s creation to the L1 handing it to the network (L1D latency pipeline and miss queue), over requests from SMs' },
+  avg_icnt2sh_latency: { unit: 'cycles', description: 'mean cycles from the L2 pushing a response into the network to the SM taking it (GPGPU-Sim avg_icnt2sh_latency)' },
   dram_reads: { unit: 'requests', description: 'DRAM read requests' },
   dram_writes: { unit: 'requests', description: 'DRAM write requests (L2 write-backs)' },
   dram_row_buffer_hit_rate: { unit: 'ratio', description: 'DRAM accesses that found their row open' },
@@ -118,7 +123,13 @@ export const STAT_META: Record<string, StatMeta> = {
   rt_predictor_baseline_nodes: { unit: 'nodes', description: 'node fetches the same rays make traversing from the root (n x rays, Eq. 1)' },
   rt_predictor_prediction_nodes: { unit: 'nodes', description: 'node fetches spent traversing from predicted nodes (k m x predicted rays)' },
   rt_predictor_misprediction_nodes: { unit: 'nodes', description: 'the part of those on mispredicted rays (wasted, Fig. 13)' },
-  rt_predictor_memory_savings: { unit: 'ratio', description: '(baseline nodes - nodes) / baseline nodes: node fetches saved (Fig. 2 left, Fig. 13)' },
+  rt_predictor_node_fetch_savings: { unit: 'ratio', description: '(baseline nodes - nodes) / baseline nodes: node fetches of the looked-up rays saved against their full traversals (Eq. 1\'s (n - N) / n, Table 5)' },
+  rt_predictor_memory_savings: {
+    unit: 'ratio',
+    description: 'memory savings as paper 002 measures them against the baseline RT unit (Sec. 6, Fig. 13: 13%): (the baseline run\'s RT-unit memory requests - this run\'s) / the baseline\'s, ' +
+      'counting the node-chunk requests the RT unit sends to the memory system (rt_total_requests); a comparison of two runs, so it is given where a baseline run is at hand ' +
+      '(a sweep whose first point has no predictor, bench/predictor.ts), never in one run\'s stats',
+  },
   rt_predictor_updates: { unit: 'updates', description: 'predictor table updates (hit rays, Go Up Level ancestor of the hit leaf)' },
   rt_predictor_repacked_warps: { unit: 'warps', description: 'warps formed by the partial warp collector (Sec. 4.4.1)' },
   rt_predictor_collector_timeouts: { unit: 'warps', description: 'of those, partial warps that left on the collector timeout' },
@@ -171,6 +182,7 @@ export interface StatsInput {
   rt: RtStats;
   icntPackets: number;
   icntBytes: number;
+  memLatency: MemLatencyStats;
   sampleInterval: number;
   samplesRays: number[];
   samplesWarps: number[];
@@ -217,7 +229,15 @@ export function buildStats(x: StatsInput): TimingStats {
     L2_total_cache_miss_rate: div(x.l2.misses(), x.l2.accesses()),
     L2_total_cache_reservation_fails: x.l2.get(0, 4) + x.l2.get(1, 4),
   };
-  const icnt = { icnt_total_packets: x.icntPackets, icnt_total_bytes: x.icntBytes };
+  const m = x.memLatency;
+  const icnt = {
+    icnt_total_packets: x.icntPackets,
+    icnt_total_bytes: x.icntBytes,
+    averagemflatency: div(m.responseLatencySum, m.responses),
+    avg_icnt2mem_latency: div(m.icnt2memSum, m.responses),
+    avg_icnt2sh_latency: div(m.icnt2shSum, m.responses),
+    avg_l1_to_icnt_latency: div(m.l1ToIcntSum, m.requests),
+  };
   const d = x.dram;
   const dram = {
     dram_reads: d.reads,
@@ -325,8 +345,9 @@ function treeletGroup(t: NonNullable<StatsInput['treelet']>): Record<string, num
 
 /**
  * The intersection predictor's figures, in the paper's terms (paper 002 Sec. 3): shares of the
- * considered rays predicted / verified / mispredicted, and memory savings as node fetches saved
- * against the same rays' full traversals (Eq. 1's n - N, Fig. 13).
+ * considered rays predicted / verified / mispredicted, and the node fetches saved against the same
+ * rays' full traversals (Eq. 1's n - N). The paper's memory savings compare the RT unit's memory
+ * requests with a baseline run's: predictorMemorySavings.
  */
 function predictorStats(p: PredictorStats, tableBytes: number): Record<string, number> {
   return {
@@ -343,12 +364,26 @@ function predictorStats(p: PredictorStats, tableBytes: number): Record<string, n
     rt_predictor_baseline_nodes: p.baselineNodes,
     rt_predictor_prediction_nodes: p.predictionNodes,
     rt_predictor_misprediction_nodes: p.mispredictionNodes,
-    rt_predictor_memory_savings: div(p.baselineNodes - p.nodes, p.baselineNodes),
+    rt_predictor_node_fetch_savings: div(p.baselineNodes - p.nodes, p.baselineNodes),
     rt_predictor_updates: p.updates,
     rt_predictor_repacked_warps: p.repackedWarps,
     rt_predictor_collector_timeouts: p.collectorTimeouts,
     rt_predictor_avg_lookup_queue_cycles: div(p.lookupQueueCycles, p.lookups),
   };
+}
+
+/**
+ * `rt_predictor_memory_savings` of a run with the intersection predictor against a run of the
+ * baseline RT unit on the same frame (paper 002 Sec. 5.2: "assess its effectiveness by comparing
+ * results to the baseline"; Fig. 13): the share of the baseline's RT-unit memory requests
+ * (`rt_total_requests`, node chunks sent to the memory system after merging) the predictor run did
+ * not make; negative when it made more. Undefined unless `run` has the predictor and `baseline`
+ * has not.
+ */
+export function predictorMemorySavings(run: Readonly<Record<string, number>>, baseline: Readonly<Record<string, number>>): number | undefined {
+  if (run.rt_predictor_lookups === undefined || baseline.rt_predictor_lookups !== undefined) return undefined;
+  const base = baseline.rt_total_requests ?? 0;
+  return base > 0 ? (base - (run.rt_total_requests ?? 0)) / base : undefined;
 }
 
 /** 40 equal bins up to the largest latency (bin width rounded up to a whole cycle). */

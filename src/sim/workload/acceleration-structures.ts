@@ -1,8 +1,8 @@
 /**
  * Acceleration structures declared in the manifest exactly as a Vulkan application builds them
  * (issue 5 section 2): BLAS geometries with vertex / index / AABB data from files or inline
- * numbers, formats, strides and build ranges, and TLAS instances. `readAccelerationStructures`
- * checks the JSON (key-path messages); `loadAccelerationStructureDescriptions` reads the data and
+ * numbers, formats, strides and build ranges, and TLAS instances. The schema (manifest-schema.ts)
+ * types the JSON; `readAccelerationStructures` checks files and keys that go together; `loadAccelerationStructureDescriptions` reads the data and
  * returns the build descriptions src/sim/rt builds from (`buildAccelerationStructureFromDescriptions`),
  * after checking every build range lies inside its data, as the Vulkan valid-usage rules require.
  * Invariant: all problems are collected and reported together, as a ManifestError when loading.
@@ -10,13 +10,13 @@
 import type {
   BottomLevelDescription, GeometryDescription, IndexType, InstanceDescription, VertexFormat,
 } from '../rt/acceleration-structure.js';
-import {
-  array, boolean, describeJson, existingFile, isObject, key, nonNegativeInteger, object, oneOf, onlyKeys, report,
-  type JsonChecks,
-} from './json-checks.js';
+import type { z } from 'zod';
+import { describeJson, existingFile, key, report, type JsonChecks } from './json-checks.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE, readDataFile, readJsonDataFile } from './data-file.js';
-import { INSTANCE_FLAGS, ManifestError, type InstanceFlag } from './manifest.js';
-import { aabbsGeometrySchema, accelerationStructuresSchema, keysOf, trianglesGeometrySchema } from './manifest-schema.js';
+import { ManifestError, type InstanceFlag } from './manifest.js';
+import type { aabbsGeometrySchema, AccelerationStructuresJson, trianglesGeometrySchema } from './manifest-schema.js';
+import { checkedEntries, flatTransform } from './validate-resources.js';
+import type { Vouch } from './schema-issues.js';
 
 /** Where a buffer's bytes come from: a .bin file (raw, little-endian), a .json array, or inline numbers. */
 export type BufferData = { file: string } | { values: number[] } | NamedBufferData;
@@ -50,7 +50,7 @@ export function namedBufferReferences(spec: AccelerationStructuresSpec | undefin
   return out;
 }
 
-export const VERTEX_FORMATS: readonly VertexFormat[] = ['R32G32B32_SFLOAT', 'R32G32B32A32_SFLOAT', 'R32G32_SFLOAT'];
+export const VERTEX_FORMATS = ['R32G32B32_SFLOAT', 'R32G32B32A32_SFLOAT', 'R32G32_SFLOAT'] as const satisfies readonly VertexFormat[];
 const VERTEX_COMPONENTS: Readonly<Record<VertexFormat, number>> = { R32G32B32_SFLOAT: 3, R32G32B32A32_SFLOAT: 4, R32G32_SFLOAT: 2 };
 const INDEX_BYTES: Readonly<Record<IndexType, number>> = { uint16: 2, uint32: 4, none: 0 };
 
@@ -90,21 +90,13 @@ export interface AccelerationStructuresSpec {
   instances: { blas: number; transform: number[]; customIndex: number; mask: number; sbtOffset: number; flags: InstanceFlag[] }[];
 }
 
-const IDENTITY_3X4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+type BufferDataJson = TrianglesGeometryJson['vertexData'];
+type TrianglesGeometryJson = z.output<typeof trianglesGeometrySchema>;
+type AabbsGeometryJson = z.output<typeof aabbsGeometrySchema>;
 
-function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undefined {
-  if (isObject(v)) {
-    onlyKeys(c, v, ['buffer', 'offset'], path); // the schema's bufferData object
-    const name = typeof v.buffer === 'string' && v.buffer.length > 0 ? v.buffer : undefined;
-    if (name === undefined) report(c, key(path, 'buffer'), `expected a buffer name (a "buffers" entry or a storage buffer's "id"), found ${describeJson(v.buffer)}`);
-    const offset = v.offset === undefined ? 0 : nonNegativeInteger(c, v.offset, key(path, 'offset'));
-    return name !== undefined && offset !== undefined ? { buffer: name, offset } : undefined;
-  }
-  if (Array.isArray(v)) {
-    if (v.every((x) => typeof x === 'number' && Number.isFinite(x))) return { values: v as number[] };
-    report(c, path, 'expected numbers only in an inline data array');
-    return undefined;
-  }
+function bufferData(c: JsonChecks, v: BufferDataJson, path: string): BufferData | undefined {
+  if (Array.isArray(v)) return { values: v };
+  if (typeof v === 'object') return { buffer: v.buffer, offset: v.offset ?? 0 };
   const file = existingFile(c, v, path);
   if (file && !RAW_DATA_FILE.test(file) && !JSON_DATA_FILE.test(file)) {
     report(c, path, `expected a .bin (raw bytes) or .json (array of numbers) file, optionally .gz, found ${describeJson(v)}`);
@@ -113,97 +105,51 @@ function bufferData(c: JsonChecks, v: unknown, path: string): BufferData | undef
   return file ? { file } : undefined;
 }
 
-function transform3x4(c: JsonChecks, v: unknown, path: string): number[] | undefined {
-  const flat = Array.isArray(v) && v.length === 3 && v.every(Array.isArray) ? (v as unknown[][]).flat() : v;
-  if (Array.isArray(flat) && flat.length === 12 && flat.every((x) => typeof x === 'number' && Number.isFinite(x))) return flat as number[];
-  report(c, path, `expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found ${describeJson(v)}`);
-  return undefined;
-}
-
-function geometry(c: JsonChecks, v: unknown, path: string): TrianglesGeometrySpec | AabbsGeometrySpec | undefined {
-  const g = object(c, v, path);
-  if (!g) return undefined;
-  const type = oneOf(c, g.type, ['triangles', 'aabbs'] as const, key(path, 'type'));
-  // Triangles may leave the count to the data, as a host that builds over a whole buffer does.
-  const count = g.primitiveCount === undefined && g.type === 'triangles' ? -1 : nonNegativeInteger(c, g.primitiveCount, key(path, 'primitiveCount'));
-  const offset = g.primitiveOffset === undefined ? 0 : nonNegativeInteger(c, g.primitiveOffset, key(path, 'primitiveOffset'));
-  const opaque = g.opaque === undefined ? true : boolean(c, g.opaque, key(path, 'opaque'));
-  const noDup = g.noDuplicateAnyHitInvocation === undefined ? false : boolean(c, g.noDuplicateAnyHitInvocation, key(path, 'noDuplicateAnyHitInvocation'));
-  if (type === 'aabbs') {
-    onlyKeys(c, g, keysOf(aabbsGeometrySchema), path);
+function geometry(c: JsonChecks, g: TrianglesGeometryJson | AabbsGeometryJson, path: string): TrianglesGeometrySpec | AabbsGeometrySpec | undefined {
+  const common = { primitiveOffset: g.primitiveOffset ?? 0, opaque: g.opaque ?? true, noDuplicateAnyHitInvocation: g.noDuplicateAnyHitInvocation ?? false };
+  if (g.type === 'aabbs') {
     const data = bufferData(c, g.data, key(path, 'data'));
-    const stride = g.stride === undefined ? 24 : nonNegativeInteger(c, g.stride, key(path, 'stride'));
-    if (stride !== undefined && (stride < 24 || stride % 8 !== 0)) report(c, key(path, 'stride'), `expected a multiple of 8 of at least 24, found ${stride}`);
-    if (!data || stride === undefined || count === undefined || count < 0 || offset === undefined || opaque === undefined || noDup === undefined) return undefined;
-    return { type, data, stride, primitiveCount: count, primitiveOffset: offset, opaque, noDuplicateAnyHitInvocation: noDup };
+    return data && { type: g.type, data, stride: g.stride ?? 24, primitiveCount: g.primitiveCount, ...common };
   }
-  if (type !== 'triangles') return undefined;
-  onlyKeys(c, g, keysOf(trianglesGeometrySchema), path);
-  const vertexData = bufferData(c, g.vertexData, key(path, 'vertexData'));
-  const vertexFormat = g.vertexFormat === undefined ? 'R32G32B32_SFLOAT' : oneOf(c, g.vertexFormat, VERTEX_FORMATS, key(path, 'vertexFormat'));
-  const vertexStride = g.vertexStride === undefined ? (vertexFormat ? VERTEX_COMPONENTS[vertexFormat] * 4 : 12) : nonNegativeInteger(c, g.vertexStride, key(path, 'vertexStride'), 1);
-  const maxVertex = g.maxVertex === undefined ? -1 : nonNegativeInteger(c, g.maxVertex, key(path, 'maxVertex'));
-  const indexType = g.indexType === undefined ? 'none' : oneOf(c, g.indexType, ['uint16', 'uint32', 'none'] as const, key(path, 'indexType'));
-  const indexData = g.indexData === undefined ? undefined : bufferData(c, g.indexData, key(path, 'indexData'));
-  if (indexType && indexType !== 'none' && g.indexData === undefined) report(c, key(path, 'indexData'), `missing (indexType is ${indexType})`);
+  const indexType = g.indexType ?? 'none';
+  if (indexType !== 'none' && g.indexData === undefined) report(c, key(path, 'indexData'), `missing (indexType is ${indexType})`);
   if (indexType === 'none' && g.indexData !== undefined) report(c, key(path, 'indexData'), 'given, but indexType is "none"');
-  const transform = g.transform === undefined ? undefined : transform3x4(c, g.transform, key(path, 'transform'));
-  const firstVertex = g.firstVertex === undefined ? 0 : nonNegativeInteger(c, g.firstVertex, key(path, 'firstVertex'));
-  if (!vertexData || !vertexFormat || vertexStride === undefined || maxVertex === undefined || !indexType || count === undefined
-    || offset === undefined || firstVertex === undefined || opaque === undefined || noDup === undefined) return undefined;
-  if (g.transform !== undefined && !transform) return undefined;
-  const out: TrianglesGeometrySpec = {
-    type, vertexData, vertexFormat, vertexStride, indexType, primitiveOffset: offset, firstVertex, opaque, noDuplicateAnyHitInvocation: noDup,
-    ...(count >= 0 ? { primitiveCount: count } : {}), ...(maxVertex >= 0 ? { maxVertex } : {}),
+  const vertexData = bufferData(c, g.vertexData, key(path, 'vertexData'));
+  const indexData = g.indexData === undefined ? undefined : bufferData(c, g.indexData, key(path, 'indexData'));
+  if (!vertexData || (g.indexData !== undefined && !indexData)) return undefined;
+  const vertexFormat = g.vertexFormat ?? 'R32G32B32_SFLOAT';
+  // Triangles may leave the count to the data, as a host that builds over a whole buffer does.
+  return {
+    type: g.type, vertexData, vertexFormat, vertexStride: g.vertexStride ?? VERTEX_COMPONENTS[vertexFormat] * 4, indexType,
+    firstVertex: g.firstVertex ?? 0, ...common,
+    ...(g.primitiveCount !== undefined ? { primitiveCount: g.primitiveCount } : {}), ...(g.maxVertex !== undefined ? { maxVertex: g.maxVertex } : {}),
+    ...(indexData ? { indexData } : {}), ...(g.transform ? { transform: flatTransform(g.transform) } : {}),
   };
-  if (indexData) out.indexData = indexData;
-  if (transform) out.transform = transform;
-  return out;
 }
 
-/** The manifest's `accelerationStructures` key, checked. */
-export function readAccelerationStructures(c: JsonChecks, v: unknown, path: string): AccelerationStructuresSpec | undefined {
-  const root = object(c, v, path);
-  if (!root) return undefined;
-  onlyKeys(c, root, keysOf(accelerationStructuresSchema), path);
-  const blas: AccelerationStructuresSpec['blas'] = [];
-  (array(c, root.blas, key(path, 'blas')) ?? []).forEach((b, i) => {
+/**
+ * The manifest's `accelerationStructures` key, as far as the schema vouches for it (`v`): files
+ * checked, one geometry type per BLAS, instances' BLAS indices in range, defaults filled.
+ */
+export function readAccelerationStructures(c: JsonChecks, root: AccelerationStructuresJson, path: string, v: Vouch): AccelerationStructuresSpec {
+  const blasPath = key(path, 'blas');
+  const blas = (v.shapeOk(blasPath) ? root.blas : []).map((b, i) => {
     const bp = key(key(path, 'blas'), i);
-    const obj = object(c, b, bp);
-    if (!obj) return;
-    onlyKeys(c, obj, ['geometries'], bp);
-    const list = array(c, obj.geometries, key(bp, 'geometries')) ?? [];
-    if (list.length === 0 && Array.isArray(obj.geometries)) report(c, key(bp, 'geometries'), 'expected at least one geometry');
-    const geometries = list.map((g, j) => geometry(c, g, key(key(bp, 'geometries'), j))).filter((g) => g !== undefined);
-    const types = new Set(geometries.map((g) => g.type));
+    const list = v.shapeOk(bp) ? b.geometries : undefined;
+    const types = new Set((v.shapeOk(key(bp, 'geometries')) ? list ?? [] : []).filter((_, j) => v.ok(key(key(key(bp, 'geometries'), j), 'type'))).map((g) => g.type));
     if (types.size > 1) report(c, key(bp, 'geometries'), 'mixes triangles and aabbs; Vulkan requires one geometry type per BLAS');
-    blas.push({ geometries });
+    const geometries = checkedEntries(list, key(bp, 'geometries'), v);
+    return { geometries: geometries.map((g) => geometry(c, g.value, g.path)).filter((g) => g !== undefined) };
   });
-  const instances: AccelerationStructuresSpec['instances'] = [];
-  (array(c, root.instances, key(path, 'instances')) ?? []).forEach((inst, i) => {
-    const ip = key(key(path, 'instances'), i);
-    const obj = object(c, inst, ip);
-    if (!obj) return;
-    onlyKeys(c, obj, ['blas', 'transform', 'customIndex', 'mask', 'sbtOffset', 'flags'], ip);
-    const index = nonNegativeInteger(c, obj.blas, key(ip, 'blas'));
-    if (index !== undefined && isObject(root) && Array.isArray(root.blas) && index >= root.blas.length) {
-      report(c, key(ip, 'blas'), `${index} is out of range (${root.blas.length} BLAS declared)`);
-    }
-    const transform = obj.transform === undefined ? IDENTITY_3X4 : transform3x4(c, obj.transform, key(ip, 'transform'));
-    const customIndex = obj.customIndex === undefined ? 0 : nonNegativeInteger(c, obj.customIndex, key(ip, 'customIndex'));
-    if (customIndex !== undefined && customIndex >= 1 << 24) report(c, key(ip, 'customIndex'), `expected a 24-bit value, found ${customIndex}`);
-    const mask = obj.mask === undefined ? 0xff : nonNegativeInteger(c, obj.mask, key(ip, 'mask'));
-    if (mask !== undefined && mask > 0xff) report(c, key(ip, 'mask'), `expected an 8-bit mask (0..255), found ${mask}`);
-    const sbtOffset = obj.sbtOffset === undefined ? 0 : nonNegativeInteger(c, obj.sbtOffset, key(ip, 'sbtOffset'));
-    const flags: InstanceFlag[] = [];
-    (obj.flags === undefined ? [] : array(c, obj.flags, key(ip, 'flags')) ?? []).forEach((f, j) => {
-      const flag = oneOf(c, f, INSTANCE_FLAGS, key(key(ip, 'flags'), j));
-      if (flag) flags.push(flag);
-    });
-    if (index === undefined || !transform || customIndex === undefined || mask === undefined || sbtOffset === undefined) return;
-    instances.push({ blas: index, transform, customIndex, mask, sbtOffset, flags });
+  const instancesPath = key(path, 'instances');
+  (v.shapeOk(instancesPath) ? root.instances : []).forEach((inst, i) => {
+    const at = key(key(instancesPath, i), 'blas');
+    if (v.ok(at) && v.shapeOk(blasPath) && inst.blas >= root.blas.length) report(c, at, `${inst.blas} is out of range (${root.blas.length} BLAS declared)`);
   });
-  if (Array.isArray(root.instances) && root.instances.length === 0) report(c, key(path, 'instances'), 'expected at least one instance');
+  const instances = checkedEntries(root.instances, instancesPath, v).map(({ value: inst }) => ({
+    blas: inst.blas, transform: flatTransform(inst.transform), customIndex: inst.customIndex ?? 0, mask: inst.mask ?? 0xff,
+    sbtOffset: inst.sbtOffset ?? 0, flags: inst.flags ?? [],
+  }));
   return { blas, instances };
 }
 

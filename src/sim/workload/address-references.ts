@@ -3,10 +3,13 @@
  * one must name a buffer the manifest declares (a `buffers` entry or a descriptor's `id`), so a
  * typo is reported with its key path when the manifest loads, not as a wrong address in a run.
  * `{model}` in a name stands for each model's index (object descriptions packed per model).
- * Invariant: reads the raw JSON only; records problems, never throws.
+ * An `{"addressOf": ...}` inside free JSON (a uniform's value, push constants, shader records) is
+ * parsed here with the schema's `addressOfSchema`; under `fields` the manifest parse already did.
+ * Invariant: visits only parts the schema parse vouches for (`ok`); records problems, never throws.
  */
 import { isObject, key, report, type JsonChecks } from './json-checks.js';
-import { readAddressOf } from './validate-resources.js';
+import { addressOfSchema } from './manifest-schema.js';
+import { parseReporting, type Vouch } from './schema-issues.js';
 
 /** The placeholder a name may hold in `fields` of per-model records. */
 export const MODEL_PLACEHOLDER = '{model}';
@@ -26,15 +29,18 @@ export function declaredBufferNames(c: JsonChecks, root: Record<string, unknown>
 }
 
 /** Checks every addressOf value under the manifest's value-holding keys. */
-export function checkAddressReferences(c: JsonChecks, root: Record<string, unknown>, names: Set<string>, modelCount: number): void {
+export function checkAddressReferences(
+  c: JsonChecks, root: Record<string, unknown>, names: Set<string>, modelCount: number, vouch: Vouch,
+): void {
   const visit = (v: unknown, path: string): void => {
+    if (!vouch.ok(path)) return;
     if (Array.isArray(v)) {
       v.forEach((x, i) => visit(x, key(path, i)));
       return;
     }
     if (!isObject(v)) return;
     if ('addressOf' in v) {
-      const a = readAddressOf(c, v, path);
+      const a = parseReporting(c, addressOfSchema, v, path).data;
       if (!a) return;
       const concrete = a.addressOf.includes(MODEL_PLACEHOLDER)
         ? Array.from({ length: Math.max(1, modelCount) }, (_, i) => a.addressOf.split(MODEL_PLACEHOLDER).join(String(i)))

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManifestError, type WorkloadManifest } from './manifest.js';
-import { CALIBRATION_DATA_HINT, hasLumibenchData, isLumibenchWorkload, LUMIBENCH_VARIANTS, lumibenchWkndManifest } from './lumibench-wknd.js';
+import { calibrationDataHint, hasLumibenchData, isLumibenchWorkload, LUMIBENCH_VARIANTS, lumibenchWkndManifest } from './lumibench-wknd.js';
 import { validateManifest } from './validate-manifest.js';
 
 /** Name of the manifest file inside a workload folder. */
@@ -92,7 +92,7 @@ export function listCalibrationWorkloads(): { name: string; description: string;
   return Object.entries(LUMIBENCH_VARIANTS).map(([name, v]) => ({
     name,
     description: `LumiBench WKND frame, ${v.what}: the real application, generated from ${join(calibrationDir(), 'lumibench-wknd')}`
-      + (installed ? '' : ` (data not installed: ${CALIBRATION_DATA_HINT})`),
+      + (installed ? '' : ` (data not installed: ${calibrationDataHint(calibrationDir())})`),
     installed,
   }));
 }

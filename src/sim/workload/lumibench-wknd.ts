@@ -58,9 +58,12 @@ interface TlasInstance {
  * How to get the calibration data: the npm package does not ship it (tens of MB of host dumps and
  * Vulkan-Sim results), so every message that names a calibration workload says where it comes from.
  */
-export const CALIBRATION_DATA_HINT = 'the npm package does not ship it: it is the `shared/calibration` folder beside a vvision source checkout '
-  + '(LumiBench WKND shaders, the host\'s uploaded bytes and Vulkan-Sim\'s results; docs/calibration.md says what it holds); '
-  + 'place that folder at ../shared/calibration beside the project, or point VVISION_CALIBRATION_DIR at a copy';
+export function calibrationDataHint(calibrationDir: string): string {
+  return 'the npm package does not ship it: it is the `shared/calibration` folder beside a vvision source checkout '
+    + '(lumibench-wknd/shaders: the LumiBench WKND GLSL; lumibench-wknd/host-data: the bytes its host uploads; lumibench-wknd/vulkan-sim: '
+    + 'Vulkan-Sim\'s results; docs/calibration.md, shipped in the package, says what each holds); '
+    + `copy that folder to ${calibrationDir}, or point VVISION_CALIBRATION_DIR at it`;
+}
 
 /** Whether the calibration data of this frame is present. */
 export function hasLumibenchData(calibrationDir: string): boolean {
@@ -75,7 +78,7 @@ export function lumibenchWkndDir(calibrationDir: string): string {
   if (missing.length > 0) {
     throw new ManifestError([
       `lumibench-wknd: the LumiBench calibration data is not at ${dir} (missing ${missing.join(', ')}); `
-      + `${CALIBRATION_DATA_HINT}`,
+      + `${calibrationDataHint(calibrationDir)}`,
     ]);
   }
   return dir;

@@ -1,187 +1,118 @@
 /**
- * Validation of the resource parts of a manifest: descriptor bindings and the scene. Split from
- * validate-manifest.ts (which owns shaders and the SBT) because resources are their own concern.
- * Invariant: same as the validator's — problems are recorded with their key path, never thrown.
+ * The semantic checks of a manifest's resources — descriptor bindings, named buffers, the scene —
+ * over JSON the schema (manifest-schema.ts) has already typed: files exist and have a usable
+ * extension, (set, binding) pairs are unique, a buffer has exactly one content source, keys that
+ * only mean something together come together; then defaults are filled in.
+ * Invariant: reads only parts `ok` vouches for (the schema found nothing wrong there), so no type
+ * is checked twice; problems are recorded with their key path, never thrown.
  */
+import { describeJson, existingFile, key, report, type JsonChecks } from './json-checks.js';
 import {
-  array, boolean, describeJson, existingFile, finiteNumber, isJsonValue, isObject, key, nonNegativeInteger, object,
-  oneOf, onlyKeys, report, string, vec3, type JsonChecks,
-} from './json-checks.js';
-import {
-  CAMERA_QUANTITIES, EACH_FRAME, INSTANCE_FLAGS, SAMPLED_IMAGE_FORMATS, SCENE_CONVERSIONS, type SceneConversion, PROCEDURAL_SCENES, ELEMENT_TYPES, SCENE_BUFFER_KINDS, STORAGE_IMAGE_FORMATS, type AddressOf,
-  type CameraQuantity, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceFlag, type InstanceSpec,
-  type HostStructMember, type JsonObject, type JsonValue, type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
+  SCENE_BUFFER_KINDS, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
+  type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 import { TEXTURE_FILE } from './texture-files.js';
-import { cameraSchema, descriptorSchemas, instanceSchema, keysOf, modelSchema, namedBufferSchema, sceneSchema } from './manifest-schema.js';
+import type { Vouch } from './schema-issues.js';
+import type { DescriptorJson, ManifestJson, SceneJson, StorageBufferJson } from './manifest-schema.js';
 
-const DESCRIPTOR_KINDS = ['accelerationStructure', 'storageImage', 'uniformBuffer', 'storageBuffer', 'sampledImages'] as const;
+type Camera = NonNullable<Extract<DescriptorJson, { kind: 'uniformBuffer' }>['camera']>;
+type InstanceJson = NonNullable<SceneJson['instances']>[number];
+type Unit<T> = { value: T; path: string };
 
-export function readJsonObject(c: JsonChecks, v: unknown, path: string): JsonObject | undefined {
-  const obj = object(c, v, path);
-  if (!obj) return undefined;
-  if (!isJsonValue(obj)) {
-    report(c, path, 'holds a value JSON cannot represent');
-    return undefined;
-  }
-  return obj as JsonObject;
+/** The entries of a list key that the schema vouches for, with their key paths. */
+export function checkedEntries<T>(list: readonly T[] | undefined, path: string, v: Vouch): Unit<T>[] {
+  if (list === undefined || !v.shapeOk(path)) return [];
+  return list.map((value, i) => ({ value, path: key(path, i) })).filter((u) => v.ok(u.path));
 }
 
-export function readDescriptors(c: JsonChecks, v: unknown): DescriptorBinding[] {
+const IDENTITY_3X4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+
+/** A 3x4 matrix as 12 numbers, whether given flat or as 3 rows. */
+export function flatTransform(t: number[] | number[][] | undefined): number[] {
+  return t === undefined ? IDENTITY_3X4 : t.flat();
+}
+
+export function readDescriptors(c: JsonChecks, list: ManifestJson['descriptors'], v: Vouch): DescriptorBinding[] {
   const out: DescriptorBinding[] = [];
-  if (v === undefined) return out;
   const seen = new Map<string, number>();
-  (array(c, v, 'descriptors') ?? []).forEach((entry, i) => {
+  if (!v.shapeOk('descriptors')) return out;
+  (list ?? []).forEach((d, i) => {
     const path = key('descriptors', i);
-    const obj = object(c, entry, path);
-    if (!obj) return;
-    const set = obj.set === undefined ? 0 : nonNegativeInteger(c, obj.set, key(path, 'set'));
-    const binding = obj.binding === undefined ? undefined : nonNegativeInteger(c, obj.binding, key(path, 'binding'));
-    if (obj.binding === undefined) report(c, key(path, 'binding'), 'missing (the layout(binding = N) of the shader variable)');
-    if (set !== undefined && binding !== undefined) {
-      const id = `${set}.${binding}`;
-      const first = seen.get(id);
-      if (first !== undefined) report(c, path, `set ${set} binding ${binding} is already described by descriptors[${first}]`);
-      else seen.set(id, i);
-    }
-    const kind = oneOf(c, obj.kind, DESCRIPTOR_KINDS, key(path, 'kind'));
-    if (kind === undefined || set === undefined || binding === undefined) return;
-    const content = readDescriptorContent(c, obj, kind, path);
-    if (content) out.push({ set, binding, ...content } as DescriptorBinding);
+    if (!v.ok(key(path, 'set')) || !v.ok(key(path, 'binding'))) return;
+    const set = d.set ?? 0;
+    const first = seen.get(`${set}.${d.binding}`);
+    if (first !== undefined) report(c, path, `set ${set} binding ${d.binding} is already described by descriptors[${first}]`);
+    else seen.set(`${set}.${d.binding}`, i);
+    if (!v.ok(path)) return;
+    const content = readDescriptorContent(c, d, path);
+    if (content) out.push({ set, binding: d.binding, ...content } as DescriptorBinding);
   });
   return out;
 }
 
-type Content = DescriptorContent;
-
-function readDescriptorContent(
-  c: JsonChecks, obj: Record<string, unknown>, kind: (typeof DESCRIPTOR_KINDS)[number], path: string,
-): Content | undefined {
-  switch (kind) {
+function readDescriptorContent(c: JsonChecks, d: DescriptorJson, path: string): DescriptorContent | undefined {
+  switch (d.kind) {
     case 'accelerationStructure':
-      onlyKeys(c, obj, keysOf(descriptorSchemas.accelerationStructure), path);
-      return { kind };
-    case 'storageImage': {
-      onlyKeys(c, obj, keysOf(descriptorSchemas.storageImage), path);
-      const format = oneOf(c, obj.format, STORAGE_IMAGE_FORMATS, key(path, 'format'));
-      const role = obj.role === undefined ? 'output' : oneOf(c, obj.role, ['output', 'accumulation', 'scratch'] as const, key(path, 'role'));
-      const eachFrame = obj.eachFrame === undefined ? undefined : oneOf(c, obj.eachFrame, EACH_FRAME, key(path, 'eachFrame'));
-      return format && role ? { kind, format, role, ...(eachFrame ? { eachFrame } : {}) } : undefined;
-    }
+      return { kind: d.kind };
+    case 'storageImage':
+      return { kind: d.kind, format: d.format, role: d.role ?? 'output', ...(d.eachFrame ? { eachFrame: d.eachFrame } : {}) };
     case 'uniformBuffer': {
-      onlyKeys(c, obj, keysOf(descriptorSchemas.uniformBuffer), path);
-      const layout = obj.layout === undefined ? 'std140' : oneOf(c, obj.layout, ['std140', 'std430', 'scalar'] as const, key(path, 'layout'));
-      const sources = ['value', 'camera', 'data'].filter((k) => obj[k] !== undefined);
+      const layout = d.layout ?? 'std140';
+      const sources = (['value', 'camera', 'data'] as const).filter((k) => d[k] !== undefined);
       if (sources.length !== 1) {
         report(c, path, 'a uniform buffer needs exactly one of "value" (JSON matching the block), "camera" and "data" (the block\'s raw bytes, a .bin file)');
         return undefined;
       }
-      const base = obj.members === undefined ? undefined : readJsonObject(c, obj.members, key(path, 'members'));
-      if (obj.members !== undefined && !base) return undefined;
-      const perFrame = obj.perFrame === undefined ? undefined : readPerFrame(c, obj.perFrame, key(path, 'perFrame'), obj.camera !== undefined);
-      if (obj.perFrame !== undefined && !perFrame) return undefined;
-      const members = { ...(base ? { members: base } : {}), ...(perFrame ? { perFrame } : {}) };
-      if (obj.camera !== undefined) {
-        const camera = readCamera(c, obj.camera, key(path, 'camera'));
-        return camera && layout ? { kind, layout, camera, ...members } : undefined;
+      if (d.camera === undefined) d.perFrame?.forEach((f, i) => {
+        if (f.camera) report(c, key(key(key(path, 'perFrame'), i), 'camera'), 'only a uniform buffer filled from "camera" can follow a camera path');
+      });
+      const perFrame = d.perFrame?.map((f): FrameOverride => ({ ...(f.members ? { members: f.members } : {}), ...(f.camera ? { camera: f.camera } : {}) }));
+      const extra = { ...(d.members ? { members: d.members } : {}), ...(perFrame ? { perFrame } : {}) };
+      if (d.camera) {
+        const camera = readCamera(c, d.camera, key(path, 'camera'));
+        return camera && { kind: d.kind, layout, camera, ...extra };
       }
-      if (obj.data !== undefined) {
-        const data = existingFile(c, obj.data, key(path, 'data'));
-        if (data && !RAW_DATA_FILE.test(data)) {
-          report(c, key(path, 'data'), `expected a .bin file (the block's raw bytes), optionally .gz, found ${describeJson(obj.data)}`);
-          return undefined;
-        }
-        return data && layout ? { kind, layout, data, ...members } : undefined;
+      if (d.data !== undefined) {
+        const data = dataFile(c, d.data, key(path, 'data'), [RAW_DATA_FILE], 'a .bin file (the block\'s raw bytes), optionally .gz');
+        return data ? { kind: d.kind, layout, data, ...extra } : undefined;
       }
-      const value = readJsonObject(c, obj.value, key(path, 'value'));
-      return value && layout ? { kind, layout, value, ...members } : undefined;
+      return { kind: d.kind, layout, value: d.value!, ...extra };
     }
-    case 'storageBuffer':
-      return readStorageBuffer(c, obj, path);
+    case 'storageBuffer': {
+      const content = readStorageBufferContent(c, d, path);
+      return content && d.id !== undefined ? { ...content, id: d.id } : content;
+    }
     case 'sampledImages': {
-      onlyKeys(c, obj, keysOf(descriptorSchemas.sampledImages), path);
-      const format = obj.format === undefined ? undefined : oneOf(c, obj.format, SAMPLED_IMAGE_FORMATS, key(path, 'format'));
-      if (obj.format !== undefined && !format) return undefined;
-      const withFormat = format ? { format } : {};
-      if (obj.files === 'scene') {
-        const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
-        const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
-        return filter && wrap ? { kind, files: 'scene', filter, wrap, ...withFormat } : undefined;
-      }
-      const list = array(c, obj.files, key(path, 'files'));
-      if (list && list.length === 0) report(c, key(path, 'files'), 'expected at least one image file');
-      const files = (list ?? []).map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));
-      const filter = obj.filter === undefined ? 'linear' : oneOf(c, obj.filter, ['linear', 'nearest'] as const, key(path, 'filter'));
-      const wrap = obj.wrap === undefined ? 'repeat' : oneOf(c, obj.wrap, ['repeat', 'clampToEdge'] as const, key(path, 'wrap'));
-      if (!list || files.some((f) => f === undefined) || !filter || !wrap) return undefined;
-      return { kind, files: files as TextureFile[], filter, wrap, ...withFormat };
+      const common = { kind: d.kind, filter: d.filter ?? 'linear', wrap: d.wrap ?? 'repeat', ...(d.format ? { format: d.format } : {}) } as const;
+      if (d.files === 'scene') return { ...common, files: 'scene' };
+      const files = d.files.map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));
+      return files.every((f) => f !== undefined) ? { ...common, files } : undefined;
     }
   }
 }
 
-function readStorageBuffer(c: JsonChecks, obj: Record<string, unknown>, path: string): Content | undefined {
-  onlyKeys(c, obj, keysOf(descriptorSchemas.storageBuffer), path);
-  const id = obj.id === undefined ? undefined : string(c, obj.id, key(path, 'id'));
-  const content = readStorageBufferContent(c, obj, path);
-  return content && id !== undefined ? { ...content, id } : content;
-}
-
-/** A uniform buffer's `perFrame`: a non-empty list of `{members?, camera?}`; `camera` only over a `camera` buffer. */
-function readPerFrame(c: JsonChecks, v: unknown, path: string, hasCamera: boolean): FrameOverride[] | undefined {
-  const list = array(c, v, path);
-  if (!list) return undefined;
-  if (list.length === 0) report(c, path, 'expected at least one frame\'s {members, camera}');
-  const before = c.problems.length;
-  const out = list.map((entry, i): FrameOverride => {
-    const p = key(path, i);
-    const obj = object(c, entry, p);
-    if (!obj) return {};
-    onlyKeys(c, obj, ['members', 'camera'], p);
-    const f: FrameOverride = {};
-    if (obj.members !== undefined) {
-      const m = readJsonObject(c, obj.members, key(p, 'members'));
-      if (m) f.members = m;
-    }
-    if (obj.camera !== undefined) {
-      if (!hasCamera) report(c, key(p, 'camera'), 'only a uniform buffer filled from "camera" can follow a camera path');
-      const cam = object(c, obj.camera, key(p, 'camera'));
-      if (cam) {
-        onlyKeys(c, cam, ['lookFrom', 'lookAt', 'up', 'fovY', 'near', 'far'], key(p, 'camera'));
-        const merged = readCamera(c, { lookFrom: [0, 0, 1], lookAt: [0, 0, 0], fovY: 60, ...cam }, key(p, 'camera'));
-        if (merged) {
-          const partial: Record<string, unknown> = {};
-          for (const k of Object.keys(cam)) partial[k] = (merged as unknown as Record<string, unknown>)[k];
-          f.camera = partial as FrameOverride['camera'];
-        }
-      }
-    }
-    return f;
-  });
-  return c.problems.length > before ? undefined : out;
+/** An existing file whose name matches one of `patterns`. */
+function dataFile(c: JsonChecks, rel: string, path: string, patterns: RegExp[], what: string): string | undefined {
+  const file = existingFile(c, rel, path);
+  if (file && !patterns.some((p) => p.test(file))) {
+    report(c, path, `expected ${what}, found ${describeJson(rel)}`);
+    return undefined;
+  }
+  return file;
 }
 
 /** The `buffers` section: named buffers, each a storage buffer's content plus `name`. */
-export function readBuffers(c: JsonChecks, v: unknown): NamedBuffer[] {
-  const out: NamedBuffer[] = [];
-  if (v === undefined) return out;
-  (array(c, v, 'buffers') ?? []).forEach((entry, i) => {
-    const path = key('buffers', i);
-    const obj = object(c, entry, path);
-    if (!obj) return;
-    onlyKeys(c, obj, keysOf(namedBufferSchema), path);
-    if (obj.name === undefined) report(c, key(path, 'name'), 'missing (the name values use in {"addressOf": name})');
-    const name = obj.name === undefined ? undefined : string(c, obj.name, key(path, 'name'));
-    const content = readStorageBufferContent(c, obj, path);
-    if (name !== undefined && content) out.push({ name, key: path, content });
+export function readBuffers(c: JsonChecks, list: ManifestJson['buffers'], v: Vouch): NamedBuffer[] {
+  return checkedEntries(list, 'buffers', v).flatMap(({ value, path }) => {
+    const content = readStorageBufferContent(c, value, path);
+    return content ? [{ name: value.name, key: path, content }] : [];
   });
-  return out;
 }
 
-function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, path: string): StorageBufferContent | undefined {
-  const layout = obj.layout === undefined ? 'std430' : oneOf(c, obj.layout, ['std430', 'scalar'] as const, key(path, 'layout'));
-  const sources = ['from', 'data', 'value', 'elements'].filter((k) => obj[k] !== undefined);
+function readStorageBufferContent(c: JsonChecks, b: StorageBufferJson, path: string): StorageBufferContent | undefined {
+  const sources = (['from', 'data', 'value', 'elements'] as const).filter((k) => b[k] !== undefined);
   if (sources.length !== 1) {
     report(
       c, path,
@@ -191,277 +122,115 @@ function readStorageBufferContent(c: JsonChecks, obj: Record<string, unknown>, p
     );
     return undefined;
   }
-  if (!layout) return undefined;
-  const extra: Partial<StorageBufferContent> = {};
-  if (obj.eachFrame !== undefined) {
-    const eachFrame = oneOf(c, obj.eachFrame, EACH_FRAME, key(path, 'eachFrame'));
-    if (eachFrame) extra.eachFrame = eachFrame;
-  }
-  if (obj.struct !== undefined) {
-    const struct = string(c, obj.struct, key(path, 'struct'));
-    if (struct !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(struct)) report(c, key(path, 'struct'), `expected a GLSL struct name, found ${describeJson(struct)}`);
-    else if (struct !== undefined) extra.struct = struct;
-  }
-  if (obj.element !== undefined) {
-    const element = oneOf(c, obj.element, ELEMENT_TYPES, key(path, 'element'));
-    if (element) extra.element = element;
-  }
-  if (obj.hostStruct !== undefined) {
-    const members = object(c, obj.hostStruct, key(path, 'hostStruct'));
-    if (members) {
-      const list: HostStructMember[] = [];
-      for (const [name, type] of Object.entries(members)) {
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) report(c, key(key(path, 'hostStruct'), name), 'expected a member name (an identifier)');
-        const t = oneOf(c, type, ELEMENT_TYPES, key(key(path, 'hostStruct'), name));
-        if (t) list.push({ name, type: t });
-      }
-      if (list.length === 0) report(c, key(path, 'hostStruct'), 'expected at least one member {"name": "vec3", ...}');
-      else extra.hostStruct = list;
-    }
-  }
-  const layoutKeys = ['struct', 'element', 'hostStruct'].filter((k) => obj[k] !== undefined);
+  const layoutKeys = (['struct', 'element', 'hostStruct'] as const).filter((k) => b[k] !== undefined);
   if (layoutKeys.length > 1) report(c, key(path, layoutKeys[1]!), `give one of "struct", "element" and "hostStruct", found ${layoutKeys.map((k) => `"${k}"`).join(' and ')}`);
-  if (obj.from !== undefined) {
-    if (obj.from !== 'scene') {
-      report(c, key(path, 'from'), `expected "scene", found ${describeJson(obj.from)}`);
-      return undefined;
-    }
-    if (obj.what === undefined) {
+  const base: StorageBufferContent = {
+    kind: 'storageBuffer', layout: b.layout ?? 'std430',
+    ...(b.eachFrame ? { eachFrame: b.eachFrame } : {}),
+    ...(b.struct !== undefined ? { struct: b.struct } : {}),
+    ...(b.element !== undefined ? { element: b.element } : {}),
+    ...(b.hostStruct !== undefined ? { hostStruct: Object.entries(b.hostStruct).map(([name, type]) => ({ name, type })) } : {}),
+  };
+  if (b.from === 'scene') {
+    if (b.what === undefined) {
       report(c, key(path, 'what'), `missing (one of ${SCENE_BUFFER_KINDS.join(', ')})`);
       return undefined;
     }
-    const what = oneOf(c, obj.what, SCENE_BUFFER_KINDS, key(path, 'what'));
-    let fields: Record<string, SceneFieldSource> | undefined;
-    if (obj.fields !== undefined) {
-      const f = object(c, obj.fields, key(path, 'fields'));
-      if (f) {
-        fields = {};
-        for (const [member, field] of Object.entries(f)) {
-          const p = key(key(path, 'fields'), member);
-          if (isObject(field)) {
-            const a = readAddressOf(c, field, p);
-            if (a) fields[member] = a;
-          } else if (typeof field === 'number' || Array.isArray(field)) {
-            if (typeof field === 'number' ? Number.isFinite(field) : field.length > 0 && field.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-              fields[member] = field as number | number[];
-            } else {
-              report(c, p, `expected a scene field name, {"addressOf": ...} or a constant (a number or an array of numbers), found ${describeJson(field)}`);
-            }
-          } else {
-            const s = string(c, field, p);
-            if (s) fields[member] = s;
-          }
-        }
-      }
+    if (b.model !== undefined && !['vertices', 'indices', 'materials', 'materialIndices'].includes(b.what)) {
+      report(c, key(path, 'model'), `only meaningful for vertices, indices, materials and materialIndices, not ${b.what}`);
     }
-    if (obj.model !== undefined) {
-      const model = nonNegativeInteger(c, obj.model, key(path, 'model'));
-      if (model !== undefined) extra.model = model;
-      if (what && !['vertices', 'indices', 'materials', 'materialIndices'].includes(what)) {
-        report(c, key(path, 'model'), `only meaningful for vertices, indices, materials and materialIndices, not ${what}`);
-      }
-    }
-    if (!what) return undefined;
-    return { kind: 'storageBuffer', layout, from: 'scene', what, ...(fields ? { fields } : {}), ...extra };
+    return {
+      ...base, from: 'scene', what: b.what,
+      ...(b.fields ? { fields: b.fields as Record<string, SceneFieldSource> } : {}),
+      ...(b.model !== undefined ? { model: b.model } : {}),
+    };
   }
-  for (const k of ['what', 'fields', 'model']) {
-    if (obj[k] !== undefined) report(c, key(path, k), 'only meaningful with "from": "scene"');
+  for (const k of ['what', 'fields', 'model'] as const) {
+    if (b[k] !== undefined) report(c, key(path, k), 'only meaningful with "from": "scene"');
   }
-  if (obj.data !== undefined) {
-    const data = existingFile(c, obj.data, key(path, 'data'));
-    if (data && !JSON_DATA_FILE.test(data) && !RAW_DATA_FILE.test(data)) {
-      report(c, key(path, 'data'), `expected a .json (values) or .bin (raw bytes) file, optionally .gz, found ${describeJson(obj.data)}`);
-      return undefined;
-    }
-    return data ? { kind: 'storageBuffer', layout, data, ...extra } : undefined;
+  if (b.data !== undefined) {
+    const data = dataFile(c, b.data, key(path, 'data'), [JSON_DATA_FILE, RAW_DATA_FILE], 'a .json (values) or .bin (raw bytes) file, optionally .gz');
+    return data ? { ...base, data } : undefined;
   }
-  if (obj.elements !== undefined) {
-    const elements = nonNegativeInteger(c, obj.elements, key(path, 'elements'), 1);
-    return elements === undefined ? undefined : { kind: 'storageBuffer', layout, elements, ...extra };
-  }
-  if (!isJsonValue(obj.value)) {
-    report(c, key(path, 'value'), 'holds a value JSON cannot represent');
-    return undefined;
-  }
-  return { kind: 'storageBuffer', layout, value: obj.value as JsonValue, ...extra };
+  if (b.elements !== undefined) return { ...base, elements: b.elements };
+  return { ...base, value: b.value! };
 }
 
-/** `{"addressOf": name, "offset"?: n, "element"?: k}` (the name is checked against the buffers later). */
-export function readAddressOf(c: JsonChecks, obj: Record<string, unknown>, path: string): AddressOf | undefined {
-  onlyKeys(c, obj, ['addressOf', 'offset', 'element'], path);
-  if (obj.addressOf === undefined) {
-    report(c, path, 'expected a scene field name or {"addressOf": "<buffer name>", "offset": n}');
-    return undefined;
-  }
-  const name = string(c, obj.addressOf, key(path, 'addressOf'));
-  const offset = obj.offset === undefined ? 0 : nonNegativeInteger(c, obj.offset, key(path, 'offset'));
-  const element = obj.element === undefined ? 0 : nonNegativeInteger(c, obj.element, key(path, 'element'));
-  if (name === undefined || offset === undefined || element === undefined) return undefined;
-  return { addressOf: name, offset, element };
-}
-
-export function readCamera(c: JsonChecks, v: unknown, path: string): CameraSpec | undefined {
-  const obj = object(c, v, path);
-  if (!obj) return undefined;
-  onlyKeys(c, obj, keysOf(cameraSchema), path);
-  const flipY = obj.flipY === undefined ? undefined : boolean(c, obj.flipY, key(path, 'flipY'));
-  let members: Partial<Record<CameraQuantity, string>> | undefined;
-  if (obj.members !== undefined) {
-    const m = object(c, obj.members, key(path, 'members'));
-    if (m) {
-      members = {};
-      for (const [q, member] of Object.entries(m)) {
-        const quantity = oneOf(c, q, CAMERA_QUANTITIES, key(key(path, 'members'), q));
-        const name = string(c, member, key(key(path, 'members'), q));
-        if (quantity && name !== undefined) members[quantity] = name;
-      }
-    }
-  }
-  const need = (k: string, hint: string): unknown => {
-    if (obj[k] === undefined) report(c, key(path, k), `missing (${hint})`);
-    return obj[k];
-  };
-  const lookFrom = need('lookFrom', 'the eye position [x, y, z]') === undefined ? undefined : vec3(c, obj.lookFrom, key(path, 'lookFrom'));
-  const lookAt = need('lookAt', 'the point looked at [x, y, z]') === undefined ? undefined : vec3(c, obj.lookAt, key(path, 'lookAt'));
-  const up = obj.up === undefined ? ([0, 1, 0] as [number, number, number]) : vec3(c, obj.up, key(path, 'up'));
-  const fovY = need('fovY', 'vertical field of view in degrees') === undefined ? undefined : finiteNumber(c, obj.fovY, key(path, 'fovY'));
-  if (fovY !== undefined && !(fovY > 0 && fovY < 180)) report(c, key(path, 'fovY'), `expected degrees between 0 and 180, found ${fovY}`);
-  const near = obj.near === undefined ? 0.1 : finiteNumber(c, obj.near, key(path, 'near'));
-  const far = obj.far === undefined ? 1000 : finiteNumber(c, obj.far, key(path, 'far'));
-  if (near !== undefined && far !== undefined && !(near > 0 && far > near)) {
+export function readCamera(c: JsonChecks, cam: Camera, path: string): CameraSpec | undefined {
+  const near = cam.near ?? 0.1;
+  const far = cam.far ?? 1000;
+  let good = true;
+  if (!(near > 0 && far > near)) {
     report(c, key(path, 'far'), `expected 0 < near < far, found near ${near}, far ${far}`);
+    good = false;
   }
-  if (lookFrom && lookAt && lookFrom.every((x, i) => x === lookAt[i])) report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
-  if (!lookFrom || !lookAt || !up || fovY === undefined || near === undefined || far === undefined) return undefined;
-  if (!(fovY > 0 && fovY < 180) || !(near > 0 && far > near)) return undefined;
-  return { lookFrom, lookAt, up, fovY, near, far, ...(flipY !== undefined ? { flipY } : {}), ...(members ? { members } : {}) };
+  if (cam.lookFrom.every((x, i) => x === cam.lookAt[i])) {
+    report(c, key(path, 'lookAt'), 'equals lookFrom: the view direction is undefined');
+    good = false;
+  }
+  return good ? {
+    lookFrom: cam.lookFrom, lookAt: cam.lookAt, up: cam.up ?? [0, 1, 0], fovY: cam.fovY, near, far,
+    ...(cam.flipY !== undefined ? { flipY: cam.flipY } : {}), ...(cam.members ? { members: cam.members } : {}),
+  } : undefined;
 }
 
-export function readScene(c: JsonChecks, v: unknown, path: string): SceneSpec | undefined {
-  const obj = object(c, v, path);
-  if (!obj) return undefined;
-  onlyKeys(c, obj, keysOf(sceneSchema), path);
-  const conversions: SceneConversion[] = [];
-  if (obj.conversions !== undefined) {
-    (array(c, obj.conversions, key(path, 'conversions')) ?? []).forEach((f, i) => {
-      const conversion = oneOf(c, f, SCENE_CONVERSIONS, key(key(path, 'conversions'), i));
-      if (conversion) conversions.push(conversion);
-    });
-  }
-  const kinds = ['obj', 'gltf', 'procedural', 'models'].filter((k) => obj[k] !== undefined);
+export function readScene(c: JsonChecks, s: SceneJson, path: string): SceneSpec | undefined {
+  const kinds = (['obj', 'gltf', 'procedural', 'models'] as const).filter((k) => s[k] !== undefined);
   let source: SceneSource | undefined;
   let models: ModelSpec[] | undefined;
   if (kinds.length !== 1) {
     report(c, path, kinds.length === 0 ? 'needs one of "obj", "gltf", "procedural" or "models"' : `takes only one of ${kinds.map((k) => `"${k}"`).join(', ')}`);
-  } else if (obj.models !== undefined) {
-    const list = array(c, obj.models, key(path, 'models'));
-    if (list && list.length === 0) report(c, key(path, 'models'), 'expected at least one model');
-    const read = (list ?? []).map((m, i) => readModel(c, m, key(key(path, 'models'), i), i));
-    if (list && list.length > 0 && read.every((m) => m !== undefined)) models = read as ModelSpec[];
-  } else if (obj.obj !== undefined) {
-    const file = existingFile(c, obj.obj, key(path, 'obj'));
-    if (file) source = { kind: 'obj', file };
-  } else if (obj.gltf !== undefined) {
-    const file = existingFile(c, obj.gltf, key(path, 'gltf'));
-    if (file) source = { kind: 'gltf', file };
-  } else {
-    const generator = oneOf(c, obj.procedural, PROCEDURAL_SCENES, key(path, 'procedural'));
-    const seed = obj.seed === undefined ? 0 : nonNegativeInteger(c, obj.seed, key(path, 'seed'));
-    if (generator && seed !== undefined) source = { kind: 'procedural', generator, seed };
-  }
-  if (obj.seed !== undefined && obj.procedural === undefined) report(c, key(path, 'seed'), 'only meaningful with "procedural"');
-  const opaque = obj.opaque === undefined ? true : boolean(c, obj.opaque, key(path, 'opaque'));
-  const instances: InstanceSpec[] = [];
-  if (obj.instances !== undefined) {
-    (array(c, obj.instances, key(path, 'instances')) ?? []).forEach((entry, i) => {
-      const inst = readInstance(c, entry, key(key(path, 'instances'), i));
-      if (inst) instances.push(inst);
-    });
-  }
-  if ((!source && !models) || opaque === undefined) return undefined;
-  return { ...(source ? { source } : {}), ...(models ? { models } : {}), instances, opaque, ...(conversions.length > 0 ? { conversions } : {}) };
-}
-
-/** One of `scene.models`: `{obj | gltf, name?, transform?, customIndex?, mask?, sbtOffset?, flags?}`. */
-function readModel(c: JsonChecks, v: unknown, path: string, index: number): ModelSpec | undefined {
-  const obj = object(c, v, path);
-  if (!obj) return undefined;
-  onlyKeys(c, obj, keysOf(modelSchema), path);
-  const kinds = ['obj', 'gltf'].filter((k) => obj[k] !== undefined);
-  let source: ModelSpec['source'] | undefined;
-  if (kinds.length !== 1) {
-    report(c, path, kinds.length === 0 ? 'needs one of "obj" or "gltf"' : 'takes only one of "obj", "gltf"');
-  } else {
-    const kind = kinds[0] as 'obj' | 'gltf';
-    const file = existingFile(c, obj[kind], key(path, kind));
+  } else if (s.models) {
+    const read = s.models.map((m, i) => readModel(c, m, key(key(path, 'models'), i), i));
+    if (read.every((m) => m !== undefined)) models = read as ModelSpec[];
+  } else if (s.obj !== undefined || s.gltf !== undefined) {
+    const kind = s.obj !== undefined ? 'obj' : 'gltf';
+    const file = existingFile(c, s[kind]!, key(path, kind));
     if (file) source = { kind, file };
+  } else {
+    source = { kind: 'procedural', generator: s.procedural!, seed: s.seed ?? 0 };
   }
-  const name = obj.name === undefined
-    ? (typeof obj.obj === 'string' ? obj.obj : typeof obj.gltf === 'string' ? obj.gltf : `model${index}`).replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '')
-    : string(c, obj.name, key(path, 'name'));
-  // The instance fields read exactly as an instance's, so one reader checks both.
-  const inst = readInstance(c, { ...Object.fromEntries(Object.entries(obj).filter(([k]) => ['transform', 'customIndex', 'mask', 'sbtOffset', 'flags'].includes(k))) }, path);
-  if (!source || name === undefined || !inst) return undefined;
+  if (s.seed !== undefined && s.procedural === undefined) report(c, key(path, 'seed'), 'only meaningful with "procedural"');
+  if (!source && !models) return undefined;
   return {
-    name, source, transform: inst.transform, mask: inst.mask, sbtOffset: inst.sbtOffset, flags: inst.flags,
-    ...(obj.customIndex !== undefined ? { customIndex: inst.customIndex } : {}),
+    ...(source ? { source } : {}), ...(models ? { models } : {}), instances: (s.instances ?? []).map(instance), opaque: s.opaque ?? true,
+    ...(s.conversions && s.conversions.length > 0 ? { conversions: s.conversions } : {}),
   };
 }
 
-function readInstance(c: JsonChecks, v: unknown, path: string): InstanceSpec | undefined {
-  const obj = object(c, v, path);
-  if (!obj) return undefined;
-  onlyKeys(c, obj, keysOf(instanceSchema), path);
-  let mesh: number | string | undefined = 0;
-  if (obj.mesh !== undefined) {
-    mesh = typeof obj.mesh === 'string' ? string(c, obj.mesh, key(path, 'mesh')) : nonNegativeInteger(c, obj.mesh, key(path, 'mesh'));
-  }
-  let transform: number[] | undefined = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
-  if (obj.transform !== undefined) {
-    const t = obj.transform;
-    const flat = Array.isArray(t) && t.length === 3 && t.every((row) => Array.isArray(row)) ? (t as unknown[][]).flat() : t;
-    if (Array.isArray(flat) && flat.length === 12 && flat.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-      transform = flat as number[];
-    } else {
-      report(c, key(path, 'transform'), `expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found ${describeJson(t)}`);
-      transform = undefined;
-    }
-  }
-  const customIndex = obj.customIndex === undefined ? 0 : nonNegativeInteger(c, obj.customIndex, key(path, 'customIndex'));
-  if (customIndex !== undefined && customIndex >= 1 << 24) report(c, key(path, 'customIndex'), `expected a 24-bit value, found ${customIndex}`);
-  const mask = obj.mask === undefined ? 0xff : nonNegativeInteger(c, obj.mask, key(path, 'mask'));
-  if (mask !== undefined && mask > 0xff) report(c, key(path, 'mask'), `expected an 8-bit mask (0..255), found ${mask}`);
-  const sbtOffset = obj.sbtOffset === undefined ? 0 : nonNegativeInteger(c, obj.sbtOffset, key(path, 'sbtOffset'));
-  const flags: InstanceFlag[] = [];
-  if (obj.flags !== undefined) {
-    (array(c, obj.flags, key(path, 'flags')) ?? []).forEach((f, i) => {
-      const flag = oneOf(c, f, INSTANCE_FLAGS, key(key(path, 'flags'), i));
-      if (flag) flags.push(flag);
-    });
-  }
-  if (mesh === undefined || !transform || customIndex === undefined || mask === undefined || sbtOffset === undefined) return undefined;
-  if (customIndex >= 1 << 24 || mask > 0xff) return undefined;
-  return { mesh, transform, customIndex, mask, sbtOffset, flags };
+function instance(i: InstanceJson): InstanceSpec {
+  return {
+    mesh: i.mesh ?? 0, transform: flatTransform(i.transform), customIndex: i.customIndex ?? 0, mask: i.mask ?? 0xff,
+    sbtOffset: i.sbtOffset ?? 0, flags: i.flags ?? [],
+  };
 }
 
+/** One of `scene.models`: `{obj | gltf, name?, transform?, customIndex?, mask?, sbtOffset?, flags?}`. */
+function readModel(c: JsonChecks, m: NonNullable<SceneJson['models']>[number], path: string, index: number): ModelSpec | undefined {
+  const kinds = (['obj', 'gltf'] as const).filter((k) => m[k] !== undefined);
+  if (kinds.length !== 1) {
+    report(c, path, kinds.length === 0 ? 'needs one of "obj" or "gltf"' : 'takes only one of "obj", "gltf"');
+    return undefined;
+  }
+  const kind = kinds[0]!;
+  const file = existingFile(c, m[kind]!, key(path, kind));
+  if (!file) return undefined;
+  const { transform, mask, sbtOffset, flags } = instance(m);
+  return {
+    name: m.name ?? (m[kind] ?? `model${index}`).replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, ''),
+    source: { kind, file }, transform, mask, sbtOffset, flags,
+    ...(m.customIndex !== undefined ? { customIndex: m.customIndex } : {}),
+  };
+}
 
 /**
  * One element of a sampler array: an image file (PNG, JPEG, KTX2; texture-files.ts), or
  * `{file, width, height}` for raw R8G8B8A8 texels (`.rgba8`, optionally `.gz`).
  */
-function readTextureFile(c: JsonChecks, v: unknown, path: string): TextureFile | undefined {
-  if (isObject(v)) {
-    onlyKeys(c, v, ['file', 'width', 'height'], path);
-    const file = existingFile(c, v.file, key(path, 'file'));
-    const width = nonNegativeInteger(c, v.width, key(path, 'width'), 1);
-    const height = nonNegativeInteger(c, v.height, key(path, 'height'), 1);
-    if (file && !/\.rgba8(\.gz)?$/i.test(file)) report(c, key(path, 'file'), `expected raw R8G8B8A8 texels (.rgba8 or .rgba8.gz), found ${describeJson(v.file)}`);
-    return file && width !== undefined && height !== undefined ? { file, width, height } : undefined;
+function readTextureFile(c: JsonChecks, f: string | { file: string; width: number; height: number }, path: string): TextureFile | undefined {
+  if (typeof f === 'string') {
+    return dataFile(c, f, path, [TEXTURE_FILE], 'a .png, .jpg / .jpeg or .ktx2 file, or {"file": "x.rgba8", "width": w, "height": h}');
   }
-  const abs = existingFile(c, v, path);
-  if (abs && !TEXTURE_FILE.test(abs)) {
-    report(c, path, `expected a .png, .jpg / .jpeg or .ktx2 file, or {"file": "x.rgba8", "width": w, "height": h}, found ${describeJson(v)}`);
-    return undefined;
-  }
-  return abs;
+  const file = dataFile(c, f.file, key(path, 'file'), [/\.rgba8(\.gz)?$/i], 'raw R8G8B8A8 texels (.rgba8 or .rgba8.gz)');
+  return file ? { file, width: f.width, height: f.height } : undefined;
 }

@@ -3,18 +3,19 @@
  * whatever their length; deep nesting (1,000 nested ifs, 3,000 parentheses, 2,000-link else-if
  * and ?: chains) compiles and computes the right value; past 10,000 brackets it is a located
  * error naming the limit, never a stack overflow; binary input is rejected at its first control
- * character. In-process, through `vvision compile`, and a deep raygen end to end through
- * `vvision run`.
+ * character. In-process, through `vvision compile`, and a deep raygen end to end through the run
+ * `vvision run` does (in process).
  */
 import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import { MAX_NESTING_DEPTH } from '../../../src/frontend/glsl/parse.js';
 import { compileProgram } from '../../../src/sim/functional/program.js';
 import { runFunctional } from '../../../src/sim/functional/launch.js';
+import { runWorkload } from '../../../src/driver/run-workload.js';
 import { elseIfChain, nestedCalls, nestedIfs, nestedLoops, nestedParens, ternaryChain, unbracedIfs, type DeepBody } from '../../../fuzz/deep-shaders.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -131,8 +132,12 @@ test('CLI: vvision compile takes the 20,000-term sum and 1,000 nested ifs, and r
   t.is(bad.stderr.trim(), `${join(dir, 'par.rgen')}:5:${10 + MAX_NESTING_DEPTH}: error: '(' nests deeper than ${MAX_NESTING_DEPTH} levels of (, [ and {: vvision's nesting limit`);
 });
 
-/** Runs the tri workload with `body` (which sets `float x`) spliced into its raygen, x scaling the colour. */
-function runTri(t: ExecutionContext, body: string): Buffer | undefined {
+/**
+ * Runs the tri workload with `body` (which sets `float x`) spliced into its raygen, x scaling the
+ * colour: the run `vvision run` does, in this process (the CLI's handling of deep input is the
+ * `vvision compile` test above); the image's bytes.
+ */
+async function runTri(t: ExecutionContext, body: string): Promise<Buffer | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'vv-deep-run-'));
   cpSync(join(ROOT, 'workloads', 'tri'), dir, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(dir, 'workload.json'), 'utf8')) as { includeDirs: string[] };
@@ -140,19 +145,19 @@ function runTri(t: ExecutionContext, body: string): Buffer | undefined {
   writeFileSync(join(dir, 'workload.json'), JSON.stringify(manifest));
   const original = readFileSync(join(dir, 'raygen.rgen'), 'utf8');
   writeFileSync(join(dir, 'raygen.rgen'), original.replace('hitValue = vec3(0.0);', `${body}  hitValue = vec3(0.0);`).replace('vec4(hitValue, 1.0)', 'vec4(hitValue * (x / 4000.0), 1.0)'));
-  const out = join(dir, 'out');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'run', join(dir, 'workload.json'), '--width', '16', '--height', '4', '--out', out], { encoding: 'utf8' });
-  t.is(r.status, 0, r.stderr);
-  return existsSync(join(out, 'image.png')) ? readFileSync(join(out, 'image.png')) : undefined;
+  const r = await runWorkload(join(dir, 'workload.json'), { width: 16, height: 4 });
+  t.truthy(r.image);
+  const data = r.image?.levels[0]!.data;
+  return data && Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-test('vvision run: a raygen with 1,000 nested ifs and 3,000 nested parentheses writes the image the flat shader writes', (t) => {
+test('run: a raygen with 1,000 nested ifs and 3,000 nested parentheses writes the image the flat shader writes', async (t) => {
   // x = 1000 (the ifs) + 3000 (the parentheses) = 4000: full colour; a wrong x shows in the image.
   const deep = `${nestedIfs(1000).body}${nestedParens(3000).body.replace('float x =', 'x +=')}`;
-  const image = runTri(t, deep);
-  const flat = runTri(t, 'float x = 4000.0;\n');
+  const image = await runTri(t, deep);
+  const flat = await runTri(t, 'float x = 4000.0;\n');
   t.truthy(image);
   t.true(image !== undefined && flat !== undefined && image.equals(flat));
-  const wrong = runTri(t, 'float x = 2000.0;\n');
+  const wrong = await runTri(t, 'float x = 2000.0;\n');
   t.false(wrong === undefined || wrong.equals(flat!), 'a different x gives a different image (the comparison can fail)');
 });

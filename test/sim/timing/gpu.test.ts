@@ -21,15 +21,21 @@ test('a pointer chase hitting in the L1D costs the configured L1 latency', (t) =
   }
 });
 
-test('a pointer chase hitting in the L2 costs L1 + 2 x interconnect + L2 latency', (t) => {
+test('a pointer chase hitting in the L2 costs L1 + the network round trip + L2 latency', (t) => {
   // A one-line L1 and two alternating lines: every hop misses the L1 and hits the L2.
   const tinyL1 = 'gpgpu_cache:dl1=N:1:128:1,L:L:m:N:L,A:256:8,16:0,32';
-  for (const l2 of [160, 187]) {
-    const hop = hopLatency([tinyL1, `gpgpu_l2_rop_latency=${l2}`], (i) => 0x1000 + (i % 2) * 128);
-    const cfg = loadConfig('mobile', ONE_SM);
-    const expected = cfg.l1Latency + 2 * cfg.icnt.latency + l2;
-    // The one-line L1 is not sectored: it fetches (and the reply carries) the whole 128 B line.
-    t.true(hop >= expected && hop <= expected + 4 + Math.ceil(128 / cfg.icnt.flitBytes), `L2 ${l2}: measured ${hop}, expected ~${expected}`);
+  for (const mode of [1, 2]) {
+    for (const l2 of [160, 187]) {
+      const hop = hopLatency([tinyL1, `gpgpu_l2_rop_latency=${l2}`, `network_mode=${mode}`], (i) => 0x1000 + (i % 2) * 128);
+      const cfg = loadConfig('mobile', [...ONE_SM, `network_mode=${mode}`]);
+      // Mode 2 (GPGPU-Sim's local crossbar): a request moves the cycle after its push and is taken the
+      // cycle after that, a reply is taken the cycle after its push; packets of any size move at once.
+      // Mode 1: `icnt_latency` each way, and the one-line L1's 128 B line takes flits on the reply.
+      const roundTrip = mode === 2 ? 3 : 2 * cfg.icnt.latency;
+      const expected = cfg.l1Latency + roundTrip + l2;
+      const slack = 4 + (mode === 1 ? Math.ceil(128 / cfg.icnt.flitBytes) : 0);
+      t.true(hop >= expected && hop <= expected + slack, `mode ${mode}, L2 ${l2}: measured ${hop}, expected ~${expected}`);
+    }
   }
 });
 
@@ -39,7 +45,7 @@ test('a pointer chase missing everywhere costs the L2 path plus the DRAM access'
   const d = cfg.dram;
   // Activate, then one column command per atom (tCCD apart), data CL after the last one.
   const atoms = 128 / (d.burstLength * d.busBytesPerChip * d.chipsPerChannel);
-  const l2Path = cfg.l1Latency + 2 * cfg.icnt.latency + cfg.l2Latency;
+  const l2Path = cfg.l1Latency + (cfg.icnt.mode === 2 ? 3 : 2 * cfg.icnt.latency) + cfg.l2Latency;
   const low = l2Path + d.returnLatency + (d.RCD + d.CL) * r;
   const high = low + (d.RP + d.RAS + (atoms - 1) * Math.max(d.CCD, d.CCDL)) * r + 6;
   const hop = hopLatency([], (i) => 0x100000 + i * 40960);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
-import { STAT_META, formatStats } from '../../../src/sim/timing/stats.js';
+import { STAT_META, formatStats, predictorMemorySavings } from '../../../src/sim/timing/stats.js';
 import { traversalWorkload } from './synthetic-warp.js';
 
 const run = () => simulate(traversalWorkload(8, 2, 8, 1 << 18), loadConfig('mobile', ['gpgpu_n_clusters=1']));
@@ -41,4 +41,16 @@ test('the text dump is `name = value` lines that round-trip the scalars', (t) =>
   t.is(parsed.get('rt_warp_latency_histogram')!.split(',').length, 40);
   t.is(parsed.get('simt_histogram')!.split(',').length, 33);
   t.true(parsed.has('L1D_rt_miss_compulsory') && parsed.has('L2_shader_hit'));
+});
+
+test('rt_predictor_memory_savings compares the RT unit\'s memory requests with a baseline run\'s (paper 002 Fig. 13); node-fetch savings stay per run', (t) => {
+  const baseline = { gpu_sim_cycle: 100, rt_total_requests: 45_000 };
+  const fewer = { gpu_sim_cycle: 90, rt_total_requests: 40_500, rt_predictor_lookups: 10, rt_predictor_node_fetch_savings: 0.2 };
+  const more = { ...fewer, rt_total_requests: 63_000 };
+  t.is(predictorMemorySavings(fewer, baseline), 0.1);
+  t.is(predictorMemorySavings(more, baseline), -0.4, 'more requests than the baseline: negative savings, whatever the node-fetch savings');
+  t.is(predictorMemorySavings(baseline, baseline), undefined, 'no predictor in the run');
+  t.is(predictorMemorySavings(fewer, fewer), undefined, 'the reference has the predictor too');
+  t.truthy(STAT_META.rt_predictor_memory_savings);
+  t.truthy(STAT_META.rt_predictor_node_fetch_savings);
 });

@@ -47,3 +47,47 @@ test('a key or value the schema refuses, the validator refuses too, with the key
     t.true(problems.some((p) => message.test(p)), `${message} among ${problems.join('\n')}`);
   }
 });
+
+test('schema messages name the deepest key: a union is explained by the branch the value is meant for', (t) => {
+  const base = JSON.parse(readFileSync(join(ROOT, 'workloads/tri/workload.json'), 'utf8')) as Record<string, unknown>;
+  const json = {
+    ...base,
+    shaders: { ...(base.shaders as object), miss: [{ file: 3 }] },
+    miss: [{ shader: 'miss.rmiss', extra: 1 }],
+    launch: { width: 8 },
+    scene: { ...(base.scene as object), instances: [{ transform: [1, 2, 3], mask: 300 }] },
+    pushConstants: { where: { addressOf: 5 } },
+  };
+  const { problems } = validateManifest(json, 'tri.json', join(ROOT, 'workloads/tri/workload.json'), join(ROOT, 'workloads/tri'));
+  t.deepEqual(problems.filter((p) => !p.includes('is not listed')), [
+    'tri.json: shaders.miss[0].file: expected a non-empty string, found 3',
+    'tri.json: miss[0].extra: unknown key (expected one of shader, shaderRecord)',
+    'tri.json: scene.instances[0].transform: expected a 3x4 row-major matrix (12 numbers, or 3 rows of 4), found an array of 3',
+    'tri.json: scene.instances[0].mask: expected an 8-bit mask (0..255), found 300',
+    'tri.json: launch.height: missing (expected a positive integer)',
+    'tri.json: pushConstants.where.addressOf: expected a non-empty string, found 5',
+  ]);
+});
+
+test('validateManifest never throws: every key of a shipped manifest replaced by values of other JSON types', (t) => {
+  const file = join(ROOT, 'examples/apps/sascha-raytracingreflections/workload.json');
+  const base = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const paths: (string | number)[][] = [];
+  const walk = (v: unknown, p: (string | number)[]): void => {
+    if (p.length > 0) paths.push(p);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, k]);
+  };
+  walk(base, []);
+  let cases = 0;
+  for (const p of paths) {
+    for (const odd of [null, -1, 'x', [], {}, { addressOf: 1 }]) {
+      const m = structuredClone(base) as Record<string | number, unknown>;
+      const parent = p.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, m);
+      parent[p.at(-1)!] = odd;
+      t.notThrows(() => validateManifest(m, 'w.json', file, join(file, '..')), p.join('.'));
+      cases++;
+    }
+  }
+  t.true(cases > 300);
+});

@@ -205,7 +205,7 @@ test('spec constant ids, defines and launch sizes are checked', (t) => {
   const problems = problemsOf(m);
   hasProblem(t, problems, /specConstants\.ao: expected a constant_id/);
   hasProblem(t, problems, /specConstants\.2: expected a number or boolean, found "many"/);
-  hasProblem(t, problems, /defines\.BAD NAME: not a preprocessor identifier/);
+  hasProblem(t, problems, /defines\.BAD NAME: expected a preprocessor identifier as the name, found "BAD NAME"/);
   hasProblem(t, problems, /defines\.OK: expected a string, number or boolean, found an array of 1/);
   hasProblem(t, problems, /launch\.width: expected a positive integer, found 0/);
   hasProblem(t, problems, /launch\.depth: expected a positive integer, found "x"/);

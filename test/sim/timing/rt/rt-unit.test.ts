@@ -1,8 +1,8 @@
 import test from 'ava';
-import { loadConfig } from '../../../src/sim/config/gpu-config.js';
-import { simulate } from '../../../src/sim/timing/gpu.js';
-import type { RtTransaction } from '../../../src/sim/warp-step.js';
-import { ScriptedWarp, rtStep, traversalWorkload } from './synthetic-warp.js';
+import { loadConfig } from '../../../../src/sim/config/gpu-config.js';
+import { simulate } from '../../../../src/sim/timing/gpu.js';
+import type { RtTransaction } from '../../../../src/sim/warp-step.js';
+import { ScriptedWarp, rtStep, traversalWorkload } from '../synthetic-warp.js';
 
 const ROOT: RtTransaction = { address: 0x4000_0000, size: 64, kind: 'internal' };
 const cfgOf = (...o: string[]) => loadConfig('mobile', ['gpgpu_n_clusters=1', ...o]);
@@ -68,7 +68,7 @@ test('RT occupancy over time and the warp latency histogram cover the run', (t) 
 });
 
 test('with gpgpu_rt_use_l1=0 the RT unit has its own cache: shader loads do not hit BVH lines', async (t) => {
-  const { chaseStep } = await import('./synthetic-warp.js');
+  const { chaseStep } = await import('../synthetic-warp.js');
   const steps = [rtStep([[ROOT]]), chaseStep(ROOT.address)];
   const shared = simulate([new ScriptedWarp(steps)], cfgOf());
   const split = simulate([new ScriptedWarp(steps)], cfgOf('gpgpu_rt_use_l1=0'));

@@ -1,6 +1,7 @@
 /**
- * One direction of the crossbar between SMs and memory sub-partitions (requests go SM -> L2 on
- * one instance, replies L2 -> SM on another). Each source port moves `flitBytes` per cycle, so a
+ * The flit crossbar (`network_mode 1`; vvision's stand-in for GPGPU-Sim's BookSim network, whose
+ * topology and routers it does not model): one direction of the crossbar between SMs and memory
+ * sub-partitions (requests go SM -> L2 on one instance, replies L2 -> SM on another). Each source port moves `flitBytes` per cycle, so a
  * packet occupies its port for ceil(bytes / flit) cycles; it arrives `latency` cycles after its
  * last flit leaves, into a bounded per-destination buffer. A full buffer or a busy port makes
  * `tryPush` return false and the sender retries next cycle.
@@ -16,12 +17,10 @@
  * source is accepted into a buffer only if it has more free slots than sources waiting ahead of it.
  */
 import type { MemRequest } from './mem-request.js';
+import { type Network, PACKET_HEADER_BYTES } from './network.js';
 import { TimedQueue } from './timed-queue.js';
 
-/** Header bytes of every packet (address, command). */
-export const PACKET_HEADER_BYTES = 8;
-
-export class Interconnect {
+export class FlitCrossbar implements Network {
   private readonly portBusyUntil: Float64Array;
   private readonly inbox: TimedQueue<MemRequest>[];
   /** Per destination: the sources its full buffer refused, oldest first, with the last cycle each asked. */
@@ -81,6 +80,9 @@ export class Interconnect {
     if (q.peek(now) === undefined) return undefined;
     return q.pop();
   }
+
+  /** Packets move on their own timers: nothing to do per cycle. */
+  advance(_now: number): void {}
 
   nextArrival(dst: number): number {
     return this.inbox[dst]!.nextReady();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { RAYS_PER_ENTRY, TreeletQueues, treeletTableArea } from '../../../src/sim/timing/treelet-queues.js';
+import { RAYS_PER_ENTRY, TreeletQueues, treeletTableArea } from '../../../../src/sim/timing/treelets/treelet-queues.js';
 
 const queues = (entries = 128, countEntries = 600) => new TreeletQueues(entries, countEntries, (t) => 0x4000_0000 + t * 8192, 13);
 

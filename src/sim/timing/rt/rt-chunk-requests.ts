@@ -1,6 +1,6 @@
 /**
  * The unique chunk requests of an RT unit's memory scheduler (Vulkan-Sim III-C), shared by the
- * baseline RT unit and the treelet RT unit: a ray's next transaction is split into chunks of
+ * RT unit whatever its traversal policy (rt-unit.ts): a ray's next transaction is split into chunks of
  * `chunkBytes`; a chunk already requested under the same key is merged into that request (one
  * response serves every ray waiting on it), any other chunk takes an MSHR and a place in the
  * memory access queue. A ray gets all of its chunks or none: when the MSHRs or the queue cannot
@@ -14,7 +14,7 @@
  * Invariants: `mshrUsed` equals the requests issued and not yet answered (`pending.size`); every
  * queued request is pending; a ray's `pendingChunks` counts the requests it still waits on.
  */
-import type { MemClient, Waiter } from './mem-request.js';
+import type { MemClient, Waiter } from '../mem-request.js';
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
 export interface ChunkReq<R> extends Waiter {
@@ -98,4 +98,18 @@ export class RtChunkRequests<R extends ChunkRequester> {
     this.mshrUsed--;
     this.blocked = false;
   }
+}
+
+/** The words of its 128-byte line that a chunk of `bytes` at `addr` covers. */
+export function chunkWords(addr: number, bytes: number): number {
+  const first = (addr % 128) >> 2;
+  const n = Math.min(32 - first, Math.max(1, bytes >> 2));
+  return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;
+}
+
+/** Set bits of a 32-bit word mask. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

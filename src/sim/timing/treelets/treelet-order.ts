@@ -6,7 +6,7 @@
  * Invariants: the output is a permutation of the input; segment s is `[segEnd[s-1], segEnd[s])`
  * and holds the fetches of treelet `segTreelet[s]`, each treelet in one segment only.
  */
-import type { RtTransaction } from '../warp-step.js';
+import type { RtTransaction } from '../../warp-step.js';
 
 /**
  * A lane's transactions regrouped treelet by treelet (treelet traversal order, see the file

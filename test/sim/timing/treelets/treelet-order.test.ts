@@ -1,6 +1,6 @@
 import test from 'ava';
-import { treeletSegments } from '../../../src/sim/timing/treelet-order.js';
-import type { RtTransaction } from '../../../src/sim/warp-step.js';
+import { treeletSegments } from '../../../../src/sim/timing/treelets/treelet-order.js';
+import type { RtTransaction } from '../../../../src/sim/warp-step.js';
 
 const node = (treelet: number, k: number): RtTransaction => ({ address: 0x4000_0000 + treelet * 8192 + k * 64, size: 64, kind: 'internal' });
 const map = new Map<number, number>();

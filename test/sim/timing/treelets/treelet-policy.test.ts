@@ -1,10 +1,10 @@
 import test from 'ava';
-import { loadConfig } from '../../../src/sim/config/gpu-config.js';
-import type { TreeletMap } from '../../../src/sim/rt/treelets.js';
-import { simulate } from '../../../src/sim/timing/gpu.js';
-import { STAT_META } from '../../../src/sim/timing/stats.js';
-import type { RtTransaction, WarpStep } from '../../../src/sim/warp-step.js';
-import { ScriptedWarp, aluStep, rng, rtStep } from './synthetic-warp.js';
+import { loadConfig } from '../../../../src/sim/config/gpu-config.js';
+import type { TreeletMap } from '../../../../src/sim/rt/treelets.js';
+import { simulate } from '../../../../src/sim/timing/gpu.js';
+import { STAT_META } from '../../../../src/sim/timing/stats.js';
+import type { RtTransaction, WarpStep } from '../../../../src/sim/warp-step.js';
+import { ScriptedWarp, aluStep, rng, rtStep } from '../synthetic-warp.js';
 
 const BVH = 0x4000_0000;
 const TREELET_BYTES = 8192;
@@ -125,6 +125,33 @@ test('naive treelet queues (no grouping, Fig. 12): every queued ray is traversed
   t.is(s.values.treelet_tests_initial! + s.values.treelet_tests_treelet!, total);
 });
 
-test('the treelet RT unit refuses the intersection predictor (paper 002) rather than ignoring it', (t) => {
-  t.throws(() => simulate(treeletWorkload(1, 2, 3), treeletCfg(...ON, 'gpgpu_rt_predictor=1'), { treelets: syntheticMap(3) }), { message: /gpgpu_rt_predictor/ });
+test('the treelet policy refuses the predictor\'s warp repacking (paper 002) rather than ignoring it: the treelet controller forms the warps', (t) => {
+  t.throws(() => simulate(treeletWorkload(1, 2, 3), treeletCfg(...ON, 'gpgpu_rt_predictor=1'), { treelets: syntheticMap(3) }), { message: /gpgpu_rt_predictor_repack cannot be combined/ });
+  t.throws(() => simulate(treeletWorkload(1, 2, 3), treeletCfg(...ON, 'gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_repack=0', 'gpgpu_rt_predictor_extra_warps=4'), { treelets: syntheticMap(3) }),
+    { message: /gpgpu_rt_predictor_extra_warps cannot be combined/ });
+  // Without lookups (synthetic rays carry no ray record) the lookup stage changes nothing.
+  const off = simulate(treeletWorkload(8, 4, 6), treeletCfg(...ON), { treelets: syntheticMap(5) }).values;
+  const on = simulate(treeletWorkload(8, 4, 6), treeletCfg(...ON, 'gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_repack=0'), { treelets: syntheticMap(5) }).values;
+  t.is(on.gpu_sim_cycle, off.gpu_sim_cycle);
+  t.is(on.rt_predictor_lookups, 0);
+});
+
+test('predictor and treelet queues together: rays are looked up before they enter the treelet policy; images and rays as without the predictor', async (t) => {
+  const { simulateWorkload } = await import('../../../../src/driver/simulate-workload.js');
+  const TREELETS = ['rt_ray_virtualization=1', 'rt_treelet_queues=1'];
+  const run = (o: string[]) => simulateWorkload('ao', { width: 16, height: 16, config: 'treelet', overrides: [...TREELETS, ...o] });
+  const base = await run([]);
+  const both = await run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_repack=0']);
+  const image = (r: typeof base) => Buffer.from(r.prepared.host.output!.levels[0]!.data.buffer);
+  t.deepEqual(image(both), image(base));
+  const b = base.stats.values, v = both.stats.values;
+  t.is(v.rt_total_rays, b.rt_total_rays);
+  t.false('rt_predictor_lookups' in b);
+  // Only the occlusion rays are looked up; the paper's terms partition the predicted rays.
+  t.true(v.rt_predictor_lookups! > 0 && v.rt_predictor_lookups! < v.rt_total_rays!);
+  t.is(v.rt_predictor_predicted!, v.rt_predictor_verified! + v.rt_predictor_mispredicted!);
+  t.true(v.rt_predictor_predicted! > 0);
+  t.is(v.rt_predictor_table_bytes, 5504);
+  t.is(v.rt_predictor_repacked_warps, 0, 'the treelet controller forms the warps');
+  t.true(v.treelet_warps_initial! > 0, 'the treelet policy ran');
 });

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { Interconnect } from '../../../src/sim/timing/interconnect.js';
+import { FlitCrossbar } from '../../../src/sim/timing/flit-crossbar.js';
 import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
 
-const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, words: 0xffffffff });
+const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, words: 0xffffffff });
 
 test('a packet arrives latency + flits - 1 cycles after it is accepted', (t) => {
-  const net = new Interconnect(1, 1, 8, 40, 4);
+  const net = new FlitCrossbar(1, 1, 8, 40, 4);
   t.true(net.tryPush(0, 0, req(0), 128, 10)); // 136 B = 4 flits
   t.is(net.nextArrival(0), 10 + 4 - 1 + 8);
   t.is(net.receive(0, 20), undefined);
@@ -13,7 +13,7 @@ test('a packet arrives latency + flits - 1 cycles after it is accepted', (t) => 
 });
 
 test('a source port is busy for the flits of its last packet (bandwidth)', (t) => {
-  const net = new Interconnect(1, 2, 1, 40, 4);
+  const net = new FlitCrossbar(1, 2, 1, 40, 4);
   t.true(net.tryPush(0, 0, req(0), 128, 0));
   t.false(net.tryPush(0, 1, req(128), 0, 3), 'still sending flits of the first packet');
   t.true(net.tryPush(0, 1, req(128), 0, 4));
@@ -21,7 +21,7 @@ test('a source port is busy for the flits of its last packet (bandwidth)', (t) =
 });
 
 test('a full destination buffer refuses until a packet is received (back-pressure)', (t) => {
-  const net = new Interconnect(4, 1, 1, 40, 2);
+  const net = new FlitCrossbar(4, 1, 1, 40, 2);
   t.true(net.tryPush(0, 0, req(0), 0, 0));
   t.true(net.tryPush(1, 0, req(1), 0, 0));
   t.false(net.tryPush(2, 0, req(2), 0, 0));
@@ -36,7 +36,7 @@ test('a full destination buffer refuses until a packet is received (back-pressur
 test('a freed slot goes to the source refused longest ago, not to the first to ask in the cycle (issue 26.6)', (t) => {
   // Four sources ticked in index order (as the GPU ticks SMs) all keep a packet for one slow
   // destination. First-come would give every freed slot to source 0 and starve source 3.
-  const net = new Interconnect(4, 1, 1, 40, 2);
+  const net = new FlitCrossbar(4, 1, 1, 40, 2);
   const accepted = [0, 0, 0, 0];
   const firstAccepted = [-1, -1, -1, -1];
   for (let now = 0; now < 400; now++) {
@@ -53,7 +53,7 @@ test('a freed slot goes to the source refused longest ago, not to the first to a
 });
 
 test('a source that stops retrying loses its place; the next waiter gets the slot', (t) => {
-  const net = new Interconnect(3, 1, 1, 40, 1);
+  const net = new FlitCrossbar(3, 1, 1, 40, 1);
   t.true(net.tryPush(0, 0, req(0), 0, 0));
   t.false(net.tryPush(1, 0, req(1), 0, 1), 'full: source 1 waits');
   t.false(net.tryPush(2, 0, req(2), 0, 1), 'full: source 2 waits behind it');

@@ -1,0 +1,201 @@
+/**
+ * GPGPU-Sim's local crossbar (`network_mode 2`, local_interconnect.cc `xbar_router`), one subnet:
+ * every node (SMs first, then memory sub-partitions, GPGPU-Sim's device numbering) has an input
+ * FIFO of `icnt_in_buffer_limit` packets and an output FIFO of `icnt_out_buffer_limit`. Each cycle
+ * (`advance`) moves packets from the heads of input FIFOs to output FIFOs, at most one per output,
+ * arbitrated by iSLIP (`icnt_arbiter_algo 1`: each output grants the first requesting input after
+ * its round-robin pointer, which moves past the granted input every `icnt_grant_cycles` active
+ * cycles) or naive round robin (0: inputs visited from a rotating start, each output taking one).
+ * Packets have no size here: "all the packets are one flit", so a 128-byte reply moves in one cycle
+ * like a read request, and only input heads move (head-of-line blocking).
+ *
+ * Latency follows GPGPU-Sim's cycle order (gpu-sim.cc): a packet pushed by an SM in cycle t moves
+ * at the advance of cycle t+1 and is taken by its destination in cycle t+2.
+ *
+ * Invariants: a packet is never dropped or reordered between one input and one output; an input
+ * FIFO never holds more than its limit (a push into a full one is refused); an output FIFO never
+ * exceeds its limit.
+ */
+import type { MemRequest } from './mem-request.js';
+import { type Network, PACKET_HEADER_BYTES } from './network.js';
+
+export interface LocalCrossbarConfig {
+  inBufferLimit: number;
+  outBufferLimit: number;
+  /** 0 naive round robin, 1 iSLIP. */
+  arbiter: 0 | 1;
+  grantCycles: number;
+}
+
+/** A FIFO of packets and their output nodes, reused from index 0 whenever it empties. */
+class PacketFifo {
+  reqs: MemRequest[] = [];
+  dsts: number[] = [];
+  head = 0;
+  get length(): number {
+    return this.reqs.length - this.head;
+  }
+  push(req: MemRequest, dst: number): void {
+    this.reqs.push(req);
+    this.dsts.push(dst);
+  }
+  frontDst(): number {
+    return this.dsts[this.head]!;
+  }
+  shift(): MemRequest {
+    const r = this.reqs[this.head]!;
+    this.reqs[this.head] = undefined as unknown as MemRequest;
+    this.head++;
+    if (this.head === this.reqs.length) {
+      this.reqs.length = 0;
+      this.dsts.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.reqs.length) {
+      this.reqs.splice(0, this.head);
+      this.dsts.splice(0, this.head);
+      this.head = 0;
+    }
+    return r;
+  }
+}
+
+/**
+ * One subnet. `srcBase` / `dstBase` place the sides in the node numbering: the request subnet
+ * has sources at 0 (SMs) and destinations at `nShader`; the reply subnet the other way round.
+ */
+export class LocalCrossbar implements Network {
+  private readonly total: number;
+  private readonly inQ: PacketFifo[];
+  private readonly outQ: PacketFifo[];
+  /** Per output node: inputs whose head packet is for it. */
+  private readonly headsFor: Int32Array;
+  /** iSLIP: per output, the input its search starts at. */
+  private readonly nextNode: Int32Array;
+  /** Round robin: the input the scan starts at. */
+  private nextNodeId = 0;
+  private grantCount: number;
+  private readonly issued: Uint8Array;
+  private queuedIn = 0;
+  private queuedOut = 0;
+  packets = 0;
+  bytes = 0;
+  stalls = 0;
+  /** Sum over packets of the cycles from push to delivery (GPGPU-Sim icnt2mem / icnt2sh latency, from the push). */
+  latencySum = 0;
+  /** Cycles an output FIFO was full when a packet could have moved (GPGPU-Sim out_buffer_full). */
+  outBufferFull = 0;
+  private readonly pushedAt = new Map<MemRequest, number>();
+
+  constructor(
+    nShader: number,
+    nMem: number,
+    private readonly srcBase: number,
+    private readonly dstBase: number,
+    private readonly cfg: LocalCrossbarConfig,
+  ) {
+    this.total = nShader + nMem;
+    this.inQ = Array.from({ length: this.total }, () => new PacketFifo());
+    this.outQ = Array.from({ length: this.total }, () => new PacketFifo());
+    this.headsFor = new Int32Array(this.total);
+    this.nextNode = new Int32Array(this.total);
+    this.issued = new Uint8Array(this.total);
+    this.grantCount = cfg.grantCycles;
+  }
+
+  tryPush(src: number, dst: number, req: MemRequest, payloadBytes: number, now: number): boolean {
+    const input = this.inQ[this.srcBase + src]!;
+    if (input.length + 1 > this.cfg.inBufferLimit) {
+      this.stalls++;
+      return false;
+    }
+    const out = this.dstBase + dst;
+    if (input.length === 0) this.headsFor[out]!++;
+    input.push(req, out);
+    this.queuedIn++;
+    this.packets++;
+    this.bytes += payloadBytes + PACKET_HEADER_BYTES;
+    this.pushedAt.set(req, now);
+    return true;
+  }
+
+  receive(dst: number, now: number): MemRequest | undefined {
+    const q = this.outQ[this.dstBase + dst]!;
+    if (q.length === 0) return undefined;
+    this.queuedOut--;
+    const req = q.shift();
+    this.latencySum += now - (this.pushedAt.get(req) ?? now);
+    this.pushedAt.delete(req);
+    return req;
+  }
+
+  nextArrival(dst: number): number {
+    return this.outQ[this.dstBase + dst]!.length > 0 ? -Infinity : Infinity;
+  }
+
+  advance(_now: number): void {
+    if (this.queuedIn === 0) return;
+    if (this.cfg.arbiter === 1) this.islip();
+    else this.roundRobin();
+  }
+
+  /** xbar_router::iSLIP_Advance. */
+  private islip(): void {
+    const total = this.total;
+    const limit = this.cfg.outBufferLimit;
+    for (let i = 0; i < total; i++) {
+      if (this.outQ[i]!.length + 1 > limit) {
+        this.outBufferFull++;
+        continue;
+      }
+      if (this.headsFor[i] === 0) continue;
+      const start = this.nextNode[i]!;
+      for (let j = 0; j < total; j++) {
+        const node = (j + start) % total;
+        const input = this.inQ[node]!;
+        if (input.length === 0 || input.frontDst() !== i) continue;
+        this.move(input, i);
+        if (this.grantCount === 1) this.nextNode[i] = (node + 1) % total;
+        break;
+      }
+    }
+    // GPGPU-Sim counts grant cycles only while some input holds a packet (true here).
+    if (this.grantCount === 1) this.grantCount = this.cfg.grantCycles;
+    else this.grantCount--;
+  }
+
+  /** xbar_router::RR_Advance. */
+  private roundRobin(): void {
+    const total = this.total;
+    const limit = this.cfg.outBufferLimit;
+    this.issued.fill(0);
+    for (let i = 0; i < total; i++) {
+      const input = this.inQ[(i + this.nextNodeId) % total]!;
+      if (input.length === 0) continue;
+      const out = input.frontDst();
+      if (this.outQ[out]!.length + 1 > limit) {
+        this.outBufferFull++;
+        continue;
+      }
+      if (this.issued[out] === 1) continue;
+      this.move(input, out);
+      this.issued[out] = 1;
+    }
+    this.nextNodeId = (this.nextNodeId + 1) % total;
+  }
+
+  private move(input: PacketFifo, out: number): void {
+    this.headsFor[out]!--;
+    this.outQ[out]!.push(input.shift(), out);
+    if (input.length > 0) this.headsFor[input.frontDst()]!++;
+    this.queuedIn--;
+    this.queuedOut++;
+  }
+
+  nextEvent(now: number): number {
+    return this.queuedIn > 0 || this.queuedOut > 0 ? now + 1 : Infinity;
+  }
+
+  idle(): boolean {
+    return this.queuedIn === 0 && this.queuedOut === 0;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The RT unit's counters (Vulkan-Sim III-C, Fig. 13-14), the same whichever traversal policy runs;
+ * stats.ts derives the reported figures from them. The predictor's counters ride along here
+ * (`predictor`); the treelet queues keep theirs in treelets/treelet-stats.ts.
+ */
+import { PredictorStats } from '../predictor/intersection-predictor.js';
+
+export class RtStats {
+  warpsCompleted = 0;
+  warpLatencySum = 0;
+  /** Per-warp latency in the RT unit, cycles (Fig. 13). */
+  readonly warpLatencies: number[] = [];
+  raysCompleted = 0;
+  rayLatencySum = 0;
+  /**
+   * Vulkan-Sim's per-warp measures (shader.cc rt_unit::cycle): the sum over warps of
+   * sum(thread end - warp start) / (32 x warp latency), and of sum(thread end - warp start) / 32.
+   * Both divide by the warp size, not the active lanes: a warp of few rays is inefficient.
+   */
+  warpEfficiencySum = 0;
+  warpThreadLatencySum = 0;
+  /** Node fetches (transactions other than stack spills). */
+  nodes = 0;
+  stackSpills = 0;
+  /** Function call coalescing: coalescing-buffer reads (Vulkan-Sim IV-A's extra RT-unit loads). */
+  coalescingAccesses = 0;
+  /** Intersection tests and transforms (roofline operations). */
+  ops = 0;
+  /** Sum over operations of their pipeline latency (stage-cycles occupied). */
+  opStageCycles = 0;
+  /** Unique chunk requests sent to the cache (cache blocks fetched). */
+  chunkRequests = 0;
+  /** Intersection-table stores (Vulkan-Sim rt_writes): two 32-byte writes per procedural-leaf candidate. */
+  stores = 0;
+  /** Chunk requests merged into an identical pending request (within the warp / across warps). */
+  mergedInWarp = 0;
+  mergedAcrossWarps = 0;
+  /** Cycles with at least one warp resident. */
+  activeCycles = 0;
+  /** Intersection prediction (paper 002), zero when the predictor is off. */
+  readonly predictor = new PredictorStats();
+  /** Sum over cycles of resident warps / rays still traversing. */
+  warpCycles = 0;
+  activeRayCycles = 0;
+  /** A warp left the Warp Buffer after `latency` cycles; its rays spent `threadCycles` in it together. */
+  warpDone(latency: number, threadCycles: number): void {
+    this.warpsCompleted++;
+    this.warpLatencySum += latency;
+    this.warpLatencies.push(latency);
+    this.warpThreadLatencySum += threadCycles / 32;
+    if (latency > 0) this.warpEfficiencySum += threadCycles / (32 * latency);
+  }
+
+  add(o: RtStats): void {
+    this.warpsCompleted += o.warpsCompleted;
+    this.warpLatencySum += o.warpLatencySum;
+    for (const l of o.warpLatencies) this.warpLatencies.push(l);
+    this.raysCompleted += o.raysCompleted;
+    this.rayLatencySum += o.rayLatencySum;
+    this.warpEfficiencySum += o.warpEfficiencySum;
+    this.warpThreadLatencySum += o.warpThreadLatencySum;
+    this.nodes += o.nodes;
+    this.stackSpills += o.stackSpills;
+    this.coalescingAccesses += o.coalescingAccesses;
+    this.ops += o.ops;
+    this.opStageCycles += o.opStageCycles;
+    this.chunkRequests += o.chunkRequests;
+    this.stores += o.stores;
+    this.mergedInWarp += o.mergedInWarp;
+    this.mergedAcrossWarps += o.mergedAcrossWarps;
+    this.activeCycles += o.activeCycles;
+    this.warpCycles += o.warpCycles;
+    this.activeRayCycles += o.activeRayCycles;
+    this.predictor.add(o.predictor);
+  }
+}

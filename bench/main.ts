@@ -4,7 +4,7 @@
  * runs only the named ones (file names without .ts); arguments from the first one starting with
  * `-` on are handed to each named script (`npm run bench -- microbench --config X`).
  * Benchmarks that take long or rewrite docs run only when named (ON_REQUEST): `sensitivity`,
- * `docs` (rewrites docs/) and `completion` (every workload x preset at 256x256 and 512x512, hours).
+ * `docs` (rewrites docs/), `device` (runs every workload on the local Vulkan device, rewrites docs/device.md) and `completion` (every workload x preset at 256x256 and 512x512, hours).
  * Each script's own figures are followed by its wall and CPU time and the machine's load average
  * before and after it (issue 25.6): a figure taken on a busy machine shows as such.
  */
@@ -19,7 +19,7 @@ const argv = process.argv.slice(2);
 const firstOption = argv.findIndex((a) => a.startsWith('-'));
 const wanted = firstOption < 0 ? argv : argv.slice(0, firstOption);
 const passed = firstOption < 0 ? [] : argv.slice(firstOption);
-const ON_REQUEST = new Set(['sensitivity', 'docs', 'completion']);
+const ON_REQUEST = new Set(['sensitivity', 'docs', 'device', 'completion']);
 const scripts = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && f !== 'main.ts' && f !== 'machine-load.ts')
   .filter((f) => (wanted.length === 0 ? !ON_REQUEST.has(f.replace(/\.ts$/, '')) : wanted.includes(f.replace(/\.ts$/, ''))))

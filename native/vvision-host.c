@@ -20,12 +20,28 @@
  *                                      into OUT_DIR/OUT.bin; ZERO 1: zeroed before every repetition)
  *   image SET BINDING VKFORMAT TEXEL_BYTES W H OUT|-
  *   as SET BINDING
+ *   texture SET BINDING INDEX COUNT VKFORMAT TEXEL_BYTES W H FILTER WRAP FILE
+ *                                      element INDEX of a combined-image-sampler array of COUNT;
+ *                                      FILTER 0 nearest 1 linear; WRAP 0 repeat 1 mirrored 2 clamp
+ *   memory FILE BYTES SIMADDR          device memory no descriptor binds (buffer_reference only)
+ *   A buffer line may end with SIMADDR: the address the simulator gave it.
+ *   reloc FILE OFFSET SIMVALUE         the 64-bit word at OFFSET of FILE's bytes (a buffer's, push.bin,
+ *                                      a record's) is a simulated address: written as the device
+ *                                      address of the buffer or memory holding SIMVALUE
+ *   frames N                           a sequence of N launches over the same resources; then per frame:
+ *   frame F                            what the host does before launch F (F >= 1):
+ *   write FILE OFFSET PATCH BYTES      PATCH's bytes into FILE's buffer at OFFSET (relocations applied)
+ *   clear SET BINDING                  a storage image zeroed
+ *   framepush FILE                     the push constants from FILE
  *
- * OUT_DIR gets every OUT.bin (buffers whole; images tightly packed rows) and device.json: the
+ * OUT_DIR gets every OUT.bin (buffers whole, except the instrumentation buffer (ZERO 1): its header
+ * and the entry words written, or all of it when it overflowed; images tightly packed rows) and device.json: the
  * device, its subgroup size, the subgroup size the pipeline ran with, the trace dispatch's
  * timestamps (vkCmdWriteTimestamp around vkCmdTraceRaysKHR) per repetition and their median, and
  * with --validate the number of validation-layer messages. The outputs are those of the first
- * repetition; the others are timed only.
+ * repetition; the others are timed only. With `frames N` (N > 1) the launches run once each, in
+ * order, each timed; every OUT is also written after each frame as OUT.fNNN.bin, and a buffer
+ * with ZERO 1 (the instrumentation buffer) is read back and zeroed after every frame.
  *
  * The Vulkan loader is opened at run time (dlopen), so the host builds with the Vulkan headers
  * alone and says clearly when no loader or no ray tracing device is present (exit 3).
@@ -65,7 +81,7 @@ static PFN_vkGetInstanceProcAddr gipa;
   X(vkCreateShaderModule) X(vkCreateDescriptorSetLayout) X(vkCreatePipelineLayout) X(vkCreateDescriptorPool) X(vkAllocateDescriptorSets) \
   X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkAllocateCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer) \
   X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkCmdPipelineBarrier) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) \
-  X(vkCmdCopyImageToBuffer) X(vkCmdClearColorImage) X(vkCmdFillBuffer) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool) \
+  X(vkCmdCopyImageToBuffer) X(vkCmdCopyBufferToImage) X(vkCreateSampler) X(vkCmdClearColorImage) X(vkCmdFillBuffer) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool) \
   X(vkCreateQueryPool) X(vkGetQueryPoolResults) X(vkResetCommandBuffer) X(vkDeviceWaitIdle) \
   X(vkCreateAccelerationStructureKHR) X(vkGetAccelerationStructureBuildSizesKHR) X(vkCmdBuildAccelerationStructuresKHR) \
   X(vkGetAccelerationStructureDeviceAddressKHR) X(vkCreateRayTracingPipelinesKHR) X(vkGetRayTracingShaderGroupHandlesKHR) \
@@ -83,7 +99,11 @@ typedef struct { int aabbs; char vfile[512]; uint32_t vcount; char ifile[512]; u
 typedef struct { int first, count; } Blas;
 typedef struct { int blas; uint32_t custom, mask, sbtOffset, flags; float t[12]; } Inst;
 typedef struct { int set, binding; VkDescriptorType type; char file[512]; uint64_t bytes; char out[128]; int zero;
-  VkFormat format; int texel, w, h; VkBuffer buf; VkDeviceMemory mem; void *map; VkImage image; VkImageView view; } Res;
+  VkFormat format; int texel, w, h; VkBuffer buf; VkDeviceMemory mem; void *map; VkImage image; VkImageView view;
+  uint64_t simAddr; int memoryOnly, index, count, filter, wrap; VkSampler sampler; } Res;
+typedef struct { char file[512]; uint64_t offset, value; } Reloc;
+/* Per-frame host work: kind 0 write (file, offset, patch), 1 clear (set, binding), 2 push (patch). */
+typedef struct { int frame, kind, set, binding; char file[512]; uint64_t offset; char patch[512]; uint64_t bytes; } FrameOp;
 
 static uint32_t launchW = 1, launchH = 1, launchD = 1, recursion = 1, subgroupWanted = 0;
 static Stage stages[MAXN]; static int nStages;
@@ -95,6 +115,9 @@ static Blas blases[1024]; static int nBlas;
 static Inst *insts; static int nInsts, capInsts;
 static Res res[MAXN]; static int nRes;
 static char pushFile[512]; static int pushBytes;
+static Reloc *relocs; static int nRelocs, capRelocs;
+static FrameOp *frameOps; static int nFrameOps, capFrameOps;
+static int nFrames = 1, curFrame = 0;
 static char bundleDir[1024];
 
 static char *pathIn(const char *dir, const char *name) {
@@ -183,9 +206,11 @@ static void readBundle(void) {
     } else if (!strcmp(w, "buffer")) {
       Res *r = &res[nRes++];
       memset(r, 0, sizeof *r);
-      char type[16]; unsigned long long bytes;
-      ok = sscanf(rest, "%d %d %15s %511s %llu %127s %d", &r->set, &r->binding, type, r->file, &bytes, r->out, &r->zero) == 7;
+      char type[16]; unsigned long long bytes, sim = 0;
+      int n = sscanf(rest, "%d %d %15s %511s %llu %127s %d %llu", &r->set, &r->binding, type, r->file, &bytes, r->out, &r->zero, &sim);
+      ok = n == 7 || n == 8;
       r->bytes = bytes;
+      r->simAddr = sim;
       r->type = !strcmp(type, "uniform") ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     } else if (!strcmp(w, "image")) {
       Res *r = &res[nRes++];
@@ -194,6 +219,39 @@ static void readBundle(void) {
       ok = sscanf(rest, "%d %d %d %d %d %d %127s", &r->set, &r->binding, &fmt, &r->texel, &r->w, &r->h, r->out) == 7;
       r->format = (VkFormat)fmt;
       r->type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    } else if (!strcmp(w, "memory")) {
+      Res *r = &res[nRes++];
+      memset(r, 0, sizeof *r);
+      unsigned long long bytes, sim;
+      ok = sscanf(rest, "%511s %llu %llu", r->file, &bytes, &sim) == 3;
+      r->bytes = bytes; r->simAddr = sim; r->memoryOnly = 1; r->set = -1; strcpy(r->out, "-");
+      r->type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    } else if (!strcmp(w, "texture")) {
+      Res *r = &res[nRes++];
+      memset(r, 0, sizeof *r);
+      int fmt;
+      ok = sscanf(rest, "%d %d %d %d %d %d %d %d %d %d %511s", &r->set, &r->binding, &r->index, &r->count, &fmt, &r->texel, &r->w, &r->h,
+                  &r->filter, &r->wrap, r->file) == 11;
+      r->format = (VkFormat)fmt; strcpy(r->out, "-");
+      r->type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    } else if (!strcmp(w, "reloc")) {
+      if (nRelocs == capRelocs) { capRelocs = capRelocs ? capRelocs * 2 : 256; relocs = realloc(relocs, sizeof(Reloc) * (size_t)capRelocs); }
+      Reloc *rl = &relocs[nRelocs++];
+      unsigned long long off, val;
+      ok = sscanf(rest, "%511s %llu %llu", rl->file, &off, &val) == 3;
+      rl->offset = off; rl->value = val;
+    } else if (!strcmp(w, "frames")) ok = sscanf(rest, "%d", &nFrames) == 1 && nFrames >= 1;
+    else if (!strcmp(w, "frame")) ok = sscanf(rest, "%d", &curFrame) == 1 && curFrame >= 1 && curFrame < nFrames;
+    else if (!strcmp(w, "write") || !strcmp(w, "clear") || !strcmp(w, "framepush")) {
+      if (nFrameOps == capFrameOps) { capFrameOps = capFrameOps ? capFrameOps * 2 : 64; frameOps = realloc(frameOps, sizeof(FrameOp) * (size_t)capFrameOps); }
+      FrameOp *op = &frameOps[nFrameOps++];
+      memset(op, 0, sizeof *op);
+      op->frame = curFrame;
+      unsigned long long off, bytes;
+      if (!strcmp(w, "write")) { op->kind = 0; ok = sscanf(rest, "%511s %llu %511s %llu", op->file, &off, op->patch, &bytes) == 4; op->offset = off; op->bytes = bytes; }
+      else if (!strcmp(w, "clear")) { op->kind = 1; ok = sscanf(rest, "%d %d", &op->set, &op->binding) == 2; }
+      else { op->kind = 2; ok = sscanf(rest, "%511s", op->patch) == 1; }
+      ok = ok && curFrame >= 1;
     } else if (!strcmp(w, "as")) {
       Res *r = &res[nRes++];
       memset(r, 0, sizeof *r);
@@ -347,6 +405,39 @@ static void jsonString(FILE *f, const char *s) {
     if ((unsigned char)*s >= 0x20) fputc(*s, f);
   }
   fputc('"', f);
+}
+
+/* The device address of the buffer or memory the simulated address `v` falls in (0 when none). */
+static VkDeviceAddress deviceAddressOf(uint64_t v) {
+  /* Inside a buffer first; one past a buffer's end only where no buffer starts there (buffers are packed back to back). */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < nRes; i++) {
+      Res *r = &res[i];
+      if (!r->simAddr || !r->buf) continue;
+      if (v >= r->simAddr && (v < r->simAddr + r->bytes || (pass == 1 && v == r->simAddr + r->bytes))) return addressOf(r->buf) + (v - r->simAddr);
+    }
+  return 0;
+}
+
+/* Writes the device addresses into `data`, the bytes [base, base + size) of FILE. */
+static void applyRelocs(const char *file, uint8_t *data, uint64_t base, uint64_t size) {
+  for (int i = 0; i < nRelocs; i++) {
+    Reloc *rl = &relocs[i];
+    if (strcmp(rl->file, file) || rl->offset < base || rl->offset + 8 > base + size) continue;
+    VkDeviceAddress a = deviceAddressOf(rl->value);
+    if (!a) die(2, "bundle: %s+%llu holds simulated address 0x%llx, which no buffer holds", file, (unsigned long long)rl->offset, (unsigned long long)rl->value);
+    memcpy(data + (rl->offset - base), &a, 8);
+  }
+}
+
+static Res *resourceByFile(const char *file) {
+  for (int i = 0; i < nRes; i++) if (res[i].buf && !strcmp(res[i].file, file)) return &res[i];
+  die(2, "bundle: no buffer from %s", file);
+  return NULL;
+}
+
+static VkSamplerAddressMode wrapMode(int w) {
+  return w == 1 ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT : w == 2 ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
 }
 
 int main(int argc, char **argv) {
@@ -522,20 +613,26 @@ int main(int argc, char **argv) {
   int nSets = maxSet + 1;
   VkDescriptorSetLayout setLayouts[16];
   if (nSets > 16) die(2, "bundle: descriptor set %d: at most 16 sets", maxSet);
-  uint32_t counts[4] = { 0 }; /* storage buffer, uniform buffer, storage image, AS */
+  uint32_t counts[5] = { 0 }; /* storage buffer, uniform buffer, storage image, AS, combined image sampler */
   for (int s = 0; s < nSets; s++) {
     VkDescriptorSetLayoutBinding lb[MAXN]; uint32_t n = 0;
-    for (int i = 0; i < nRes; i++) if (res[i].set == s) {
-      lb[n++] = (VkDescriptorSetLayoutBinding){ .binding = (uint32_t)res[i].binding, .descriptorType = res[i].type, .descriptorCount = 1, .stageFlags = allStages };
+    for (int i = 0; i < nRes; i++) if (res[i].set == s && !res[i].memoryOnly) {
+      uint32_t k = 0;
+      while (k < n && lb[k].binding != (uint32_t)res[i].binding) k++;
+      if (k < n) continue; /* another element of a texture array */
+      lb[n++] = (VkDescriptorSetLayoutBinding){ .binding = (uint32_t)res[i].binding, .descriptorType = res[i].type,
+        .descriptorCount = res[i].type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ? (uint32_t)res[i].count : 1, .stageFlags = allStages };
     }
     VkDescriptorSetLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = lb };
     VK(vkCreateDescriptorSetLayout(dev, &li, NULL, &setLayouts[s]));
   }
   for (int i = 0; i < nRes; i++) {
+    if (res[i].memoryOnly) continue;
     switch (res[i].type) {
       case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: counts[0]++; break;
       case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: counts[1]++; break;
       case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: counts[2]++; break;
+      case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: counts[4]++; break;
       default: counts[3]++;
     }
   }
@@ -544,9 +641,10 @@ int main(int argc, char **argv) {
     .pushConstantRangeCount = pushBytes > 0, .pPushConstantRanges = &pcr };
   VkPipelineLayout pipeLayout;
   VK(vkCreatePipelineLayout(dev, &pli, NULL, &pipeLayout));
-  VkDescriptorPoolSize ps[4]; uint32_t nps = 0;
-  VkDescriptorType pt[4] = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR };
-  for (int k = 0; k < 4; k++) if (counts[k]) ps[nps++] = (VkDescriptorPoolSize){ pt[k], counts[k] };
+  VkDescriptorPoolSize ps[5]; uint32_t nps = 0;
+  VkDescriptorType pt[5] = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
+    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER };
+  for (int k = 0; k < 5; k++) if (counts[k]) ps[nps++] = (VkDescriptorPoolSize){ pt[k], counts[k] };
   VkDescriptorPoolCreateInfo dpi = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = (uint32_t)(nSets ? nSets : 1), .poolSizeCount = nps, .pPoolSizes = ps };
   VkDescriptorPool pool;
   VkDescriptorSet sets[16];
@@ -560,8 +658,8 @@ int main(int argc, char **argv) {
   VkCommandBuffer setup = beginCommands();
   for (int i = 0; i < nRes; i++) {
     Res *r = &res[i];
-    VkWriteDescriptorSet wr = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[r->set], .dstBinding = (uint32_t)r->binding,
-      .descriptorCount = 1, .descriptorType = r->type };
+    VkWriteDescriptorSet wr = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = r->memoryOnly ? VK_NULL_HANDLE : sets[r->set], .dstBinding = (uint32_t)r->binding,
+      .dstArrayElement = (uint32_t)r->index, .descriptorCount = 1, .descriptorType = r->type };
     VkDescriptorBufferInfo dbi;
     VkDescriptorImageInfo dii;
     VkWriteDescriptorSetAccelerationStructureKHR was = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR, .accelerationStructureCount = 1, .pAccelerationStructures = &tlas };
@@ -590,6 +688,38 @@ int main(int argc, char **argv) {
       vkCmdClearColorImage(setup, r->image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &ib.subresourceRange);
       dii = (VkDescriptorImageInfo){ .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
       wr.pImageInfo = &dii;
+    } else if (r->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
+      /* A sampled texture: one level, uploaded through a staging buffer, read in GENERAL layout. */
+      VkImageCreateInfo ici2 = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
+        .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
+      VK(vkCreateImage(dev, &ici2, NULL, &r->image));
+      VkMemoryRequirements req;
+      vkGetImageMemoryRequirements(dev, r->image, &req);
+      VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+        .memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
+      VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
+      VK(vkBindImageMemory(dev, r->image, r->mem, 0));
+      VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
+        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+      VK(vkCreateImageView(dev, &vci, NULL, &r->view));
+      uint64_t size;
+      void *texels = readFile(r->file, &size);
+      if (size < (uint64_t)r->w * r->h * r->texel) die(2, "bundle: %s: %llu bytes, short of %dx%d texels", r->file, (unsigned long long)size, r->w, r->h);
+      VkBuffer staging = uploadBuffer(texels, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, NULL, NULL);
+      free(texels);
+      VkImageMemoryBarrier ib = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+      vkCmdPipelineBarrier(setup, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+      VkBufferImageCopy c = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, .imageExtent = { (uint32_t)r->w, (uint32_t)r->h, 1 } };
+      vkCmdCopyBufferToImage(setup, staging, r->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+      VkSamplerCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+        .minFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST, .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = wrapMode(r->wrap), .addressModeV = wrapMode(r->wrap), .addressModeW = wrapMode(r->wrap), .maxLod = 0 };
+      VK(vkCreateSampler(dev, &sci, NULL, &r->sampler));
+      dii = (VkDescriptorImageInfo){ .sampler = r->sampler, .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
+      wr.pImageInfo = &dii;
     } else {
       VkBufferUsageFlags usage = r->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
       uint64_t size = r->bytes;
@@ -602,8 +732,10 @@ int main(int argc, char **argv) {
       dbi = (VkDescriptorBufferInfo){ .buffer = r->buf, .offset = 0, .range = VK_WHOLE_SIZE };
       wr.pBufferInfo = &dbi;
     }
-    vkUpdateDescriptorSets(dev, 1, &wr, 0, NULL);
+    if (!r->memoryOnly) vkUpdateDescriptorSets(dev, 1, &wr, 0, NULL);
   }
+  /* Every buffer has its device address now: write them where the simulator's addresses were. */
+  for (int i = 0; i < nRes; i++) if (res[i].buf && strcmp(res[i].file, "-")) applyRelocs(res[i].file, res[i].map, 0, res[i].bytes);
   barrier(setup);
   submitAndWait(setup);
 
@@ -669,6 +801,7 @@ int main(int argc, char **argv) {
     if (groups[gi].recBytes > 0) {
       uint64_t sz;
       void *rec = readFile(groups[gi].rec, &sz);
+      applyRelocs(groups[gi].rec, rec, 0, sz);
       memcpy(at + hs, rec, sz < (uint64_t)groups[gi].recBytes ? sz : (uint64_t)groups[gi].recBytes);
       free(rec);
     }
@@ -683,13 +816,19 @@ int main(int argc, char **argv) {
 
   /* Push constants. */
   void *push = NULL;
-  if (pushBytes > 0) { uint64_t sz; push = readFile(pushFile, &sz); if (sz < (uint64_t)pushBytes) die(2, "bundle: push constant file is short"); }
+  if (pushBytes > 0) { uint64_t sz; push = readFile(pushFile, &sz); if (sz < (uint64_t)pushBytes) die(2, "bundle: push constant file is short"); applyRelocs(pushFile, push, 0, sz); }
 
-  /* Repetitions: timestamps around the trace dispatch; repetition 0's outputs are kept. */
+  /*
+   * Repetitions: timestamps around the trace dispatch; repetition 0's outputs are kept. A sequence
+   * of frames runs each launch once instead (`repeat` is then the frame count): before launch f the
+   * frame's host work (buffer writes, image clears, push constants), after it the outputs, saved
+   * per frame, and the instrumentation buffer emptied.
+   */
   VkQueryPoolCreateInfo qpi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 };
   VkQueryPool qpool;
   VK(vkCreateQueryPool(dev, &qpi, NULL, &qpool));
   int timestamps = qp[queueFamily].timestampValidBits > 0 && props.properties.limits.timestampPeriod > 0;
+  if (nFrames > 1) repeat = nFrames;
   double *ms = calloc((size_t)repeat, sizeof *ms);
   /* Readback buffers for images. */
   VkBuffer *imgRead = calloc(nRes, sizeof *imgRead);
@@ -699,7 +838,36 @@ int main(int argc, char **argv) {
     makeBuffer((uint64_t)res[i].w * res[i].h * res[i].texel, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &imgRead[i], &m, &imgMap[i]);
   }
   for (int rep = 0; rep < repeat; rep++) {
+    int frame = nFrames > 1 ? rep : 0;
+    int keep = rep == 0 || nFrames > 1;
     VkCommandBuffer cb = beginCommands();
+    if (frame > 0) {
+      for (int k = 0; k < nFrameOps; k++) {
+        FrameOp *op = &frameOps[k];
+        if (op->frame != frame) continue;
+        if (op->kind == 0) {
+          Res *r = resourceByFile(op->file);
+          if (op->offset + op->bytes > r->bytes) die(2, "bundle: frame %d writes past %s", frame, op->file);
+          uint64_t sz;
+          uint8_t *patch = readFile(op->patch, &sz);
+          applyRelocs(op->file, patch, op->offset, op->bytes);
+          memcpy((uint8_t *)r->map + op->offset, patch, (size_t)op->bytes);
+          free(patch);
+        } else if (op->kind == 1) {
+          for (int i = 0; i < nRes; i++) if (res[i].type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE && res[i].set == op->set && res[i].binding == op->binding) {
+            VkClearColorValue zero = { 0 };
+            VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+            vkCmdClearColorImage(cb, res[i].image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+          }
+        } else {
+          uint64_t sz;
+          free(push);
+          push = readFile(op->patch, &sz);
+          if (sz < (uint64_t)pushBytes) die(2, "bundle: frame %d: push constant file is short", frame);
+          applyRelocs(op->patch, push, 0, sz);
+        }
+      }
+    }
     if (rep > 0) for (int i = 0; i < nRes; i++) if (res[i].buf && res[i].zero) vkCmdFillBuffer(cb, res[i].buf, 0, VK_WHOLE_SIZE, 0);
     barrier(cb);
     vkCmdResetQueryPool(cb, qpool, 0, 2);
@@ -710,7 +878,7 @@ int main(int argc, char **argv) {
     vkCmdTraceRaysKHR(cb, &region[0], &region[1], &region[2], &region[3], launchW, launchH, launchD);
     vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qpool, 1);
     barrier(cb);
-    if (rep == 0) {
+    if (keep) {
       for (int i = 0; i < nRes; i++) if (imgRead[i]) {
         VkBufferImageCopy c = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, .imageExtent = { (uint32_t)res[i].w, (uint32_t)res[i].h, 1 } };
         vkCmdCopyImageToBuffer(cb, res[i].image, VK_IMAGE_LAYOUT_GENERAL, imgRead[i], 1, &c);
@@ -724,16 +892,24 @@ int main(int argc, char **argv) {
       uint64_t mask = qp[queueFamily].timestampValidBits >= 64 ? ~0ull : ((1ull << qp[queueFamily].timestampValidBits) - 1);
       ms[rep] = (double)((t[1] - t[0]) & mask) * props.properties.limits.timestampPeriod / 1e6;
     }
-    if (rep == 0) {
+    if (keep) {
       for (int i = 0; i < nRes; i++) {
         if (!strcmp(res[i].out, "-") || res[i].type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR) continue;
-        char name[256];
-        snprintf(name, sizeof name, "%s.bin", res[i].out);
-        FILE *f = fopen(pathIn(outDir, name), "wb");
-        if (!f) die(2, "cannot write %s", pathIn(outDir, name));
-        if (imgRead[i]) fwrite(imgMap[i], 1, (size_t)res[i].w * res[i].h * res[i].texel, f);
-        else fwrite(res[i].map, 1, (size_t)res[i].bytes, f);
-        fclose(f);
+        for (int perFrame = 0; perFrame < (nFrames > 1 ? 2 : 1); perFrame++) {
+          char name[256];
+          if (perFrame) snprintf(name, sizeof name, "%s.f%03d.bin", res[i].out, frame);
+          else snprintf(name, sizeof name, "%s.bin", res[i].out);
+          FILE *f = fopen(pathIn(outDir, name), "wb");
+          if (!f) die(2, "cannot write %s", pathIn(outDir, name));
+          if (imgRead[i]) fwrite(imgMap[i], 1, (size_t)res[i].w * res[i].h * res[i].texel, f);
+          else {
+            /* The instrumentation buffer: its header and the entry words written (all of it when it overflowed). */
+            uint64_t n = res[i].bytes;
+            if (res[i].zero && n >= 8) { uint64_t want = 4 * (2 + (uint64_t)((uint32_t *)res[i].map)[1]); if (want < n) n = want; }
+            fwrite(res[i].map, 1, (size_t)n, f);
+          }
+          fclose(f);
+        }
       }
     }
     VK(vkResetCommandBuffer(cb, 0));
@@ -757,7 +933,7 @@ int main(int argc, char **argv) {
   fprintf(f, "  \"deviceType\": %d,\n  \"subgroupSize\": %u,\n  \"ranSubgroupSize\": %u,\n  \"requestedSubgroupSize\": %u,\n", (int)props.properties.deviceType,
     deviceSubgroup, ranSubgroup, subgroupWanted);
   fprintf(f, "  \"maxRayRecursionDepth\": %u,\n  \"shaderGroupHandleSize\": %u,\n", rtProps.maxRayRecursionDepth, hs);
-  fprintf(f, "  \"timestamps\": %s,\n  \"traceMs\": [", timestamps ? "true" : "false");
+  fprintf(f, "  \"frames\": %d,\n  \"timestamps\": %s,\n  \"traceMs\": [", nFrames, timestamps ? "true" : "false");
   for (int i = 0; i < repeat; i++) fprintf(f, "%s%.6f", i ? ", " : "", ms[i]);
   fprintf(f, "],\n  \"medianTraceMs\": %.6f,\n  \"validation\": %s,\n  \"validationMessages\": %d,\n  \"validationErrors\": %d\n}\n", median, haveValidation ? "true" : "false", validationMessages, validationErrors);
   fclose(f);

@@ -59,6 +59,7 @@ export { ManifestError, type WorkloadManifest } from './sim/workload/manifest.js
 export { ShaderCompileError } from './driver/compile-workload.js';
 export { LaunchLimitError } from './sim/workload/launch-limits.js';
 export type { RunParameters } from './sim/host/build-resources.js';
+export { NVIDIA_BEHAVIOUR, nvidiaTile, type LaunchMapping } from './sim/functional/warp-mapping.js';
 export type { Counters } from './sim/functional/counters.js';
 export type { SimImage } from './sim/functional/images.js';
 export type { TimingStats } from './sim/timing/index.js';

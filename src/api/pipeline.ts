@@ -28,6 +28,7 @@ import { loadConfig, type TimelineOptions, type TimelineRecorder, type TimingSta
 import type { ConfigKnobs } from '../sim/config/config-knobs.js';
 import type { FloatModel } from '../sim/functional/float-model.js';
 import type { ItsPolicy } from '../sim/functional/launch-state.js';
+import type { LaunchMapping } from '../sim/functional/warp-mapping.js';
 import { simulateWorkload } from '../driver/simulate-workload.js';
 import { knobOverrides } from './studies.js';
 import { DEFAULT_WORKLOAD } from '../sim/workload/load-manifest.js';
@@ -103,8 +104,8 @@ export interface SimulateOptions {
   frames?: number;
   /** Multi-frame runs: the first frame to measure; earlier frames are fast-forwarded on the functional core. */
   firstFrame?: number;
-  /** Warp shape: Vulkan-Sim's 32x1 rows (default) or 4x8 tiles. */
-  mapping?: 'rows' | 'tiles4x8';
+  /** Warp shape: Vulkan-Sim's 32x1 rows (default), 4x8 tiles, or NVIDIA's tiles by launch height ('nvidia'; see NVIDIA_BEHAVIOUR). */
+  mapping?: LaunchMapping;
   /** Function call coalescing (Vulkan-Sim Algorithm 3). */
   fcc?: boolean;
   /** Independent thread scheduling (Vulkan-Sim IV-B) instead of the SIMT stack. */

@@ -9,6 +9,7 @@
  * (`jobDir`, default vvision-out/jobs), exactly as `vvision sweep` / `vvision zatel` do. This file
  * only wires src/driver; it holds no logic of its own.
  */
+import type { LaunchMapping } from '../sim/functional/warp-mapping.js';
 import { jobRunOptions } from '../driver/jobs/job-spec.js';
 import { runSweep, type SweepResult } from '../driver/sweep/run-sweep.js';
 import { parseVary } from '../driver/sweep/sweep-grid.js';
@@ -33,7 +34,7 @@ export interface StudyRunOptions {
   spp?: number;
   bounces?: number;
   seed?: number;
-  mapping?: 'rows' | 'tiles4x8';
+  mapping?: LaunchMapping;
   fcc?: boolean;
   its?: boolean;
 }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { RunOptions } from '../driver/run-workload.js';
 import { CliUsageError } from './user-errors.js';
+import { LAUNCH_MAPPINGS, NVIDIA_BEHAVIOUR, type LaunchMapping } from '../sim/functional/warp-mapping.js';
 import { DEFAULT_MEMORY_BUDGET_BYTES } from '../sim/workload/launch-limits.js';
 
 export interface RawRunOptions {
@@ -14,6 +15,7 @@ export interface RawRunOptions {
   seed?: string;
   bounces?: string;
   mapping?: string;
+  nvidia?: boolean;
   fcc?: boolean;
   its?: boolean;
   floatModel?: string;
@@ -35,7 +37,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--seed <n>', 'random seed')
     .option('--frames <n>', 'trace-rays launches to run back to back, one per frame, over the same device memory (default: the manifest\'s frames, else 1)')
     .option('--frame-range <first..last>', 'multi-frame runs: measure frames first..last (from 0); earlier frames are fast-forwarded on the functional core (their memory effects kept, no statistics or timing)')
-    .option('--mapping <rows|tiles4x8>', 'launch-to-warp mapping: Vulkan-Sim rows (default) or 4x8 tiles')
+    .option('--mapping <rows|tiles4x8|nvidia>', 'launch-to-warp mapping: Vulkan-Sim rows (default), always 4x8 tiles, or NVIDIA\'s tiles by launch height as an H100 runs them (16x2 up to height 2, 8x4 up to 4, then 4x8; 8x4 for heights 4 mod 8)')
+    .option('--nvidia', 'NVIDIA hardware behaviour as measured on an H100: --mapping nvidia --its --its-policy barriers (an explicit --mapping or --its-policy wins)')
     .option('--fcc', 'function call coalescing: one intersection / any-hit shader per iteration for the whole warp (Vulkan-Sim Algorithm 3)')
     .option('--its', 'independent thread scheduling: warp splits run and leave independently instead of reconverging on the SIMT stack (Vulkan-Sim IV-B)')
     .option('--its-policy <barriers|barriers-all|merge>', 'with --its: convergence barriers at post-dominators except across a traceRay (barriers, NVIDIA\'s, default), at every divergent branch (barriers-all: its_reconverge_after_trace), or none, merging splits that meet (merge, the earlier model)')
@@ -98,9 +101,14 @@ export function parseRunOptions(raw: RawRunOptions): RunOptions {
     if (raw.floatModel !== 'ieee' && raw.floatModel !== 'gpu') throw new CliUsageError(`--float-model: expected ieee or gpu, got '${raw.floatModel}'`);
     out.floatModel = raw.floatModel;
   }
+  if (raw.nvidia) {
+    out.mapping = NVIDIA_BEHAVIOUR.mapping;
+    out.its = NVIDIA_BEHAVIOUR.its;
+    out.itsPolicy ??= NVIDIA_BEHAVIOUR.itsPolicy;
+  }
   if (raw.mapping !== undefined) {
-    if (raw.mapping !== 'rows' && raw.mapping !== 'tiles4x8') throw new CliUsageError(`--mapping: expected rows or tiles4x8, got '${raw.mapping}'`);
-    out.mapping = raw.mapping;
+    if (!(LAUNCH_MAPPINGS as readonly string[]).includes(raw.mapping)) throw new CliUsageError(`--mapping: expected ${LAUNCH_MAPPINGS.join(', ')}, got '${raw.mapping}'`);
+    out.mapping = raw.mapping as LaunchMapping;
   }
   return out;
 }

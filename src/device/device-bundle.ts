@@ -11,13 +11,24 @@
  * - BLAS geometry (float3 vertices with the build transform applied, uint32 indices with
  *   firstVertex added; AABBs) and TLAS instances, from the same descriptions the simulator builds;
  * - specialization constants, launch size, recursion depth and the subgroup size the
- *   instrumentation's ballots assume.
+ *   instrumentation's ballots assume;
+ * - sampled textures (combined image sampler arrays: texels, filter, wrap);
+ * - buffer_reference addresses: every buffer and address-only memory carries the address the
+ *   simulator gave it, and `reloc` lines name each 64-bit word that holds such an address (found
+ *   by building the host setup a second time at another base address: the words that moved by
+ *   exactly that much), for the host to write the device's own addresses there;
+ * - multi-frame runs (issue 24): what the simulator's host does before each frame
+ *   (HostSetup.startFrame), found by running it over buffers filled with two different
+ *   sentinel patterns: the bytes it wrote (the same under both) become `write` lines, images it
+ *   zeroed `clear` lines, and the frame's push constants a `framepush` line.
  *
  * Invariant: the bundle holds nothing the simulator did not also run with; what the device host
- * cannot express yet (sampled textures, buffer_reference addresses, Zatel's pixel filters) is
- * refused here with a DeviceBundleError naming the workload's feature, before any device runs.
+ * cannot express (Zatel's pixel-cost counters) is refused here with a DeviceBundleError, before
+ * any device runs.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { AS_BASE, buildHostSetup, SCENE_BASE } from '../sim/host/build-resources.js';
+import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import { join } from 'node:path';
 import { spirvBytes, writeSpirv } from '../backend/spirv/write-spirv.js';
 import type { Module, Stage } from '../ir/module.js';
@@ -60,7 +71,14 @@ export interface DeviceBundle {
   /** `dump.bin`: the whole instrumentation buffer, of this many words. */
   dumpWords?: number;
   stageCount: number;
+  /** Launches in sequence (`frames`); with more than one, the host also writes OUT.fNNN.bin after each. */
+  frames: number;
 }
+
+const FILTER_CODE = { nearest: 0, linear: 1 } as const;
+const WRAP_CODE = { repeat: 0, mirroredRepeat: 1, clampToEdge: 2 } as const;
+/** How far the second host setup moves the buffers (relocations): a 64-bit address word changes by exactly this. */
+const RELOCATION_SHIFT = 2 ** 32;
 
 /** Writes the bundle of `p` into `dir` (created). */
 export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupSize?: number } = {}): DeviceBundle {
@@ -107,8 +125,11 @@ export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupS
   for (const [id, value] of specConstants(p)) lines.push(`spec ${id} ${value >>> 0}`);
   lines.push(...geometryLines(p, file));
 
-  const out: DeviceBundle = { dir, stageCount: stageIndex.size };
+  const frames = p.params.frames;
+  const out: DeviceBundle = { dir, stageCount: stageIndex.size, frames };
   const res = p.host.resources;
+  /** Resource bytes -> the bundle file holding them (frame writes and relocations name it). */
+  const fileOf = new Map<Uint8Array, string>();
   for (const a of res.accels ?? []) lines.push(`as ${a.set} ${a.binding}`);
   (res.buffers ?? []).forEach((b, k) => {
     const isDump = b.set === INSTRUMENTATION_SET && b.binding === INSTRUMENTATION_BINDING && p.metadata !== undefined;
@@ -117,36 +138,138 @@ export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupS
       out.dumpWords = b.data.byteLength / 4;
       lines.push(`buffer ${b.set} ${b.binding} storage - ${b.data.byteLength} dump 1`);
     } else {
-      lines.push(`buffer ${b.set} ${b.binding} ${kind} ${file(`buffer${k}.bin`, b.data)} ${b.data.byteLength} - 0`);
+      const name = file(`buffer${k}.bin`, b.data);
+      fileOf.set(b.data, name);
+      lines.push(`buffer ${b.set} ${b.binding} ${kind} ${name} ${b.data.byteLength} - 0${b.address !== undefined ? ` ${b.address}` : ''}`);
     }
   });
-  for (const i of res.images ?? []) {
+  (res.memory ?? []).forEach((m, k) => {
+    const name = file(`memory${k}.bin`, m.data);
+    fileOf.set(m.data, name);
+    lines.push(`memory ${name} ${m.data.byteLength} ${m.address}`);
+  });
+  const textureCount = new Map<string, number>();
+  for (const i of res.images ?? []) if (isTexture(i)) textureCount.set(`${i.set}:${i.binding}`, Math.max(textureCount.get(`${i.set}:${i.binding}`) ?? 0, (i.arrayIndex ?? 0) + 1));
+  (res.images ?? []).forEach((i, k) => {
     const level = i.image.levels[0]!;
     const f = VK_FORMATS[i.image.format];
-    if (!f) throw new DeviceBundleError(`${p.manifest.path}: storage image (set ${i.set}, binding ${i.binding}) format ${i.image.format} is not supported by the device host`);
+    const what = isTexture(i) ? 'sampled texture' : 'storage image';
+    if (!f) throw new DeviceBundleError(`${p.manifest.path}: ${what} (set ${i.set}, binding ${i.binding}) format ${i.image.format} is not supported by the device host`);
+    if (isTexture(i)) {
+      if (i.image.layers !== 1 || level.depth !== 1) throw new DeviceBundleError(`${p.manifest.path}: sampled texture (set ${i.set}, binding ${i.binding}): only 2D single-layer textures run on the device host`);
+      const smp = i.image.sampler!;
+      const name = file(`texture${k}.bin`, bytesOf(level.data));
+      lines.push(`texture ${i.set} ${i.binding} ${i.arrayIndex ?? 0} ${textureCount.get(`${i.set}:${i.binding}`)} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${FILTER_CODE[smp.filter]} ${WRAP_CODE[smp.wrapU]} ${name}`);
+      return;
+    }
+    // The output as image.bin; other storage images (accumulation) as image-SET-BINDING.bin, for whoever keeps the bundle.
     const isOutput = i.image === p.host.output;
-    lines.push(`image ${i.set} ${i.binding} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${isOutput ? 'image' : '-'}`);
+    lines.push(`image ${i.set} ${i.binding} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${isOutput ? 'image' : `image-${i.set}-${i.binding}`}`);
     if (isOutput) out.image = { format: i.image.format, width: level.width, height: level.height };
+  });
+  if (res.pushConstants) {
+    fileOf.set(res.pushConstants.data, 'push.bin');
+    lines.push(`push ${file('push.bin', res.pushConstants.data)} ${res.pushConstants.data.byteLength}`);
   }
-  if (res.pushConstants) lines.push(`push ${file('push.bin', res.pushConstants.data)} ${res.pushConstants.data.byteLength}`);
+  for (const [k, data] of shaderRecordsByGroup(p)) fileOf.set(data, `record${k}.bin`);
+  lines.push(...relocationLines(p, fileOf));
+  if (frames > 1) lines.push(`frames ${frames}`, ...frameLines(p, file, fileOf));
   writeFileSync(join(dir, 'bundle.txt'), `${lines.join('\n')}\n`);
   return out;
 }
 
-function refuseUnsupported(p: PreparedRun): void {
-  const where = p.manifest.path;
+function isTexture(i: { arrayIndex?: number; image: { sampler?: unknown } }): boolean {
+  return i.arrayIndex !== undefined || i.image.sampler !== undefined;
+}
+
+/**
+ * `reloc FILE OFFSET SIMVALUE` for every 64-bit word of the host's bytes that holds a simulated
+ * buffer address: the host setup built again with its buffers RELOCATION_SHIFT higher, the words
+ * that differ by exactly that much.
+ */
+function relocationLines(p: PreparedRun, fileOf: Map<Uint8Array, string>): string[] {
   const res = p.host.resources;
-  if ((res.images ?? []).some((i) => i.arrayIndex !== undefined || i.image.sampler !== undefined)) {
-    throw new DeviceBundleError(`${where}: sampled textures are not supported by the device host yet (issue 21); the simulator runs this workload`);
-  }
-  if ((res.memory ?? []).length > 0 || p.manifest.descriptors.some((d) => d.kind === 'storageBuffer' && (d.what === 'instanceDescriptions' || d.what === 'models'))) {
-    throw new DeviceBundleError(`${where}: buffer_reference device addresses are not supported by the device host yet (issue 21); the simulator runs this workload`);
-  }
-  for (const m of [p.stages.raygen, ...p.stages.miss, ...p.stages.callables, ...p.stages.hitGroups.flatMap((g) => [g.closestHit, g.anyHit, g.intersection])]) {
-    if (m?.types.types.some((t) => t.kind === 'pointer' && t.storage === 'physicalStorageBuffer')) {
-      throw new DeviceBundleError(`${where}: ${m.sources[0]?.path}: buffer_reference device addresses are not supported by the device host yet (issue 21)`);
+  const accel = usesNamedBuffers(p.manifest.accelerationStructures) ? undefined : p.host.accels[0];
+  const moved = buildHostSetup(p.manifest, p.linked, p.scene, p.params, accel, {}, SCENE_BASE + RELOCATION_SHIFT).resources;
+  const pairs: [Uint8Array, Uint8Array | undefined][] = [];
+  const key = (b: { set: number; binding: number; arrayIndex?: number }) => `${b.set}:${b.binding}:${b.arrayIndex ?? 0}`;
+  const movedBuffers = new Map((moved.buffers ?? []).map((b) => [key(b), b.data]));
+  for (const b of res.buffers ?? []) pairs.push([b.data, movedBuffers.get(key(b))]);
+  (res.memory ?? []).forEach((m, k) => pairs.push([m.data, moved.memory?.[k]?.data]));
+  if (res.pushConstants) pairs.push([res.pushConstants.data, moved.pushConstants?.data]);
+  const movedRecords = new Map((moved.shaderRecords ?? []).map((r) => [r.global, r.data]));
+  for (const r of res.shaderRecords ?? []) pairs.push([r.data, movedRecords.get(r.global)]);
+  const lines: string[] = [];
+  const shift = BigInt(RELOCATION_SHIFT);
+  for (const [a, b] of pairs) {
+    const name = fileOf.get(a);
+    if (!name || !b || b.byteLength !== a.byteLength) continue;
+    const va = new DataView(a.buffer, a.byteOffset, a.byteLength);
+    const vb = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    for (let k = 0; k + 8 <= a.byteLength; k += 4) {
+      const x = va.getBigUint64(k, true);
+      if (x < BigInt(SCENE_BASE) || x >= BigInt(AS_BASE) || vb.getBigUint64(k, true) - x !== shift) continue;
+      lines.push(`reloc ${name} ${k} ${x}`);
+      k += 4;
     }
   }
+  return lines;
+}
+
+/**
+ * `frame F` and its host work for frames 1..N-1: HostSetup.startFrame(F) run over every buffer
+ * filled with 0x5a and again with 0xa5; bytes equal after both are the ones it wrote. The
+ * prepared run's bytes are restored afterwards.
+ */
+function frameLines(p: PreparedRun, file: (name: string, data: Uint8Array) => string, fileOf: Map<Uint8Array, string>): string[] {
+  const res = p.host.resources;
+  const buffers = [...(res.buffers ?? []).map((b) => b.data), ...(res.memory ?? []).map((m) => m.data)].filter((d) => fileOf.has(d));
+  const images = (res.images ?? []).filter((i) => !isTexture(i));
+  const imageBytes = images.map((i) => bytesOf(i.image.levels[0]!.data));
+  const saved = [...buffers, ...imageBytes].map((d) => d.slice());
+  const push = res.pushConstants?.data;
+  const savedPush = push?.slice();
+  const lines: string[] = [];
+  let lastPush = savedPush;
+  const run = (f: number, fill: number): Uint8Array[] => {
+    for (const d of [...buffers, ...imageBytes]) d.fill(fill);
+    p.host.startFrame(f);
+    return [...buffers, ...imageBytes].map((d) => d.slice());
+  };
+  for (let f = 1; f < p.params.frames; f++) {
+    lines.push(`frame ${f}`);
+    const a = run(f, 0x5a);
+    const b = run(f, 0xa5);
+    buffers.forEach((d, k) => {
+      const x = a[k]!;
+      const y = b[k]!;
+      for (let i = 0; i < x.length;) {
+        if (x[i] !== y[i]) { i++; continue; }
+        let j = i;
+        while (j < x.length && x[j] === y[j]) j++;
+        const patch = x.subarray(i, j);
+        lines.push(`write ${fileOf.get(d)} ${i} ${file(`frame${f}-${fileOf.get(d)!.replace(/\.bin$/, '')}-${i}.bin`, patch)} ${j - i}`);
+        i = j;
+      }
+    });
+    images.forEach((img, k) => {
+      const x = a[buffers.length + k]!;
+      const y = b[buffers.length + k]!;
+      if (x.every((v, i) => v === 0 && y[i] === 0)) lines.push(`clear ${img.set} ${img.binding}`);
+    });
+    if (push && lastPush && !push.every((v, i) => v === lastPush![i])) {
+      lines.push(`framepush ${file(`frame${f}-push.bin`, push)}`);
+    }
+    lastPush = push?.slice();
+  }
+  // Back to frame 0: its values of what depends on the frame, then every byte as it was.
+  p.host.startFrame(0);
+  [...buffers, ...imageBytes].forEach((d, k) => d.set(saved[k]!));
+  if (push && savedPush) push.set(savedPush);
+  return lines;
+}
+
+function refuseUnsupported(p: PreparedRun): void {
   if (p.pixelCost) throw new DeviceBundleError('Zatel pixel-cost counters run on the simulator only');
 }
 

@@ -5,6 +5,8 @@
  * plus device.json (the device, subgroup size, validation messages) and stats.json, whose
  * `device_trace_ms` (median trace dispatch, vkCmdWriteTimestamp) stands where the simulator's
  * stats put cycles. run.json records `device`; its modes' simulator counters are 0 (not measured).
+ * Multi-frame runs add what the simulator's do: frames/frame-NNN.png, runs/<mode>/frames/frame-NNN.bin
+ * and stats.json `per_frame` (each frame's trace time; the top-level time is the median over frames).
  */
 import { analyseDumps } from '../driver/analyse-dumps.js';
 import { annotatedSources, runDataFiles, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
@@ -14,17 +16,21 @@ import type { Utility } from '../utilities/utility.js';
 import type { DeviceLaunch } from './device-run.js';
 
 /** stats.json of a device run. */
-export function deviceStats(l: DeviceLaunch): Record<string, number | string | number[]> {
+export function deviceStats(l: DeviceLaunch): Record<string, unknown> {
   const [w, h] = l.prepared.host.launch;
   return {
     device: l.info.device, driver: `${l.info.driver} ${l.info.driverInfo}`, width: w, height: h,
     subgroup_size: l.info.ranSubgroupSize, device_trace_ms: l.info.medianTraceMs, device_trace_ms_each: l.info.traceMs,
+    ...(l.frames ? { frames: l.frames.length, per_frame: l.frames.map((f) => ({ frame: f.frame, device_trace_ms: f.traceMs })) } : {}),
   };
 }
+
+const frameName = (f: number) => `frame-${String(f).padStart(3, '0')}`;
 
 /** Writes an uninstrumented device run: image.png, stats.json, device.json. */
 export function saveDeviceRun(w: FileWriter, l: DeviceLaunch, opts: { keepAlpha?: boolean } = {}): void {
   if (l.image) w.write('image.png', imageToPng(l.image, opts));
+  for (const f of l.frames ?? []) if (f.image) w.write(`frames/${frameName(f.frame)}.png`, imageToPng(f.image, opts));
   w.write('stats.json', `${JSON.stringify(deviceStats(l), null, 2)}\n`);
   w.write('device.json', `${JSON.stringify(l.info, null, 2)}\n`);
 }
@@ -57,6 +63,7 @@ export function saveDeviceInstrumentRun(
   const metadata: RunData['metadata'] = {};
   for (const { utility, launch } of launches) {
     w.write(`runs/${utility.name}/dump.bin`, launch.dumpBytes!);
+    for (const f of launch.frames ?? []) w.write(`runs/${utility.name}/frames/${frameName(f.frame)}.bin`, f.dumpBytes!);
     w.write(`runs/${utility.name}/metadata.json`, JSON.stringify(launch.metadata));
     metadata[utility.name] = launch.metadata!;
   }

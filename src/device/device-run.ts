@@ -6,6 +6,10 @@
  * the instrumentation dump (Fig. 6 layout) with its metadata, and the trace dispatch's timestamps.
  * Nothing is simulated; analytics then read the device's dumps like the simulator's.
  *
+ * Multi-frame runs (`frames` > 1, issue 24): the host runs the launches in order over the same
+ * resources (the bundle carries each frame's host work), each timed once; `frames` holds every
+ * frame's image and dump, and `image` / `dump` are the last frame's.
+ *
  * Buffer sizing (`bufferSize` 'auto'): a first launch with INITIAL_DEVICE_BUFFER_WORDS; if the
  * header says more words were reserved than the buffer held, one rerun with that count plus a
  * margin (bufferWordsWithMargin), since a GPU's next launch may run more invocations.
@@ -37,6 +41,8 @@ export interface DeviceInfo {
   ranSubgroupSize: number;
   requestedSubgroupSize: number;
   timestamps: boolean;
+  /** Launches in sequence (1: a single frame, repeated `traceMs.length` times). */
+  frames?: number;
   /** Trace dispatch time of each repetition, ms (vkCmdWriteTimestamp around vkCmdTraceRaysKHR). */
   traceMs: number[];
   medianTraceMs: number;
@@ -56,6 +62,16 @@ export interface DeviceLaunch {
   metadata?: InstrumentationMetadata;
   bufferWords?: number;
   rerunFrom?: number;
+  /** Multi-frame runs: each frame's outputs (frame index from 0), the last one's also in `image` / `dump`. */
+  frames?: DeviceFrame[];
+}
+
+export interface DeviceFrame {
+  frame: number;
+  traceMs: number;
+  image?: SimImage;
+  dumpBytes?: Uint8Array;
+  dump?: Dump;
 }
 
 export interface DeviceRunOptions extends RunOptions, HostRunOptions {
@@ -75,18 +91,21 @@ export async function launchOnDevice(workload: string, utility: Utility | undefi
     const launch = runBundle(prepared, opts);
     if (!utility) return launch;
     const metadata = { ...prepared.metadata!, warpSize: launch.info.ranSubgroupSize };
-    const whole = launch.dumpBytes!;
-    const probe = readDump(whole, metadata, { allowOverflow: true });
-    if (probe.overflowed && auto && rerunFrom === undefined) {
+    const wholes = launch.frames ? launch.frames.map((f) => f.dumpBytes!) : [launch.dumpBytes!];
+    const probes = wholes.map((w) => readDump(w, metadata, { allowOverflow: true }));
+    const worst = probes.reduce((a, b) => (b.requiredWords > a.requiredWords ? b : a));
+    if (worst.overflowed && auto && rerunFrom === undefined) {
       rerunFrom = words;
-      words = bufferWordsWithMargin(probe.requiredWords);
+      words = bufferWordsWithMargin(worst.requiredWords);
       continue;
     }
-    if (probe.overflowed) {
-      throw new InstrumentationBufferTooSmallError(probe.requiredWords, probe.capacityWords, bufferWordsWithMargin(probe.requiredWords), undefined);
+    if (worst.overflowed) {
+      throw new InstrumentationBufferTooSmallError(worst.requiredWords, worst.capacityWords, bufferWordsWithMargin(worst.requiredWords), undefined);
     }
-    const dumpBytes = whole.subarray(0, probe.requiredWords * 4);
+    const cut = wholes.map((w, k) => w.subarray(0, probes[k]!.requiredWords * 4));
+    const dumpBytes = cut[cut.length - 1]!;
     const out: DeviceLaunch = { ...launch, dumpBytes, dump: readDump(dumpBytes, metadata), metadata, bufferWords: words };
+    if (launch.frames) out.frames = launch.frames.map((f, k) => ({ ...f, dumpBytes: cut[k]!, dump: readDump(cut[k]!, metadata) }));
     if (rerunFrom !== undefined) out.rerunFrom = rerunFrom;
     return out;
   }
@@ -102,6 +121,16 @@ function runBundle(prepared: PreparedRun, opts: DeviceRunOptions): DeviceLaunch 
     const launch: DeviceLaunch = { prepared, info };
     if (bundle.image && prepared.host.output) launch.image = imageFrom(prepared.host.output, readFileSync(join(outDir, 'image.bin')));
     if (bundle.dumpWords !== undefined) launch.dumpBytes = new Uint8Array(readFileSync(join(outDir, 'dump.bin')));
+    if (bundle.frames > 1) {
+      launch.frames = [];
+      for (let f = 0; f < bundle.frames; f++) {
+        const at = (out: string) => join(outDir, `${out}.f${String(f).padStart(3, '0')}.bin`);
+        const frame: DeviceFrame = { frame: f, traceMs: info.traceMs[f] ?? 0 };
+        if (bundle.image && prepared.host.output) frame.image = imageFrom(prepared.host.output, readFileSync(at('image')));
+        if (bundle.dumpWords !== undefined) frame.dumpBytes = new Uint8Array(readFileSync(at('dump')));
+        launch.frames.push(frame);
+      }
+    }
     return launch;
   } finally {
     if (!opts.keepBundle) rmSync(dir, { recursive: true, force: true });

@@ -34,6 +34,7 @@ import { usesNamedBuffers } from '../sim/workload/acceleration-structures.js';
 import type { WorkloadManifest } from '../sim/workload/manifest.js';
 import { cloneCompiled, compileWorkload, type CompiledWorkload } from './compile-workload.js';
 import { copyImage, sumCounters, sumRtCounters, takeRtCounters, type FrameRun } from './frame-totals.js';
+import type { LaunchMapping } from '../sim/functional/warp-mapping.js';
 import { DEFAULT_MEMORY_BUDGET_BYTES, LaunchLimitError, launchProblem } from '../sim/workload/launch-limits.js';
 
 export interface RunOptions extends Partial<RunParameters> {
@@ -46,7 +47,7 @@ export interface RunOptions extends Partial<RunParameters> {
   instrumented?: InstrumentationMetadata;
   /** Instrumentation buffer size in 32-bit words. */
   bufferWords?: number;
-  mapping?: 'rows' | 'tiles4x8';
+  mapping?: LaunchMapping;
   /** Lower traceRay with function call coalescing (Vulkan-Sim Algorithm 3). */
   fcc?: boolean;
   /** Independent thread scheduling (Vulkan-Sim IV-B) instead of the IPDOM SIMT stack. */

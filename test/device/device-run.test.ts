@@ -1,8 +1,14 @@
 import test from 'ava';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeDeviceBundle } from '../../src/device/device-bundle.js';
+import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 import { launchOnDevice } from '../../src/device/device-run.js';
 import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
 import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
-import { runWorkload } from '../../src/driver/run-workload.js';
+import { prepareRun, runFrames, runWorkload } from '../../src/driver/run-workload.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
 import { ENTRY_THREAD_WORK_ID } from '../../src/primitives/buffer-layout.js';
 import type { Dump } from '../../src/analytics/index.js';
@@ -50,6 +56,98 @@ deviceTest('its-shapes trace on the device: every thread ran the same blocks as 
   const sim = (await instrumentWorkload('its-shapes', 'trace')).runs[0]!;
   t.deepEqual([...threadKeys(dev.dump!, dev.metadata!)].sort(), [...threadKeys(sim.dump, sim.metadata)].sort());
   t.is(dev.metadata!.warpSize, dev.info.ranSubgroupSize);
+});
+
+function bytesOf(d: ArrayBufferView): Uint8Array {
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
+/** Bytes that differ and the largest difference. */
+function imageDifference(a: ArrayBufferView, b: ArrayBufferView): { differ: number; max: number } {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  let differ = 0;
+  let max = 0;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === y[i]) continue;
+    differ++;
+    max = Math.max(max, Math.abs(x[i]! - y[i]!));
+  }
+  return { differ, max };
+}
+
+// Bundles need no device: every feature of the built-in workloads is expressed.
+test('bundles: sampled texture arrays, buffer_reference relocations, address-only memory', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-bundle-'));
+  try {
+    const lines = async (w: string) => {
+      writeDeviceBundle(await prepareRun(w), join(dir, w));
+      return readFileSync(join(dir, w, 'bundle.txt'), 'utf8').split('\n');
+    };
+    const alpha = await lines('alpha');
+    t.is(alpha.filter((l) => l.startsWith('texture 0 9 ')).length, 3); // checker, fence, leaf
+    t.true(alpha.some((l) => /^texture 0 9 2 3 /.test(l)));
+    const bindless = await lines('bindless');
+    // The push constants' table address and the table's four buffer addresses (two models x vertices, indices).
+    t.is(bindless.filter((l) => l.startsWith('reloc push.bin 0 ')).length, 1);
+    t.is(bindless.filter((l) => l.startsWith('memory ')).length, 5);
+    t.is(bindless.filter((l) => l.startsWith('reloc memory')).length, 4);
+    const cornell = await lines('cornell');
+    t.is(cornell.filter((l) => l.startsWith('reloc ')).length, 4); // one ObjDesc: vertex, index, material, material-index addresses
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+deviceTest('models on the device (buffer_reference addresses, a sampled JPEG texture): the frame is the simulator\'s within one step', async (t) => {
+  const dev = await launchOnDevice('models', undefined, { repeat: 1 });
+  const sim = await runWorkload('models');
+  const d = imageDifference(dev.image!.levels[0]!.data, sim.image!.levels[0]!.data);
+  t.log(`${d.differ} bytes differ, at most ${d.max}`);
+  t.true(d.max <= 1);
+});
+
+const lumibench = existsSync(join(calibrationDir(), 'lumibench-wknd', 'host-data'));
+deviceTest('LumiBench WKND, 3 frames on the device: every frame accumulates like the simulator\'s', async (t) => {
+  if (!lumibench) {
+    t.log('skipped: the LumiBench calibration data is not here');
+    t.pass();
+    return;
+  }
+  const opts = { frames: 3, width: 16, height: 16 };
+  const dev = await launchOnDevice('lumibench-wknd', undefined, { ...opts, repeat: 1 });
+  const sim = await runWorkload('lumibench-wknd', { ...opts, frameImages: true });
+  t.is(dev.frames?.length, 3);
+  t.is(dev.info.traceMs.length, 3);
+  for (const f of dev.frames!) {
+    const d = imageDifference(f.image!.levels[0]!.data, sim.frames[f.frame]!.image!.levels[0]!.data);
+    t.log(`frame ${f.frame}: ${d.differ} of ${16 * 16 * 4} bytes differ`);
+    t.true(d.differ <= 16 * 16 * 4 * 0.02, `frame ${f.frame}: ${d.differ} bytes differ`);
+  }
+  // The last frame is what image holds; frames differ from each other (samples accumulate).
+  t.deepEqual(bytesOf(dev.image!.levels[0]!.data), bytesOf(dev.frames![2]!.image!.levels[0]!.data));
+  t.notDeepEqual(bytesOf(dev.frames![0]!.image!.levels[0]!.data), bytesOf(dev.frames![2]!.image!.levels[0]!.data));
+});
+
+// The multi-frame fixture: per-frame uniform members and push constants, an image cleared each frame,
+// an accumulation image kept, a storage buffer uploaded again each frame.
+deviceTest('multi-frame fixture on the device: per-frame host writes, clears and push constants as the simulator does them', async (t) => {
+  const fixture = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'multi-frame', 'workload.json');
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-frames-'));
+  try {
+    const dev = await launchOnDevice(fixture, undefined, { repeat: 1, keepBundle: dir });
+    const p = await prepareRun(fixture);
+    const frames = runFrames(p, { frameImages: true });
+    t.is(dev.frames?.length, 3);
+    for (const f of dev.frames!) t.deepEqual(bytesOf(f.image!.levels[0]!.data), bytesOf(frames[f.frame]!.image!.levels[0]!.data));
+    // The accumulation image after 3 frames: frame 0+1+2, total 2+4+6, tag 10+20+20, push constant 1+2+3.
+    const acc = new Float32Array(new Uint8Array(readFileSync(join(dir, 'out', 'image-0-1.bin'))).buffer);
+    const sim = p.host.resources.images!.find((i) => i.binding === 1)!.image.levels[0]!.data as Float32Array;
+    t.deepEqual([...acc.subarray(0, 4)], [3, 12, 50, 6]);
+    t.deepEqual(acc, sim);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 deviceTest('SDK: runOnDevice runs the pipeline and its instrumented variant; analyse reads the device dump', async (t) => {

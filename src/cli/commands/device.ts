@@ -76,7 +76,7 @@ export function registerDeviceCommand(program: Command): void {
           process.stdout.write(`${JSON.stringify({ workload: l.prepared.manifest.name, params: l.prepared.params, out: dir, device: l.info }, null, 2)}\n`);
           return;
         }
-        process.stdout.write(`${l.prepared.manifest.name} ${l.prepared.params.width}x${l.prepared.params.height} on ${l.info.device}: median trace ${l.info.medianTraceMs.toFixed(3)} ms (${l.info.traceMs.length} runs), subgroup size ${l.info.ranSubgroupSize}\nwrote ${dir}\n`);
+        process.stdout.write(`${l.prepared.manifest.name} ${l.prepared.params.width}x${l.prepared.params.height} on ${l.info.device}: median trace ${l.info.medianTraceMs.toFixed(3)} ms (${l.info.traceMs.length} ${l.frames ? 'frames' : 'runs'}), subgroup size ${l.info.ranSubgroupSize}\nwrote ${dir}\n`);
       } catch (e) {
         out.abandon();
         throw e;

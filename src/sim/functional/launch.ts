@@ -6,13 +6,16 @@
  * - RT stages, 'rows' (default): block (32,1,1), grid (ceil(w/32), h, d); warp k covers 32
  *   horizontal pixels starting from the top left, row by row; lanes past the right edge are
  *   masked off. 'tiles4x8': each warp covers a 4-wide x 8-tall tile (lane = y%8*4 + x%4), tiles
- *   row-major; lanes outside the image are masked off.
+ *   row-major; lanes outside the image are masked off. 'nvidia': the tile an H100 uses for the
+ *   launch's height (`nvidiaTile`: 16x2 up to height 2, 8x4 up to 4, then 4x8, and 8x4 for heights
+ *   4 mod 8), lane = (y % th) * tw + x % tw, tiles row-major, edge warps partly empty.
  * - Compute: `size` is the workgroup count; each workgroup of localSize invocations is split into
  *   warps of 32 consecutive LocalInvocationIndex values; the last warp of a group may be partial.
  * - The linear launch index (`thread`) is x + y*W + z*W*H over the whole launch (W, H in
  *   invocations), the same for both mappings.
  */
 import type { FunctionId } from '../../ir/inst.js';
+import { warpTile, type LaunchMapping } from './warp-mapping.js';
 import type { StepObserver } from '../warp-step.js';
 import type { Program } from './program.js';
 import { bindResources, type Resources } from './resources.js';
@@ -26,7 +29,7 @@ export interface LaunchOptions {
   entry: FunctionId;
   /** RT: launch width, height, depth. Compute: workgroup counts. */
   size: [number, number, number];
-  mapping?: 'rows' | 'tiles4x8';
+  mapping?: LaunchMapping;
   rt?: RtRuntime;
   /** Maximum call-frame depth (entry = 1). Default 64. */
   maxRecursionDepth?: number;
@@ -154,9 +157,7 @@ export function* warpLanes(program: Program, opts: LaunchOptions, reuse = false)
     }
     return;
   }
-  const tiles = opts.mapping === 'tiles4x8';
-  const tw = tiles ? 4 : 32;
-  const th = tiles ? 8 : 1;
+  const [tw, th] = warpTile(opts.mapping, h);
   const cols = Math.ceil(w / tw);
   const rows = Math.ceil(h / th);
   for (let z = 0; z < d; z++) for (let ty = 0; ty < rows; ty++) for (let tx = 0; tx < cols; tx++) {

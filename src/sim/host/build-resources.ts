@@ -85,6 +85,8 @@ export function runParameters(manifest: WorkloadManifest, overrides: Partial<Run
 export function buildHostSetup(
   manifest: WorkloadManifest, linked: LinkedPipeline, scene: Scene, runParams: RunParameters, accel?: AccelerationStructure,
   accelLayout: Pick<BuildOptions, 'layout' | 'treeletBytes'> = {},
+  /** Where the descriptors' and named buffers go (default SCENE_BASE): the device bundle moves it to find the bytes that hold addresses. */
+  addressBase = SCENE_BASE,
 ): HostSetup {
   const params = { ...runParams, depth: manifest.launch.depth };
   const m = linked.module;
@@ -99,7 +101,7 @@ export function buildHostSetup(
   const images: ImageResource[] = [];
   const accels: Resources['accels'] = [];
   let output: SimImage | undefined;
-  let next = SCENE_BASE;
+  let next = addressBase;
   const place = (bytes: number): number => {
     const at = next;
     next = alignUp(next + Math.max(bytes, 16), 256);

@@ -5,6 +5,7 @@ import type { RtRuntime } from '../../../src/sim/functional/rt-runtime.js';
 import type { WarpStep } from '../../../src/sim/warp-step.js';
 import { OpClass } from '../../../src/sim/warp-step.js';
 import { simtEfficiency } from '../../../src/sim/functional/counters.js';
+import { nvidiaTile } from '../../../src/sim/functional/warp-mapping.js';
 
 const RAYGEN = `#version 460
 #extension GL_EXT_ray_tracing : require
@@ -42,6 +43,20 @@ for (const mapping of ['rows', 'tiles4x8'] as const) {
       t.is(steps.find((s) => s.warp === 9)!.activeMask, 0x11111111);
       t.is(steps.find((s) => s.warp === 10)!.activeMask, 0xff);
     }
+  });
+}
+
+// NVIDIA's tiles by launch height as the H100 ran them (docs/device.md): 16x2 up to height 2, 8x4 up to 4, then 4x8, 8x4 for heights 4 mod 8.
+for (const [h, tw, th] of [[1, 16, 2], [2, 16, 2], [3, 8, 4], [4, 8, 4], [6, 4, 8], [8, 4, 8], [12, 8, 4], [16, 4, 8], [10, 4, 8]] as const) {
+  test(`raygen launch mapping 'nvidia' at height ${h}: ${tw}x${th} tiles, edge warps partly empty`, (t) => {
+    t.deepEqual(nvidiaTile(h), [tw, th]);
+    const program = compileGlslProgram(RAYGEN, 'map.rgen');
+    const w = 37;
+    const out = words(w * h);
+    const c = runFunctional(program, { buffers: [{ set: 0, binding: 0, data: out }] }, { entry: entryOf(program), size: [w, h, 1], mapping: 'nvidia' });
+    const v = u32s(out);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) t.is(v[y * w + x], (y % th) * tw + (x % tw) + 1000 * w + 100000 * h);
+    t.is(c.warps, Math.ceil(w / tw) * Math.ceil(h / th));
   });
 }
 

@@ -26,6 +26,7 @@ interface RawZatelOptions extends RawRunOptions, RawBackendOptions {
   division: string;
   distribution: string;
   balance: string;
+  filterCorrection: boolean;
   extrapolation: string;
   clusters: string;
   selectSeed: string;
@@ -49,13 +50,14 @@ export function registerZatelCommand(program: Command): void {
     program
       .command('zatel')
       .description("Zatel scale-model simulation (paper 004): predict a full timing simulation from K downscaled runs of representative pixels, in parallel")
-      .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob of the target (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--k <n>', 'downscaling factor and number of groups (default: gcd of SMs and memory partitions)')
       .option('--fraction <auto|P>', "traced pixels per group: auto = eq. 1 bounded to [0.3, 0.6]; a number P in (0, 1] caps it (the paper's 'up to 10%' is 0.1)", 'auto')
       .option('--division <fine|coarse>', 'fine: 32x2 chunks dealt round-robin (default); coarse: K rectangles', 'fine')
       .option('--distribution <uniform|temperature|temperature5>', 'colour distribution of the chosen blocks: uniform (default), eq. 2, or eq. 3 (fifth power)', 'uniform')
       .option('--balance <cost|none>', "cost (default): swap section blocks until the chosen pixels' heatmap cost share is within 1% of their pixel share, so instruction counts extrapolate exactly; none: the paper's random draw", 'cost')
+      .option('--no-filter-correction', "extrapolate the groups' counts with the pixel filter's own instructions in them (the paper's accounting); by default a filter-only run's counts are subtracted first")
       .option('--extrapolation <linear|exponential>', 'linear (default) or exponential regression over three runs at 20/30/40% (Sec. III-G)', 'linear')
       .option('--clusters <n>', 'K-means colours of the quantised heatmap', '5')
       .option('--select-seed <n>', 'seed of the section-block selection and K-means', '1')
@@ -87,6 +89,7 @@ export function registerZatelCommand(program: Command): void {
         division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
         distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
         balance: oneOf<Balance>('balance', raw.balance, ['cost', 'none']),
+        filterCorrection: raw.filterCorrection,
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
         ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),

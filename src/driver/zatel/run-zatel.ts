@@ -34,7 +34,8 @@ export const REGRESSION_FRACTIONS = [0.2, 0.3, 0.4] as const;
  * Fewest waves of threads each group's downscaled GPU should run: linear extrapolation of cycles
  * assumes a GPU kept full (throughput-bound), so a group whose traced threads do not fill its
  * SMs' thread slots twice spends a large share of its cycles in the fill and drain of the
- * launch, and its cycles extrapolate too high (the paper's underutilised SPRNG, Sec. IV-F).
+ * launch (or runs with less contention than the full GPU), so its cycles do not scale with the
+ * traced pixels (the paper's underutilised SPRNG, Sec. IV-F).
  */
 export const MIN_WAVES_PER_GROUP = 2;
 
@@ -51,6 +52,11 @@ export interface ZatelOptions {
   distribution: Distribution;
   /** Cost balance of the representative pixels (representative-pixels.ts); default 'cost'. */
   balance?: Balance;
+  /**
+   * Subtract a filter-only run's counts (every pixel filtered out) from each group's before
+   * extrapolating (combine.ts extrapolateGroup); default true. false: the paper's accounting.
+   */
+  filterCorrection?: boolean;
   extrapolation: Extrapolation;
   /** K-means colours (paper: 5). */
   clusters: number;
@@ -126,9 +132,11 @@ export interface ZatelResult {
     heatmapCpuSeconds: number;
     /** CPU seconds of the group simulations, summed over workers (each job's own thread time). */
     groupsCpuSeconds: number;
-    /** Simulated SM-cycles of the group simulations: each run's cycles x its SMs, summed. */
+    /** Simulated SM-cycles of the group simulations (and the filter-only run): each run's cycles x its SMs, summed. */
     groupsSmCycles: number;
   };
+  /** Thread instructions of the filter-only run (subtracted from each group's), when corrected. */
+  filterInstructions?: number;
   /** Every group's traced threads over its downscaled GPU's thread slots (the smallest group). */
   wavesPerGroup: number;
   /** Heatmap cost of the traced pixels over their pixel share (1 = instructions extrapolate exactly), per group. */
@@ -201,7 +209,12 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     });
     return { group: g, runs };
   });
-  const ids = plans.flatMap((p) => p.runs.map((r) => r.jobId));
+  // The pixel filter's own cost: the downscaled run with no pixel traced (cheap: every thread exits).
+  const correct = o.filterCorrection ?? true;
+  const filterOnlyId = correct
+    ? store.add({ ...base, overrides: [...o.overrides, ...scaled.overrides], pixelMask: encodePixelMask(pixelMaskWords([], threads)) })
+    : undefined;
+  const ids = [...plans.flatMap((p) => p.runs.map((r) => r.jobId)), ...(filterOnlyId ? [filterOnlyId] : [])];
   const label = new Map<string, string>();
   plans.forEach((p) => p.runs.forEach((r) => label.set(r.jobId, `group ${p.group.index} (${(100 * r.selection.fraction).toFixed(0)}%)`)));
 
@@ -216,6 +229,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     throw new JobFailedError('Zatel group simulations', summary.failed, store);
   }
   const resultOf = (id: string): JobResult => store.result(id)!;
+  const filterOnly = filterOnlyId ? resultOf(filterOnlyId) : undefined;
   const reports: ZatelGroupReport[] = plans.map((p) => {
     const runs = p.runs.map((r) => {
       const res = resultOf(r.jobId);
@@ -223,11 +237,11 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     });
     return {
       index: p.group.index, pixels: p.group.pixels, runs,
-      estimate: extrapolateGroup(runs.map((r) => ({ fraction: r.selection.fraction, values: r.values })), o.extrapolation),
+      estimate: extrapolateGroup(runs.map((r) => ({ fraction: r.selection.fraction, values: r.values })), o.extrapolation, filterOnly?.values),
     };
   });
   const predicted = combineGroups(reports.map((r) => r.estimate));
-  const jobWalls = reports.flatMap((r) => r.runs.map((x) => x.wallSeconds));
+  const jobWalls = [...reports.flatMap((r) => r.runs.map((x) => x.wallSeconds)), ...(filterOnly ? [filterOnly.wallSeconds] : [])];
   const workers = Math.min(o.jobs ?? defaultJobCount(), ids.length);
   const allRan = summary.skipped.length === 0;
   const groupsSeconds = allRan ? measuredGroups : scheduledWall(jobWalls, workers);
@@ -236,9 +250,11 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   for (const r of reports) for (const p of r.runs[r.runs.length - 1]!.selection.pixels) traced.add(p);
   // CPU of the group phase: the process's CPU time over it when every job ran now in this
   // process's workers (each worker's time summed); otherwise the jobs' recorded thread times.
-  const jobCpus = reports.flatMap((r) => r.runs.map((x) => resultOf(x.jobId).cpuSeconds ?? x.wallSeconds));
+  const jobCpus = [...reports.flatMap((r) => r.runs.map((x) => x.jobId)), ...(filterOnlyId ? [filterOnlyId] : [])]
+    .map((id) => resultOf(id).cpuSeconds ?? resultOf(id).wallSeconds);
   const groupsCpuSeconds = allRan && backend.name === 'local' ? measuredGroupsCpu : jobCpus.reduce((a, b) => a + b, 0);
-  const groupsSmCycles = reports.reduce((a, r) => a + r.runs.reduce((b, x) => b + (x.values.gpu_sim_cycle ?? 0) * scaled.sms, 0), 0);
+  const groupsSmCycles = reports.reduce((a, r) => a + r.runs.reduce((b, x) => b + (x.values.gpu_sim_cycle ?? 0) * scaled.sms, 0), 0)
+    + (filterOnly?.values.gpu_sim_cycle ?? 0) * scaled.sms;
   const depth = Math.max(1, Math.round(threads / (width * height)));
   const slots = scaled.sms * config.maxWarpsPerSm * config.warpSize;
   const wavesPerGroup = Math.min(...reports.map((r) => (r.runs[0]!.selection.pixels.length * depth) / slots));
@@ -246,6 +262,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   const warnings = zatelWarnings(o, { width, height, depth, k: scaled.k, sms: scaled.sms, slots, wavesPerGroup, costRatios });
   const result: ZatelResult = {
     options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced, wavesPerGroup, costRatios, warnings,
+    ...(filterOnly ? { filterInstructions: filterOnly.values.gpu_sim_insn ?? 0 } : {}),
     timing: {
       heatmapSeconds, groupsSeconds, groupsTiming: allRan ? 'measured' : 'estimated from cached jobs',
       totalSeconds: allRan ? (performance.now() - tStart) / 1000 : heatmapSeconds + groupsSeconds,
@@ -320,8 +337,8 @@ export function zatelWarnings(
     const side = Math.ceil(Math.sqrt(s.width * s.height * scale));
     out.push(
       `frame too small for K = ${s.k} at ${fraction}: a group traces ${perGroup} threads, ${s.wavesPerGroup.toFixed(2)} waves of its ${s.sms} SMs' ` +
-      `${s.slots} thread slots (fewer than ${MIN_WAVES_PER_GROUP}): the downscaled GPU is not kept full, so cycles extrapolate too high ` +
-      `(paper 004 Sec. IV-F). Use a frame of about ${side}x${side} or more, a larger --fraction, or a smaller --k.`,
+      `${s.slots} thread slots (fewer than ${MIN_WAVES_PER_GROUP}): the downscaled GPU is not kept full, so its cycles do not scale with the traced pixels ` +
+      `(paper 004 Sec. IV-F, SPRNG). Use a frame of about ${side}x${side} or more, a larger --fraction, or a smaller --k.`,
     );
   }
   if (o.balance !== 'none') {

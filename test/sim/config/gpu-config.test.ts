@@ -72,7 +72,7 @@ test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t)
   t.is(z.numSms, 30);
   t.is(z.numMemChannels, 12);
   t.is(z.rt.maxWarps, 4);
-  t.deepEqual([...PRESETS].sort(), ['baseline', 'mobile', 'rtx2060', 'treelet']);
+  t.deepEqual([...PRESETS].sort(), ['baseline', 'mobile', 'predictor', 'rtx2060', 'treelet']);
 });
 
 test('overrides apply on top of a preset, and the RT latency list keeps its 7 entries', (t) => {

@@ -117,7 +117,7 @@ for (const w of workloads) {
     `Cost: ${fmt(cpuPerConfig, 1)} CPU-seconds per configuration; at the paper's 1024x1024 about ${fmt(cpuPerConfig * scale / 3600, 1)} CPU-hours per configuration (linear in pixels, estimated).\n\n${lines.join('\n')}`;
   explain.push(
     `| \`${w}\` | ${pct(occl)} | ${pct(occlNodes)} | ${pct(repack.rt_predictor_hit_rays! / repack.rt_predictor_lookups!)} | ${fmt(base.rt_avg_nodes_per_ray, 1)} | ` +
-    `${fmt(rows[0]!.r.derived.rt_warps_first_half, 1)} of ${rtSlots} | ${fmt(base.rt_simt_efficiency, 2)} -> ${fmt(repack.rt_simt_efficiency, 2)} | ` +
+    `${fmt(rows[0]!.r.derived.rt_warps_first_half as number, 1)} of ${rtSlots} | ${fmt(base.rt_simt_efficiency, 2)} -> ${fmt(repack.rt_simt_efficiency, 2)} | ` +
     `${fmt(base.rt_total_requests)} -> ${fmt(repack.rt_total_requests)} (${pct(repack.rt_total_requests! / base.rt_total_requests! - 1)}) | ` +
     `${fmt(repack.rt_predictor_repacked_warps)} (${fmt(repack.rt_predictor_collector_timeouts)} on timeout) |`,
   );

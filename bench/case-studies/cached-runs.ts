@@ -43,7 +43,7 @@ export interface CaseResult {
   commit: string;
   values: Record<string, number>;
   /** Figures a bench derives from the distributions (not in `values`), computed when it ran. */
-  derived: Record<string, number>;
+  derived: Record<string, number | number[]>;
   params: { width: number; height: number; spp: number; bounces?: number };
   wallSeconds: number;
   cpuSeconds: number;
@@ -76,7 +76,7 @@ export function caseKey(r: CaseRun): string {
  * The run's stats, from the cache or by simulating now (in this process). `derive` computes
  * extra figures from the full Stats (distributions) when the run is simulated.
  */
-export async function caseRun(r: CaseRun, derive?: (s: Stats) => Record<string, number>): Promise<CaseResult> {
+export async function caseRun(r: CaseRun, derive?: (s: Stats) => Record<string, number | number[]>): Promise<CaseResult> {
   const dir = join(repoRoot, '.bench', 'case-studies', commit);
   const file = join(dir, `${caseKey(r)}.json`);
   if (existsSync(file)) return { ...(JSON.parse(readFileSync(file, 'utf8')) as CaseResult), cached: true };

@@ -47,6 +47,8 @@ export interface CaseResult {
   params: { width: number; height: number; spp: number; bounces?: number };
   wallSeconds: number;
   cpuSeconds: number;
+  /** sha256 of the output image's bytes (level 0), to check that a timing knob changed no result. */
+  imageHash?: string;
   /** True when read from the cache (its wall / CPU are those of the run that made it). */
   cached?: boolean;
 }
@@ -94,6 +96,8 @@ export async function caseRun(r: CaseRun, derive?: (s: Stats) => Record<string, 
     params: { width: p.width, height: p.height, spp: p.spp, ...(p.bounces !== undefined ? { bounces: p.bounces } : {}) },
     wallSeconds: (performance.now() - t0) / 1000, cpuSeconds: threadCpuSeconds() - c0,
   };
+  const image = sim.prepared.host.output?.levels[0]?.data;
+  if (image) out.imageHash = createHash('sha256').update(new Uint8Array(image.buffer, image.byteOffset, image.byteLength)).digest('hex').slice(0, 16);
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(out)}\n`);
   return out;

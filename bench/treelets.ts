@@ -114,7 +114,7 @@ for (const workload of workloads) {
     process.stdout.write(`  ${v.label}: ${r.values.gpu_sim_cycle} cycles (${r.cpuSeconds.toFixed(1)} CPU-s${r.cached ? ', cached' : ''})\n`);
   }
   byWorkload.set(workload, { runs, results });
-  if (new Set(results.map((r) => r.imageHash)).size > 1) {
+  if (new Set(results.map((r) => r.imageHash).filter((h) => h !== undefined)).size > 1) {
     process.stdout.write(`  images differ across variants: ${results.map((r) => r.imageHash).join(', ')}\n`);
     process.exitCode = 1;
   }

@@ -81,13 +81,23 @@ export function caseKey(r: CaseRun): string {
 export async function caseRun(r: CaseRun, derive?: (s: Stats) => Record<string, number | number[]>): Promise<CaseResult> {
   const dir = join(repoRoot, '.bench', 'case-studies', commit);
   const file = join(dir, `${caseKey(r)}.json`);
+  const failedFile = join(dir, `${caseKey(r)}.failed.txt`);
   if (existsSync(file)) return { ...(JSON.parse(readFileSync(file, 'utf8')) as CaseResult), cached: true };
+  // A run that failed at this commit fails again without being rerun (a deadlock costs a window).
+  if (existsSync(failedFile)) throw new Error(readFileSync(failedFile, 'utf8'));
   const c0 = threadCpuSeconds();
   const t0 = performance.now();
-  const sim = await simulateWorkload(r.workload, {
-    config: r.config, overrides: r.overrides, width: r.width, height: r.height,
-    ...(r.spp !== undefined ? { spp: r.spp } : {}), ...(r.bounces !== undefined ? { bounces: r.bounces } : {}),
-  });
+  let sim;
+  try {
+    sim = await simulateWorkload(r.workload, {
+      config: r.config, overrides: r.overrides, width: r.width, height: r.height,
+      ...(r.spp !== undefined ? { spp: r.spp } : {}), ...(r.bounces !== undefined ? { bounces: r.bounces } : {}),
+    });
+  } catch (e) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(failedFile, (e as Error).message.split('\n')[0]!);
+    throw e;
+  }
   const values: Record<string, number> = {};
   for (const [k, v] of Object.entries(sim.stats.values)) if (typeof v === 'number') values[k] = v;
   const p = sim.prepared.params as { width: number; height: number; spp: number; bounces?: number };

@@ -55,6 +55,9 @@ const PAPER: Record<string, string> = {
   'repack, go up 0': 'level 3 best (Fig. 14)',
 };
 
+/** A relative change with its sign: +25.0% / -3.1%. */
+const chg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
+
 const CONFIGS: [string, string[]][] = [
   ...PREDICTOR_STUDY.map((k): [string, string[]] => [k, STUDY_BUNDLES.predictor![k]!.overrides]),
   ...[0, 1, 2].map((k): [string, string[]] => [`repack, go up ${k}`, ['gpgpu_rt_predictor=1', `gpgpu_rt_predictor_go_up_level=${k}`]]),
@@ -108,8 +111,8 @@ for (const w of workloads) {
     const v = r.values;
     const on = name !== 'baseline';
     const saved = on && v.rt_predictor_baseline_nodes ? (v.rt_predictor_baseline_nodes - v.rt_predictor_nodes!) / v.rt_predictor_baseline_nodes : undefined;
-    lines.push(`| ${name} | ${fmt(v.gpu_sim_cycle)} | ${(base.gpu_sim_cycle! / v.gpu_sim_cycle!).toFixed(3)} | ${fmt(v.rt_total_requests)}${on ? ` (${pct(v.rt_total_requests! / base.rt_total_requests! - 1)})` : ''} | ` +
-      `${fmt(nodes(v))}${on ? ` (${pct(nodes(v) / nodes(base) - 1)})` : ''} | ${on ? pct(saved) : ''} | ${on ? pct(v.rt_predictor_predicted_rate) : ''} | ${on ? pct(v.rt_predictor_verified_rate) : ''} | ` +
+    lines.push(`| ${name} | ${fmt(v.gpu_sim_cycle)} | ${(base.gpu_sim_cycle! / v.gpu_sim_cycle!).toFixed(3)} | ${fmt(v.rt_total_requests)}${on ? ` (${chg(v.rt_total_requests! / base.rt_total_requests! - 1)})` : ''} | ` +
+      `${fmt(nodes(v))}${on ? ` (${chg(nodes(v) / nodes(base) - 1)})` : ''} | ${on ? pct(saved) : ''} | ${on ? pct(v.rt_predictor_predicted_rate) : ''} | ${on ? pct(v.rt_predictor_verified_rate) : ''} | ` +
       `${on ? pct(v.rt_predictor_mispredicted_rate) : ''} | ${fmt(v.rt_simt_efficiency, 2)} | ${PAPER[name] ?? ''} |`);
   }
   const p = rows[0]!.r.params;
@@ -125,7 +128,7 @@ for (const w of workloads) {
   explain.push(
     `| \`${w}\` | ${pct(occl)} | ${pct(occlNodes)} | ${pct(repack.rt_predictor_hit_rays! / repack.rt_predictor_lookups!)} | ${fmt(base.rt_avg_nodes_per_ray, 1)} | ` +
     `${fmt(rows[0]!.r.derived.rt_warps_first_half as number, 1)} of ${rtSlots} | ${fmt(base.rt_simt_efficiency, 2)} -> ${fmt(repack.rt_simt_efficiency, 2)} | ` +
-    `${fmt(base.rt_total_requests)} -> ${fmt(repack.rt_total_requests)} (${pct(repack.rt_total_requests! / base.rt_total_requests! - 1)}) | ` +
+    `${fmt(base.rt_total_requests)} -> ${fmt(repack.rt_total_requests)} (${chg(repack.rt_total_requests! / base.rt_total_requests! - 1)}) | ` +
     `${fmt(repack.rt_predictor_repacked_warps)} (${fmt(repack.rt_predictor_collector_timeouts)} on timeout) |`,
   );
   process.stdout.write(`\n${tables[`predictor-${w}`]}\n\n`);
@@ -149,7 +152,7 @@ if (scaleSizes.length > 0) {
     const v = r.values;
     lines.push(`| ${n}x${n} | ${fmt(b.values.rt_total_rays)} | ${fmt(Math.round(v.rt_predictor_lookups! / cfg.numSms))} | ${fmt(b.values.gpu_sim_cycle)} | ${(b.values.gpu_sim_cycle! / v.gpu_sim_cycle!).toFixed(3)} | ` +
       `${pct(v.rt_predictor_predicted_rate)} | ${pct(v.rt_predictor_verified_rate)} | ${pct((v.rt_predictor_baseline_nodes! - v.rt_predictor_nodes!) / v.rt_predictor_baseline_nodes!)} | ` +
-      `${pct(v.rt_total_requests! / b.values.rt_total_requests! - 1)} | ${fmt((b.cpuSeconds + r.cpuSeconds) / 2, 1)} |`);
+      `${chg(v.rt_total_requests! / b.values.rt_total_requests! - 1)} | ${fmt((b.cpuSeconds + r.cpuSeconds) / 2, 1)} |`);
     process.stdout.write(`${lines[lines.length - 1]}\n`);
   }
   lines.push(`| paper: 1024x1024 | ~5.2M (4.2M AO) | ~2.1M | | 1.26x | 95.5% | 24.6% | ~13% fewer accesses | | |`);
@@ -180,7 +183,7 @@ function why(): string {
       `**\`${w}\`**: Repack ${sp(repack).toFixed(3)}x (${dir(sp(repack), 1.26)}; paper 1.26x), Default ${sp(def).toFixed(3)}x; Repack over Default ${(def.gpu_sim_cycle! / repack.gpu_sim_cycle!).toFixed(3)}x (paper 1.17x).`,
       `- Occlusion rays are ${pct(occl)} of the rays and ${pct(occlNodes)} of the baseline's node fetches: the predictor acts on ${occlNodes >= 0.5 ? 'most' : 'a minority'} of the traversal work (\`rt_predictor_lookups\`, \`rt_predictor_baseline_nodes\` against \`rt_total_rays\`, \`rt_avg_nodes_per_ray\`).`,
       `- ${pct(repack.rt_predictor_hit_rays! / repack.rt_predictor_lookups!)} of the occlusion rays hit, and only rays that hit can be verified: verified ${pct(repack.rt_predictor_verified_rate)} of the looked-up rays, predicted ${pct(repack.rt_predictor_predicted_rate)} (paper 95.5% / 24.6%, Table 7). Each SM's table sees ${fmt(Math.round(perSm))} lookups in this frame; the paper's 1024x1024 x 4 rays give each of its 2 tables about ${fmt(Math.round(1024 * 1024 * 4 / 2))}.`,
-      `- Node fetches of the looked-up rays fall ${pct(saved(repack))} (\`rt_predictor_baseline_nodes\` -> \`rt_predictor_nodes\`; paper: -13% memory accesses), but the RT unit's memory requests change ${pct(repack.rt_total_requests! / base.rt_total_requests! - 1)} (\`rt_total_requests\`): ` +
+      `- Node fetches of the looked-up rays change ${chg(-saved(repack))} (\`rt_predictor_baseline_nodes\` -> \`rt_predictor_nodes\`; paper: -13% memory accesses), but the RT unit's memory requests change ${chg(repack.rt_total_requests! / base.rt_total_requests! - 1)} (\`rt_total_requests\`): ` +
         `requests for the same node by rays of one warp are merged (\`rt_merged_in_warp\` ${fmt(base.rt_merged_in_warp)} -> ${fmt(repack.rt_merged_in_warp)}), and rays that leave their warp for a repacked one, or start from different predicted nodes, merge less.`,
       `- RT SIMT efficiency ${fmt(base.rt_simt_efficiency, 2)} -> ${fmt(repack.rt_simt_efficiency, 2)} (\`rt_simt_efficiency\`); ${fmt(repack.rt_predictor_repacked_warps)} repacked warps, ${fmt(repack.rt_predictor_collector_timeouts)} of them left on the collector timeout.`,
       `- The baseline's RT warp buffer holds ${fmt(rows[0]!.r.derived.rt_warps_first_half as number, 1)} of its ${rtSlots} warp slots on average over the first half of the frame: ${(rows[0]!.r.derived.rt_warps_first_half as number) > 0.8 * rtSlots ? 'the RT units are nearly full, so RT time is on the critical path' : 'the RT units have free slots'}.`,

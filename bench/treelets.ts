@@ -213,7 +213,7 @@ function why(ws: string[], col: (w: string, label: string) => Record<string, num
     if (!ok('treelets, repack 22') || !ok('treelets, no repacking')) {
       const failed = VARIANTS.filter((x) => !ok(x.label)).map((x) => x.label);
       return [
-        `**\`${w}\`**: ${failed.join(', ')} did not finish (timing-model deadlock, listed under the results): no treelet-queue result to compare with the paper's.`,
+        `**\`${w}\`**: ${failed.map((l) => `"${l}"`).join(', ')} did not finish (timing-model deadlock, listed under the results): no treelet-queue result to compare with the paper's.`,
         `- Saved state: vvision saves the ${fmt(virt.virt_saved_registers)} register words live across the raygen's traceRay (\`virt_saved_registers\`, ray virtualization alone), ${(virt.virt_saved_registers ?? 0) > 10 ? 'more' : (virt.virt_saved_registers ?? 0) < 10 ? 'fewer' : 'as many'} than the paper's 10 (Sec. 6.5)` +
           `${ok("repack 22, paper's 10 registers") ? `; with 10, repack 22 gives ${sp(w, "repack 22, paper's 10 registers")}x (paper 1.95x)` : ''}.`,
         `- Ray virtualization alone: ${sp(w, 'ray virtualization only')}x (paper: "alone does not provide much benefit"); it stores ${fmt(virt.virt_saved_bytes)} B of CTA state (\`virt_saved_bytes\`, as many reloaded), DRAM reads ${rel(virt.dram_reads, base.dram_reads)} and L2 accesses ${rel(virt.L2_total_cache_accesses, base.L2_total_cache_accesses)} against the baseline.`,

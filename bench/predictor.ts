@@ -183,8 +183,15 @@ function why(): string {
       `**\`${w}\`**: Repack ${sp(repack).toFixed(3)}x (${dir(sp(repack), 1.26)}; paper 1.26x), Default ${sp(def).toFixed(3)}x; Repack over Default ${(def.gpu_sim_cycle! / repack.gpu_sim_cycle!).toFixed(3)}x (paper 1.17x).`,
       `- Occlusion rays are ${pct(occl)} of the rays and ${pct(occlNodes)} of the baseline's node fetches: the predictor acts on ${occlNodes >= 0.5 ? 'most' : 'a minority'} of the traversal work (\`rt_predictor_lookups\`, \`rt_predictor_baseline_nodes\` against \`rt_total_rays\`, \`rt_avg_nodes_per_ray\`).`,
       `- ${pct(repack.rt_predictor_hit_rays! / repack.rt_predictor_lookups!)} of the occlusion rays hit, and only rays that hit can be verified: verified ${pct(repack.rt_predictor_verified_rate)} of the looked-up rays, predicted ${pct(repack.rt_predictor_predicted_rate)} (paper 95.5% / 24.6%, Table 7). Each SM's table sees ${fmt(Math.round(perSm))} lookups in this frame; the paper's 1024x1024 x 4 rays give each of its 2 tables about ${fmt(Math.round(1024 * 1024 * 4 / 2))}.`,
-      `- Node fetches of the looked-up rays change ${chg(-saved(repack))} (\`rt_predictor_baseline_nodes\` -> \`rt_predictor_nodes\`; paper: -13% memory accesses), but the RT unit's memory requests change ${chg(repack.rt_total_requests! / base.rt_total_requests! - 1)} (\`rt_total_requests\`): ` +
-        `requests for the same node by rays of one warp are merged (\`rt_merged_in_warp\` ${fmt(base.rt_merged_in_warp)} -> ${fmt(repack.rt_merged_in_warp)}), and rays that leave their warp for a repacked one, or start from different predicted nodes, merge less.`,
+      (() => {
+        const req = repack.rt_total_requests! / base.rt_total_requests! - 1;
+        const fetches = nodes(repack) / nodes(base) - 1;
+        return `- Node fetches of the looked-up rays change ${chg(-saved(repack))} (\`rt_predictor_baseline_nodes\` -> \`rt_predictor_nodes\`; paper: -13% memory accesses), all rays' node fetches ${chg(fetches)}, ` +
+          `and the RT unit's memory requests ${chg(req)} (\`rt_total_requests\`)` +
+          (req > fetches + 0.02
+            ? `: requests ${req > 0 ? 'rise more' : 'fall less'} than fetches because fetches of one node by rays of one warp are merged into one request, and rays that leave their warp for a repacked one or start from different predicted nodes merge less (\`rt_merged_in_warp\` ${fmt(base.rt_merged_in_warp)} -> ${fmt(repack.rt_merged_in_warp)}).`
+            : '.');
+      })(),
       `- RT SIMT efficiency ${fmt(base.rt_simt_efficiency, 2)} -> ${fmt(repack.rt_simt_efficiency, 2)} (\`rt_simt_efficiency\`); ${fmt(repack.rt_predictor_repacked_warps)} repacked warps, ${fmt(repack.rt_predictor_collector_timeouts)} of them left on the collector timeout.`,
       `- The baseline's RT warp buffer holds ${fmt(rows[0]!.r.derived.rt_warps_first_half as number, 1)} of its ${rtSlots} warp slots on average over the first half of the frame: ${(rows[0]!.r.derived.rt_warps_first_half as number) > 0.8 * rtSlots ? 'the RT units are nearly full, so RT time is on the critical path' : 'the RT units have free slots'}.`,
     ];

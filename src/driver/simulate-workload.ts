@@ -16,7 +16,7 @@ import type { RtCounters } from '../sim/pipeline/rt-runtime.js';
 import { fastForward, launchOptionsOf, prepareRun, type PreparedRun, type RunOptions, type SharedPreparation } from './run-workload.js';
 
 export interface SimulateOptions extends RunOptions {
-  /** Preset name (baseline, mobile, treelet, rtx2060) or gpgpusim.config path. */
+  /** Preset name (baseline, mobile, treelet, predictor, rtx2060) or gpgpusim.config path. */
   config: string;
   /** `key=value` overrides of single knobs. */
   overrides?: string[];

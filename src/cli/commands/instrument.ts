@@ -63,7 +63,7 @@ export function registerInstrumentCommand(program: Command): void {
       .option('--mode <mode>', `built-in utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
       .option('--utility <file.ts>', 'a user utility file (type-checked against vvision and loaded in-process; repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the exact size', 'auto')
-      .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
+      .option('--config <preset|file>', 'run on the cycle-level timing model with this GPU configuration (baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file) and report the instrumentation overhead in cycles; without it, functional simulation only')
       .option('--set <key=value>', 'override one configuration knob (repeatable; needs --config)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
       .option('--analyse-frame <n>', 'multi-frame runs (--frames): the frame (from 0) the utilities analyse and annotate; default the last (every frame\'s dump is saved, with per-frame figures in run.json and the report)')

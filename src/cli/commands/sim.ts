@@ -28,7 +28,7 @@ export function registerSimCommand(program: Command): void {
     program
       .command('sim')
       .description('simulate a workload on the cycle-level GPU + RT-unit timing model')
-      .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--config <preset|file>', 'GPU configuration: baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--treelets', 'virtualized treelet queues (Treelet Accelerated Ray Tracing, paper 001) with the paper\'s defaults: rt_ray_virtualization=1 rt_treelet_queues=1 (--set overrides any rt_treelet_* knob)')
       .option('--predictor', 'ray intersection predictor with the paper\'s defaults (paper 002; same as --set gpgpu_rt_predictor=1, tune with --set gpgpu_rt_predictor_*; with --treelets add --set gpgpu_rt_predictor_repack=0: the treelet controller forms the warps)')

@@ -24,7 +24,7 @@ export function registerSweepCommand(program: Command): void {
     program
       .command('sweep')
       .description('a grid of timing simulations over configuration knobs, in parallel and resumable: sweep.csv and charts')
-      .option('--config <preset|file>', 'base GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--config <preset|file>', 'base GPU configuration: baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one knob of the base configuration (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--vary <knob=v1,v2,...>', "a dimension of the grid (repeatable): a configuration knob, limit=baseline,rt-cache,perfect-bvh,perfect-mem (Vulkan-Sim Fig. 15's limit studies), predictor=baseline,default,repack,repack-4,oracle-lookup,oracle-training,oracle-update (paper 002 Fig. 15 and Fig. 2), or treelets=baseline,virtualization,naive,no-repack,repack-16,repack-22,free-state (paper 001 Fig. 12, 13a)", (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--job-dir <dir>', 'job store: finished points are kept here and not rerun', 'vvision-out/jobs')

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { Extrapolation } from '../../driver/zatel/combine.js';
 import type { Division } from '../../driver/zatel/division.js';
-import type { Distribution } from '../../driver/zatel/representative-pixels.js';
+import type { Balance, Distribution } from '../../driver/zatel/representative-pixels.js';
 import type { ZatelResult } from '../../driver/zatel/run-zatel.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
@@ -25,6 +25,8 @@ interface RawZatelOptions extends RawRunOptions, RawBackendOptions {
   fraction: string;
   division: string;
   distribution: string;
+  balance: string;
+  filterCorrection: boolean;
   extrapolation: string;
   clusters: string;
   selectSeed: string;
@@ -48,12 +50,14 @@ export function registerZatelCommand(program: Command): void {
     program
       .command('zatel')
       .description("Zatel scale-model simulation (paper 004): predict a full timing simulation from K downscaled runs of representative pixels, in parallel")
-      .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, rtx2060, or a gpgpusim.config file', 'mobile')
+      .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob of the target (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--k <n>', 'downscaling factor and number of groups (default: gcd of SMs and memory partitions)')
       .option('--fraction <auto|P>', "traced pixels per group: auto = eq. 1 bounded to [0.3, 0.6]; a number P in (0, 1] caps it (the paper's 'up to 10%' is 0.1)", 'auto')
       .option('--division <fine|coarse>', 'fine: 32x2 chunks dealt round-robin (default); coarse: K rectangles', 'fine')
       .option('--distribution <uniform|temperature|temperature5>', 'colour distribution of the chosen blocks: uniform (default), eq. 2, or eq. 3 (fifth power)', 'uniform')
+      .option('--balance <cost|none>', "cost (default): swap section blocks until the chosen pixels' heatmap cost share is within 1% of their pixel share, so instruction counts extrapolate exactly; none: the paper's random draw", 'cost')
+      .option('--no-filter-correction', "extrapolate the groups' counts with the pixel filter's own instructions in them (the paper's accounting); by default a filter-only run's counts are subtracted first")
       .option('--extrapolation <linear|exponential>', 'linear (default) or exponential regression over three runs at 20/30/40% (Sec. III-G)', 'linear')
       .option('--clusters <n>', 'K-means colours of the quantised heatmap', '5')
       .option('--select-seed <n>', 'seed of the section-block selection and K-means', '1')
@@ -86,6 +90,8 @@ export function registerZatelCommand(program: Command): void {
         fraction,
         division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
         distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
+        balance: oneOf<Balance>('balance', raw.balance, ['cost', 'none']),
+        filterCorrection: raw.filterCorrection,
         extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
         clusters, seed: positiveInt('select-seed', raw.selectSeed),
         ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),
@@ -105,7 +111,8 @@ export function registerZatelCommand(program: Command): void {
       out.write('heatmap.png', heatmapPng(r.heatmap));
       out.write('heatmap-quantised.png', quantisedHeatmapPng(r.heatmap));
       out.write('chosen-pixels.png', chosenPixelsPng(r.heatmap, r.traced));
-      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing }, null, 2)}\n`);
+      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing, wavesPerGroup: r.wavesPerGroup, costRatios: r.costRatios, warnings: r.warnings }, null, 2)}\n`);
+      if (raw.json) for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
       out.write('groups.csv', `group,pixels,traced_fraction,job\n${r.groups.flatMap((g) => g.runs.map((x) => `${g.index},${g.pixels},${x.selection.fraction.toFixed(6)},${x.jobId}`)).join('\n')}\n`);
       if (r.validation) out.write('validation.json', validationJson(r.validation));
       writeZatelReport(out, {
@@ -113,7 +120,7 @@ export function registerZatelCommand(program: Command): void {
         downscaled: { sms: r.downscaling.sms, partitions: r.downscaling.partitions },
         settings: {
           k: r.downscaling.k, fraction: String(fraction), division: raw.division, distribution: raw.distribution,
-          extrapolation: raw.extrapolation, clusters, 'select seed': raw.selectSeed,
+          extrapolation: raw.extrapolation, balance: raw.balance, clusters, 'select seed': raw.selectSeed,
         },
         tableI: TABLE_I_METRICS, predicted: r.predicted,
         groups: r.groups.map((g) => ({ index: g.index, pixels: g.pixels, fractions: g.runs.map((x) => x.selection.fraction), cycles: g.estimate.gpu_sim_cycle ?? 0 })),
@@ -124,7 +131,7 @@ export function registerZatelCommand(program: Command): void {
       if (raw.json) {
         process.stdout.write(`${JSON.stringify({
           workload, config: raw.config, k: r.downscaling.k, sms: r.downscaling.sms, partitions: r.downscaling.partitions,
-          tracedFraction: r.traced.size / (r.width * r.height), predicted: r.predicted, timing: r.timing,
+          tracedFraction: r.traced.size / (r.width * r.height), predicted: r.predicted, timing: r.timing, warnings: r.warnings,
           ...(r.validation ? { validation: JSON.parse(validationJson(r.validation)) as unknown } : {}), out: dir, report: `${dir}/index.html`,
         }, null, 2)}\n`);
         return;
@@ -153,6 +160,12 @@ export function formatZatel(r: ZatelResult, tableI: readonly string[]): string {
   }
   const t = r.timing;
   lines.push(`  wall: heatmap ${t.heatmapSeconds.toFixed(1)} s + groups ${t.groupsSeconds.toFixed(1)} s = ${t.totalSeconds.toFixed(1)} s${t.groupsTiming === 'measured' ? '' : ` (${t.groupsTiming})`}`);
-  if (v) lines.push(`  full simulation ${v.fullWallSeconds.toFixed(1)} s: speedup ${v.speedup.toFixed(2)}x (${v.speedupExcludingHeatmap.toFixed(2)}x without the heatmap)`);
+  lines.push(`  CPU: heatmap ${t.heatmapCpuSeconds.toFixed(1)} s + groups ${t.groupsCpuSeconds.toFixed(1)} s (summed over workers); simulated ${t.groupsSmCycles.toLocaleString('en-US')} SM-cycles`);
+  if (v) {
+    lines.push(`  full simulation ${v.fullWallSeconds.toFixed(1)} s: speedup ${v.speedup.toFixed(2)}x (${v.speedupExcludingHeatmap.toFixed(2)}x without the heatmap)`);
+    lines.push(`  machine-independent: CPU ${v.fullCpuSeconds.toFixed(1)} s / ${v.zatelCpuSeconds.toFixed(1)} s = ${v.cpuSpeedup.toFixed(2)}x (${v.cpuSpeedupExcludingHeatmap.toFixed(2)}x without the heatmap); ` +
+      `SM-cycles ${v.fullSmCycles.toLocaleString('en-US')} / ${v.zatelSmCycles.toLocaleString('en-US')} = ${v.smCycleSpeedup.toFixed(2)}x`);
+  }
+  for (const w of r.warnings) lines.push(`  warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }

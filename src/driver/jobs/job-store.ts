@@ -14,6 +14,11 @@ export interface JobResult {
   /** Every stat of the run, by its Vulkan-Sim name (gpu_sim_cycle, gpu_ipc, ...). */
   values: Record<string, number>;
   wallSeconds: number;
+  /**
+   * CPU seconds of the thread that ran it (threadCpuSeconds): on a shared machine the steadier
+   * cost; absent in results written before it was recorded.
+   */
+  cpuSeconds?: number;
   /** The run's resolved size (the manifest's defaults filled in). */
   params: { width: number; height: number; spp: number };
 }

@@ -5,11 +5,13 @@
 import { simulateWorkload } from '../simulate-workload.js';
 import { decodePixelMask, jobId, type SimJobSpec } from './job-spec.js';
 import type { JobResult } from './job-store.js';
+import { threadCpuSeconds } from '../../platform/thread-cpu.js';
 
 export type JobProgress = (fraction: number) => void;
 
 export async function runSimJob(spec: SimJobSpec, onProgress?: JobProgress): Promise<JobResult> {
   const t0 = performance.now();
+  const c0 = threadCpuSeconds();
   const r = await simulateWorkload(spec.workload, {
     ...spec.run,
     config: spec.config,
@@ -20,5 +22,5 @@ export async function runSimJob(spec: SimJobSpec, onProgress?: JobProgress): Pro
   const values: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.stats.values)) if (typeof v === 'number') values[k] = v;
   const { width, height, spp } = r.prepared.params;
-  return { id: jobId(spec), values, wallSeconds: (performance.now() - t0) / 1000, params: { width, height, spp } };
+  return { id: jobId(spec), values, wallSeconds: (performance.now() - t0) / 1000, cpuSeconds: threadCpuSeconds() - c0, params: { width, height, spp } };
 }

@@ -61,18 +61,24 @@ export function exponentialAtOne(points: { x: number; y: number }[]): number {
   return fit(xs, points.map((p) => p.y));
 }
 
-/** One group's estimate of its own full-resolution figures. */
-export function extrapolateGroup(runs: GroupRun[], method: Extrapolation): Record<string, number> {
+/**
+ * One group's estimate of its own full-resolution figures. `filterOnly`: the counts of a run
+ * with every pixel filtered out (the pixel filter's own instructions and mask loads for every
+ * launch thread), subtracted from each count before it is extrapolated, so that only the traced
+ * pixels' work is scaled up (at 128x128 on `pt` the filter is ~4% of a group's instructions).
+ */
+export function extrapolateGroup(runs: GroupRun[], method: Extrapolation, filterOnly?: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   const names = Object.keys(runs[0]?.values ?? {});
   for (const name of names) {
     const rule = combineRule(name);
     if (!rule) continue;
+    const own = (v: number) => (rule === 'count' && filterOnly?.[name] !== undefined ? Math.max(0, v - filterOnly[name]!) : v);
     if (method === 'exponential' && runs.length >= 2) {
-      out[name] = exponentialAtOne(runs.map((r) => ({ x: r.fraction, y: r.values[name]! })));
+      out[name] = exponentialAtOne(runs.map((r) => ({ x: r.fraction, y: own(r.values[name]!) })));
     } else {
       const r = runs[runs.length - 1]!;
-      const v = r.values[name]!;
+      const v = own(r.values[name]!);
       out[name] = (rule === 'cycles' || rule === 'count') && r.fraction > 0 ? v / r.fraction : v;
     }
   }

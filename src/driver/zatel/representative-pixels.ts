@@ -26,6 +26,11 @@ export function tracedFraction(group: PixelGroup, heat: Heatmap): number {
   return Math.min(FRACTION_BOUNDS[1], Math.max(FRACTION_BOUNDS[0], p));
 }
 
+export type Balance = 'cost' | 'none';
+
+/** Default relative tolerance of the cost balance: chosen cost share within 1% of the pixel share. */
+export const COST_BALANCE_TOLERANCE = 0.01;
+
 export interface Selection {
   /** Pixel indices to trace. */
   pixels: number[];
@@ -33,10 +38,18 @@ export interface Selection {
   fraction: number;
   /** The fraction asked for (eq. 1 or the cap). */
   target: number;
+  /**
+   * Heatmap cost of the traced pixels / the group's cost, divided by `fraction`: 1 when linear
+   * extrapolation of the instruction count is exact; 1.12 means instructions come out 12% high.
+   */
+  costRatio: number;
+  /** Blocks swapped by the cost balance (0 with `balance: 'none'`). */
+  swaps: number;
 }
 
 export function selectRepresentativePixels(
   group: PixelGroup, heat: Heatmap, fraction: number, distribution: Distribution, seed: number,
+  balance: Balance = 'none', tolerance = COST_BALANCE_TOLERANCE,
 ): Selection {
   const random = seededRandom(seed * 7919 + group.index * 104729 + 17);
   const colours = heat.colours.length;
@@ -83,6 +96,70 @@ export function selectRepresentativePixels(
     if (traced >= wanted) break;
     take(bi);
   }
+  const blockCost = group.blocks.map((b) => b.reduce((a, p) => a + heat.cost[p]!, 0));
+  const groupCost = blockCost.reduce((a, b) => a + b, 0);
+  const swaps = balance === 'cost' ? balanceCost(group, blockColour, blockCost, chosen, traced, groupCost, tolerance) : 0;
   const pixels = [...chosen].sort((a, b) => a - b).flatMap((bi) => group.blocks[bi]!);
-  return { pixels, fraction: group.pixels > 0 ? pixels.length / group.pixels : 0, target: fraction };
+  const pixelShare = group.pixels > 0 ? pixels.length / group.pixels : 0;
+  let chosenCost = 0;
+  for (const bi of chosen) chosenCost += blockCost[bi]!;
+  const costRatio = groupCost > 0 && pixelShare > 0 ? chosenCost / groupCost / pixelShare : 1;
+  return { pixels, fraction: pixelShare, target: fraction, costRatio, swaps };
+}
+
+/**
+ * Swaps chosen and unchosen blocks of equal pixel count until the chosen blocks' cost is within
+ * `tolerance` (relative) of `traced / group pixels` x the group's cost; same-colour swaps first.
+ * Each step takes the swap that brings the chosen cost closest to its goal (binary search over
+ * the unchosen blocks sorted by cost), and stops when no swap improves it. Returns the swaps made.
+ */
+function balanceCost(
+  group: PixelGroup, blockColour: number[], blockCost: number[], chosen: Set<number>, traced: number, groupCost: number, tolerance: number,
+): number {
+  if (groupCost <= 0 || traced === 0 || traced >= group.pixels) return 0;
+  const goal = (traced / group.pixels) * groupCost;
+  let chosenCost = 0;
+  for (const bi of chosen) chosenCost += blockCost[bi]!;
+  let swaps = 0;
+  for (const sameColour of [true, false]) {
+    for (let step = 0; step < group.blocks.length; step++) {
+      const gap = goal - chosenCost;
+      if (Math.abs(gap) <= tolerance * goal) return swaps;
+      // Candidates in: unchosen blocks by (colour class, size), sorted by cost.
+      const pool = new Map<string, number[]>();
+      group.blocks.forEach((b, i) => {
+        if (chosen.has(i)) return;
+        const key = `${sameColour ? blockColour[i] : '*'}/${b.length}`;
+        let list = pool.get(key);
+        if (!list) pool.set(key, (list = []));
+        list.push(i);
+      });
+      for (const list of pool.values()) list.sort((a, b) => blockCost[a]! - blockCost[b]!);
+      let best: { out: number; in: number; gap: number } | undefined;
+      for (const a of chosen) {
+        const list = pool.get(`${sameColour ? blockColour[a] : '*'}/${group.blocks[a]!.length}`);
+        if (!list || list.length === 0) continue;
+        const want = blockCost[a]! + gap;
+        let lo = 0;
+        let hi = list.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (blockCost[list[mid]!]! < want) lo = mid + 1;
+          else hi = mid;
+        }
+        for (const j of [lo - 1, lo]) {
+          if (j < 0 || j >= list.length) continue;
+          const b = list[j]!;
+          const after = Math.abs(gap - (blockCost[b]! - blockCost[a]!));
+          if (!best || after < best.gap) best = { out: a, in: b, gap: after };
+        }
+      }
+      if (!best || best.gap >= Math.abs(gap)) break;
+      chosen.delete(best.out);
+      chosen.add(best.in);
+      chosenCost += blockCost[best.in]! - blockCost[best.out]!;
+      swaps++;
+    }
+  }
+  return swaps;
 }

@@ -24,10 +24,20 @@ import { combineGroups, extrapolateGroup, TABLE_I_METRICS, type Extrapolation } 
 import { divideImage, type Division } from './division.js';
 import { downscale, ZatelOptionError, type Downscaling } from './downscale.js';
 import { buildHeatmap, type Heatmap } from './heatmap.js';
-import { selectRepresentativePixels, tracedFraction, type Distribution, type Selection } from './representative-pixels.js';
+import { selectRepresentativePixels, tracedFraction, type Balance, type Distribution, type Selection, COST_BALANCE_TOLERANCE } from './representative-pixels.js';
+import { processCpuSeconds, threadCpuSeconds } from '../../platform/thread-cpu.js';
 
 /** The paper's three fractions for exponential regression (Sec. IV-F). */
 export const REGRESSION_FRACTIONS = [0.2, 0.3, 0.4] as const;
+
+/**
+ * Fewest waves of threads each group's downscaled GPU should run: linear extrapolation of cycles
+ * assumes a GPU kept full (throughput-bound), so a group whose traced threads do not fill its
+ * SMs' thread slots twice spends a large share of its cycles in the fill and drain of the
+ * launch (or runs with less contention than the full GPU), so its cycles do not scale with the
+ * traced pixels (the paper's underutilised SPRNG, Sec. IV-F).
+ */
+export const MIN_WAVES_PER_GROUP = 2;
 
 export interface ZatelOptions {
   workload: string;
@@ -40,6 +50,13 @@ export interface ZatelOptions {
   fraction: 'auto' | number;
   division: Division;
   distribution: Distribution;
+  /** Cost balance of the representative pixels (representative-pixels.ts); default 'cost'. */
+  balance?: Balance;
+  /**
+   * Subtract a filter-only run's counts (every pixel filtered out) from each group's before
+   * extrapolating (combine.ts extrapolateGroup); default true. false: the paper's accounting.
+   */
+  filterCorrection?: boolean;
   extrapolation: Extrapolation;
   /** K-means colours (paper: 5). */
   clusters: number;
@@ -80,6 +97,18 @@ export interface ZatelValidation {
   speedupExcludingHeatmap: number;
   zatelWallSeconds: number;
   fullWallSeconds: number;
+  /**
+   * Machine-independent figures: CPU seconds (every worker's summed, so independent of how many
+   * cores ran them) and simulated SM-cycles (cycles x SMs of each simulation: the simulator's
+   * work, independent of the host). Speedup = full / Zatel.
+   */
+  fullCpuSeconds: number;
+  zatelCpuSeconds: number;
+  cpuSpeedup: number;
+  cpuSpeedupExcludingHeatmap: number;
+  fullSmCycles: number;
+  zatelSmCycles: number;
+  smCycleSpeedup: number;
   jobId: string;
 }
 
@@ -101,7 +130,21 @@ export interface ZatelResult {
     totalSeconds: number;
     /** Sum of the group jobs' own walls (CPU-side cost without parallelism). */
     groupJobSeconds: number;
+    /** CPU seconds of the heatmap's functional run. */
+    heatmapCpuSeconds: number;
+    /** CPU seconds of the group simulations, summed over workers (each job's own thread time). */
+    groupsCpuSeconds: number;
+    /** Simulated SM-cycles of the group simulations (and the filter-only run): each run's cycles x its SMs, summed. */
+    groupsSmCycles: number;
   };
+  /** Thread instructions of the filter-only run (subtracted from each group's), when corrected. */
+  filterInstructions?: number;
+  /** Every group's traced threads over its downscaled GPU's thread slots (the smallest group). */
+  wavesPerGroup: number;
+  /** Heatmap cost of the traced pixels over their pixel share (1 = instructions extrapolate exactly), per group. */
+  costRatios: number[];
+  /** Conditions under which the prediction is not to be trusted (printed by the CLI). */
+  warnings: string[];
   validation?: ZatelValidation;
 }
 
@@ -110,18 +153,19 @@ function hashOf(value: unknown): string {
 }
 
 /** Per-thread cost of the functional run, cached in the job store by workload + run options. */
-async function pixelCost(o: ZatelOptions, store: JobStore): Promise<{ cost: Uint32Array; width: number; height: number; seconds: number }> {
+async function pixelCost(o: ZatelOptions, store: JobStore): Promise<{ cost: Uint32Array; width: number; height: number; seconds: number; cpuSeconds: number }> {
   const key = hashOf({ kind: 'heatmap', workload: jobWorkload(o.workload), run: o.run });
   const dir = join(store.dir, 'heatmaps');
   const file = join(dir, `${key}.json`);
   if (existsSync(file)) {
-    const cached = JSON.parse(readFileSync(file, 'utf8')) as { cost: number[]; width: number; height: number; seconds: number };
-    return { cost: Uint32Array.from(cached.cost), width: cached.width, height: cached.height, seconds: cached.seconds };
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as { cost: number[]; width: number; height: number; seconds: number; cpuSeconds?: number };
+    return { cost: Uint32Array.from(cached.cost), width: cached.width, height: cached.height, seconds: cached.seconds, cpuSeconds: cached.cpuSeconds ?? cached.seconds };
   }
   const t0 = performance.now();
+  const c0 = threadCpuSeconds();
   const r = await runWorkload(o.workload, { ...o.run, pixelCost: true });
   const seconds = (performance.now() - t0) / 1000;
-  const out = { cost: r.pixelCost!, width: r.params.width, height: r.params.height, seconds };
+  const out = { cost: r.pixelCost!, width: r.params.width, height: r.params.height, seconds, cpuSeconds: threadCpuSeconds() - c0 };
   mkdirSync(dir, { recursive: true });
   writeFileAtomic(file, JSON.stringify({ ...out, cost: Array.from(out.cost) }));
   return out;
@@ -161,24 +205,33 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     const target = o.fraction === 'auto' ? eq1 : Math.min(eq1, o.fraction);
     const fractions = o.extrapolation === 'exponential' ? [...REGRESSION_FRACTIONS] : [target];
     const runs = fractions.map((f) => {
-      const selection = selectRepresentativePixels(g, heatmap, f, o.distribution, o.seed);
+      const selection = selectRepresentativePixels(g, heatmap, f, o.distribution, o.seed, o.balance ?? 'cost');
       const spec: SimJobSpec = { ...base, overrides: [...o.overrides, ...scaled.overrides], pixelMask: encodePixelMask(pixelMaskWords(selection.pixels, threads)) };
       return { selection, jobId: store.add(spec) };
     });
     return { group: g, runs };
   });
-  const ids = plans.flatMap((p) => p.runs.map((r) => r.jobId));
+  // The pixel filter's own cost: the downscaled run with no pixel traced (cheap: every thread exits).
+  const correct = o.filterCorrection ?? true;
+  const filterOnlyId = correct
+    ? store.add({ ...base, overrides: [...o.overrides, ...scaled.overrides], pixelMask: encodePixelMask(pixelMaskWords([], threads)) })
+    : undefined;
+  const ids = [...plans.flatMap((p) => p.runs.map((r) => r.jobId)), ...(filterOnlyId ? [filterOnlyId] : [])];
   plans.forEach((p) => p.runs.forEach((r) => o.labels?.set(r.jobId, `group ${p.group.index} (${(100 * r.selection.fraction).toFixed(0)}%)`)));
+  if (filterOnlyId) o.labels?.set(filterOnlyId, 'filter only');
 
   o.onPhase?.(`${ids.length} group simulations on ${scaled.sms} SMs / ${scaled.partitions} partitions each`);
   const tGroups = performance.now();
+  const cGroups = processCpuSeconds();
   const backend = o.backend ?? localBackend(o.jobs);
   const summary = await backend.run(store, ids, o.progress);
   const measuredGroups = (performance.now() - tGroups) / 1000;
+  const measuredGroupsCpu = processCpuSeconds() - cGroups;
   if (summary.failed.length > 0) {
     throw new JobFailedError('Zatel group simulations', summary.failed, store);
   }
   const resultOf = (id: string): JobResult => store.result(id)!;
+  const filterOnly = filterOnlyId ? resultOf(filterOnlyId) : undefined;
   const reports: ZatelGroupReport[] = plans.map((p) => {
     const runs = p.runs.map((r) => {
       const res = resultOf(r.jobId);
@@ -186,23 +239,37 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     });
     return {
       index: p.group.index, pixels: p.group.pixels, runs,
-      estimate: extrapolateGroup(runs.map((r) => ({ fraction: r.selection.fraction, values: r.values })), o.extrapolation),
+      estimate: extrapolateGroup(runs.map((r) => ({ fraction: r.selection.fraction, values: r.values })), o.extrapolation, filterOnly?.values),
     };
   });
   const predicted = combineGroups(reports.map((r) => r.estimate));
-  const jobWalls = reports.flatMap((r) => r.runs.map((x) => x.wallSeconds));
+  const jobWalls = [...reports.flatMap((r) => r.runs.map((x) => x.wallSeconds)), ...(filterOnly ? [filterOnly.wallSeconds] : [])];
   const workers = Math.min(o.jobs ?? defaultJobCount(), ids.length);
   const allRan = summary.skipped.length === 0;
   const groupsSeconds = allRan ? measuredGroups : scheduledWall(jobWalls, workers);
   const heatmapSeconds = profile.seconds;
   const traced = new Set<number>();
   for (const r of reports) for (const p of r.runs[r.runs.length - 1]!.selection.pixels) traced.add(p);
+  // CPU of the group phase: the process's CPU time over it when every job ran now in this
+  // process's workers (each worker's time summed); otherwise the jobs' recorded thread times.
+  const jobCpus = [...reports.flatMap((r) => r.runs.map((x) => x.jobId)), ...(filterOnlyId ? [filterOnlyId] : [])]
+    .map((id) => resultOf(id).cpuSeconds ?? resultOf(id).wallSeconds);
+  const groupsCpuSeconds = allRan && backend.name === 'local' ? measuredGroupsCpu : jobCpus.reduce((a, b) => a + b, 0);
+  const groupsSmCycles = reports.reduce((a, r) => a + r.runs.reduce((b, x) => b + (x.values.gpu_sim_cycle ?? 0) * scaled.sms, 0), 0)
+    + (filterOnly?.values.gpu_sim_cycle ?? 0) * scaled.sms;
+  const depth = Math.max(1, Math.round(threads / (width * height)));
+  const slots = scaled.sms * config.maxWarpsPerSm * config.warpSize;
+  const wavesPerGroup = Math.min(...reports.map((r) => (r.runs[0]!.selection.pixels.length * depth) / slots));
+  const costRatios = reports.map((r) => r.runs[r.runs.length - 1]!.selection.costRatio);
+  const warnings = zatelWarnings(o, { width, height, depth, k: scaled.k, sms: scaled.sms, slots, wavesPerGroup, costRatios });
   const result: ZatelResult = {
-    options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced,
+    options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced, wavesPerGroup, costRatios, warnings,
+    ...(filterOnly ? { filterInstructions: filterOnly.values.gpu_sim_insn ?? 0 } : {}),
     timing: {
       heatmapSeconds, groupsSeconds, groupsTiming: allRan ? 'measured' : 'estimated from cached jobs',
       totalSeconds: allRan ? (performance.now() - tStart) / 1000 : heatmapSeconds + groupsSeconds,
       groupJobSeconds: jobWalls.reduce((a, b) => a + b, 0),
+      heatmapCpuSeconds: profile.cpuSeconds, groupsCpuSeconds, groupsSmCycles,
     },
   };
 
@@ -210,9 +277,14 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     o.onPhase?.('validation: the full frame on the target GPU');
     const fullId = store.add({ ...base, overrides: [...o.overrides] });
     o.labels?.set(fullId, 'full frame');
+    const cFull = processCpuSeconds();
     const full = await (backend.name === 'local' ? localBackend(1) : backend).run(store, [fullId], o.progress);
+    const measuredFullCpu = processCpuSeconds() - cFull;
     if (full.failed.length > 0) throw new JobFailedError('Zatel validation (the full simulation)', full.failed, store);
     const f = store.result(fullId)!;
+    const fullCpuSeconds = full.ran.length === 1 && backend.name === 'local' ? measuredFullCpu : (f.cpuSeconds ?? f.wallSeconds);
+    const zatelCpuSeconds = profile.cpuSeconds + groupsCpuSeconds;
+    const fullSmCycles = (f.values.gpu_sim_cycle ?? 0) * config.numSms;
     const metrics: Record<string, MetricValidation> = {};
     for (const [name, p] of Object.entries(predicted)) {
       const v = f.values[name];
@@ -225,6 +297,11 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
       speedupExcludingHeatmap: f.wallSeconds / groupsSeconds,
       zatelWallSeconds: result.timing.totalSeconds,
       fullWallSeconds: f.wallSeconds,
+      fullCpuSeconds, zatelCpuSeconds,
+      cpuSpeedup: fullCpuSeconds / zatelCpuSeconds,
+      cpuSpeedupExcludingHeatmap: fullCpuSeconds / groupsCpuSeconds,
+      fullSmCycles, zatelSmCycles: groupsSmCycles,
+      smCycleSpeedup: fullSmCycles / groupsSmCycles,
       jobId: fullId,
     };
   }
@@ -237,6 +314,44 @@ export function validationJson(v: ZatelValidation): string {
   for (const name of Object.keys(v.metrics).sort()) metrics[name] = v.metrics[name]!;
   return `${JSON.stringify({
     metrics, speedup: v.speedup, speedupExcludingHeatmap: v.speedupExcludingHeatmap,
-    zatelWallSeconds: v.zatelWallSeconds, fullWallSeconds: v.fullWallSeconds, tableI: TABLE_I_METRICS,
+    zatelWallSeconds: v.zatelWallSeconds, fullWallSeconds: v.fullWallSeconds,
+    cpuSpeedup: v.cpuSpeedup, cpuSpeedupExcludingHeatmap: v.cpuSpeedupExcludingHeatmap,
+    zatelCpuSeconds: v.zatelCpuSeconds, fullCpuSeconds: v.fullCpuSeconds,
+    smCycleSpeedup: v.smCycleSpeedup, zatelSmCycles: v.zatelSmCycles, fullSmCycles: v.fullSmCycles,
+    tableI: TABLE_I_METRICS,
   }, null, 2)}\n`;
+}
+
+/**
+ * Why a prediction may not hold: a frame too small for K and the fraction (each group's traced
+ * threads fill its downscaled GPU fewer than MIN_WAVES_PER_GROUP times), or a selection whose
+ * heatmap cost share could not be brought within the balance tolerance of its pixel share.
+ */
+export function zatelWarnings(
+  o: Pick<ZatelOptions, 'fraction' | 'balance'>,
+  s: { width: number; height: number; depth: number; k: number; sms: number; slots: number; wavesPerGroup: number; costRatios: number[] },
+): string[] {
+  const out: string[] = [];
+  if (s.wavesPerGroup < MIN_WAVES_PER_GROUP) {
+    const fraction = o.fraction === 'auto' ? 'the automatic fraction' : `fraction ${o.fraction}`;
+    const perGroup = Math.round(s.wavesPerGroup * s.slots);
+    // Pixels a square frame needs so that the smallest group traces MIN_WAVES_PER_GROUP waves.
+    const scale = MIN_WAVES_PER_GROUP / Math.max(s.wavesPerGroup, 1e-9);
+    const side = Math.ceil(Math.sqrt(s.width * s.height * scale));
+    out.push(
+      `frame too small for K = ${s.k} at ${fraction}: a group traces ${perGroup} threads, ${s.wavesPerGroup.toFixed(2)} waves of its ${s.sms} SMs' ` +
+      `${s.slots} thread slots (fewer than ${MIN_WAVES_PER_GROUP}): the downscaled GPU is not kept full, so its cycles do not scale with the traced pixels ` +
+      `(paper 004 Sec. IV-F, SPRNG). Use a frame of about ${side}x${side} or more, a larger --fraction, or a smaller --k.`,
+    );
+  }
+  if (o.balance !== 'none') {
+    const worst = s.costRatios.reduce((w, r) => (Math.abs(r - 1) > Math.abs(w - 1) ? r : w), 1);
+    if (Math.abs(worst - 1) > COST_BALANCE_TOLERANCE + 1e-9) {
+      out.push(
+        `representative pixels: a group's traced pixels carry ${(100 * worst).toFixed(1)}% of their pixel share of the heatmap cost ` +
+        `(balance target within ${(100 * COST_BALANCE_TOLERANCE).toFixed(0)}%): its instruction count extrapolates ${(100 * (worst - 1)).toFixed(1)}% off; too few section blocks to balance`,
+      );
+    }
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /**
  * The typed GPU configuration the timing model reads, built from declared defaults, a preset or
  * config file, and `--set` overrides (in that order; later wins). `loadConfig` is the one entry
- * point: a preset name (`baseline`, `mobile`, `treelet`, `rtx2060`) or a path to a
+ * point: a preset name (`baseline`, `mobile`, `treelet`, `predictor`, `rtx2060`) or a path to a
  * gpgpusim.config-style file.
  *
  * Invariants: every field is validated at load time (a bad value is a ConfigError naming the key
@@ -109,7 +109,7 @@ export interface TreeletConfig {
   rayBytes: number;
 }
 
-export const PRESETS = ['baseline', 'mobile', 'treelet', 'rtx2060'] as const;
+export const PRESETS = ['baseline', 'mobile', 'treelet', 'predictor', 'rtx2060'] as const;
 
 function presetDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), 'presets');

@@ -37,10 +37,28 @@ test('zatel --validate: K groups in workers, predictions beside the full run, an
   // The predicted instruction count is the traced work scaled up: close to the full run's.
   t.true(json.metrics.gpu_sim_insn!.relativeError < 0.25, `instructions off by ${json.metrics.gpu_sim_insn!.relativeError}`);
   t.true(json.metrics.L1D_total_cache_miss_rate!.relativeError < 0.25);
+  // Machine-independent cost (issue 23.4): CPU seconds summed over workers, simulated SM-cycles.
+  t.true(r.timing.heatmapCpuSeconds > 0 && r.timing.groupsCpuSeconds > 0 && v.fullCpuSeconds > 0);
+  t.true(Math.abs(v.cpuSpeedup - v.fullCpuSeconds / v.zatelCpuSeconds) < 1e-9);
+  // The groups' SM-cycles plus the filter-only run's (every pixel filtered out: a short launch).
+  const groupsSmCycles = r.groups.reduce((a, g) => a + g.runs[0]!.values.gpu_sim_cycle! * r.downscaling.sms, 0);
+  t.true(v.zatelSmCycles > groupsSmCycles && v.zatelSmCycles < 1.5 * groupsSmCycles);
+  t.is((v.zatelSmCycles - groupsSmCycles) % r.downscaling.sms, 0);
+  t.true(r.filterInstructions! > 0, 'the filter-only run executed the filter');
+  t.is(v.fullSmCycles, json.metrics.gpu_sim_cycle!.full * 8);
+  t.true(Math.abs(v.smCycleSpeedup - v.fullSmCycles / v.zatelSmCycles) < 1e-9);
+  t.truthy((JSON.parse(validationJson(v)) as { smCycleSpeedup?: number }).smCycleSpeedup);
+  // The cost balance brings every group's traced cost share within 1% of its pixel share.
+  t.true(r.costRatios.every((c) => Math.abs(c - 1) <= 0.0101), `${r.costRatios}`);
+  // 64x32 with K = 4: each group traces a few hundred threads on 2 SMs: the frame is too small.
+  t.true(r.wavesPerGroup < 1);
+  t.true(r.warnings.some((w) => /frame too small for K = 4/.test(w)), r.warnings.join('; '));
 
   const again = await runZatel(options(jobDir));
   t.is(again.timing.groupsTiming, 'estimated from cached jobs', 'no group was simulated again');
   t.deepEqual(again.predicted, r.predicted);
+  t.true(again.timing.groupsCpuSeconds > 0, 'cached: the jobs\' recorded CPU seconds');
+  t.true(again.validation!.fullCpuSeconds > 0, 'cached full run: its recorded CPU time');
 });
 
 test('vvision zatel: files, and bad options as one-line errors', (t) => {
@@ -49,6 +67,8 @@ test('vvision zatel: files, and bad options as one-line errors', (t) => {
   const ok = run(['tri', '--width', '64', '--height', '8', '--fraction', '0.5', '--jobs', '1', '--job-dir', join(dir, 'jobs'), '--out', join(dir, 'out')]);
   t.is(ok.status, 0, ok.stderr);
   t.regex(ok.stdout, /Zatel: K = 4 groups on 2 SMs \/ 1 partition\(s\) each/);
+  t.regex(ok.stdout, /CPU: heatmap [\d.]+ s \+ groups [\d.]+ s \(summed over workers\); simulated [\d,]+ SM-cycles/);
+  t.regex(ok.stdout, /warning: frame too small for K = 4/);
   for (const f of ['index.html', 'predicted.json', 'heatmap.png', 'heatmap-quantised.png', 'chosen-pixels.png', 'groups.csv', 'charts/zatel-groups.png']) {
     t.true(existsSync(join(dir, 'out', f)), f);
   }
@@ -58,6 +78,7 @@ test('vvision zatel: files, and bad options as one-line errors', (t) => {
     [['--k', '3'], /--k 3 does not divide both the 8 SMs and the 4 memory partitions/],
     [['--fraction', '2'], /--fraction: expected auto or a number in \(0, 1\]/],
     [['--division', 'diagonal'], /--division: expected fine, coarse/],
+    [['--balance', 'maybe'], /--balance: expected cost, none/],
   ] as const) {
     const bad = run(['tri', '--width', '32', '--height', '4', '--job-dir', join(dir, 'jobs'), ...args]);
     t.is(bad.status, 1);

@@ -6,6 +6,7 @@ import test from 'ava';
 import { combineGroups, combineRule, exponentialAtOne, extrapolateGroup } from '../../../src/driver/zatel/combine.js';
 import { coarseGrid, divideImage } from '../../../src/driver/zatel/division.js';
 import { downscale, gcd } from '../../../src/driver/zatel/downscale.js';
+import { MIN_WAVES_PER_GROUP, zatelWarnings } from '../../../src/driver/zatel/run-zatel.js';
 import { buildHeatmap, coldness, heatColour } from '../../../src/driver/zatel/heatmap.js';
 import { kMeansColours } from '../../../src/driver/zatel/kmeans.js';
 import { selectRepresentativePixels, tracedFraction } from '../../../src/driver/zatel/representative-pixels.js';
@@ -82,6 +83,56 @@ test('block selection: whole 32x2 blocks, the asked fraction, and eq. 3 favours 
   t.true(Math.abs(hotShare(uniform.pixels) - 0.125) < 0.03, `uniform keeps the group's mix: ${hotShare(uniform.pixels)}`);
   t.true(hotShare(temp5.pixels) > 0.45, `eq. 3 takes mostly hot blocks: ${hotShare(temp5.pixels)}`);
   t.deepEqual(selectRepresentativePixels(g!, heat, 0.25, 'uniform', 1), uniform, 'seeded');
+});
+
+test('cost balance: the chosen blocks carry their pixel share of the heatmap cost (issue 23.4), colour shares kept', (t) => {
+  const w = 256;
+  const h = 64;
+  // Smoothly varying cost with a hot corner: a random draw of blocks over- or under-samples it.
+  const cost = Array.from({ length: w * h }, (_, i) => {
+    const x = i % w;
+    const y = Math.floor(i / w);
+    return 10 + (x * 7 + y * 13) % 50 + (x < 64 && y < 16 ? 100 : 0);
+  });
+  const heat = buildHeatmap(cost, w, h, 5);
+  const [g] = divideImage(w, h, 1, 'fine');
+  const costShare = (pixels: number[]) => pixels.reduce((a, p) => a + heat.cost[p]!, 0) / heat.cost.reduce((a, b) => a + b, 0);
+  const colourCounts = (pixels: number[]) => {
+    const c = new Array<number>(heat.colours.length).fill(0);
+    for (const p of pixels) c[heat.cluster[p]!]!++;
+    return c;
+  };
+  let worstPlain = 0;
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const plain = selectRepresentativePixels(g!, heat, 0.2, 'uniform', seed, 'none');
+    const balanced = selectRepresentativePixels(g!, heat, 0.2, 'uniform', seed, 'cost');
+    worstPlain = Math.max(worstPlain, Math.abs(plain.costRatio - 1));
+    t.is(plain.swaps, 0);
+    t.true(Math.abs(plain.costRatio - costShare(plain.pixels) / plain.fraction) < 1e-9, 'costRatio is the cost share over the pixel share');
+    t.is(balanced.pixels.length, plain.pixels.length, 'swaps keep the traced pixel count');
+    t.true(Math.abs(balanced.costRatio - 1) <= 0.01, `seed ${seed}: balanced cost ratio ${balanced.costRatio}`);
+    t.true(Math.abs(costShare(balanced.pixels) / balanced.fraction - 1) <= 0.01);
+    // Same-colour swaps come first; a cross-colour swap moves a block or two at most.
+    const moved = colourCounts(balanced.pixels).reduce((a, c, j) => a + Math.abs(c - colourCounts(plain.pixels)[j]!), 0) / 2;
+    t.true(moved <= 2 * 64, `seed ${seed}: ${moved} pixels changed colour`);
+  }
+  t.true(worstPlain > 0.01, `the random draw alone is off by more than 1% for some seed (worst ${worstPlain})`);
+});
+
+test('small-frame warning: fewer than two waves of the downscaled GPU per group, with the frame that would do', (t) => {
+  const cfg = loadConfig('mobile');
+  const slots = 2 * cfg.maxWarpsPerSm * cfg.warpSize;
+  const base = { width: 32, height: 32, depth: 1, k: 4, sms: 2, slots, costRatios: [1, 1, 1, 1] };
+  // 32x32, K = 4, 60% traced: 154 threads per group on 2 SMs of 1,024 slots.
+  const small = zatelWarnings({ fraction: 'auto' }, { ...base, wavesPerGroup: 154 / slots });
+  t.is(small.length, 1);
+  t.regex(small[0]!, /frame too small for K = 4 at the automatic fraction: a group traces 154 threads, 0\.08 waves of its 2 SMs' 2048 thread slots/);
+  t.regex(small[0]!, /Use a frame of about \d+x\d+ or more/);
+  t.deepEqual(zatelWarnings({ fraction: 0.1 }, { ...base, wavesPerGroup: MIN_WAVES_PER_GROUP }), []);
+  const unbalanced = zatelWarnings({ fraction: 'auto' }, { ...base, wavesPerGroup: 3, costRatios: [1, 1.05, 1, 0.99] });
+  t.is(unbalanced.length, 1);
+  t.regex(unbalanced[0]!, /105\.0% of their pixel share/);
+  t.deepEqual(zatelWarnings({ fraction: 'auto', balance: 'none' }, { ...base, wavesPerGroup: 3, costRatios: [1.2] }), [], 'no balance asked, no balance warning');
 });
 
 test('downscaling: K = gcd(SMs, partitions); mobile 8/4 -> 4, rtx2060 30/12 -> 6 (paper IV-B)', (t) => {

@@ -58,6 +58,23 @@ test('rtx2060 and mobile are Vulkan-Sim\'s own tested-cfgs files, read as they a
   t.is(r.l2.setIndex, 'ipoly');
 });
 
+test('predictor follows the intersection-prediction paper Table 2 (2 SMs, 64 warps, 64KB fully associative L1D, 1MB L2)', (t) => {
+  const p = loadConfig('predictor');
+  t.is(p.numSms, 2);
+  t.is(p.maxWarpsPerSm, 64);
+  t.is(p.schedulersPerSm, 4);
+  t.is(p.scheduler, 'gto');
+  t.is(p.registersPerSm, 32768);
+  t.is(cacheBytes(p.l1d), 64 * 1024);
+  t.is(p.l1d.sets, 1, 'fully associative');
+  t.is(p.l1d.replacement, 'lru');
+  t.is(cacheBytes(p.l2) * p.numMemChannels * p.subPartitionsPerChannel, 1024 * 1024);
+  t.is(p.l2.ways, 16);
+  t.deepEqual(p.clocks, { coreMhz: 1365, icntMhz: 1365, l2Mhz: 1365, dramMhz: 3500 });
+  t.is(p.dram.queueSize, 64);
+  t.is(p.rt.predictor.enabled, false, 'the study turns it on');
+});
+
 test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t) => {
   const tr = loadConfig('treelet');
   t.is(tr.numSms, 16);
@@ -72,7 +89,7 @@ test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t)
   t.is(z.numSms, 30);
   t.is(z.numMemChannels, 12);
   t.is(z.rt.maxWarps, 4);
-  t.deepEqual([...PRESETS].sort(), ['baseline', 'mobile', 'rtx2060', 'treelet']);
+  t.deepEqual([...PRESETS].sort(), ['baseline', 'mobile', 'predictor', 'rtx2060', 'treelet']);
 });
 
 test('overrides apply on top of a preset, and the RT latency list keeps its 7 entries', (t) => {

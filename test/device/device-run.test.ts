@@ -161,3 +161,15 @@ deviceTest('SDK: runOnDevice runs the pipeline and its instrumented variant; ana
   const simt = analyse(run.dumps[0]!).results.simt!;
   t.true(simt.overall.efficiency > 0 && simt.overall.efficiency <= 1);
 });
+
+deviceTest('SDK: runOnDevice runs every frame of a multi-frame workload and returns each frame as the simulator renders it', async (t) => {
+  const { runOnDevice } = await import('../../src/index.js');
+  const fixture = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'multi-frame', 'workload.json');
+  const run = await runOnDevice(fixture, { repeat: 1 });
+  const frames = runFrames(await prepareRun(fixture), { frameImages: true });
+  t.deepEqual(run.frames?.map((f) => f.frame), [0, 1, 2]);
+  for (const f of run.frames!) {
+    t.true(f.traceMs >= 0);
+    t.deepEqual(bytesOf(f.image!.levels[0]!.data), bytesOf(frames[f.frame]!.image!.levels[0]!.data));
+  }
+});

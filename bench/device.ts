@@ -4,7 +4,9 @@
  * device. Nothing in those sections is copied by hand.
  *
  *   npx tsx bench/device.ts                           lavapipe here: bundles, runs and the 'lavapipe' section
- *   npx tsx bench/device.ts cycles [W...] [--sizes a,b] simulated cycles (rtx2060) at the table sizes -> .bench/device/cycles.json
+ *   npx tsx bench/device.ts cycles [W...] [--sizes a,b] [--limit S]
+ *                                                     simulated cycles (rtx2060) at the table sizes -> .bench/device/cycles.json,
+ *                                                     keyed by the code commit (commitKey); a run over S seconds (default 480) is skipped
  *   npx tsx bench/device.ts bundles DIR [--lavapipe]  only the bundles (for a remote GPU: native/run-bundles.sh DIR there)
  *   npx tsx bench/device.ts run DIR                   runs DIR's bundles with the native host here
  *   npx tsx bench/device.ts report DIR LABEL          reads DIR/<case>/out and writes LABEL's section
@@ -16,6 +18,7 @@
  * sequence of frames. The simulator side of warp-level figures runs under NVIDIA_BEHAVIOUR (the
  * `--nvidia` option). Simulator runs are cached under .bench/device/sim (shared by the reports).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +34,7 @@ import { NVIDIA_BEHAVIOUR, warpTile, type LaunchMapping } from '../src/sim/funct
 import { loadConfig } from '../src/sim/timing/index.js';
 import { listBuiltinWorkloads, listCalibrationWorkloads } from '../src/sim/workload/load-manifest.js';
 import { BUILTIN_UTILITIES } from '../src/utilities/builtin.js';
+import { commitKey } from './jobs/wknd-runs.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 /** Square frame sizes of the frame-time table (device ms beside simulated cycles). */
@@ -108,32 +112,77 @@ function runBundles(dir: string): void {
 
 // ----- simulated cycles (cached: the timing model is the slow part) -----
 
-type Cycles = Record<string, { cycles: number; coreMhz: number }>;
+/**
+ * `workload@size` -> the frame's cycles, or `skippedOverS` when the run was stopped after that many
+ * seconds; each entry names the code commit (commitKey) it ran at.
+ */
+type CycleEntry = { commit: string; coreMhz: number } & ({ cycles: number } | { skippedOverS: number });
+type Cycles = Record<string, CycleEntry>;
+/** Default limit of one `cycles` run, in seconds. */
+const CYCLES_LIMIT_S = 480;
 
-function readCycles(): Cycles {
+function readAllCycles(): Cycles {
   return existsSync(CYCLES_FILE) ? (JSON.parse(readFileSync(CYCLES_FILE, 'utf8')) as Cycles) : {};
 }
 
-/** `cycles [workload...] [--sizes a,b]`: the frames not in the cache; each result merged into the file as it comes (several can run at once). */
+/** The cache's entries from `commit` (the code's commit key): entries from another commit (or none) are ignored. */
+function readCycles(commit: string): Cycles {
+  return Object.fromEntries(Object.entries(readAllCycles()).filter(([, e]) => e.commit === commit));
+}
+
+/** One frame's cycles in a child process (`cycles-one W S` prints them), killed after `limitS` seconds (undefined then). */
+function cyclesInChild(w: string, s: number, limitS: number): Promise<number | undefined> {
+  return new Promise((ok, fail) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'cycles-one', w, String(s)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    const timer = setTimeout(() => { killed = true; p.kill('SIGKILL'); }, limitS * 1000);
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      if (killed) ok(undefined);
+      else if (code !== 0) fail(new Error(stderr.trim().split('\n').slice(-3).join(' ') || `exit ${code}`));
+      else ok(Number(stdout.trim().split('\n').pop()));
+    });
+  });
+}
+
+/**
+ * `cycles [workload...] [--sizes a,b] [--limit S]`: the frames not in the cache at this commit, each in
+ * a child process stopped after S seconds (recorded as skipped; retried only under a larger limit);
+ * each result merged into the file as it comes (several can run at once).
+ */
 async function simulateCycles(args: string[]): Promise<void> {
-  const at = args.indexOf('--sizes');
-  const sizes = at >= 0 ? args[at + 1]!.split(',').map(Number) : SIZES;
-  const named = args.filter((a, k) => !a.startsWith('--') && (at < 0 || k !== at + 1));
+  const opt = (name: string) => { const k = args.indexOf(name); return k >= 0 ? args[k + 1] : undefined; };
+  const sizes = opt('--sizes')?.split(',').map(Number) ?? SIZES;
+  const limitS = Number(opt('--limit') ?? CYCLES_LIMIT_S);
+  const named = args.filter((a, k) => !a.startsWith('--') && !args[k - 1]?.startsWith('--'));
   const coreMhz = loadConfig(CYCLES_CONFIG).clocks.coreMhz;
+  const commit = commitKey();
+  process.stdout.write(`cycles at commit ${commit}\n`);
   mkdirSync(join(ROOT, '.bench', 'device'), { recursive: true });
+  const merge = (key: string, e: CycleEntry) => writeFileSync(CYCLES_FILE, JSON.stringify({ ...readAllCycles(), [key]: e }, null, 1));
   for (const w of named.length > 0 ? named : workloads()) {
     for (const s of sizes) {
       const key = `${w}@${s}`;
-      if (readCycles()[key]) continue;
+      const have = readCycles(commit)[key];
+      if (have && ('cycles' in have || have.skippedOverS >= limitS)) continue;
       const t0 = performance.now();
-      let cycles: number;
+      let cycles: number | undefined;
       try {
-        cycles = (await simulateWorkload(w, { config: CYCLES_CONFIG, width: s, height: s })).stats.values.gpu_sim_cycle!;
+        cycles = await cyclesInChild(w, s, limitS);
       } catch (e) {
-        process.stdout.write(`${key}: ${(e as Error).message.split('\n')[0]}\n`);
+        process.stdout.write(`${key}: ${(e as Error).message}\n`);
         continue;
       }
-      writeFileSync(CYCLES_FILE, JSON.stringify({ ...readCycles(), [key]: { cycles, coreMhz } }, null, 1));
+      if (cycles === undefined) {
+        merge(key, { commit, coreMhz, skippedOverS: limitS });
+        process.stdout.write(`${key}: skipped (over ${limitS} s)\n`);
+        continue;
+      }
+      merge(key, { commit, coreMhz, cycles });
       process.stdout.write(`${key}: ${cycles} cycles (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
     }
   }
@@ -302,7 +351,9 @@ async function report(dir: string, label: string): Promise<string> {
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
   }
   // Frame times beside simulated cycles (read last: `cycles` may still be filling the cache).
-  const cycles = readCycles();
+  const commit = commitKey();
+  const cycles = readCycles(commit);
+  const skipped: string[] = [];
   for (const w of workloads()) {
     const mine = list.filter((c) => c.workload === w && c.kind === 'time');
     if (mine.length === 0) continue;
@@ -311,9 +362,12 @@ async function report(dir: string, label: string): Promise<string> {
       const o = outOf(mine.find((c) => c.width === s));
       const i = o ? readInfo(o) : undefined;
       info ??= i;
-      const sim = cycles[`${w}@${s}`];
+      const e = cycles[`${w}@${s}`];
+      const sim = e && 'cycles' in e ? e : undefined;
+      if (e && !sim) skipped.push(`${w} ${s}x${s}`);
       const simMs = sim ? sim.cycles / sim.coreMhz / 1000 : undefined;
-      cells.push(`${i ? i.medianTraceMs.toFixed(3) : '—'} | ${sim ? sim.cycles.toLocaleString('en-US') : '—'} | ${simMs !== undefined ? simMs.toFixed(3) : '—'}`);
+      const cyc = sim ? sim.cycles.toLocaleString('en-US') : e && 'skippedOverS' in e ? `skipped (> ${e.skippedOverS} s)` : '—';
+      cells.push(`${i ? i.medianTraceMs.toFixed(3) : '—'} | ${cyc} | ${simMs !== undefined ? simMs.toFixed(3) : '—'}`);
     }
     times.push(`| ${w} | ${cells.join(' | ')} |`);
   }
@@ -371,7 +425,9 @@ async function report(dir: string, label: string): Promise<string> {
   }
   lines.push(
     `Frame times: median trace dispatch (ms, ${list.find((c) => c.kind === 'time')?.repeat ?? REPEAT} repetitions, vkCmdWriteTimestamp around vkCmdTraceRaysKHR), uninstrumented, beside the`,
-    `simulator's cycles for the same frame on the \`${CYCLES_CONFIG}\` configuration and those cycles at its core clock (\`npx tsx bench/device.ts cycles\`).`, '',
+    `simulator's cycles for the same frame on the \`${CYCLES_CONFIG}\` configuration and those cycles at its core clock (\`npx tsx bench/device.ts cycles\`),`,
+    `cycles simulated at code commit \`${commit}\` (entries of .bench/device/cycles.json from other commits are not shown).`,
+    `'—': no cycles at that commit${skipped.length > 0 ? `; skipped: the simulation was stopped after the limit shown (${skipped.join(', ')})` : ''}.`, '',
     `| workload | ${SIZES.map((s) => `${s}x${s} device ms | cycles | sim ms`).join(' | ')} |`,
     `|---|${SIZES.map(() => '---|---|---|').join('')}`, ...times, '',
   );
@@ -399,6 +455,11 @@ function writeSection(label: string, section: string): void {
 async function main(): Promise<void> {
   const [cmd, dirArg, label] = process.argv.slice(2);
   if (cmd === 'cycles') return simulateCycles(process.argv.slice(3));
+  if (cmd === 'cycles-one') {
+    const s = Number(label);
+    process.stdout.write(`${(await simulateWorkload(dirArg!, { config: CYCLES_CONFIG, width: s, height: s })).stats.values.gpu_sim_cycle}\n`);
+    return;
+  }
   if (cmd === 'bundles') {
     const n = (await writeBundles(resolve(dirArg!), process.argv.includes('--lavapipe'))).length;
     process.stdout.write(`wrote ${n} bundles under ${dirArg}\n`);

@@ -133,7 +133,9 @@ export class L2Bank {
     this.pending.set(key, [req]);
     const missing = c.missingSectors(line, req.words);
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
-    this.missQueue.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id });
+    // The fetch carries its MSHR key: a request over several sectors of which some are present
+    // fetches only the missing ones, whose first sector need not be the key's.
+    this.missQueue.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id, mshrKey: key });
     return true;
   }
 
@@ -151,7 +153,7 @@ export class L2Bank {
   /** A DRAM read came back: fill the line and reply to everything merged on it. */
   onDramReturn(fetch: MemRequest): void {
     const line = fetch.addr;
-    const key = this.cache.mshrKeyOf(line, fetch.words);
+    const key = fetch.mshrKey ?? this.cache.mshrKeyOf(line, fetch.words);
     const waiting = this.pending.get(key) ?? [];
     this.pending.delete(key);
     const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);

@@ -155,3 +155,13 @@ test('predictor and treelet queues together: rays are looked up before they ente
   t.is(v.rt_predictor_repacked_warps, 0, 'the treelet controller forms the warps');
   t.true(v.treelet_warps_initial! > 0, 'the treelet policy ran');
 });
+
+test('treelet queues on pt 48x48 (1 spp, 3 bounces) complete: a ray-data load over several sectors of which some are in the L2 gets its reply', async (t) => {
+  // Regression: the L2 keyed a fetch's MSHR entry by the request's first sector but looked it up
+  // on the DRAM return by the first *missing* sector, so such a load never got its reply and its
+  // rays stayed LOADING (every treelet-queue bench run deadlocked).
+  const { simulateWorkload } = await import('../../../../src/driver/simulate-workload.js');
+  const r = await simulateWorkload('pt', { width: 48, height: 48, spp: 1, bounces: 3, config: 'treelet', overrides: ['rt_ray_virtualization=1', 'rt_treelet_queues=1'] });
+  t.true(r.stats.values.gpu_sim_cycle! > 0);
+  t.true(r.stats.values.rt_total_rays! > 48 * 48);
+});

@@ -430,6 +430,23 @@ static void applyRelocs(const char *file, uint8_t *data, uint64_t base, uint64_t
   }
 }
 
+/* A one-level 2D image of r's format and size in device memory, with a view: r->image, r->mem, r->view. */
+static void makeImage(Res *r, VkImageUsageFlags usage) {
+  VkImageCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
+    .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+    .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
+  VK(vkCreateImage(dev, &ici, NULL, &r->image));
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(dev, r->image, &req);
+  VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+    .memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
+  VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
+  VK(vkBindImageMemory(dev, r->image, r->mem, 0));
+  VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
+    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+  VK(vkCreateImageView(dev, &vci, NULL, &r->view));
+}
+
 static Res *resourceByFile(const char *file) {
   for (int i = 0; i < nRes; i++) if (res[i].buf && !strcmp(res[i].file, file)) return &res[i];
   die(2, "bundle: no buffer from %s", file);
@@ -666,20 +683,7 @@ int main(int argc, char **argv) {
     if (r->type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR) {
       wr.pNext = &was;
     } else if (r->type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
-      VkImageCreateInfo ici2 = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
-        .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
-      VK(vkCreateImage(dev, &ici2, NULL, &r->image));
-      VkMemoryRequirements req;
-      vkGetImageMemoryRequirements(dev, r->image, &req);
-      VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-        .memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
-      VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
-      VK(vkBindImageMemory(dev, r->image, r->mem, 0));
-      VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
-      VK(vkCreateImageView(dev, &vci, NULL, &r->view));
+      makeImage(r, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
       VkImageMemoryBarrier ib = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
         .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
@@ -690,19 +694,7 @@ int main(int argc, char **argv) {
       wr.pImageInfo = &dii;
     } else if (r->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
       /* A sampled texture: one level, uploaded through a staging buffer, read in GENERAL layout. */
-      VkImageCreateInfo ici2 = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
-        .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
-      VK(vkCreateImage(dev, &ici2, NULL, &r->image));
-      VkMemoryRequirements req;
-      vkGetImageMemoryRequirements(dev, r->image, &req);
-      VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-        .memoryTypeIndex = memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0) };
-      VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
-      VK(vkBindImageMemory(dev, r->image, r->mem, 0));
-      VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
-        .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
-      VK(vkCreateImageView(dev, &vci, NULL, &r->view));
+      makeImage(r, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
       uint64_t size;
       void *texels = readFile(r->file, &size);
       if (size < (uint64_t)r->w * r->h * r->texel) die(2, "bundle: %s: %llu bytes, short of %dx%d texels", r->file, (unsigned long long)size, r->w, r->h);

@@ -10,7 +10,7 @@
  * to, a plain file) is refused with an OutputDirError before any work starts (`checkOutputTarget`)
  * and again at commit time.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The marker file naming a directory as vvision's own output. */
@@ -32,9 +32,9 @@ export class OutputDir {
   constructor(path: string) {
     this.finalPath = resolve(path);
     checkOutputTarget(this.finalPath);
-    this.stagingPath = `${this.finalPath}.partial-${process.pid}`;
-    rmSync(this.stagingPath, { recursive: true, force: true });
-    mkdirSync(this.stagingPath, { recursive: true });
+    // A fresh directory of our own (mkdtemp never reuses a path), so nothing that exists is removed.
+    mkdirSync(dirname(this.finalPath), { recursive: true });
+    this.stagingPath = mkdtempSync(`${this.finalPath}.partial-`);
   }
 
   write(name: string, data: string | Uint8Array): void {
@@ -57,7 +57,7 @@ export class OutputDir {
       return this.finalPath;
     }
     // A previous run directory holding only its own files: move it aside, move the new one in, then delete the old.
-    const aside = `${this.finalPath}.replaced-${process.pid}`;
+    const aside = mkdtempSync(`${this.finalPath}.replaced-`); // empty: the rename replaces it
     renameSync(this.finalPath, aside);
     renameSync(this.stagingPath, this.finalPath);
     rmSync(aside, { recursive: true, force: true });

@@ -80,11 +80,8 @@ export class LocalCrossbar implements Network {
   packets = 0;
   bytes = 0;
   stalls = 0;
-  /** Sum over packets of the cycles from push to delivery (GPGPU-Sim icnt2mem / icnt2sh latency, from the push). */
-  latencySum = 0;
   /** Cycles an output FIFO was full when a packet could have moved (GPGPU-Sim out_buffer_full). */
   outBufferFull = 0;
-  private readonly pushedAt = new Map<MemRequest, number>();
 
   constructor(
     nShader: number,
@@ -114,7 +111,6 @@ export class LocalCrossbar implements Network {
     this.queuedIn++;
     this.packets++;
     this.bytes += payloadBytes + PACKET_HEADER_BYTES;
-    this.pushedAt.set(req, now);
     return true;
   }
 
@@ -122,10 +118,7 @@ export class LocalCrossbar implements Network {
     const q = this.outQ[this.dstBase + dst]!;
     if (q.length === 0) return undefined;
     this.queuedOut--;
-    const req = q.shift();
-    this.latencySum += now - (this.pushedAt.get(req) ?? now);
-    this.pushedAt.delete(req);
-    return req;
+    return q.shift();
   }
 
   nextArrival(dst: number): number {

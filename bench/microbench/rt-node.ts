@@ -4,15 +4,17 @@
  * fixed chain of nodes, root to leaf, missing the triangle at the end (no hit store, no hit shader,
  * and an empty miss shader, so a trace costs the SM next to nothing besides the RT unit).
  *
- * The chain of one ray: the TLAS root (internal, 64 B), the instance leaf (128 B), the BLAS's
- * internal nodes (64 B each) and one triangle leaf (64 B) -- the node sizes of Vulkan-Sim's
- * GEN_RT_BVH_INTERNAL_NODE_length / INSTANCE_LEAF_length / QUAD_LEAF_length (16, 32, 16 dwords).
- * So a ray of n nodes has n - 2 internal nodes, and its chunks are 2 (n - 1) + 4.
+ * The chain of one ray, as Vulkan-Sim's traversal records it (vulkan_ray_tracing.cc): the TLAS's
+ * BVH header (64 B), the TLAS root (internal, 64 B), the instance leaf (128 B), the BLAS's header,
+ * the BLAS's internal nodes (64 B each), the triangle leaf's primitive leaf descriptor (8 B) and
+ * the triangle leaf (64 B) -- the sizes of GEN_RT_BVH_length / INTERNAL_NODE_length /
+ * INSTANCE_LEAF_length / PRIMITIVE_LEAF_DESCRIPTOR_length / QUAD_LEAF_length (16, 16, 32, 2, 16
+ * dwords). A ray of n nodes makes n + 3 transactions; the leaf's first chunk is the descriptor's.
  *
  * What the config implies, from Vulkan-Sim's rt_unit (shader.cc) and warp_inst_t
- * (abstract_hardware_model.cc), per node of k 32 B chunks and intersection latency L
- * (gpgpu_rt_intersection_latency at the node's TransactionType: internal [1], instance leaf [2],
- * quad leaf [4]):
+ * (abstract_hardware_model.cc), per transaction of k 32 B chunks and intersection latency L
+ * (gpgpu_rt_intersection_latency at its TransactionType: BVH header [0], internal [1], instance
+ * leaf [2], leaf descriptor [3], quad leaf [4]):
  * - memory_cycle sends at most one access per cycle: the node's first chunk from
  *   process_memory_access_queue, the other k - 1 from mem_access_q in the next cycles;
  * - an L1D hit is answered inside process_cache_access, in the cycle of the access (no response
@@ -47,9 +49,11 @@ export interface RtNodeContext {
   add: (r: MicrobenchRow) => void;
 }
 
-/** Vulkan-Sim's node sizes (bytes) and TransactionType indices into gpgpu_rt_intersection_latency. */
+/** Vulkan-Sim's transaction sizes (bytes) and TransactionType indices into gpgpu_rt_intersection_latency. */
+const HEADER = { bytes: 64, type: 0 };
 const INTERNAL = { bytes: 64, type: 1 };
 const INSTANCE_LEAF = { bytes: 128, type: 2 };
+const DESCRIPTOR = { bytes: 8, type: 3 };
 const QUAD_LEAF = { bytes: 64, type: 4 };
 const CHUNK = 32;
 const TRI_COUNT = 1296;
@@ -62,9 +66,9 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
   const lat = v.list('gpgpu_rt_intersection_latency');
   const maxWarps = v.num('gpgpu_rt_max_warps');
   const chunks = (bytes: number): number => Math.ceil(bytes / CHUNK);
-  /** The chain of a ray of n nodes, in fetch order. */
-  const chain = (n: number) => [INTERNAL, INSTANCE_LEAF, ...Array.from({ length: n - 3 }, () => INTERNAL), QUAD_LEAF];
-  const latFormula = `gpgpu_rt_intersection_latency ${lat.join(',')} (internal [1] ${lat[1]}, instance leaf [2] ${lat[2]}, quad leaf [4] ${lat[4]})`;
+  /** The transactions of a ray of n nodes, in fetch order. */
+  const chain = (n: number) => [HEADER, INTERNAL, INSTANCE_LEAF, HEADER, ...Array.from({ length: n - 3 }, () => INTERNAL), DESCRIPTOR, QUAD_LEAF];
+  const latFormula = `gpgpu_rt_intersection_latency ${lat.join(',')} (header [0] ${lat[0]}, internal [1] ${lat[1]}, instance leaf [2] ${lat[2]}, descriptor [3] ${lat[3]}, quad leaf [4] ${lat[4]})`;
   const push = (traces: number, activeLanes: number, laneStride: number, evictLines = 0) =>
     ({ traces, activeLanes, triBase: TRI_BASE, triStride: 0, laneStride, triCount: TRI_COUNT, evictLines });
 
@@ -74,6 +78,7 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
   const one = await x.run(push(traces, 1, 0, 2 * x.l1Lines), 1);
   const n = one.stats.rt_avg_nodes_per_ray!;
   const nodes = chain(n);
+  const tx = nodes.length;
   const chunksPerRay = nodes.reduce((s, d) => s + chunks(d.bytes), 0);
   const measuredChunks = one.stats.rt_total_requests! / traces;
   // The expected figures assume the chain above; a scene or traversal that breaks it must not pass silently.
@@ -81,23 +86,24 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
     throw new Error(`microbench rtnode: expected one fixed chain per ray, got ${n} nodes, ${measuredChunks} chunks per trace (chain: ${chunksPerRay}), ${one.probe.rtResidencies[0]!.length} RT warps`);
   }
   const [cold, l2, warm] = one.probe.rtResidencies[0]! as [number, number, number];
-  const hitNode = nodes.reduce((s, d) => s + chunks(d.bytes) + lat[d.type]! - 1, 0) / n;
-  const chainText = `${n} nodes per ray (TLAS root, instance leaf 128 B, ${n - 3} BLAS internal, triangle leaf; rt_avg_nodes_per_ray ${f1(n)}), ${chunksPerRay} chunks (measured ${f1(measuredChunks)} per trace)`;
+  const hitNode = nodes.reduce((s, d) => s + chunks(d.bytes) + lat[d.type]! - 1, 0) / tx;
+  const chainText = `${tx} transactions per ray (TLAS header, TLAS root, instance leaf 128 B, BLAS header, ${n - 3} BLAS internal, leaf descriptor 8 B, triangle leaf; ` +
+    `rt_avg_nodes_per_ray ${f1(n)}, rt_total_transactions ${f1(one.stats.rt_total_transactions! / traces)} per trace), ${chunksPerRay} chunks (measured ${f1(measuredChunks)} per trace)`;
   x.add({
-    mechanism: 'RT unit', figure: 'node-fetch latency, nodes in the L1D (1 ray; RT warp latency / nodes)', achieved: warm / n, expected: hitNode, unit: 'cycles',
-    formula: `per node k 32 B chunks one per cycle + ${latFormula} - 1 (Vulkan-Sim answers an RT L1D hit in the cycle of the access and issues the next node in the cycle the test ends; gpgpu_rt_cache_hit_latency is not a Vulkan-Sim option), averaged over the chain: ${f1(hitNode * n)} cycles / ${n} nodes`,
+    mechanism: 'RT unit', figure: 'fetch latency, nodes in the L1D (1 ray; RT warp latency / transactions)', achieved: warm / tx, expected: hitNode, unit: 'cycles',
+    formula: `per transaction k 32 B chunks one per cycle + ${latFormula} - 1 (Vulkan-Sim answers an RT L1D hit in the cycle of the access and issues the next access in the cycle the test ends; gpgpu_rt_cache_hit_latency is not a Vulkan-Sim option), averaged over the chain: ${f1(hitNode * tx)} cycles / ${tx} transactions`,
     detail: `${chainText}; third trace's warp latency ${warm} cycles`,
   });
-  const l2Node = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.l2Path + lat[d.type]! - 1, 0) / n;
+  const l2Node = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.l2Path + lat[d.type]! - 1, 0) / tx;
   x.add({
-    mechanism: 'RT unit', figure: 'node-fetch latency, nodes in the L2 (1 ray, second trace after evicting the L1D; RT warp latency / nodes)', achieved: l2 / n, expected: l2Node, unit: 'cycles',
-    formula: `per node (k - 1) chunk cycles + RT L2 path ${f1(x.l2Path)} (${x.l2Formula}; no gpgpu_l1_latency: the RT unit looks the L1D up directly) + intersection latency - 1 (${latFormula})`,
+    mechanism: 'RT unit', figure: 'fetch latency, nodes in the L2 (1 ray, second trace after evicting the L1D; RT warp latency / transactions)', achieved: l2 / tx, expected: l2Node, unit: 'cycles',
+    formula: `per transaction (k - 1) chunk cycles + RT L2 path ${f1(x.l2Path)} (${x.l2Formula}; no gpgpu_l1_latency: the RT unit looks the L1D up directly) + intersection latency - 1 (${latFormula})`,
     detail: `${chainText}; second trace's warp latency ${l2} cycles, after ${2 * x.l1Lines} line loads (2x the L1D's ${x.l1Lines} lines)`,
   });
-  const missNode = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.memPath + lat[d.type]! - 1, 0) / n;
+  const missNode = nodes.reduce((s, d) => s + chunks(d.bytes) - 1 + x.memPath + lat[d.type]! - 1, 0) / tx;
   x.add({
-    mechanism: 'RT unit', figure: 'node-fetch latency, nodes cold (1 ray, first trace; RT warp latency / nodes)', achieved: cold / n, expected: missNode, unit: 'cycles',
-    formula: `per node (k - 1) chunk cycles + RT miss path ${f1(x.memPath)} (${x.memFormula}) + intersection latency - 1 (${latFormula})`,
+    mechanism: 'RT unit', figure: 'fetch latency, nodes cold (1 ray, first trace; RT warp latency / transactions)', achieved: cold / tx, expected: missNode, unit: 'cycles',
+    formula: `per transaction (k - 1) chunk cycles + RT miss path ${f1(x.memPath)} (${x.memFormula}) + intersection latency - 1 (${latFormula})`,
     detail: `${chainText}; first trace's warp latency ${cold} cycles; DRAM row-buffer hit rate of the run ${one.stats.dram_row_buffer_hit_rate!.toFixed(2)} (a row hit saves tRCD x clock)`,
   });
 
@@ -114,19 +120,17 @@ export async function rtNodeRows(x: RtNodeContext): Promise<void> {
     const warpTraces = (iters[1] - iters[0]) * warps;
     const dChunks = b.stats.rt_total_requests! - a.stats.rt_total_requests!;
     const dCycles = b.stats.gpu_sim_cycle! - a.stats.gpu_sim_cycle!;
-    // Unique node fetches: the instance leaf (4 chunks) once per warp trace, every other node 2 chunks.
-    const dNodes = warpTraces + (dChunks - chunks(INSTANCE_LEAF.bytes) * warpTraces) / chunks(INTERNAL.bytes);
-    const chunksPerNode = dChunks / dNodes;
-    const portBound = port / chunksPerNode;
-    // Each ray fetches its nodes one after the other, one per hitNode cycles: at most
-    // gpgpu_rt_max_warps x (rays per warp) node fetches per hitNode cycles (rays sharing a node share its fetch).
-    const warpBound = (maxWarps * c.lanes) / hitNode;
+    const chunksPerWarpTrace = dChunks / warpTraces;
+    const portBound = port;
+    // A ray makes its transactions one after the other, hitNode x tx cycles per trace: at most
+    // gpgpu_rt_max_warps warps each requesting its trace's chunks (rays sharing a chunk share its request) per that time.
+    const warpBound = (maxWarps * chunksPerWarpTrace) / (hitNode * tx);
     const expected = Math.min(portBound, warpBound);
     const binds = portBound <= warpBound ? 'the memory port binds' : 'gpgpu_rt_max_warps binds';
     x.add({
-      mechanism: 'RT unit', figure: `node fetches per cycle per RT unit, ${c.name}, L1D hits`, achieved: dNodes / dCycles, expected, unit: 'nodes/cycle',
-      formula: `min(one access per cycle (rt_unit::memory_cycle) / ${chunksPerNode.toFixed(2)} chunks per node = ${portBound.toFixed(3)}, gpgpu_rt_max_warps ${maxWarps} x ${c.lanes === 1 ? '1 ray' : `${c.lanes} rays`} per warp / ${f1(hitNode)} cycles per node of one ray = ${warpBound.toFixed(3)}): ${binds}`,
-      detail: `${warps} warps on 1 SM, ${iters[1]} vs ${iters[0]} traces per lane: ${dNodes} more unique node fetches (${dChunks} chunks) in ${dCycles} more cycles = ${(dChunks / dCycles).toFixed(3)} chunks/cycle; RT warp occupancy ${b.stats.rt_avg_warp_occupancy!.toFixed(2)}; L1D miss rate ${b.stats.L1D_total_cache_miss_rate!.toFixed(3)}`,
+      mechanism: 'RT unit', figure: `chunk accesses per cycle per RT unit, ${c.name}, L1D hits`, achieved: dChunks / dCycles, expected, unit: 'chunks/cycle',
+      formula: `min(one access per cycle (rt_unit::memory_cycle) = ${portBound}, gpgpu_rt_max_warps ${maxWarps} x ${chunksPerWarpTrace.toFixed(1)} chunks per warp trace / ${f1(hitNode * tx)} cycles per trace of one ray = ${warpBound.toFixed(3)}): ${binds}`,
+      detail: `${warps} warps on 1 SM, ${iters[1]} vs ${iters[0]} traces per lane: ${dChunks} more chunk requests in ${dCycles} more cycles; RT warp occupancy ${b.stats.rt_avg_warp_occupancy!.toFixed(2)}; L1D miss rate ${b.stats.L1D_total_cache_miss_rate!.toFixed(3)}`,
     });
   }
 }

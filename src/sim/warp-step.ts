@@ -93,9 +93,20 @@ export interface RtTransaction {
 }
 
 export type RtNodeKind =
-  | 'internal' | 'instanceLeaf' | 'triangleLeaf' | 'proceduralLeaf' | 'transform' | 'stackSpill' | 'structure'
+  | 'internal' | 'instanceLeaf' | 'triangleLeaf' | 'proceduralLeaf' | 'stackSpill'
+  /** A triangle leaf whose test hits within the ray's interval (Vulkan-Sim BVH_QUAD_LEAF_HIT): its own latency, and a 32-byte result store. */
+  | 'triangleLeafHit'
+  /** The 64-byte BVH header of the TLAS or of a BLAS (Vulkan-Sim BVH_STRUCTURE), read before its root. */
+  | 'structure'
+  /** A leaf's primitive leaf descriptor (its first 8 bytes), read before the leaf itself (BVH_PRIMITIVE_LEAF_DESCRIPTOR). */
+  | 'leafDescriptor'
   /** Function call coalescing: reads of the warp's coalescing buffer (shader ids, thread masks). */
   | 'coalescingBuffer';
+
+/** Whether a transaction fetches a BVH node (what `rt_avg_nodes_per_ray` counts, as Vulkan-Sim's total_nodes_accessed). */
+export function isBvhNode(kind: RtNodeKind): boolean {
+  return kind === 'internal' || kind === 'instanceLeaf' || kind === 'triangleLeaf' || kind === 'triangleLeafHit' || kind === 'proceduralLeaf';
+}
 
 /** The RT-unit work of one traceRay for one lane. */
 export interface RtLaneWork {

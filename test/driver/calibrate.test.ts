@@ -38,21 +38,11 @@ for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : 
     for (const row of r.rows) t.log(`${row.figure}: Vulkan-Sim ${row.vulkanSim}, vvision ${row.vvision.toFixed(4)} (x${row.ratio.toFixed(3)})`);
     for (const row of r.rows) {
       if (!row.target) continue;
-      // Known misses (docs/calibration.md, "What still differs"): with few warps per RT unit (32x32,
-      // 64x64) our RT warp latency is 0.66-0.73x Vulkan-Sim's and the RT efficiency 1.1-1.22x
-      // (at 128x128 both are within target); hold them so they cannot drift unnoticed.
-      if (row.figure === 'rt_avg_warp_latency' && size !== '128x128x2') {
-        t.true(row.ratio > 0.6 && row.ratio < 1.2, `${row.figure} ratio ${row.ratio}`);
-        continue;
-      }
-      // Known miss at 64x64: L2 reservation fails 0.2-0.35x Vulkan-Sim's (a count of 0.5% of L2
-      // accesses that moves with burst timing; docs/calibration.md).
-      if (size === '64x64x2' && row.figure === 'L2_total_cache_reservation_fails') {
-        t.true(row.ratio > 1 / 8 && row.ratio < 8, `${row.figure} ratio ${row.ratio}`);
-        continue;
-      }
-      if (size === '64x64x2' && row.figure === 'rt_avg_efficiency') {
-        t.true(Math.abs(row.ratio - 1) < 0.35, `${row.figure} ratio ${row.ratio}`);
+      // Known miss (docs/calibration.md, "What still differs"): the L1D miss rate is 0.07-0.09 below
+      // Vulkan-Sim's since the BVH header and leaf-descriptor fetches (mostly L1D hits) are modelled;
+      // hold it so it cannot drift unnoticed.
+      if (row.figure === 'L1D_total_cache_miss_rate') {
+        t.true(Math.abs(row.vvision - row.vulkanSim) < 0.1, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim}`);
         continue;
       }
       t.true(row.withinTarget, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim} (target ${JSON.stringify(row.target)})`);

@@ -7,7 +7,9 @@
  * - Node ids are dense 0..nodeCount-1 and deterministic: BLAS 0's nodes, BLAS 1's, ..., then the
  *   TLAS. Within one BVH ids are breadth-first, so children of a node are consecutive ids and
  *   consecutive addresses (first-child pointer encoding).
- * - Nodes never overlap and every BVH starts 256-B aligned; with the default breadth-first
+ * - Every BVH starts 256-B aligned with its 64-byte header (`BVH_HEADER_BYTES`, Vulkan-Sim's
+ *   GEN_RT_BVH: the root node's offset and the BVH's box), which `rootAddress` points at; its
+ *   root node follows the header. Nodes never overlap; with the default breadth-first
  *   layout `nodeAddress[i] + nodeSize(i) <= nodeAddress[i + 1]`; with the treelet layout each
  *   treelet is contiguous. `totalBytes` spans all BVHs from `baseAddress`.
  * - `nodeBounds` of a non-root node is its dequantized box as stored in its parent (contains the
@@ -20,6 +22,9 @@ import { buildBinaryBvh } from './bvh-build.js';
 import { collapseToWide, dequantizeChild, NODE_KIND, NODE_SIZE, quantizeChildren, type WideBvh } from './bvh-layout.js';
 import type { Scene } from './scene.js';
 import { formTreelets } from './treelets.js';
+
+/** Bytes of a BVH's header (Vulkan-Sim / Mesa GEN_RT_BVH_length 16 dwords), read by a traversal before the root. */
+export const BVH_HEADER_BYTES = 64;
 
 /** VkGeometryFlagBitsKHR. */
 export const GEOMETRY_FLAG = {
@@ -104,6 +109,7 @@ export interface BuildOptions {
 export interface BlasInfo {
   type: 'triangles' | 'aabbs';
   rootNode: number;
+  /** The BLAS's header (the address an instance leaf points at). */
   rootAddress: number;
   firstNode: number;
   nodeCount: number;
@@ -160,6 +166,7 @@ export interface AccelerationStructure {
   tlasRoot: number;
   tlasNodeCount: number;
   tlasMaxDepth: number;
+  /** The TLAS's header. */
   rootAddress: number;
   baseAddress: number;
   totalBytes: number;
@@ -424,6 +431,7 @@ export function buildAccelerationStructureFromDescriptions(
   const placeBvh = (wide: WideBvh, blasIndex: number, leafKind: number, leafRef: (prim: number) => number): { first: number; bytes: number } => {
     const first = nextNode;
     const start = address;
+    address += BVH_HEADER_BYTES;
     const sizeOf = (w: number): number => NODE_SIZE[wide.isLeaf[w] ? leafKind : NODE_KIND.internal]!;
     const treelets = formTreelets(wide, sizeOf, treeletBytes);
     if (layout === 'treelet') {

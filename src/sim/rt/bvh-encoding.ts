@@ -3,6 +3,9 @@
  * Vulkan-Sim Fig. 7 (little-endian; pointers are 64-byte-unit offsets from `baseAddress` inside
  * internal nodes, absolute 64-bit addresses in instance leaves):
  *
+ * BVH header, 64 B (at `rootAddress` of the TLAS and of each BLAS)
+ *   0  u64  root node offset in bytes from the header (0: empty BVH)   8 f32[6] root box (min xyz, max xyz)
+ *   32 reserved
  * internal node, 64 B
  *   0  u32  first child offset (64-B units)      4  f32[3] quantization origin
  *   16 i8[3] exponents                          19 u8 child count
@@ -10,7 +13,7 @@
  *   62 u16  reserved
  * instance (top-level) leaf, 128 B
  *   0  u8 kind, u8 instance flags, u8 mask, u8 0   4 u32 custom index   8 u32 SBT offset
- *   12 u32 instance index   16 u64 BLAS root address   24 reserved
+ *   12 u32 instance index   16 u64 BLAS header address   24 reserved
  *   32 f32[12] object-to-world   80 f32[12] world-to-object
  * triangle leaf, 64 B
  *   0  u8 kind, u8 geometry flags, u16 0   4 u32 geometry index   8 u32 primitive index
@@ -30,6 +33,13 @@ const NODE_UNIT = 64;
 export function encodeAccelerationStructure(as: AccelerationStructure): Uint8Array {
   const image = new Uint8Array(as.totalBytes);
   const view = new DataView(image.buffer);
+  const header = (at: number, root: number): void => {
+    if (root < 0) return;
+    view.setBigUint64(at - as.baseAddress, BigInt(as.nodeAddress[root]! - at), true);
+    for (let k = 0; k < 6; k++) view.setFloat32(at - as.baseAddress + 8 + 4 * k, as.nodeBounds[6 * root + k]!, true);
+  };
+  for (const b of as.blases) header(b.rootAddress, b.rootNode);
+  header(as.rootAddress, as.tlasRoot);
   for (let n = 0; n < as.nodeCount; n++) {
     const at = as.nodeAddress[n]! - as.baseAddress;
     const kind = as.nodeKind[n]!;

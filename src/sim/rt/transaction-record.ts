@@ -3,7 +3,8 @@
  * `RTMemoryTransactionRecord`), stored as growable typed arrays so recording costs one append.
  * The timing model replays them: each fetch is followed by `ops[i]` operations of the kind the
  * node implies (box tests for internal nodes and procedural leaves, one triangle test for a
- * triangle leaf, one transform for an instance leaf, none for a stack spill).
+ * triangle leaf, one transform for an instance leaf, none for a stack spill, a BVH header or a
+ * leaf descriptor).
  *
  * Invariants: entries 0..count-1 are valid and in traversal order; `kinds[i]` is a
  * `TRANSACTION_KIND` code; counters equal the sums over entries.
@@ -18,9 +19,14 @@ export const TRANSACTION_KIND = {
   proceduralLeaf: 3,
   stackSpill: 4,
   coalescingBuffer: 5,
+  structure: 6,
+  leafDescriptor: 7,
+  triangleLeafHit: 8,
 } as const;
 
-export const TRANSACTION_KIND_NAME: readonly RtNodeKind[] = ['internal', 'instanceLeaf', 'triangleLeaf', 'proceduralLeaf', 'stackSpill', 'coalescingBuffer'];
+export const TRANSACTION_KIND_NAME: readonly RtNodeKind[] = [
+  'internal', 'instanceLeaf', 'triangleLeaf', 'proceduralLeaf', 'stackSpill', 'coalescingBuffer', 'structure', 'leafDescriptor', 'triangleLeafHit',
+];
 
 export class TransactionRecord {
   count = 0;

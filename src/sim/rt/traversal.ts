@@ -6,6 +6,10 @@
  * - Nearest-child-first: an internal node's children are box-tested, the nearest is visited next
  *   and the others are pushed far-to-near. Stack entries carry their entry distance and are
  *   dropped on pop when a committed hit is already closer (no fetch is recorded for them).
+ * - Recorded transactions follow Vulkan-Sim's traversal (vulkan_ray_tracing.cc): the TLAS's BVH
+ *   header before its root, a BLAS's header after the instance leaf that enters it, and a leaf's
+ *   8-byte primitive leaf descriptor before the leaf itself, a triangle leaf whose test hits in
+ *   [tmin, tmax] as 'triangleLeafHit' (BVH_QUAD_LEAF_HIT); only node fetches count as nodes.
  * - The stack is unbounded functionally; entries beyond `shortStackSize` (default 8) are recorded
  *   as 8-byte 'stackSpill' transactions on push and on pop, the Aila/Laine short-stack model the
  *   timing model replays.
@@ -23,7 +27,7 @@
  *   triangle-facing-cull-disable.
  */
 import type { AccelerationStructure } from './acceleration-structure.js';
-import { GEOMETRY_FLAG } from './acceleration-structure.js';
+import { BVH_HEADER_BYTES, GEOMETRY_FLAG } from './acceleration-structure.js';
 import { NODE_KIND, NODE_SIZE } from './bvh-layout.js';
 import { HIT_KIND, RAY_FLAG, type HitRecord, type RayQuery, type TraversalResult, type TraverseOptions } from './ray-query.js';
 import { intersectRayBox } from './ray-box.js';
@@ -41,6 +45,8 @@ export class TraversalError extends Error {
 }
 
 const SPILL_ENTRY_BYTES = 8;
+/** A leaf's primitive leaf descriptor (Mesa GEN_RT_BVH_PRIMITIVE_LEAF_DESCRIPTOR_length 2 dwords). */
+const LEAF_DESCRIPTOR_BYTES = 8;
 
 // Scratch reused by every call: traversal is single-threaded and not re-entrant.
 let stackNode = new Int32Array(1024);
@@ -147,6 +153,7 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
     ox = wox; oy = woy; oz = woz; dx = wdx; dy = wdy; dz = wdz;
     ix = 1 / dx; iy = 1 / dy; iz = 1 / dz;
     if (!starts) {
+      if (rec) rec.push(as.rootAddress, BVH_HEADER_BYTES, TRANSACTION_KIND.structure, 0);
       node = as.tlasRoot;
     } else {
       const st = starts[s]!;
@@ -216,13 +223,19 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
             inst = i;
             instFlags = as.instanceFlags[i]!;
             blasGeometries = blas.geometries;
+            if (rec) rec.push(blas.rootAddress, BVH_HEADER_BYTES, TRANSACTION_KIND.structure, 0);
             node = blas.rootNode;
             continue;
           }
         } else if (kind === NODE_KIND.triangleLeaf) {
           const r = leafRef[node]!;
-          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.triangleLeaf, 1); rec.triangleTests++; }
-          if (intersectTriangle(as.triVertices, 9 * r, ox, oy, oz, objectRay, tmin, tFar) && !(hasCommitted && triangleHit[0]! >= tFar)) {
+          const inInterval = intersectTriangle(as.triVertices, 9 * r, ox, oy, oz, objectRay, tmin, tFar);
+          if (rec) {
+            rec.push(nodeAddress[node]!, LEAF_DESCRIPTOR_BYTES, TRANSACTION_KIND.leafDescriptor, 0);
+            rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, inInterval ? TRANSACTION_KIND.triangleLeafHit : TRANSACTION_KIND.triangleLeaf, 1);
+            rec.triangleTests++;
+          }
+          if (inInterval && !(hasCommitted && triangleHit[0]! >= tFar)) {
             const t = triangleHit[0]!;
             let front = triangleHit[3]! > 0;
             if (instFlags & INSTANCE_FLAG.triangleFlipFacing) front = !front;
@@ -251,7 +264,11 @@ export function traverse(as: AccelerationStructure, ray: RayQuery, opts: Travers
           }
         } else {
           const r = leafRef[node]!;
-          if (rec) { rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.proceduralLeaf, 1); rec.boxTests++; }
+          if (rec) {
+            rec.push(nodeAddress[node]!, LEAF_DESCRIPTOR_BYTES, TRANSACTION_KIND.leafDescriptor, 0);
+            rec.push(nodeAddress[node]!, NODE_SIZE[kind]!, TRANSACTION_KIND.proceduralLeaf, 1);
+            rec.boxTests++;
+          }
           const te = intersectRayBox(as.procBox, 6 * r, ox, oy, oz, ix, iy, iz, tmin, tFar);
           if (te >= 0) {
             const geom = as.procGeometry[r]!;

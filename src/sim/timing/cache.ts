@@ -39,9 +39,22 @@ export function wordsOfSectors(sectors: number): number {
   return ((sectors & 1 ? 0xff : 0) | (sectors & 2 ? 0xff00 : 0) | (sectors & 4 ? 0xff0000 : 0) | (sectors & 8 ? 0xff000000 : 0)) >>> 0;
 }
 
+/** Why an access was refused (GPGPU-Sim cache_reservation_fail_reason). */
+export const enum FailCause {
+  /** No free MSHR entry (MSHR_ENRTY_FAIL). */
+  MshrEntry = 0,
+  /** The sector's MSHR entry already merges its maximum (MSHR_MERGE_ENRTY_FAIL). */
+  MshrMerge = 1,
+  /** The miss queue is full (MISS_QUEUE_FULL). */
+  MissQueue = 2,
+}
+export const FAIL_CAUSE_NAMES = ['mshr_entry', 'mshr_merge', 'miss_queue'] as const;
+
 export class CacheStats {
   /** [source * OUTCOMES + outcome] */
   readonly counts = new Float64Array(2 * OUTCOMES);
+  /** Reservation failures by `FailCause`, where the cache reports them (the L2 banks). */
+  readonly failCauses = new Float64Array(FAIL_CAUSE_NAMES.length);
   count(source: ReqSource, outcome: AccessOutcome): void {
     this.counts[source * OUTCOMES + outcome]!++;
   }
@@ -62,6 +75,7 @@ export class CacheStats {
   }
   add(o: CacheStats): void {
     for (let i = 0; i < this.counts.length; i++) this.counts[i]! += o.counts[i]!;
+    for (let i = 0; i < this.failCauses.length; i++) this.failCauses[i]! += o.failCauses[i]!;
   }
 }
 

@@ -14,7 +14,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
-import { ALL_WORDS, AccessOutcome, Cache, wordsOfSectors } from './cache.js';
+import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import { type MemRequest, ReqKind } from './mem-request.js';
@@ -103,7 +103,7 @@ export class L2Bank {
         c.stats.count(req.source, outcome);
         c.writeWords(line, req.words);
       } else {
-        if (this.missQueue.length >= this.missQueueLimit) return this.fail(req);
+        if (this.missQueue.length >= this.missQueueLimit) return this.fail(req, FailCause.MissQueue);
         c.stats.count(req.source, outcome);
         if (this.writeAllocate) this.evict(c.writeWords(line, req.words));
         else this.missQueue.push({ ...req, addr: line, waiters: null, subPartition: this.id });
@@ -123,12 +123,13 @@ export class L2Bank {
     const key = c.mshrKeyOf(line, req.words);
     const waiting = this.pending.get(key);
     if (waiting) {
-      if (waiting.length >= c.geometry.mshrMaxMerge) return this.fail(req);
+      if (waiting.length >= c.geometry.mshrMaxMerge) return this.fail(req, FailCause.MshrMerge);
       c.stats.count(req.source, AccessOutcome.HitReserved);
       waiting.push(req);
       return true;
     }
-    if (this.pending.size >= c.geometry.mshrEntries || this.missQueue.length >= this.missQueueLimit) return this.fail(req);
+    if (this.pending.size >= c.geometry.mshrEntries) return this.fail(req, FailCause.MshrEntry);
+    if (this.missQueue.length >= this.missQueueLimit) return this.fail(req, FailCause.MissQueue);
     c.stats.count(req.source, outcome);
     this.pending.set(key, [req]);
     const missing = c.missingSectors(line, req.words);
@@ -139,8 +140,9 @@ export class L2Bank {
     return true;
   }
 
-  private fail(req: MemRequest): false {
+  private fail(req: MemRequest, cause: FailCause): false {
     this.cache.stats.count(req.source, AccessOutcome.ReservationFail);
+    this.cache.stats.failCauses[cause]!++;
     return false;
   }
 

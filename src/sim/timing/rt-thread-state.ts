@@ -19,6 +19,8 @@ import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
 export const RT_STATE_BASE = 2 ** 46;
 /** Base of the per-warp intersection tables the RT unit writes (rt/rt-unit.ts). */
 export const RT_TABLE_BASE = 2 ** 47;
+/** Base of the RT units' triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each), one 2^32-byte region per SM. */
+export const RT_HIT_STORE_BASE = 2 ** 50;
 /** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block. */
 export const RT_STATE_BLOCK_BYTES = 256;
 /** Blocks reserved per thread (its private state up to 16 KiB). */

@@ -41,7 +41,7 @@ import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from
 import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
 import type { RtUnit } from './rt/rt-unit.js';
 import { rtUnitFor } from './rt/rt-unit-for.js';
-import { RT_TABLE_BASE } from './rt-thread-state.js';
+import { RT_HIT_STORE_BASE, RT_TABLE_BASE } from './rt-thread-state.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 import { type CtaSlots, CtaSuspension, type RayVirtualization, type SlotState, type SuspendedCta } from './ray-virtualization.js';
 import type { TreeletMap } from '../rt/treelets.js';
@@ -193,6 +193,7 @@ export class Sm implements MemClient, CtaSlots {
     this.rt = rtUnitFor(cfg, {
       cache: this.rtCache, l1: this.l1, onTraceDone: (token) => this.rtDone(token),
       tableBase: (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES,
+      hitStoreBase: RT_HIT_STORE_BASE + id * 2 ** 32,
     }, id, mech.treelets);
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);

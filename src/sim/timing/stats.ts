@@ -8,7 +8,7 @@
  * Invariant: `TimingStats` is plain JSON-able data (numbers, arrays, records).
  */
 import type { MemLatencyStats } from './mem-latency-stats.js';
-import { CacheStats, OUTCOME_NAMES, OUTCOMES } from './cache.js';
+import { CacheStats, FailCause, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt/rt-stats.js';
@@ -45,6 +45,9 @@ export const STAT_META: Record<string, StatMeta> = {
   L2_total_cache_misses: { unit: 'accesses', description: 'L2 misses' },
   L2_total_cache_miss_rate: { unit: 'ratio', description: 'L2 misses / accesses' },
   L2_total_cache_reservation_fails: { unit: 'attempts', description: 'L2 accesses refused and retried' },
+  L2_reservation_fail_mshr_entry: { unit: 'attempts', description: 'L2 refusals: no free MSHR entry (GPGPU-Sim MSHR_ENRTY_FAIL)' },
+  L2_reservation_fail_mshr_merge: { unit: 'attempts', description: "L2 refusals: the sector's MSHR entry merges its maximum (MSHR_MERGE_ENRTY_FAIL)" },
+  L2_reservation_fail_miss_queue: { unit: 'attempts', description: 'L2 refusals: the miss queue is full (MISS_QUEUE_FULL)' },
   icnt_total_packets: { unit: 'packets', description: 'packets through the request and reply networks' },
   icnt_total_bytes: { unit: 'bytes', description: 'bytes through the request and reply networks' },
   averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
@@ -61,13 +64,14 @@ export const STAT_META: Record<string, StatMeta> = {
   bwutil: { unit: 'ratio', description: 'cycles transferring data / all cycles, averaged over channels (VI-C)' },
   rt_total_warps: { unit: 'warps', description: 'warps that went through the RT units' },
   rt_total_rays: { unit: 'rays', description: 'rays traversed' },
-  rt_writes: { unit: 'writes', description: 'intersection-table stores of the RT units (two 32 B writes per procedural-leaf candidate), as Vulkan-Sim counts them' },
+  rt_writes: { unit: 'writes', description: 'stores of the RT units, as Vulkan-Sim counts them: intersection-table stores (two 32 B writes per procedural-leaf candidate) and a 32 B result store per triangle test that hit' },
   rt_avg_efficiency: { unit: 'ratio', description: 'RT-unit SIMT efficiency as Vulkan-Sim defines it: per warp, the sum of its rays\' RT cycles / (32 x the warp\'s RT latency), averaged over warps' },
   rt_avg_active_rays: { unit: 'rays/cycle', description: 'rays still traversing per RT-unit cycle with a resident warp' },
   rt_avg_warp_occupancy: { unit: 'ratio', description: 'warp-buffer occupancy as Vulkan-Sim defines it: summed warp RT latency / RT-active cycles / gpgpu_rt_max_warps' },
   rt_avg_warp_latency: { unit: 'cycles', description: 'cycles from a warp entering the RT unit to its last ray finishing' },
   rt_avg_thread_latency: { unit: 'cycles', description: 'per warp, the sum of its rays\' cycles from entering the RT unit to finishing / 32, averaged over warps (Vulkan-Sim\'s definition)' },
   rt_avg_nodes_per_ray: { unit: 'nodes', description: 'BVH node fetches per ray' },
+  rt_total_transactions: { unit: 'transactions', description: 'memory transactions of the traversals: nodes, BVH headers, leaf descriptors, stack spills (Vulkan-Sim gpgpu_n_rt_access_insn)' },
   rt_total_ops: { unit: 'ops', description: 'intersection tests and transforms' },
   rt_total_requests: { unit: 'chunks', description: 'unique 32 B requests the RT units sent to the cache' },
   rt_merged_in_warp: { unit: 'chunks', description: 'RT requests merged with an identical request of the same warp' },
@@ -228,6 +232,9 @@ export function buildStats(x: StatsInput): TimingStats {
     L2_total_cache_misses: x.l2.misses(),
     L2_total_cache_miss_rate: div(x.l2.misses(), x.l2.accesses()),
     L2_total_cache_reservation_fails: x.l2.get(0, 4) + x.l2.get(1, 4),
+    L2_reservation_fail_mshr_entry: x.l2.failCauses[FailCause.MshrEntry]!,
+    L2_reservation_fail_mshr_merge: x.l2.failCauses[FailCause.MshrMerge]!,
+    L2_reservation_fail_miss_queue: x.l2.failCauses[FailCause.MissQueue]!,
   };
   const m = x.memLatency;
   const icnt = {
@@ -259,6 +266,7 @@ export function buildStats(x: StatsInput): TimingStats {
     rt_avg_warp_latency: div(r.warpLatencySum, r.warpsCompleted),
     rt_avg_thread_latency: div(r.warpThreadLatencySum, r.warpsCompleted),
     rt_avg_nodes_per_ray: div(r.nodes, r.raysCompleted),
+    rt_total_transactions: r.transactions,
     rt_total_ops: r.ops,
     rt_total_requests: r.chunkRequests,
     rt_merged_in_warp: r.mergedInWarp,

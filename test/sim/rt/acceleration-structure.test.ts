@@ -1,5 +1,6 @@
 import test from 'ava';
 import {
+  BVH_HEADER_BYTES,
   AccelerationStructureError, buildAccelerationStructure, buildAccelerationStructureFromDescriptions, GEOMETRY_FLAG, invertTransform, nodeSize,
   type AccelerationStructure,
 } from '../../../src/sim/rt/acceleration-structure.js';
@@ -20,8 +21,9 @@ function checkStructure(t: import('ava').ExecutionContext, as: AccelerationStruc
     if (k + 1 < as.nodeCount && as.nodeAddress[n]! + size > as.nodeAddress[byAddress[k + 1]!]!) { t.fail(`node ${n} overlaps the next node`); return; }
     if (as.layout === 'breadthFirst' && k !== n) { t.fail('breadth-first layout places nodes in id order'); return; }
   }
-  for (const b of as.blases) if (b.nodeCount > 0) { t.is(b.rootAddress % 256, 0); t.is(as.nodeAddress[b.rootNode], b.rootAddress); }
-  if (as.tlasRoot >= 0) t.is(as.nodeAddress[as.tlasRoot], as.rootAddress);
+  // Each BVH starts 256-B aligned with its header; the root node follows it.
+  for (const b of as.blases) if (b.nodeCount > 0) { t.is(b.rootAddress % 256, 0); t.is(as.nodeAddress[b.rootNode], b.rootAddress + BVH_HEADER_BYTES); }
+  if (as.tlasRoot >= 0) { t.is(as.rootAddress % 256, 0); t.is(as.nodeAddress[as.tlasRoot], as.rootAddress + BVH_HEADER_BYTES); }
   t.true(as.baseAddress + as.totalBytes >= as.nodeAddress[as.nodeCount - 1]! + nodeSize(as, as.nodeCount - 1));
   // Internal nodes: 1..width consecutive children with consecutive addresses, parent links, boxes contain children's subtrees.
   for (let n = 0; n < as.nodeCount; n++) {
@@ -88,7 +90,8 @@ test('bunny BLAS (6- and 4-wide): Fig. 7 sizes, addresses, containment, every tr
     t.is(as.width, width);
     t.is(as.blases[0]!.primitiveCount, 69451);
     t.is(as.baseAddress, 0x1000_0000);
-    t.is(as.nodeAddress[0], 0x1000_0000);
+    t.is(as.blases[0]!.rootAddress, 0x1000_0000);
+    t.is(as.nodeAddress[0], 0x1000_0000 + BVH_HEADER_BYTES);
     checkStructure(t, as);
     t.true(maxTreeDepth(as) > 5);
     checkStructure(t, buildAccelerationStructure(scene, { width, layout: 'treelet' }));

@@ -271,25 +271,44 @@ test('transactions: node addresses and sizes in traversal order, stack spills pa
   const rec = r.transactions!;
   t.truthy(rec);
   t.true(rec.count > 0);
-  // The first fetch is the TLAS root, then the instance leaf, then the BLAS root.
+  // Vulkan-Sim's order: the TLAS header, the TLAS root, ..., the instance leaf, the BLAS header, the BLAS root;
+  // each triangle leaf after its 8-byte descriptor at the same address.
   t.is(rec.addresses[0], as.rootAddress);
-  t.is(rec.kinds[0], TRANSACTION_KIND.internal);
+  t.is(rec.kinds[0], TRANSACTION_KIND.structure);
+  t.is(rec.addresses[1], as.nodeAddress[as.tlasRoot]);
+  t.is(rec.kinds[1], TRANSACTION_KIND.internal);
   const kinds = Array.from(rec.kinds.subarray(0, rec.count));
   const firstLeaf = kinds.indexOf(TRANSACTION_KIND.instanceLeaf);
   t.true(firstLeaf > 0);
   t.is(rec.addresses[firstLeaf + 1], as.blases[0]!.rootAddress);
-  let fetches = 0, spills = 0;
+  t.is(rec.kinds[firstLeaf + 1], TRANSACTION_KIND.structure);
+  t.is(rec.addresses[firstLeaf + 2], as.nodeAddress[as.blases[0]!.rootNode]);
+  let fetches = 0, spills = 0, headers = 0, descriptors = 0;
   for (let i = 0; i < rec.count; i++) {
-    if (rec.kinds[i] === TRANSACTION_KIND.stackSpill) { spills++; t.is(rec.sizes[i], 8); t.true(rec.addresses[i]! >= 0x9000_0000); continue; }
+    const k = rec.kinds[i];
+    if (k === TRANSACTION_KIND.stackSpill) { spills++; t.is(rec.sizes[i], 8); t.true(rec.addresses[i]! >= 0x9000_0000); continue; }
+    if (k === TRANSACTION_KIND.structure) { headers++; t.is(rec.sizes[i], 64); continue; }
+    if (k === TRANSACTION_KIND.leafDescriptor) {
+      descriptors++;
+      t.is(rec.sizes[i], 8);
+      t.true(rec.kinds[i + 1] === TRANSACTION_KIND.triangleLeaf || rec.kinds[i + 1] === TRANSACTION_KIND.triangleLeafHit);
+      t.is(rec.addresses[i + 1], rec.addresses[i]);
+      continue;
+    }
     fetches++;
     t.is(rec.sizes[i], rec.kinds[i] === TRANSACTION_KIND.instanceLeaf ? 128 : 64);
   }
+  t.is(headers, 1 + kinds.filter((k) => k === TRANSACTION_KIND.instanceLeaf).length);
+  t.is(descriptors, kinds.filter((k) => k === TRANSACTION_KIND.triangleLeaf || k === TRANSACTION_KIND.triangleLeafHit).length);
+  // The ray hits the teapot: at least one triangle test hit in its interval (Vulkan-Sim BVH_QUAD_LEAF_HIT).
+  t.true(r.committed !== undefined && kinds.includes(TRANSACTION_KIND.triangleLeafHit));
   t.is(fetches, r.nodesVisited);
   t.true(r.maxStackDepth > 2 ? spills > 0 : spills === 0);
   // Fetch i+1 is a child of fetch i or a node popped from the stack: replay the walk from node addresses.
   const byAddress = new Map<number, number>();
   for (let n = 0; n < as.nodeCount; n++) byAddress.set(as.nodeAddress[n]!, n);
-  const visited = Array.from(rec.addresses.subarray(0, rec.count)).filter((_, i) => rec.kinds[i] !== TRANSACTION_KIND.stackSpill).map((a) => byAddress.get(a));
+  const isNode = (k: number): boolean => k !== TRANSACTION_KIND.stackSpill && k !== TRANSACTION_KIND.structure && k !== TRANSACTION_KIND.leafDescriptor;
+  const visited = Array.from(rec.addresses.subarray(0, rec.count)).filter((_, i) => isNode(rec.kinds[i]!)).map((a) => byAddress.get(a));
   t.false(visited.includes(undefined));
   // Replay: every fetched node's parent was fetched earlier (a BLAS root follows its instance leaf),
   // and no node is fetched twice.

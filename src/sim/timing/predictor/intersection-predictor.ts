@@ -32,6 +32,7 @@ import { RAY_FLAG } from '../../rt/ray-query.js';
 import { TransactionRecord } from '../../rt/transaction-record.js';
 import { traverse } from '../../rt/traversal.js';
 import type { RtLaneWork, RtRayRecord, RtTransaction } from '../../warp-step.js';
+import { isBvhNode } from '../../warp-step.js';
 import { type PredictedNode, PredictorTable } from './predictor-table.js';
 import { type SceneBox, hashBits, rayHash } from './ray-hash.js';
 
@@ -111,7 +112,7 @@ function opsOf(rec: TransactionRecord): number {
 
 function countNodes(tx: readonly RtTransaction[]): number {
   let n = 0;
-  for (const t of tx) if (t.kind !== 'stackSpill' && t.kind !== 'coalescingBuffer') n++;
+  for (const t of tx) if (isBvhNode(t.kind)) n++;
   return n;
 }
 

@@ -19,8 +19,10 @@ export class RtStats {
    */
   warpEfficiencySum = 0;
   warpThreadLatencySum = 0;
-  /** Node fetches (transactions other than stack spills). */
+  /** Node fetches (internal nodes and leaves; not BVH headers, leaf descriptors or stack spills). */
   nodes = 0;
+  /** Every memory transaction of the traversals (Vulkan-Sim gpgpu_n_rt_access_insn). */
+  transactions = 0;
   stackSpills = 0;
   /** Function call coalescing: coalescing-buffer reads (Vulkan-Sim IV-A's extra RT-unit loads). */
   coalescingAccesses = 0;
@@ -30,7 +32,7 @@ export class RtStats {
   opStageCycles = 0;
   /** Unique chunk requests sent to the cache (cache blocks fetched). */
   chunkRequests = 0;
-  /** Intersection-table stores (Vulkan-Sim rt_writes): two 32-byte writes per procedural-leaf candidate. */
+  /** Stores (Vulkan-Sim rt_writes): two 32-byte intersection-table writes per procedural-leaf candidate, one 32-byte result per triangle hit. */
   stores = 0;
   /** Chunk requests merged into an identical pending request (within the warp / across warps). */
   mergedInWarp = 0;
@@ -60,6 +62,7 @@ export class RtStats {
     this.warpEfficiencySum += o.warpEfficiencySum;
     this.warpThreadLatencySum += o.warpThreadLatencySum;
     this.nodes += o.nodes;
+    this.transactions += o.transactions;
     this.stackSpills += o.stackSpills;
     this.coalescingAccesses += o.coalescingAccesses;
     this.ops += o.ops;

@@ -13,7 +13,8 @@
  *   (Vulkan-Sim rt_unit::memory_cycle) a new access only when the last one's chunks and all queued
  *   stores are out: the oldest warp with a ray ready gets one unique address.
  * - Memory port: one request per cycle to the L1D (or RT cache), if its response will have a
- *   Response FIFO entry (credit-based): intersection-table stores first (Vulkan-Sim serves
+ *   Response FIFO entry (credit-based): stores first (intersection-table stores, and the 32-byte
+ *   result store of each triangle test that hit) (Vulkan-Sim serves
  *   mem_store_q before new accesses), then the policy's own requests (ray data), then the queue
  *   head, then, when no chunk waits, the policy's idle-port requests (treelet lines).
  * - Response FIFO: one response popped per cycle; rays whose chunks have all arrived start their
@@ -30,6 +31,7 @@
  */
 import type { GpuConfig } from '../../config/gpu-config.js';
 import type { RtLaneWork } from '../../warp-step.js';
+import { isBvhNode } from '../../warp-step.js';
 import { EventHeap } from '../event-heap.js';
 import type { L1DataCache } from '../l1-cache.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from '../mem-request.js';
@@ -60,6 +62,8 @@ export interface RtUnitPorts {
   onTraceDone: (token: number, now: number) => void;
   /** The intersection table of the traceRay with this token. */
   tableBase: (token: number) => number;
+  /** Where this unit's triangle-hit result stores start (each a fresh 32-byte block, as gpu_malloc gives them). */
+  hitStoreBase: number;
 }
 
 export class RtUnit implements MemClient {
@@ -74,6 +78,8 @@ export class RtUnit implements MemClient {
   private awaitingFifo = 0;
   /** Stores waiting for the memory port (they go before new chunk requests). */
   private readonly storeQueue: RtStore[] = [];
+  /** Triangle-hit result stores made so far (their addresses follow one another). */
+  private hitStores = 0;
   private storeHead = 0;
   private readonly responses: Waiter[] = [];
   private responseHead = 0;
@@ -187,7 +193,11 @@ export class RtUnit implements MemClient {
     this.account(now);
     this.policy.cycle(now);
     // 1. Operations finishing this cycle advance their rays.
-    while (this.ops.size > 0 && this.ops.peekTime() <= now) this.policy.advance(this.ops.pop(), now);
+    while (this.ops.size > 0 && this.ops.peekTime() <= now) {
+      const ray = this.ops.pop();
+      if (ray.tx[ray.idx]!.kind === 'triangleLeafHit') this.queueHitStore(ray);
+      this.policy.advance(ray, now);
+    }
     // 2. Response FIFO: one response per cycle to the operation scheduler.
     if (this.responseHead < this.responses.length) {
       const r = this.responses[this.responseHead++]!;
@@ -300,12 +310,23 @@ export class RtUnit implements MemClient {
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
       w.inflight++;
-      if (t.kind === 'stackSpill') this.stats.stackSpills++;
+      if (isBvhNode(t.kind)) this.stats.nodes++;
+      else if (t.kind === 'stackSpill') this.stats.stackSpills++;
       else if (t.kind === 'coalescingBuffer') this.stats.coalescingAccesses++;
-      else this.stats.nodes++;
+      this.stats.transactions++;
     }
     if (taken === ready.length) ready.length = 0;
     else if (taken > 0) ready.splice(0, taken);
+  }
+
+  /**
+   * A triangle test that hit: its 32-byte result store (Vulkan-Sim dec_thread_latency, when a
+   * BVH_QUAD_LEAF_HIT's delay reaches 0), acknowledged before the warp may complete.
+   */
+  private queueHitStore(ray: RtRay): void {
+    const addr = this.ports.hitStoreBase + STORE_BYTES * this.hitStores++;
+    this.storeQueue.push({ addr, bytes: STORE_BYTES, words: chunkWords(addr, STORE_BYTES), ack: ray.src });
+    ray.src.pendingStores++;
   }
 
   private startOp(ray: RtRay, now: number): void {

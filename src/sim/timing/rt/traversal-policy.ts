@@ -81,7 +81,7 @@ export interface RtWarp {
 
 /** Operation-unit latency index per node kind (gpgpu_rt_intersection_latency order); -1: memory only. */
 export const LATENCY_INDEX: Record<RtNodeKind, number> = {
-  structure: 0, internal: 1, instanceLeaf: 2, transform: 2, triangleLeaf: 4, proceduralLeaf: 6, stackSpill: -1, coalescingBuffer: -1,
+  structure: 0, internal: 1, instanceLeaf: 2, leafDescriptor: 3, triangleLeaf: 4, triangleLeafHit: 5, proceduralLeaf: 6, stackSpill: -1, coalescingBuffer: -1,
 };
 
 export interface TraversalPolicy {

@@ -7,11 +7,12 @@
  * and holds the fetches of treelet `segTreelet[s]`, each treelet in one segment only.
  */
 import type { RtTransaction } from '../../warp-step.js';
+import { isBvhNode } from '../../warp-step.js';
 
 /**
  * A lane's transactions regrouped treelet by treelet (treelet traversal order, see the file
- * comment). Non-node transactions (stack spills, transforms, the BVH header) stay with the treelet
- * of the node before them.
+ * comment). Other transactions (stack spills, BVH headers) stay with the treelet of the
+ * node before them.
  */
 export function treeletSegments(
   tx: readonly RtTransaction[], treeletOf: ReadonlyMap<number, number>,
@@ -20,8 +21,9 @@ export function treeletSegments(
   const groups = new Map<number, RtTransaction[]>();
   let cur = -1;
   for (const t of tx) {
-    const isNode = t.kind === 'internal' || t.kind === 'instanceLeaf' || t.kind === 'triangleLeaf' || t.kind === 'proceduralLeaf';
-    const tl = isNode ? treeletOf.get(t.address) ?? cur : cur;
+    // A leaf descriptor sits at its leaf's address, so it goes with the leaf's treelet.
+    const atNode = isBvhNode(t.kind) || t.kind === 'leafDescriptor';
+    const tl = atNode ? treeletOf.get(t.address) ?? cur : cur;
     cur = tl;
     let g = groups.get(tl);
     if (!g) {

@@ -39,6 +39,7 @@
  * last ray is done and its intersection-table stores are acknowledged.
  */
 import type { RtLaneWork, RtNodeKind } from '../../warp-step.js';
+import { isBvhNode } from '../../warp-step.js';
 import { ReqKind, ReqSource, type Waiter } from '../mem-request.js';
 import { ALL_WORDS } from '../cache.js';
 import { intersectionTableStores, STORE_BYTES } from '../rt/intersection-table.js';
@@ -439,7 +440,7 @@ export class TreeletPolicy implements TraversalPolicy {
   }
 
   opStarted(ray: RtRay, kind: RtNodeKind): void {
-    if (kind === 'internal' || kind === 'instanceLeaf' || kind === 'triangleLeaf' || kind === 'proceduralLeaf') {
+    if (isBvhNode(kind)) {
       this.stats.modeTests[(ray as Ray).warp!.mode]!++;
     }
   }

@@ -47,7 +47,7 @@ function runOne(overrides: string[]): { unit: RtUnit; log: LoggingCache['log']; 
   const cache = new LoggingCache(5);
   let done = -1;
   const unit = rtUnitFor(cfg, {
-    cache: cache as unknown as L1DataCache, l1: cache as unknown as L1DataCache, onTraceDone: (_token, now) => (done = now), tableBase: () => 0x7000_0000,
+    cache: cache as unknown as L1DataCache, l1: cache as unknown as L1DataCache, onTraceDone: (_token, now) => (done = now), tableBase: () => 0x7000_0000, hitStoreBase: 0x7800_0000,
   }, 0, MAP);
   unit.tryAccept(0, work([[ROOT, LEAF, NEXT], [ROOT, NEXT]]), 0);
   for (let now = 1; now < 500 && done < 0; now++) {

@@ -50,6 +50,8 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'rt_avg_efficiency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_warp_latency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_nodes_per_ray', target: { kind: 'relative', tolerance: 0.15 } },
+  // Every RT-unit memory transaction (nodes, BVH headers, leaf descriptors): Vulkan-Sim counts them at issue.
+  { name: 'rt_total_transactions', fromStats: 'gpgpu_n_rt_access_insn' },
   { name: 'rt_avg_warp_occupancy' },
   // GPGPU-Sim's memory latency statistics (mem-latency-stats.ts says what each measures): shown, not targeted.
   { name: 'averagemflatency', fromStats: 'averagemflatency' },

@@ -2,7 +2,13 @@
  * Dividing the image plane into K groups (paper 004, Sec. III-D) and each group into section
  * blocks (Sec. III-E):
  * - fine-grained (the default, Fig. 6-7): the plane is cut into chunks of 32x2 pixels, dealt to
- *   the groups round-robin in raster order; the chunks are the section blocks;
+ *   the groups round-robin along each chunk row, each row starting one group further than the
+ *   row above: chunk (column cx, row cy) goes to group (cx + cy) mod K, the diagonal pattern of
+ *   Fig. 6 (and of the authors' select_chunks_fine_grained). The chunks are the section blocks.
+ *   Dealing in raster order instead coincides with Fig. 6 only when the chunks per row are 1 more
+ *   than a multiple of K (Fig. 6 has 5 for K = 4); at 128, 256 or 512 pixels wide with K = 4
+ *   (4, 8, 16 chunks per row) it would give every group the same 32-pixel-wide columns of every
+ *   row, vertical strips that sample a quarter of the scene's columns, not the whole scene;
  * - coarse-grained (Fig. 5): K rectangles, rows x columns with rows * columns = K and the
  *   factorisation closest to square (K = 6 gives 3 rows by 2 columns, as Fig. 5), each cut into
  *   32x2 section blocks.
@@ -50,8 +56,11 @@ export function divideImage(
   if (!(Number.isInteger(k) && k >= 1)) throw new RangeError(`the number of groups must be a positive integer, got ${k}`);
   const groups: PixelGroup[] = Array.from({ length: k }, (_, index) => ({ index, blocks: [], pixels: 0 }));
   if (division === 'fine') {
-    const chunks = tile(0, 0, width, height, width, block.width, block.height);
-    chunks.forEach((c, i) => groups[i % k]!.blocks.push(c));
+    for (let y = 0, cy = 0; y < height; y += block.height, cy++) {
+      for (let x = 0, cx = 0; x < width; x += block.width, cx++) {
+        groups[(cx + cy) % k]!.blocks.push(blockPixels(x, y, Math.min(x + block.width, width), Math.min(y + block.height, height), width));
+      }
+    }
   } else {
     const { rows, cols } = coarseGrid(k);
     for (let r = 0; r < rows; r++) {

@@ -12,7 +12,7 @@ import { kMeansColours } from '../../../src/driver/zatel/kmeans.js';
 import { selectRepresentativePixels, tracedFraction } from '../../../src/driver/zatel/representative-pixels.js';
 import { loadConfig } from '../../../src/sim/timing/index.js';
 
-test('fine division deals 32x2 chunks round-robin in raster order (Fig. 6)', (t) => {
+test('fine division deals 32x2 chunks round-robin, each chunk row one group further on (Fig. 6)', (t) => {
   // 160 px wide = 5 chunks per row, as Fig. 6; K = 4.
   const groups = divideImage(160, 10, 4, 'fine');
   const groupOfChunk = (cx: number, cy: number) => groups.findIndex((g) => g.blocks.some((b) => b[0] === cy * 2 * 160 + cx * 32));
@@ -21,6 +21,20 @@ test('fine division deals 32x2 chunks round-robin in raster order (Fig. 6)', (t)
   const all = groups.flatMap((g) => g.blocks.flat()).sort((a, b) => a - b);
   t.deepEqual(all, [...Array(1600).keys()], 'every pixel in exactly one group');
   t.true(groups.every((g) => g.blocks.every((b) => b.length === 64)));
+});
+
+test('fine division at 4 chunks per row and K = 4: diagonals, not vertical strips', (t) => {
+  // 128 px wide: raster-order dealing would give group g the chunk column g of every row.
+  const groups = divideImage(128, 16, 4, 'fine');
+  const groupOfChunk = (cx: number, cy: number) => groups.findIndex((g) => g.blocks.some((b) => b[0] === cy * 2 * 128 + cx * 32));
+  for (let cy = 0; cy < 8; cy++) for (let cx = 0; cx < 4; cx++) t.is(groupOfChunk(cx, cy), (cx + cy) % 4);
+  for (const g of groups) {
+    t.is(g.pixels, 128 * 16 / 4);
+    // Every group covers every chunk column of the image.
+    t.deepEqual([...new Set(g.blocks.map((b) => Math.floor((b[0]! % 128) / 32)))].sort(), [0, 1, 2, 3]);
+  }
+  const all = groups.flatMap((g) => g.blocks.flat()).sort((a, b) => a - b);
+  t.deepEqual(all, [...Array(128 * 16).keys()], 'every pixel in exactly one group');
 });
 
 test('coarse division: K rectangles, 3 rows x 2 columns for K = 6 (Fig. 5)', (t) => {

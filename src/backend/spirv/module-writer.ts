@@ -35,6 +35,11 @@ export interface SpirvWriteOptions {
   rebind?: ReadonlyMap<number, { set: number; binding: number }>;
   /** OpString / OpSource (with the source text) / OpLine from `loc`; default true. */
   debugInfo?: boolean;
+  /**
+   * The name each source file gets in OpString (default: its path as the IR has it). Files written
+   * for other machines pass a namer that makes it relative (report/portable-path.ts).
+   */
+  sourceName?: (path: string) => string;
 }
 
 export class ModuleWriter {

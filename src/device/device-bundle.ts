@@ -319,7 +319,7 @@ function geometryLines(p: PreparedRun, file: (name: string, data: Uint8Array) =>
   let blases: BottomLevelDescription[];
   let instances: InstanceDescription[];
   if (p.manifest.accelerationStructures) {
-    const d = loadAccelerationStructureDescriptions(p.manifest.accelerationStructures, `${p.manifest.path}: accelerationStructures`);
+    const d = loadAccelerationStructureDescriptions(p.manifest.accelerationStructures, p.manifest.path);
     blases = d.blas;
     instances = d.instances;
   } else {

@@ -212,6 +212,12 @@ export function packSceneRecords(
   const elem = typeOf(types, layout.elem);
   let values: unknown[];
   if (elem.kind === 'struct') {
+    // A constant in `fields` is checked once, at its own key, not as every element's member.
+    for (const mem of elem.members) {
+      const c = fields[mem.name];
+      if (typeof c !== 'number' && !Array.isArray(c)) continue;
+      packValue(new DataView(new ArrayBuffer(Math.max(layoutSize(types, mem.type), 4))), 0, mem.type, types, c, `${path}.fields.${mem.name}`, opts);
+    }
     values = records.map((r, i) =>
       Object.fromEntries(elem.members.map((mem) => {
         const field = fields[mem.name] ?? mem.name;

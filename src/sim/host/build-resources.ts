@@ -120,6 +120,8 @@ export function buildHostSetup(
   const repacks: (() => void)[] = [];
   /** Buffers uploaded again each frame: their content once every address is final. */
   const uploads: Uint8Array[] = [];
+  /** Named buffers that could not be packed (already reported). */
+  const failed = new Set<string>();
   const fail = (e: unknown, path: string, name?: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
     // Pack errors thrown under a key path that already names the file and key are not prefixed again.
@@ -127,6 +129,7 @@ export function buildHostSetup(
     else throw e;
     // A buffer that failed still gets an address, so values naming it do not add "no buffer named" follow-ons.
     if (name !== undefined && !plan.address(name)) plan.place(name, place(16), 0);
+    if (name !== undefined) failed.add(name);
   };
 
   // Scene buffers first: instance descriptions need the others' addresses.
@@ -239,11 +242,17 @@ export function buildHostSetup(
     fail(e, where);
   }
   if (!as) {
+    // Geometry read from a buffer that failed to pack adds only follow-ons (no such buffer, counts
+    // and ranges over no data): the buffer's own problem is the one to report.
+    let readsFailed = false;
     try {
-      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => named.get(name));
+      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => {
+        if (failed.has(name)) readsFailed = true;
+        return named.get(name);
+      });
     } catch (e) {
       if (!(e instanceof ManifestError)) throw e;
-      problems.push(...e.problems);
+      if (!readsFailed) problems.push(...e.problems);
     }
   }
 
@@ -381,7 +390,7 @@ function packUniformBlock(
   if (d.data) {
     const bytes = readDataFile(d.data, `${path}.data`);
     if (bytes.byteLength < widest.size) {
-      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${typeName(types, widest.block)}) is ${widest.size} bytes`]);
+      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${structName(types, widest.block)}), the largest declaration of this binding, is ${widest.size} bytes`]);
     }
     data = new Uint8Array(alignUp(bytes.byteLength, 16));
     data.set(bytes);
@@ -442,7 +451,7 @@ function buildFromDescriptions(
   manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'>,
   namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
-  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`, namedBytes);
+  const { blas, instances } = loadAccelerationStructureDescriptions(spec, manifest.path, namedBytes);
   return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE, ...layout });
 }
 
@@ -499,4 +508,10 @@ function loadRawRgba8(t: { file: string; width: number; height: number }, path: 
   const img = createImage('rgba8', t.width, t.height);
   (img.levels[0]!.data as Uint8Array).set(texels);
   return img;
+}
+
+/** A block as its shader spells it (`UBO`), not the IR's `%UBO`. */
+function structName(types: TypeTable, block: TypeId): string {
+  const t = typeOf(types, block);
+  return t.kind === 'struct' ? t.name : typeName(types, block);
 }

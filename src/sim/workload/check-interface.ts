@@ -151,14 +151,29 @@ function checkUniformBuffer(
   const aspect = manifest.launch.width / manifest.launch.height;
   /** The problems of `check` against each declaration; none when one declaration passes. */
   const anyDeclaration = (check: (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void): void => {
-    let first: [string, string][] | undefined;
+    const all: { found: [string, string][]; file: string }[] = [];
     for (const { m, g, file } of declarations) {
       const found: [string, string][] = [];
       check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
       if (found.length === 0) return;
-      first ??= found;
+      all.push({ found, file });
     }
-    for (const [p, msg] of first ?? []) at(p, msg);
+    // Every declaration refuses it: say what each different one says at that key (a block declared
+    // with another member list), not only the first's view; the same block in more files once.
+    const first = all[0];
+    for (const [p, msg] of first?.found ?? []) {
+      const said = new Set([msg.split(first!.file).join('')]);
+      const parts = [msg];
+      for (const { found, file } of all.slice(1)) {
+        for (const [q, other] of found) {
+          const core = other.split(file).join('');
+          if (q !== p || said.has(core)) continue;
+          said.add(core);
+          parts.push(other);
+        }
+      }
+      at(p, parts.join('; '));
+    }
   };
   if (d.camera) {
     const camera = d.camera;
@@ -167,7 +182,7 @@ function checkUniformBuffer(
         cameraMemberValues(camera, aspect, types, block, `${path}.camera`);
       } catch (e) {
         if (!(e instanceof LayoutPackError)) throw e;
-        report(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+        report(e.path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
       }
     });
   } else if (!d.data) {
@@ -251,7 +266,7 @@ function tryPack(
     packValue(new DataView(new ArrayBuffer(Math.max(size, 4))), 0, block, types, value, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
-    at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+    at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
   }
 }
 
@@ -362,6 +377,12 @@ function tryPackMembers(
     packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
-    at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+    at(e.path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
   }
+}
+
+/** A block as its shader spells it (`CameraProperties`), not the IR's `%CameraProperties`. */
+function structName(types: TypeTable, block: TypeId): string {
+  const t = typeOf(types, block);
+  return t.kind === 'struct' ? t.name : typeName(types, block);
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileWorkload } from '../../../src/driver/compile-workload.js';
-import { addressUses } from '../../../src/sim/workload/check-buffer-references.js';
+import { addressUses, checkBlasVertexStrides } from '../../../src/sim/workload/check-buffer-references.js';
 import { loadManifest } from '../../../src/sim/workload/load-manifest.js';
 
 const RCHIT = `#version 460
@@ -155,4 +155,18 @@ void main() {
   const w = warnings(join(dir, 'workload.json'));
   t.is(w.length, 1, w.join('\n'));
   t.regex(w[0]!, /buffers\[1\] \("positions"\): its elements are 12 bytes \(vec3\) and the shader's VertexObj elements 44 bytes, but .*main\.rgen:8 reads it through Mesh\.verts as Verts \(buffers\[0\] holds the address\)/);
+});
+
+test('a BLAS reading a named buffer at a stride other than its hostStruct is a warning; the shader-view-only case is not', (t) => {
+  const app = resolve(import.meta.dirname, '../../../examples/apps/sascha-raytracingreflections/workload.json');
+  const m = loadManifest(app);
+  t.deepEqual(checkBlasVertexStrides(m, []), []);
+  const d = m.descriptors.find((x) => x.kind === 'storageBuffer' && x.id === 'vertices');
+  if (d?.kind !== 'storageBuffer' || !d.hostStruct) return t.fail('the example declares a hostStruct');
+  d.hostStruct = d.hostStruct.map((h) => (h.name === 'pos' ? { ...h, type: 'vec4' } : h));
+  const w = checkBlasVertexStrides(m, []);
+  t.is(w.length, 1);
+  t.regex(w[0]!, /accelerationStructures\.blas\[0\]\.geometries\[0\]\.vertexStride: 96, but buffer "vertices" \(descriptors\[\d\]\) holds 100-byte elements \(its hostStruct\)/);
+  delete d.hostStruct;
+  t.deepEqual(checkBlasVertexStrides(m, []), []);
 });

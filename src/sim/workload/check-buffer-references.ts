@@ -319,7 +319,10 @@ function addressTargets(
 }
 
 function compare(written: KnownLayout, read: KnownLayout): string | undefined {
-  if (written.component !== undefined && written.component === read.component) return undefined;
+  // Tightly packed components of one width and kind hold the same bytes however they are grouped
+  // (uint indices read as uvec3 or ivec3); int and uint of one width are the same bits.
+  const bits = (c: string | undefined) => c?.replace(/^[iu]/, 'int');
+  if (written.component !== undefined && bits(written.component) === bits(read.component)) return undefined;
   if (written.stride !== read.stride) {
     return `its elements are ${written.stride} bytes (${written.what}) and the shader's ${read.what} elements ${read.stride} bytes`;
   }

@@ -13,6 +13,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
+import { fitToBlock } from '../workload/check-interface.js';
 import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
@@ -464,15 +465,6 @@ function sceneOrder(d: DescriptorBinding): number {
 function pointee(types: TypeTable, g: Global): TypeId {
   const t = typeOf(types, g.type);
   return t.kind === 'pointer' ? t.pointee : g.type;
-}
-
-/** A block with a single struct member accepts the member's value directly (`uniform B { Camera cam; }`). */
-function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
-  const t = typeOf(types, block);
-  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null) return value;
-  const only = t.members[0]!;
-  if (only.name in (value as object)) return value;
-  return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
 }
 
 /** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */

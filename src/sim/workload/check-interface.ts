@@ -286,10 +286,13 @@ function runtimeLength(types: TypeTable, block: TypeId, value: unknown): number 
  */
 export function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const t = typeOf(types, block);
-  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null) return value;
   const only = t.members[0]!;
+  const kind = typeOf(types, only.type).kind;
+  // `buffer B { Obj i[]; }` takes its elements as a JSON array, as the host uploads them.
+  if (Array.isArray(value)) return kind === 'runtimeArray' || kind === 'array' ? { [only.name]: value } : value;
   if (only.name in (value as object)) return value;
-  return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
+  return kind === 'struct' ? { [only.name]: value } : value;
 }
 
 /** Run-parameter placeholders ("${spp}", "${(frame + 1) * spp}") read as a number for the layout checks; the validator checked their syntax. */

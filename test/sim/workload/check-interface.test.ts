@@ -5,7 +5,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Module } from '../../../src/ir/module.js';
-import { checkManifestInterfaces, moduleLookup } from '../../../src/sim/workload/check-interface.js';
+import { checkManifestInterfaces, fitToBlock, moduleLookup } from '../../../src/sim/workload/check-interface.js';
 import { listBuiltinWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
 import { SHADER_STAGES, type WorkloadManifest } from '../../../src/sim/workload/manifest.js';
 
@@ -143,4 +143,28 @@ test('moduleLookup maps SBT-ordered modules back to the manifest files they came
   t.is(lookup(m.miss[1]!.shader), of(m.miss[1]!.shader));
   t.is(lookup('/nowhere.rgen'), undefined);
   t.deepEqual(checkManifestInterfaces(m, lookup), []);
+});
+
+test('fitToBlock: a block whose only member is an array takes a JSON array of its elements; a struct member its value', (t) => {
+  const r = compileGlsl('fit.rchit', `#version 460
+#extension GL_EXT_ray_tracing : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+struct ObjBuffers { uint64_t vertices; uint64_t indices; };
+struct Cam { mat4 viewInverse; };
+layout(set = 0, binding = 3) buffer _scene_desc { ObjBuffers i[]; } scene_desc;
+layout(set = 0, binding = 4) uniform U { Cam cam; };
+hitAttributeEXT vec2 a;
+void main() { uint64_t x = scene_desc.i[0].vertices; }
+`, { stage: 'closestHit' });
+  const m = r.module!;
+  const block = (binding: number) => {
+    const g = m.globals.find((x) => x.binding === binding)!;
+    const pt = m.types.types[g.type]!;
+    return pt.kind === 'pointer' ? pt.pointee : g.type;
+  };
+  const rows = [{ vertices: 1, indices: 2 }];
+  t.deepEqual(fitToBlock(m.types, block(3), rows), { i: rows });
+  t.deepEqual(fitToBlock(m.types, block(3), { i: rows }), { i: rows });
+  t.deepEqual(fitToBlock(m.types, block(4), { viewInverse: 1 }), { cam: { viewInverse: 1 } });
+  t.deepEqual(fitToBlock(m.types, block(4), [1, 2]), [1, 2]);
 });

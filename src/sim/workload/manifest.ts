@@ -363,9 +363,10 @@ export interface SceneSpec {
 
 /**
  * Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`, plus `srgbToLinear`:
- * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do.
+ * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do,
+ * and `materialColorsPow22`: material Ka, Kd, Ks raised to 2.2, as nvpro-samples' loadModel does.
  */
-export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear'] as const;
+export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear', 'materialColorsPow22'] as const;
 export type SceneConversion = (typeof SCENE_CONVERSIONS)[number];
 
 export interface LaunchSize {

@@ -357,6 +357,10 @@ export class ModuleWriter {
         this.capabilities.add(Capability.RayCullMaskKHR);
         this.extensions.add('SPV_KHR_ray_cull_mask');
       }
+      if (g.builtin === 'HitTriangleVertexPositions') {
+        this.capabilities.add(Capability.RayTracingPositionFetchKHR);
+        this.extensions.add('SPV_KHR_ray_tracing_position_fetch');
+      }
     }
     if (g.nonWritable) this.decorate(g.id, Decoration.NonWritable);
     if (g.nonReadable) this.decorate(g.id, Decoration.NonReadable);

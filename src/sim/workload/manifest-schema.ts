@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import {
   CAMERA_QUANTITIES, EACH_FRAME, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
-  SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS, type ShaderStage,
+  SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS, STORAGE_IMAGE_VK_FORMATS, type ShaderStage,
 } from './manifest.js';
 import { VERTEX_FORMATS } from './acceleration-structures.js';
 
@@ -129,7 +129,8 @@ export const descriptorSchemas = {
   accelerationStructure: z.strictObject({ ...descriptorCommon, kind: z.literal('accelerationStructure') }),
   storageImage: z.strictObject({
     ...descriptorCommon, kind: z.literal('storageImage'),
-    format: z.enum(STORAGE_IMAGE_FORMATS),
+    format: z.enum([...STORAGE_IMAGE_FORMATS, ...Object.keys(STORAGE_IMAGE_VK_FORMATS)] as [string, ...string[]])
+      .describe('GLSL layout name (rgba8) or the host\'s VkFormat without VK_FORMAT_ (B8G8R8A8_UNORM, R32G32B32A32_SFLOAT)'),
     role: z.enum(['output', 'accumulation', 'scratch']).optional().describe('Default "output": written as image.png'),
     eachFrame,
   }),

@@ -130,6 +130,16 @@ export interface FrameOverride {
 export const STORAGE_IMAGE_FORMATS = ['rgba8', 'rgba16f', 'rgba32f', 'r32f', 'rg32f', 'r32ui', 'rgba32ui'] as const;
 export type StorageImageFormat = (typeof STORAGE_IMAGE_FORMATS)[number];
 
+/**
+ * A storage image's format as the host code spells it (`VK_FORMAT_B8G8R8A8_UNORM` without the
+ * prefix), for the GLSL layout name above. BGRA and RGBA hold the same channels for a shader; only
+ * the bytes' order in memory differs, which nothing here observes.
+ */
+export const STORAGE_IMAGE_VK_FORMATS: Readonly<Record<string, StorageImageFormat>> = {
+  R8G8B8A8_UNORM: 'rgba8', B8G8R8A8_UNORM: 'rgba8', R16G16B16A16_SFLOAT: 'rgba16f', R32G32B32A32_SFLOAT: 'rgba32f',
+  R32_SFLOAT: 'r32f', R32G32_SFLOAT: 'rg32f', R32_UINT: 'r32ui', R32G32B32A32_UINT: 'rgba32ui',
+};
+
 /** What a storage buffer can be packed from when it comes from the scene. See SCENE_BUFFER_FIELDS. */
 export const SCENE_BUFFER_KINDS = [
   'vertices', 'indices', 'materials', 'materialIndices', 'instanceDescriptions', 'models', 'aabbs', 'spheres', 'lights',

@@ -8,9 +8,9 @@
  */
 import { describeJson, existingFile, key, report, type JsonChecks } from './json-checks.js';
 import {
-  SCENE_BUFFER_KINDS, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
+  SCENE_BUFFER_KINDS, STORAGE_IMAGE_VK_FORMATS, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
   type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
-  type TextureFile,
+  type StorageImageFormat, type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 import { TEXTURE_FILE } from './texture-files.js';
@@ -57,7 +57,7 @@ function readDescriptorContent(c: JsonChecks, d: DescriptorJson, path: string): 
     case 'accelerationStructure':
       return { kind: d.kind };
     case 'storageImage':
-      return { kind: d.kind, format: d.format, role: d.role ?? 'output', ...(d.eachFrame ? { eachFrame: d.eachFrame } : {}) };
+      return { kind: d.kind, format: STORAGE_IMAGE_VK_FORMATS[d.format] ?? (d.format as StorageImageFormat), role: d.role ?? 'output', ...(d.eachFrame ? { eachFrame: d.eachFrame } : {}) };
     case 'uniformBuffer': {
       const layout = d.layout ?? 'std140';
       const sources = (['value', 'camera', 'data'] as const).filter((k) => d[k] !== undefined);

@@ -205,7 +205,7 @@ export function emptyBuffer(layout: ElementLayout | undefined, elements: number)
  */
 export function packSceneRecords(
   layout: ElementLayout | undefined, kind: SceneBufferKind, records: SceneRecord[], fields: Record<string, SceneFieldSource>, path: string,
-  opts: PackOptions,
+  opts: PackOptions, field?: string,
 ): { data: Uint8Array; stride: number } {
   if (!layout) return packScalarRecords(kind, records);
   const { types } = layout;
@@ -234,6 +234,15 @@ export function packSceneRecords(
         }
         return [mem.name, widenToVec4(types, mem.type, r[field])];
       })));
+  } else if (field !== undefined || !('' in sceneFields(kind))) {
+    // One named field per element (a separate normal or texCoord buffer).
+    if (field === undefined) {
+      throw new ManifestError([
+        `${path}: its elements are ${typeName(types, layout.elem)}, but the scene's ${kind} have several fields (${Object.keys(sceneFields(kind)).join(', ')}): ` +
+        'give "field" (the one each element holds, e.g. "field": "normal"), or "hostStruct" / "struct" for whole records',
+      ]);
+    }
+    values = records.map((r) => widenToVec4(types, layout.elem, r[field]));
   } else if (elem.kind === 'vector' || kind !== 'indices') {
     values = records.map((r) => r['']);
   } else {

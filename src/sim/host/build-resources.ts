@@ -143,7 +143,7 @@ export function buildHostSetup(
     if (content.from === 'scene' && content.what) {
       const what = content.what;
       const pack = () => packSceneRecords(
-        layout, what, sceneRecords(scene, what, { get: (k) => sceneBuffers.get(k) }, content.model), content.fields ?? {}, path, opts,
+        layout, what, sceneRecords(scene, what, { get: (k) => sceneBuffers.get(k) }, content.model), content.fields ?? {}, path, opts, content.field,
       ).data;
       // Records holding addresses of other scene buffers are packed again once all are placed.
       data = plan.packed(pack, path, what === 'instanceDescriptions' || what === 'models');

@@ -131,7 +131,7 @@ function checkDescriptor(
     case 'storageBuffer':
       // With a hostStruct the value is the host's elements, not the shader's view of the block.
       if (d.value !== undefined && !d.hostStruct) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
-      if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
+      if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at, d.field);
       return;
     default:
       return;
@@ -202,7 +202,7 @@ function checkUniformBuffer(
 /** Each member of the runtime array's element struct must be a scene field (after renaming). */
 function checkSceneFields(
   types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, SceneFieldSource>, path: string,
-  file: string, at: (path: string, message: string) => void,
+  file: string, at: (path: string, message: string) => void, field?: string,
 ): void {
   const t = typeOf(types, block);
   if (t.kind !== 'struct') return;
@@ -216,8 +216,8 @@ function checkSceneFields(
   const known = sceneFields(what);
   if (elem.kind !== 'struct') {
     // Scalars / vectors take the record's single value; records of named fields need the host's layout.
-    if (!('' in known)) {
-      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
+    if (!('' in known) && field === undefined) {
+      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "field" when each element is one field (a separate normal buffer: "field": "normal"), or "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
     }
     return;
   }

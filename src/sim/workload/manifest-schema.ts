@@ -108,6 +108,7 @@ export const storageBufferContentShape = {
     z.union([text, addressOfSchema, z.number(), z.array(z.number()).min(1)]),
     'a scene field name, {"addressOf": ...} or a constant (a number or an array of numbers)',
   )).optional().describe('Element member -> scene field name, {"addressOf": ...}, or a constant'),
+  field: text.optional().describe('Scalar or vector elements: the scene field each element holds (a separate normal or texCoord buffer: "normal")'),
   model: count.optional().describe('Only this model\'s records (scene.models)'),
   data: text.optional().describe('A .json value or raw .bin bytes, optionally .gz'),
   value: jsonValue.optional(),

@@ -255,6 +255,12 @@ export interface StorageBufferContent {
   from?: 'scene';
   what?: SceneBufferKind;
   fields?: Record<string, SceneFieldSource>;
+  /**
+   * Scalar or vector elements of a record kind with several fields (vertices, materials): the one
+   * field each element holds, as hosts that keep positions, normals and texture coordinates in
+   * separate buffers upload them (`"what": "vertices", "field": "normal"` for `vec3 n[]`).
+   */
+  field?: string;
   /** Only that model's (or mesh's) records, with model-local material / texture indices. */
   model?: number;
   data?: string;

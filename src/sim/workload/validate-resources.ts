@@ -8,7 +8,7 @@
  */
 import { describeJson, existingFile, key, report, type JsonChecks } from './json-checks.js';
 import {
-  SCENE_BUFFER_KINDS, STORAGE_IMAGE_VK_FORMATS, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
+  SCENE_BUFFER_KINDS, STORAGE_IMAGE_VK_FORMATS, sceneFields, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
   type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
   type StorageImageFormat, type TextureFile,
 } from './manifest.js';
@@ -139,13 +139,17 @@ function readStorageBufferContent(c: JsonChecks, b: StorageBufferJson, path: str
     if (b.model !== undefined && !['vertices', 'indices', 'materials', 'materialIndices'].includes(b.what)) {
       report(c, key(path, 'model'), `only meaningful for vertices, indices, materials and materialIndices, not ${b.what}`);
     }
+    if (b.field !== undefined && !(b.field in sceneFields(b.what))) {
+      report(c, key(path, 'field'), `no field "${b.field}" in the scene's ${b.what} (fields: ${Object.keys(sceneFields(b.what)).filter((f) => f !== '').join(', ') || 'one unnamed value'})`);
+    }
     return {
       ...base, from: 'scene', what: b.what,
       ...(b.fields ? { fields: b.fields as Record<string, SceneFieldSource> } : {}),
+      ...(b.field !== undefined ? { field: b.field } : {}),
       ...(b.model !== undefined ? { model: b.model } : {}),
     };
   }
-  for (const k of ['what', 'fields', 'model'] as const) {
+  for (const k of ['what', 'fields', 'field', 'model'] as const) {
     if (b[k] !== undefined) report(c, key(path, k), 'only meaningful with "from": "scene"');
   }
   if (b.data !== undefined) {

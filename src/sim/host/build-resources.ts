@@ -258,18 +258,33 @@ export function buildHostSetup(
   }
 
   const resources: Resources = { buffers, images, accels, ...(memory.length > 0 ? { memory } : {}) };
-  const pc = m.globals.find((g) => g.storage === 'pushConstant');
+  // One push constant range, which stages may declare differently (a miss shader reading only its
+  // first member, other block names): packed through the largest declaration the value fits.
+  const pcs = m.globals.filter((g) => g.storage === 'pushConstant')
+    .map((g) => ({ g, block: pointee(m.types, g) }))
+    .sort((a, b) => layoutSize(m.types, b.block) - layoutSize(m.types, a.block));
+  const pc = pcs[0]?.g;
   if (pc) {
     if (!manifest.pushConstants) {
       problems.push(`${where}: pushConstants: missing, but the shaders declare a push_constant block '${pc.name}'`);
     } else {
-      const block = pointee(m.types, pc);
-      const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+      const data = new Uint8Array(alignUp(layoutSize(m.types, pcs[0]!.block), 16));
       const base = manifest.pushConstants;
       const pack = (): void => {
         const over = frameEntry(manifest.perFramePushConstants, frame);
-        data.fill(0);
-        packValue(new DataView(data.buffer), 0, block, m.types, substitutePlaceholders(over ? { ...base, ...over } : base, placeholders()), `${where}: pushConstants`, opts);
+        const value = substitutePlaceholders(over ? { ...base, ...over } : base, placeholders());
+        let first: unknown;
+        for (const { block } of pcs) {
+          data.fill(0);
+          try {
+            packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, value), `${where}: pushConstants`, opts);
+            return;
+          } catch (e) {
+            if (!(e instanceof LayoutPackError)) throw e;
+            first ??= e;
+          }
+        }
+        throw first;
       };
       try {
         pack();

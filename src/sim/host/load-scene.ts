@@ -29,6 +29,7 @@ export async function loadScene(spec: SceneSpec | undefined, manifestPath: strin
   // merged mesh the loader returns (mesh 0), so the loader's conversions come first.
   const converted = spec.conversions ? convertScene(scene, spec.conversions) : scene;
   if (spec.instances.length > 0) converted.instances = spec.instances.map((inst, i) => toInstance(converted, inst, i, manifestPath));
+  else if (spec.customIndexFrom === 'mesh') converted.instances = converted.instances.map((inst) => (inst.source === 'mesh' ? { ...inst, customIndex: inst.geometryIndex } : inst));
   return converted;
 }
 

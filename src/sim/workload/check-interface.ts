@@ -62,6 +62,8 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
   const usedBindings = new Set<string>();
   const specIds = new Set<number>();
   let pushConstantSeen = false;
+  /** Every stage's push_constant block: one range, which stages may declare differently (a prefix, other names). */
+  const pushDeclarations: { m: Module; g: Global; file: string }[] = [];
   /** Uniform blocks by descriptor index: stages may declare one binding differently (checked together). */
   const uniformDeclarations = new Map<number, { m: Module; g: Global; file: string }[]>();
 
@@ -73,7 +75,7 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
       if (g.storage === 'pushConstant') {
         pushConstantSeen = true;
         if (!manifest.pushConstants) at('pushConstants', `missing: ${file} declares push_constant block ${blockName(m, g)}`);
-        else tryPack(at, 'pushConstants', m.types, pointee(m.types, g), substitutePlaceholders(manifest.pushConstants), file);
+        else pushDeclarations.push({ m, g, file });
         continue;
       }
       if (g.set === undefined || g.binding === undefined) continue;
@@ -97,6 +99,10 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
     checkUniformBuffer(manifest, manifest.descriptors[index] as Extract<DescriptorBinding, { kind: 'uniformBuffer' }>, `descriptors[${index}]`, declarations, at);
   }
 
+  if (manifest.pushConstants && pushDeclarations.length > 0) {
+    const value = substitutePlaceholders(manifest.pushConstants);
+    anyDeclarationPasses(pushDeclarations, (types, block, file, report) => tryPack(report, 'pushConstants', types, block, fitToBlock(types, block, value), file), at);
+  }
   checkShaderRecords(manifest, moduleOf, at);
   for (const id of Object.keys(manifest.specConstants)) {
     if (!specIds.has(Number(id))) at(`specConstants.${id}`, 'no shader declares layout(constant_id = ' + id + ')');
@@ -138,6 +144,40 @@ function checkDescriptor(
   }
 }
 
+/** A check of one declaration of a block; `at` receives its problems. */
+type DeclarationCheck = (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void;
+
+/**
+ * `check` against each declaration of one block (stages may declare a binding or the push constant
+ * range differently; the host binds one buffer): no problem when one declaration passes, else what
+ * each differing declaration says at each key.
+ */
+function anyDeclarationPasses(declarations: readonly { m: Module; g: Global; file: string }[], check: DeclarationCheck, at: (path: string, message: string) => void): void {
+  const all: { found: [string, string][]; file: string }[] = [];
+  for (const { m, g, file } of declarations) {
+    const found: [string, string][] = [];
+    check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
+    if (found.length === 0) return;
+    all.push({ found, file });
+  }
+  // Every declaration refuses it: say what each different one says at that key (a block declared
+  // with another member list), not only the first's view; the same block in more files once.
+  const first = all[0];
+  for (const [p, msg] of first?.found ?? []) {
+    const said = new Set([msg.split(first!.file).join('')]);
+    const parts = [msg];
+    for (const { found, file } of all.slice(1)) {
+      for (const [q, other] of found) {
+        const core = other.split(file).join('');
+        if (q !== p || said.has(core)) continue;
+        said.add(core);
+        parts.push(other);
+      }
+    }
+    at(p, parts.join('; '));
+  }
+}
+
 /**
  * A uniform buffer against every stage's declaration of its binding. Vulkan lets stages declare a
  * binding differently (a raygen's block without the member a closest-hit reads); the host binds one
@@ -149,32 +189,7 @@ function checkUniformBuffer(
   declarations: { m: Module; g: Global; file: string }[], at: (path: string, message: string) => void,
 ): void {
   const aspect = manifest.launch.width / manifest.launch.height;
-  /** The problems of `check` against each declaration; none when one declaration passes. */
-  const anyDeclaration = (check: (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void): void => {
-    const all: { found: [string, string][]; file: string }[] = [];
-    for (const { m, g, file } of declarations) {
-      const found: [string, string][] = [];
-      check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
-      if (found.length === 0) return;
-      all.push({ found, file });
-    }
-    // Every declaration refuses it: say what each different one says at that key (a block declared
-    // with another member list), not only the first's view; the same block in more files once.
-    const first = all[0];
-    for (const [p, msg] of first?.found ?? []) {
-      const said = new Set([msg.split(first!.file).join('')]);
-      const parts = [msg];
-      for (const { found, file } of all.slice(1)) {
-        for (const [q, other] of found) {
-          const core = other.split(file).join('');
-          if (q !== p || said.has(core)) continue;
-          said.add(core);
-          parts.push(other);
-        }
-      }
-      at(p, parts.join('; '));
-    }
-  };
+  const anyDeclaration = (check: DeclarationCheck): void => anyDeclarationPasses(declarations, check, at);
   if (d.camera) {
     const camera = d.camera;
     anyDeclaration((types, block, file, report) => {

@@ -188,6 +188,8 @@ export const sceneSchema = z.strictObject({
   instances: z.array(instanceSchema).optional(),
   opaque: z.boolean().optional().describe('Geometry opaque flag, default true'),
   conversions: z.array(z.enum(SCENE_CONVERSIONS)).optional().describe('What the application\'s model loader does (vkglTF FileLoadingFlags)'),
+  customIndexFrom: z.enum(['instance', 'mesh']).optional()
+    .describe('gl_InstanceCustomIndexEXT of the instances the file gives: their order (default) or their mesh\'s index (nvpro\'s glTF tutorial)'),
   notes: notes.optional(),
 });
 

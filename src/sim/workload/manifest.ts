@@ -198,6 +198,8 @@ export const SCENE_BUFFER_EXTRA_FIELDS: Readonly<Partial<Record<SceneBufferKind,
   vertices: { color: 'vec3' },
   /** The model (`models` record) the instance draws. */
   instanceDescriptions: { model: 'uint' },
+  /** The scene-wide material of the model's first triangle (a glTF mesh primitive's material: nvpro's PrimMeshInfo.materialIndex). */
+  models: { material: 'int' },
 };
 
 /** Every field a record of `kind` has: the fixed-layout fields, then the extra ones. */
@@ -375,6 +377,12 @@ export interface SceneSpec {
   opaque: boolean;
   /** What the application's model loader does to the geometry (src/sim/host/scene-conversions.ts). */
   conversions?: SceneConversion[];
+  /**
+   * 'mesh': the file's own instances (no `instances` given) get their mesh's index as
+   * gl_InstanceCustomIndexEXT, as hosts that index a per-mesh table by it do (nvpro's glTF
+   * tutorial: `instanceCustomIndex = node.primMesh`). Default: their order.
+   */
+  customIndexFrom?: 'mesh';
 }
 
 /**

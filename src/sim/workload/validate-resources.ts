@@ -199,6 +199,7 @@ export function readScene(c: JsonChecks, s: SceneJson, path: string): SceneSpec 
   return {
     ...(source ? { source } : {}), ...(models ? { models } : {}), instances: (s.instances ?? []).map(instance), opaque: s.opaque ?? true,
     ...(s.conversions && s.conversions.length > 0 ? { conversions: s.conversions } : {}),
+    ...(s.customIndexFrom === 'mesh' ? { customIndexFrom: 'mesh' as const } : {}),
   };
 }
 

@@ -62,6 +62,8 @@ export interface HostSetup {
   output?: SimImage;
   specConstants: Map<number, number | boolean>;
   launch: [number, number, number];
+  /** The packed bytes of every named buffer (`buffers` entries and storage buffers with an `id`): what declared BLAS inputs `{"buffer": name}` read. */
+  namedBuffers: ReadonlyMap<string, Uint8Array>;
   /**
    * Multi-frame runs: what the host does before launching frame `frame` (0-based, in order):
    * resets the resources whose `eachFrame` is 'clear' or 'upload' (from frame 1 on) and writes the
@@ -323,6 +325,7 @@ export function buildHostSetup(
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
+    namedBuffers: named,
     startFrame(f: number): void {
       frame = f;
       if (f > 0) for (const r of resets) r();

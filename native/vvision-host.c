@@ -355,10 +355,29 @@ static void barrier(VkCommandBuffer cb) {
   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
+/*
+ * VK_KHR_ray_tracing_position_fetch (gl_HitTriangleVertexPositionsEXT), spelled out for headers
+ * older than 1.3.250: enabled with its feature when the device has it, and every BLAS then allows
+ * data access, as an application using it builds them.
+ */
+#ifndef VK_KHR_ray_tracing_position_fetch
+#define VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME "VK_KHR_ray_tracing_position_fetch"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_POSITION_FETCH_FEATURES_KHR ((VkStructureType)1000481000)
+#define VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_DATA_ACCESS_KHR 0x00000800
+typedef struct VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR {
+  VkStructureType sType;
+  void *pNext;
+  VkBool32 rayTracingPositionFetch;
+} VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR;
+#endif
+static int positionFetch;
+
 static VkAccelerationStructureKHR buildAs(VkAccelerationStructureTypeKHR type, const VkAccelerationStructureGeometryKHR *g,
                                           const VkAccelerationStructureBuildRangeInfoKHR *ranges, uint32_t count) {
   VkAccelerationStructureBuildGeometryInfoKHR bi = { .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_GEOMETRY_INFO_KHR, .type = type,
-    .flags = VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_TRACE_BIT_KHR, .mode = VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR,
+    .flags = VK_BUILD_ACCELERATION_STRUCTURE_PREFER_FAST_TRACE_BIT_KHR
+      | (positionFetch && type == VK_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL_KHR ? VK_BUILD_ACCELERATION_STRUCTURE_ALLOW_DATA_ACCESS_KHR : 0),
+    .mode = VK_BUILD_ACCELERATION_STRUCTURE_MODE_BUILD_KHR,
     .geometryCount = count, .pGeometries = g };
   uint32_t *prims = malloc(sizeof(uint32_t) * (count ? count : 1));
   for (uint32_t i = 0; i < count; i++) prims[i] = ranges[i].primitiveCount;
@@ -535,8 +554,16 @@ int main(int argc, char **argv) {
   vkGetPhysicalDeviceProperties2(phys, &props);
   vkGetPhysicalDeviceMemoryProperties(phys, &memProps);
 
+  uint32_t nDevExt = 0;
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nDevExt, NULL);
+  VkExtensionProperties *devExtProps = calloc(nDevExt ? nDevExt : 1, sizeof *devExtProps);
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nDevExt, devExtProps);
+  positionFetch = hasExtension(devExtProps, nDevExt, VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME);
+  free(devExtProps);
+
   /* Every feature the device has, except robustness (it costs time and no shader here needs it). */
-  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR };
+  VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR pff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_POSITION_FETCH_FEATURES_KHR };
+  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .pNext = positionFetch ? &pff : NULL };
   VkPhysicalDeviceAccelerationStructureFeaturesKHR asf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, .pNext = &rtf };
   VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &asf };
   VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &f13 };
@@ -562,9 +589,12 @@ int main(int argc, char **argv) {
   if (queueFamily == UINT32_MAX) die(2, "no compute queue");
   float prio = 1;
   VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = queueFamily, .queueCount = 1, .pQueuePriorities = &prio };
-  const char *devExt[3] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME };
+  const char *devExt[4] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
+    VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME };
+  positionFetch = positionFetch && pff.rayTracingPositionFetch;
+  if (!positionFetch) rtf.pNext = NULL;
   VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-    .enabledExtensionCount = 3, .ppEnabledExtensionNames = devExt };
+    .enabledExtensionCount = positionFetch ? 4 : 3, .ppEnabledExtensionNames = devExt };
   VK(vkCreateDevice(phys, &dci, NULL, &dev));
 #define LOADD(name) name = (PFN_##name)vkGetDeviceProcAddr(dev, #name); if (!name) die(2, "missing device function " #name);
   DEVICE_FNS(LOADD)

@@ -27,10 +27,13 @@ interface MarkerRecord {
 export class OutputDir {
   readonly finalPath: string;
   readonly stagingPath: string;
+  /** Where the files end up (FileWriter.dir). */
+  readonly dir: string;
   private readonly files = new Set<string>();
 
   constructor(path: string) {
     this.finalPath = resolve(path);
+    this.dir = this.finalPath;
     checkOutputTarget(this.finalPath);
     // A fresh directory of our own (mkdtemp never reuses a path), so nothing that exists is removed.
     mkdirSync(dirname(this.finalPath), { recursive: true });

@@ -319,7 +319,8 @@ function geometryLines(p: PreparedRun, file: (name: string, data: Uint8Array) =>
   let blases: BottomLevelDescription[];
   let instances: InstanceDescription[];
   if (p.manifest.accelerationStructures) {
-    const d = loadAccelerationStructureDescriptions(p.manifest.accelerationStructures, `${p.manifest.path}: accelerationStructures`);
+    // BLAS inputs that name a buffer read the bytes the host packed for the shaders, as the simulator's do.
+    const d = loadAccelerationStructureDescriptions(p.manifest.accelerationStructures, p.manifest.path, (name) => p.host.namedBuffers.get(name));
     blases = d.blas;
     instances = d.instances;
   } else {

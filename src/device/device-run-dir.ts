@@ -9,7 +9,10 @@
  * and stats.json `per_frame` (each frame's trace time; the top-level time is the median over frames).
  */
 import { analyseDumps } from '../driver/analyse-dumps.js';
-import { annotatedSources, runDataFiles, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
+import { dirname } from 'node:path';
+import { portableMetadata } from '../driver/portable-metadata.js';
+import { portableManifestPath } from '../report/portable-path.js';
+import { annotatedSources, recordedUtilityFile, runDataFiles, utilityPages, type FileWriter, type RunData, type RunRecord } from '../driver/run-dir.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { Utility } from '../utilities/utility.js';
@@ -46,32 +49,33 @@ export function saveDeviceInstrumentRun(
     first.prepared.params,
   );
   const record: RunRecord = {
-    format: 'vvision-run', version: 1, workload: first.prepared.manifest.name, manifest: first.prepared.manifest.path, params: first.prepared.params,
+    format: 'vvision-run', version: 1, workload: first.prepared.manifest.name, manifest: portableManifestPath(first.prepared.manifest.path), params: first.prepared.params,
     modes: launches.map(({ utility, launch }) => {
       const m: RunRecord['modes'][number] = {
         mode: utility.name, bufferWords: launch.bufferWords!, simulateMs: launch.info.medianTraceMs, warpInsts: 0, threadInsts: 0, simtEfficiency: 0, rays: 0,
       };
       if (launch.rerunFrom !== undefined) m.rerunFrom = launch.rerunFrom;
       const file = utilitySource(utility);
-      if (file !== undefined) m.utilityFile = file;
+      if (file !== undefined) m.utilityFile = recordedUtilityFile(file, w.dir);
       return m;
     }),
     analyticsMs: Math.round(performance.now() - t0),
     device: { name: first.info.device, driver: `${first.info.driver} ${first.info.driverInfo}`, subgroupSize: first.info.ranSubgroupSize, medianTraceMs: first.info.medianTraceMs },
   };
   w.write('run.json', `${JSON.stringify(record, null, 2)}\n`);
+  const manifestDir = dirname(first.prepared.manifest.path);
   const metadata: RunData['metadata'] = {};
   for (const { utility, launch } of launches) {
     w.write(`runs/${utility.name}/dump.bin`, launch.dumpBytes!);
     for (const f of launch.frames ?? []) w.write(`runs/${utility.name}/frames/${frameName(f.frame)}.bin`, f.dumpBytes!);
-    w.write(`runs/${utility.name}/metadata.json`, JSON.stringify(launch.metadata));
+    w.write(`runs/${utility.name}/metadata.json`, JSON.stringify(portableMetadata(launch.metadata!, manifestDir)));
     metadata[utility.name] = launch.metadata!;
   }
   saveDeviceRun(w, first, opts);
-  for (const [name, text] of Object.entries(runDataFiles(results, record.manifest))) w.write(name, text);
+  for (const [name, text] of Object.entries(runDataFiles(results, manifestDir))) w.write(name, text);
   const annotated = annotatedSources(results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
-  const data: RunData = { record, results, metadata, annotated, hasImage: first.image !== undefined };
+  const data: RunData = { record, results, metadata, annotated, hasImage: first.image !== undefined, manifestDir };
   if (heatmap) data.heatmap = heatmap;
   const pages = utilityPages(analyses);
   if (pages.length > 0) data.utilityPages = pages;

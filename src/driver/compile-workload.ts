@@ -12,7 +12,7 @@ import type { Module } from '../ir/module.js';
 import type { PipelineStages } from '../passes/lower/rt-pipeline.js';
 import { ManifestError, type ShaderSource, type WorkloadManifest } from '../sim/workload/manifest.js';
 import { checkManifestInterfaces, moduleLookup } from '../sim/workload/check-interface.js';
-import { checkBufferReferenceLayouts } from '../sim/workload/check-buffer-references.js';
+import { checkBlasVertexStrides, checkBufferReferenceLayouts } from '../sim/workload/check-buffer-references.js';
 
 export class ShaderCompileError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -106,5 +106,6 @@ export function compileWorkload(
   const problems = checkManifestInterfaces(manifest, moduleLookup(manifest, stages));
   if (problems.length > 0) throw new ManifestError(problems);
   for (const w of checkBufferReferenceLayouts(manifest, modules)) onWarning(w);
+  for (const w of checkBlasVertexStrides(manifest, modules)) onWarning(w);
   return { stages, modules };
 }

@@ -11,9 +11,9 @@
  * lowering), so a dump taken on a GPU and one written by the simulator read the same way. A GPU
  * run's dump goes to `runs/<mode>/dump.bin` beside the metadata.
  */
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { portableManifestPath, portablePath } from '../report/portable-path.js';
-import { basename } from 'node:path';
+import { portableMetadata } from './portable-metadata.js';
 import { spirvBytes, writeSpirv } from '../backend/spirv/write-spirv.js';
 import type { Module } from '../ir/module.js';
 import {
@@ -107,6 +107,9 @@ export function emitInstrumentedSpirv(
       'then write the buffer\'s first 2 + data[1] words (little-endian) to runs/<mode>/dump.bin beside runs/<mode>/metadata.json ' +
       'and give that directory, with the run.json of a vvision run of the same workload, to `vvision report`.',
   };
+  const manifestDir = dirname(first.prepared.manifest.path);
+  // OpString names the source files as metadata.json does: relative to the manifest.
+  const sourceName = (path: string) => portablePath(path, manifestDir);
   for (const run of result.runs) {
     const modules = run.prepared.instrumentedModules;
     if (!modules) throw new Error(`the ${run.mode} run kept no instrumented modules`);
@@ -115,11 +118,11 @@ export function emitInstrumentedSpirv(
     modules.forEach((m, i) => {
       const rebind = rebindInstrumentationBuffer(m, binding);
       const file = `spirv/${run.mode}/${names[i]}`;
-      w.write(file, spirvBytes(writeSpirv(m, { targetEnv, rebind })));
+      w.write(file, spirvBytes(writeSpirv(m, { targetEnv, rebind, sourceName })));
       const ep = m.entryPoints[0]!;
-      shaders.push({ file, stage: ep.stage, entryPoint: ep.name, source: portablePath(m.sources[0]?.path ?? '', dirname(first.prepared.manifest.path)) });
+      shaders.push({ file, stage: ep.stage, entryPoint: ep.name, source: sourceName(m.sources[0]?.path ?? '') });
     });
-    const meta: InstrumentationMetadata = { ...run.metadata, layout: { ...run.metadata.layout, set: binding.set, binding: binding.binding } };
+    const meta: InstrumentationMetadata = { ...portableMetadata(run.metadata, manifestDir), layout: { ...run.metadata.layout, set: binding.set, binding: binding.binding } };
     const metadataFile = `runs/${run.mode}/metadata.json`;
     w.write(metadataFile, JSON.stringify(meta));
     description.modes.push({

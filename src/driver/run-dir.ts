@@ -11,7 +11,7 @@
  *   annotated/<shader>+<inc>.glsl of every #included file in which that shader ran code
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseMetadata } from '../analytics/metadata-reader.js';
 import {
   annotatedFiles, annotateSource, DumpFormatError, simtEfficiency, heatmapPng, InstrumentationBufferTooSmallError, readSavedDump, simtLineData, vvisionDataFiles, type Dump, type VVisionResults,
@@ -23,7 +23,8 @@ import { BUILTIN_UTILITIES } from '../utilities/builtin.js';
 import type { Utility } from '../utilities/utility.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { ReportUtilityPage } from '../report/utility-page.js';
-import { portablePath } from '../report/portable-path.js';
+import { portableManifestPath, portablePath } from '../report/portable-path.js';
+import { portableMetadata } from './portable-metadata.js';
 import { imageToPng } from '../sim/host/image-png.js';
 import { analyseDumps, type AnalysedDumps, type ModeDump } from './analyse-dumps.js';
 import type { FidelityCheck } from './fidelity-check.js';
@@ -32,6 +33,11 @@ import { timingHeadline, type ReportFrameFigures, type ReportModeFigures, type R
 
 export interface FileWriter {
   write(name: string, data: string | Uint8Array): void;
+  /**
+   * The absolute directory the files end up in, when known: paths to files outside it (a user
+   * utility's .ts) are recorded relative to it. Unknown: they are recorded by base name.
+   */
+  readonly dir?: string;
 }
 
 export class RunDirError extends Error {}
@@ -44,6 +50,10 @@ export interface RunRecord {
   format: 'vvision-run';
   version: 1;
   workload: string;
+  /**
+   * The manifest as its folder and file (`tri/workload.json`, portableManifestPath), never the
+   * writing machine's absolute path (run directories written before said it so; readers accept both).
+   */
   manifest: string;
   params: { width: number; height: number; spp: number; bounces: number; seed: number; frames?: number };
   modes: ModeRecord[];
@@ -69,15 +79,22 @@ export interface RunData {
   /** Shader name -> annotated source text. */
   annotated: Record<string, string>;
   hasImage: boolean;
+  /**
+   * The manifest's absolute folder, for a run made in this process: `metadata` and `results`
+   * then hold the compiler's absolute paths, which outputs name relative to it. Absent for a run
+   * read back from disk, whose metadata.json already names files so.
+   */
+  manifestDir?: string;
 }
 
-export function runRecord(r: InstrumentResult): RunRecord {
+/** `runDir`: where run.json will be (see FileWriter.dir). */
+export function runRecord(r: InstrumentResult, runDir?: string): RunRecord {
   const first = r.runs[0]!;
   const record: RunRecord = {
     format: 'vvision-run',
     version: 1,
     workload: r.workload,
-    manifest: first.prepared.manifest.path,
+    manifest: portableManifestPath(first.prepared.manifest.path),
     params: first.prepared.params,
     modes: r.runs.map((m) => {
       const rec: ModeRecord = {
@@ -95,7 +112,7 @@ export function runRecord(r: InstrumentResult): RunRecord {
         rec.perFrame = m.frames.map((f) => frameFigures(f, m.metadata));
       }
       const file = utilitySource(m.utility);
-      if (file !== undefined) rec.utilityFile = file;
+      if (file !== undefined) rec.utilityFile = recordedUtilityFile(file, runDir);
       if (m.timing) {
         rec.timing = timingHeadline(m.timing.values);
         if (r.timing) rec.overheadCycles = (m.timing.values.gpu_sim_cycle ?? 0) - (r.timing.baseline.values.gpu_sim_cycle ?? 0);
@@ -110,12 +127,34 @@ export function runRecord(r: InstrumentResult): RunRecord {
 }
 
 /**
- * Name -> Fig. 7 annotated text of every shader's own file; with `withIncludes`, also of every
- * #included file in which a shader ran code, named `<shader>+<file name>` (annotatedFiles).
+ * A user utility's file as run.json records it: relative to the run directory (so `vvision report`
+ * finds it while the two stay where they are), or its base name when the directory is not known or
+ * the two share no folder but the root (a relative path would then spell the absolute one out).
  */
-/** The V-Vision data files of a run, shader files named relative to the manifest (`manifest`: its absolute path). */
-export function runDataFiles(results: VVisionResults, manifest: string): Record<string, string> {
-  return vvisionDataFiles(results, (file) => portablePath(file, dirname(manifest)));
+export function recordedUtilityFile(file: string, runDir: string | undefined): string {
+  if (runDir === undefined) return basename(file);
+  const rel = relative(runDir, resolve(file)).split(sep);
+  const ups = rel.filter((p) => p === '..').length;
+  const depth = resolve(runDir).split(sep).filter((p) => p !== '').length;
+  return ups >= depth || isAbsolute(rel.join(sep)) ? basename(file) : rel.join('/');
+}
+
+/** A recorded utility file as a path to load: relative ones are relative to the run directory. */
+export function recordedUtilityPath(file: string, runDir: string): string {
+  return resolve(runDir, file);
+}
+
+/** The folder outputs name a run's shader files relative to (RunData.manifestDir, else the recorded manifest's). */
+export function namingDir(data: Pick<RunData, 'record' | 'manifestDir'>): string {
+  return data.manifestDir ?? dirname(data.record.manifest);
+}
+
+/**
+ * The V-Vision data files of a run, shader files named relative to the manifest's folder
+ * (`manifestDir`: absolute, for a run made in this process; a run read back names them so already).
+ */
+export function runDataFiles(results: VVisionResults, manifestDir: string): Record<string, string> {
+  return vvisionDataFiles(results, (file) => portablePath(file, manifestDir));
 }
 
 export function annotatedSources(results: VVisionResults, meta: InstrumentationMetadata | undefined, withIncludes = false): Record<string, string> {
@@ -145,23 +184,24 @@ export function frameFigures(f: FrameDump, meta: InstrumentationMetadata): Repor
 
 /** Writes everything but the HTML report; returns the data the report is made from. */
 export function saveInstrumentRun(w: FileWriter, r: InstrumentResult, opts: { keepAlpha?: boolean } = {}): RunData {
-  const record = runRecord(r);
+  const record = runRecord(r, w.dir);
+  const manifestDir = dirname(r.runs[0]!.prepared.manifest.path);
   w.write('run.json', `${JSON.stringify(record, null, 2)}\n`);
   const metadata: RunData['metadata'] = {};
   for (const m of r.runs) {
     w.write(`runs/${m.mode}/dump.bin`, m.dumpBytes);
     // Multi-frame runs: every frame's dump (dump.bin is the analysed frame's).
     for (const f of m.frames ?? []) w.write(`runs/${m.mode}/frames/frame-${String(f.frame).padStart(3, '0')}.bin`, f.dumpBytes);
-    w.write(`runs/${m.mode}/metadata.json`, JSON.stringify(m.metadata));
+    w.write(`runs/${m.mode}/metadata.json`, JSON.stringify(portableMetadata(m.metadata, manifestDir)));
     metadata[m.mode] = m.metadata;
   }
   const image = r.runs[0]!.prepared.host.output;
   if (image) w.write('image.png', imageToPng(image, opts));
   if (r.heatmap) w.write('heatmap.png', heatmapPng(r.heatmap));
-  for (const [name, text] of Object.entries(runDataFiles(r.results, record.manifest))) w.write(name, text);
+  for (const [name, text] of Object.entries(runDataFiles(r.results, manifestDir))) w.write(name, text);
   const annotated = annotatedSources(r.results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);
-  const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined };
+  const data: RunData = { record, results: r.results, metadata, annotated, hasImage: image !== undefined, manifestDir };
   if (r.heatmap) data.heatmap = r.heatmap;
   const pages = utilityPages(r.analyses);
   if (pages.length > 0) data.utilityPages = pages;
@@ -204,7 +244,7 @@ export function loadRunDir(dir: string, resolve?: UtilityResolver): RunData {
     let utility = builtin;
     if (!utility) {
       if (!resolve) throw new RunDirError(`${recordPath}: mode '${m.mode}' is a user utility; give its file with --utility`);
-      utility = resolve(m.mode, m.utilityFile);
+      utility = resolve(m.mode, m.utilityFile === undefined ? undefined : recordedUtilityPath(m.utilityFile, dir));
     }
     const dumpPath = join(dir, 'runs', m.mode, 'dump.bin');
     const metaPath = join(dir, 'runs', m.mode, 'metadata.json');

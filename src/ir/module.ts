@@ -26,6 +26,7 @@ export type Builtin =
   | 'RayTmin' | 'RayTmax' | 'IncomingRayFlags' | 'HitT' | 'HitKind' | 'CullMask'
   | 'ObjectToWorld' | 'WorldToObject' // mat4x3
   | 'ObjectToWorld3x4' | 'WorldToObject3x4' // mat3x4 (transposed view of the same data)
+  | 'HitTriangleVertexPositions' // vec3[3]: the hit triangle's object-space vertices as the AS stores them (GL_EXT_ray_tracing_position_fetch)
   | 'SubgroupSize' | 'SubgroupLocalInvocationId' | 'SubgroupEqMask' | 'SubgroupGeMask' | 'SubgroupGtMask' | 'SubgroupLeMask' | 'SubgroupLtMask'
   | 'NumSubgroups' | 'SubgroupId'
   | 'GlobalInvocationId' | 'LocalInvocationId' | 'WorkgroupId' | 'NumWorkgroups' | 'LocalInvocationIndex';

@@ -62,7 +62,7 @@ export const Capability = {
   StorageImageExtendedFormats: 49, StorageImageReadWithoutFormat: 55, StorageImageWriteWithoutFormat: 56,
   GroupNonUniform: 61, GroupNonUniformVote: 62, GroupNonUniformArithmetic: 63, GroupNonUniformBallot: 64,
   GroupNonUniformShuffle: 65, GroupNonUniformShuffleRelative: 66, RayTracingKHR: 4479,
-  PhysicalStorageBufferAddresses: 5347, ShaderClockKHR: 5055, RuntimeDescriptorArray: 5302, RayCullMaskKHR: 6020,
+  PhysicalStorageBufferAddresses: 5347, ShaderClockKHR: 5055, RuntimeDescriptorArray: 5302, RayCullMaskKHR: 6020, RayTracingPositionFetchKHR: 5336,
   Image1D: 44, Sampled1D: 43, ImageBuffer: 47, SampledBuffer: 46,
 } as const;
 
@@ -103,7 +103,7 @@ export const BUILTIN_CODE: Readonly<Record<Builtin, number>> = {
   WorldToObject: 5331, ObjectToWorld3x4: 5330, WorldToObject3x4: 5331, SubgroupSize: 36, SubgroupLocalInvocationId: 41,
   SubgroupEqMask: 4416, SubgroupGeMask: 4417, SubgroupGtMask: 4418, SubgroupLeMask: 4419, SubgroupLtMask: 4420,
   NumSubgroups: 38, SubgroupId: 40, GlobalInvocationId: 28, LocalInvocationId: 27, WorkgroupId: 26, NumWorkgroups: 24,
-  LocalInvocationIndex: 29,
+  LocalInvocationIndex: 29, HitTriangleVertexPositions: 5335,
 };
 
 export const DIM_CODE: Readonly<Record<ImageDim, number>> = { '1D': 0, '2D': 1, '3D': 2, Cube: 3, Rect: 4, Buffer: 5, SubpassData: 6 };

@@ -71,7 +71,7 @@ const BUILTINS: Record<Builtin, true> = {
   LaunchId: true, LaunchSize: true, PrimitiveId: true, InstanceId: true, InstanceCustomIndex: true, GeometryIndex: true,
   WorldRayOrigin: true, WorldRayDirection: true, ObjectRayOrigin: true, ObjectRayDirection: true, RayTmin: true, RayTmax: true,
   IncomingRayFlags: true, HitT: true, HitKind: true, CullMask: true, ObjectToWorld: true, WorldToObject: true,
-  ObjectToWorld3x4: true, WorldToObject3x4: true, SubgroupSize: true, SubgroupLocalInvocationId: true, SubgroupEqMask: true,
+  ObjectToWorld3x4: true, WorldToObject3x4: true, HitTriangleVertexPositions: true, SubgroupSize: true, SubgroupLocalInvocationId: true, SubgroupEqMask: true,
   SubgroupGeMask: true, SubgroupGtMask: true, SubgroupLeMask: true, SubgroupLtMask: true, NumSubgroups: true, SubgroupId: true,
   GlobalInvocationId: true, LocalInvocationId: true, WorkgroupId: true, NumWorkgroups: true, LocalInvocationIndex: true,
 };

@@ -19,3 +19,21 @@ export function portablePath(path: string, baseDir: string): string {
 export function portableManifestPath(manifest: string): string {
   return portablePath(manifest, dirname(dirname(manifest)));
 }
+
+/**
+ * A namer for every file of one output: `portablePath` for each, except that two different files
+ * that would get the same name (two `common.glsl` far from the manifest) keep their whole relative
+ * path, so a name still stands for one file. Invariant: injective over the paths it was given.
+ */
+export function portableNamer(paths: Iterable<string>, baseDir: string): (path: string) => string {
+  const byName = new Map<string, Set<string>>();
+  for (const p of paths) {
+    const name = portablePath(p, baseDir);
+    byName.set(name, (byName.get(name) ?? new Set()).add(p));
+  }
+  return (path) => {
+    const name = portablePath(path, baseDir);
+    if ((byName.get(name)?.size ?? 0) <= 1 || !isAbsolute(path)) return name;
+    return relative(baseDir, path).split(sep).join('/');
+  };
+}

@@ -98,4 +98,6 @@ export interface ReportInput {
   hasImage: boolean;
   /** One page per user utility, from its analysis. */
   utilityPages?: ReportUtilityPage[];
+  /** The manifest's absolute folder when the metadata holds absolute paths (a run made in this process): pages name files relative to it. */
+  manifestDir?: string;
 }

@@ -174,7 +174,7 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
     const annotatedFile = `../annotated/${s.name}.glsl`;
     const others = sources.map((o) => `<a href="${fileName(o.name)}.html">${Handlebars.escapeExpression(o.included ? `↳ ${baseName(o.path)}` : o.name)}</a>`).join(' · ');
     // The page shows where the file is relative to the manifest, not the writing machine's absolute path.
-    const path = portablePath(s.path, dirname(rec.manifest));
+    const path = portablePath(s.path, input.manifestDir ?? dirname(rec.manifest));
     w.write(file, layout(s.name, file, `<p class="note">Shaders (↳ = #included file with code that shader ran): ${others}</p>${t.source({ ...s, path, annotatedFile })}`, [], '../'));
   }
 

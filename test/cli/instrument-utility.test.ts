@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,8 +33,11 @@ test.serial('a utility with a type error: located diagnostics, exit 2, nothing w
 });
 
 test.serial('instrument --mode simt --utility traceray-per-pixel.ts: both run, the page and heatmap are written, report redoes them', (t) => {
-  const out = join(mkdtempSync(join(tmpdir(), 'vvision-cli-utility-')), 'run');
-  const file = join(ROOT, 'examples', 'utilities', 'traceray-per-pixel.ts');
+  const base = mkdtempSync(join(tmpdir(), 'vvision-cli-utility-'));
+  const out = join(base, 'runs', 'run');
+  // The user's utility beside their runs: run.json records it relative to the run directory.
+  const file = join(base, 'traceray-per-pixel.ts');
+  copyFileSync(join(ROOT, 'examples', 'utilities', 'traceray-per-pixel.ts'), file);
   const r = vvision(['instrument', '--mode', 'simt', '--utility', file, 'ref', '--width', '16', '--height', '8', '--out', out]);
   t.is(r.status, 0, r.stderr);
   t.regex(r.stdout, /instrumented with simt\+traceray-per-pixel \(simt, traceray-per-pixel\)/);
@@ -45,11 +48,24 @@ test.serial('instrument --mode simt --utility traceray-per-pixel.ts: both run, t
     t.true(existsSync(join(out, f)), f);
   }
   const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
-  t.is(record.modes[1].utilityFile, file);
+  t.is(record.modes[1].utilityFile, '../../traceray-per-pixel.ts');
   t.regex(readFileSync(join(out, 'index.html'), 'utf8'), /traceray-per-pixel: traceRay calls per pixel/);
   const rows = readFileSync(join(out, 'traceray-per-pixel.json'), 'utf8');
   rmSync(join(out, 'traceray-per-pixel.json'));
   const again = vvision(['report', out]);
   t.is(again.status, 0, again.stderr);
   t.is(readFileSync(join(out, 'traceray-per-pixel.json'), 'utf8'), rows);
+});
+
+test.serial('a utility that shares no folder with the run but the root is recorded by name: report asks for it with --utility', (t) => {
+  const out = join(mkdtempSync(join(tmpdir(), 'vvision-cli-utility-')), 'run');
+  const file = join(ROOT, 'examples', 'utilities', 'traceray-per-pixel.ts');
+  const r = vvision(['instrument', '--utility', file, 'tri', '--width', '8', '--height', '4', '--out', out]);
+  t.is(r.status, 0, r.stderr);
+  // A relative path from /tmp/... would spell out this machine's folders; the base name does not.
+  t.is(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).modes[0].utilityFile, 'traceray-per-pixel.ts');
+  const again = vvision(['report', out]);
+  t.not(again.status, 0);
+  t.regex(again.stderr, /utility 'traceray-per-pixel' \(recorded as traceray-per-pixel\.ts\) is not at .*; give its file with --utility/);
+  t.is(vvision(['report', out, '--utility', file]).status, 0);
 });

@@ -8,7 +8,8 @@
 import test from 'ava';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { portablePath } from '../../src/report/portable-path.js';
 import { OutputDir } from '../../src/cli/output-dir.js';
 import { emitInstrumentedSpirv } from '../../src/driver/emit-spirv.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
@@ -18,10 +19,14 @@ import { readSpirv } from '../../src/frontend/spirv/read-module.js';
 import type { Module } from '../../src/ir/module.js';
 import { runFunctional } from '../../src/sim/functional/launch.js';
 
-/** `shared` with each stage module replaced by the module of the same source read from `spirv`. */
+/**
+ * `shared` with each stage module replaced by the module of the same source read from `spirv`
+ * (whose OpString names the file relative to the manifest, as metadata.json does).
+ */
 function withModules(shared: SharedPreparation, spirv: Module[]): SharedPreparation {
   const byPath = new Map(spirv.map((m) => [m.sources[0]!.path, m]));
-  const c = (m: Module): Module => byPath.get(m.sources[0]!.path)!;
+  const manifestDir = dirname(shared.manifest.path);
+  const c = (m: Module): Module => byPath.get(portablePath(m.sources[0]!.path, manifestDir))!;
   const s = shared.compiled.stages;
   return {
     ...shared,
@@ -63,5 +68,6 @@ test('ao, every mode: the emitted SPIR-V run as a host would writes the twin\'s 
     writeFileSync(join(runDir, 'runs', mode.mode, 'dump.bin'), dump);
     copyFileSync(join(spirvDir, mode.metadata), join(runDir, 'runs', mode.mode, 'metadata.json'));
   }
-  t.deepEqual(loadRunDir(runDir).results, saved.results);
+  const named = (file: string) => portablePath(file, saved.manifestDir!);
+  t.deepEqual(loadRunDir(runDir).results, { ...saved.results, hotspots: { ...saved.results.hotspots!, rows: saved.results.hotspots!.rows.map((h) => ({ ...h, file: named(h.file) })) } });
 });

@@ -7,12 +7,14 @@
 import test from 'ava';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { OutputDir } from '../../src/cli/output-dir.js';
 import { parseSpirvBinding } from '../../src/cli/commands/instrument.js';
 import { emitInstrumentedSpirv, SpirvBindingError, type InstrumentationBufferDescription } from '../../src/driver/emit-spirv.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
-import { loadRunDir, saveInstrumentRun } from '../../src/driver/run-dir.js';
+import { loadRunDir, namingDir, runDataFiles, saveInstrumentRun } from '../../src/driver/run-dir.js';
+import { portableMetadata } from '../../src/driver/portable-metadata.js';
+import { portablePath } from '../../src/report/portable-path.js';
 import { hasSpirvTools, spirvDis, spirvVal } from '../backend/spirv/spirv-tools.js';
 
 const maybe = hasSpirvTools ? test : test.skip;
@@ -37,11 +39,16 @@ test('every mode: one .spv per stage module, the run\'s metadata, and the buffer
     t.is(m.shaders.length, run.prepared.instrumentedModules!.length);
     t.is(m.shaders[0]!.stage, 'raygen');
     t.is(m.requiredWords, 2 + run.dump.wordsWritten);
-    // The metadata beside the SPIR-V is the run's, byte for byte (same contract, same inst ids).
-    t.is(readFileSync(join(dir, m.metadata), 'utf8'), JSON.stringify(run.metadata));
+    // The metadata beside the SPIR-V is the run's (same contract, same inst ids), its files named relative to the manifest.
+    t.is(readFileSync(join(dir, m.metadata), 'utf8'), JSON.stringify(portableMetadata(run.metadata, dirname(run.prepared.manifest.path))));
     if (hasSpirvTools) for (const s of m.shaders) t.is(spirvVal(new Uint8Array(readFileSync(join(dir, s.file))), true), '', s.file);
   }
   t.deepEqual(JSON.parse(readFileSync(join(dir, 'instrumentation-buffer.json'), 'utf8')), d);
+  // No file written (SPIR-V OpString included) carries this machine's paths.
+  const root = join(import.meta.dirname, '..', '..');
+  for (const f of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    t.false(readFileSync(join(f.parentPath, f.name)).toString('latin1').includes(root), f.name);
+  }
 });
 
 test('reader side: the simulator\'s dump of the emitted modules\' twins, read with the emitted metadata through `report`, gives the same analytics', async (t) => {
@@ -53,7 +60,10 @@ test('reader side: the simulator\'s dump of the emitted modules\' twins, read wi
   const path = runDir.commit();
   for (const m of d.modes) copyFileSync(join(spirvDir, m.metadata), join(path, 'runs', m.mode, 'metadata.json'));
   const reread = loadRunDir(path);
-  t.deepEqual(reread.results, saved.results);
+  // Hotspot rows name their file as the saved metadata does: relative to the manifest.
+  const named = (file: string) => portablePath(file, saved.manifestDir!);
+  t.deepEqual(reread.results, { ...saved.results, hotspots: { ...saved.results.hotspots!, rows: saved.results.hotspots!.rows.map((h) => ({ ...h, file: named(h.file) })) } });
+  t.deepEqual(runDataFiles(reread.results, namingDir(reread)), runDataFiles(saved.results, namingDir(saved)));
   t.deepEqual(reread.annotated, saved.annotated);
   t.true((reread.results.simt?.overall.efficiency ?? 0) > 0);
 });

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
-import { saveInstrumentRun } from '../../src/driver/run-dir.js';
+import { loadRunDir, namingDir, runDataFiles, saveInstrumentRun } from '../../src/driver/run-dir.js';
+import type { InstrumentationMetadata } from '../../src/primitives/buffer-layout.js';
 import { writeHtmlReport } from '../../src/report/write-report.js';
 import { OutputDir } from '../../src/cli/output-dir.js';
 import { dumpEntries, gridHeatmapPng, perPixel } from '../../src/analytics/index.js';
@@ -66,6 +67,25 @@ test('pages and data files name the workload\'s files relative to its manifest, 
   }
   t.regex(readFileSync(join(dir, 'hotspots.csv'), 'utf8'), /,closesthit\.rchit,/);
   t.regex(readFileSync(join(dir, 'index.html'), 'utf8'), /<code>ref\/workload\.json<\/code>/);
+});
+
+test('run.json and every metadata.json name files relative to the manifest; the run read back gives the same pages and data files', async (t) => {
+  const dir = await dirPromise;
+  const root = join(import.meta.dirname, '..', '..');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  for (const f of files) t.false(readFileSync(f).toString('latin1').includes(root), f);
+  t.is(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).manifest, 'ref/workload.json');
+  const meta = JSON.parse(readFileSync(join(dir, 'runs', 'simt', 'metadata.json'), 'utf8')) as InstrumentationMetadata;
+  t.deepEqual(meta.shaders.map((s) => s.sourcePath), ['raygen.rgen', 'miss.rmiss', 'shadow.rmiss', 'closesthit.rchit']);
+  t.true(meta.shaders[0]!.files!.some((f) => f.path === '../common/camera.glsl'));
+  // `vvision report`'s path: the data files and the source pages come out byte for byte as first written.
+  const again = loadRunDir(dir, () => closestHits);
+  const pages = new Map<string, string | Uint8Array>();
+  await writeHtmlReport({ write: (name, data) => pages.set(name, data) }, again);
+  for (const [name, text] of Object.entries(runDataFiles(again.results, namingDir(again)))) t.is(text, readFileSync(join(dir, name), 'utf8'), name);
+  for (const name of ['index.html', 'hotspots.html', 'source/closesthit.rchit.html', 'source/raygen.rgen_camera.glsl.html']) {
+    t.is(pages.get(name), readFileSync(join(dir, name), 'utf8'), name);
+  }
 });
 
 test('source pages: #include and layout lines of the closest-hit shader carry no data; its include page does', async (t) => {

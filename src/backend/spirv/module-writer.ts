@@ -35,6 +35,11 @@ export interface SpirvWriteOptions {
   rebind?: ReadonlyMap<number, { set: number; binding: number }>;
   /** OpString / OpSource (with the source text) / OpLine from `loc`; default true. */
   debugInfo?: boolean;
+  /**
+   * The name each source file gets in OpString (default: its path as the IR has it). Files written
+   * for other machines pass a namer that makes it relative (report/portable-path.ts).
+   */
+  sourceName?: (path: string) => string;
 }
 
 export class ModuleWriter {
@@ -351,6 +356,10 @@ export class ModuleWriter {
       if (g.builtin === 'CullMask') {
         this.capabilities.add(Capability.RayCullMaskKHR);
         this.extensions.add('SPV_KHR_ray_cull_mask');
+      }
+      if (g.builtin === 'HitTriangleVertexPositions') {
+        this.capabilities.add(Capability.RayTracingPositionFetchKHR);
+        this.extensions.add('SPV_KHR_ray_tracing_position_fetch');
       }
     }
     if (g.nonWritable) this.decorate(g.id, Decoration.NonWritable);

@@ -33,7 +33,7 @@ export function writeSpirv(m: Module, opts: SpirvWriteOptions = {}): Uint32Array
   const sources = new Section();
   if (opts.debugInfo !== false) {
     m.sources.forEach((src, i) => {
-      const file = w.string(src.path);
+      const file = w.string(opts.sourceName ? opts.sourceName(src.path) : src.path);
       w.fileStrings[i] = file;
       // OpSource: language, version, file, text; the rest of a long text in OpSourceContinued.
       const pieces = splitForWords(src.text, MAX_INSTRUCTION_WORDS - 5);

@@ -16,6 +16,7 @@ import { withLoadWatchdog } from '../../utilities/load-watchdog.js';
 function atomicWriter(dir: string) {
   const written: string[] = [];
   return {
+    dir,
     write(name: string, data: string | Uint8Array) {
       const p = join(dir, name);
       mkdirSync(dirname(p), { recursive: true });
@@ -39,7 +40,7 @@ export function registerReportCommand(program: Command): void {
     .option('--json', 'print the report path as JSON')
     .action(async (dirArg: string, opts: { utility: string[]; json?: boolean }) => {
       const { writeHtmlReport } = await import('../../report/write-report.js');
-      const { loadRunDir, runDataFiles, RunDirError } = await import('../../driver/run-dir.js');
+      const { loadRunDir, namingDir, runDataFiles, RunDirError } = await import('../../driver/run-dir.js');
       const dir = resolve(dirArg);
       const users = await userUtilities(dir, opts.utility);
       const data = loadRunDir(dir, (name) => {
@@ -48,7 +49,7 @@ export function registerReportCommand(program: Command): void {
         return u;
       });
       const w = atomicWriter(dir);
-      for (const [name, text] of Object.entries(runDataFiles(data.results, data.record.manifest))) w.write(name, text);
+      for (const [name, text] of Object.entries(runDataFiles(data.results, namingDir(data)))) w.write(name, text);
       for (const [name, text] of Object.entries(data.annotated)) w.write(`annotated/${name}.glsl`, text);
       await writeHtmlReport(w, data);
       w.recordInMarker();
@@ -58,7 +59,7 @@ export function registerReportCommand(program: Command): void {
 
 /** The user utilities a saved run needs, by name: the files given, then the files run.json recorded. */
 async function userUtilities(dir: string, files: string[]): Promise<Map<string, Utility>> {
-  const { RunDirError } = await import('../../driver/run-dir.js');
+  const { recordedUtilityPath, RunDirError } = await import('../../driver/run-dir.js');
   const { BUILTIN_UTILITIES } = await import('../../utilities/builtin.js');
   const { loadUtilities } = await import('../../utilities/load-utility.js');
   const byName = new Map<string, Utility>();
@@ -73,8 +74,8 @@ async function userUtilities(dir: string, files: string[]): Promise<Map<string, 
   }
   for (const m of Array.isArray(record.modes) ? record.modes : []) {
     if (typeof m?.mode !== 'string' || m.mode in BUILTIN_UTILITIES || byName.has(m.mode) || typeof m.utilityFile !== 'string') continue;
-    if (!existsSync(m.utilityFile)) throw new RunDirError(`${recordPath}: utility '${m.mode}' was loaded from ${m.utilityFile}, which no longer exists; give it with --utility`);
-    const file: string = m.utilityFile;
+    const file = recordedUtilityPath(m.utilityFile, dir);
+    if (!existsSync(file)) throw new RunDirError(`${recordPath}: utility '${m.mode}' (recorded as ${m.utilityFile}) is not at ${file}; give its file with --utility`);
     for (const u of await withLoadWatchdog(file, () => loadUtilities(file))) byName.set(u.name, u);
   }
   return byName;

@@ -51,9 +51,11 @@ export function formatConfigIgnored(configName: string, ignored: readonly string
     ? `# options of ${configName} this model does not have: the effect on cycles measured by \`${effects.generator}\` (${effects.frame} on ${effects.config}, commit ${effects.commit}; docs/generated/config-sensitivity.md) or "not measured", then why it is ignored`
     : `# options of ${configName} this model does not have: effects not measured (no ${IGNORED_EFFECTS_FILE}; run \`npm run bench -- sensitivity\`), then why each is ignored`;
   const lines = ignored.map((l) => {
-    const m = /^(.+?:\d+): (\S+): (.*)$/.exec(l);
+    const m = /^(.+?):(\d+): (\S+): (.*)$/.exec(l);
     if (!m) return l;
-    return `${m[1]}: ${m[2]}: ${effectText(m[2]!, effects)}; ignored: ${m[3]}`;
+    // The config file by name (the header names the config): not the writing machine's absolute path.
+    const file = m[1]!.split(/[\\/]/).pop() || m[1]!;
+    return `${file}:${m[2]}: ${m[3]}: ${effectText(m[3]!, effects)}; ignored: ${m[4]}`;
   });
   return `${head}\n${lines.join('\n')}\n`;
 }

@@ -205,13 +205,19 @@ export function emptyBuffer(layout: ElementLayout | undefined, elements: number)
  */
 export function packSceneRecords(
   layout: ElementLayout | undefined, kind: SceneBufferKind, records: SceneRecord[], fields: Record<string, SceneFieldSource>, path: string,
-  opts: PackOptions,
+  opts: PackOptions, field?: string,
 ): { data: Uint8Array; stride: number } {
   if (!layout) return packScalarRecords(kind, records);
   const { types } = layout;
   const elem = typeOf(types, layout.elem);
   let values: unknown[];
   if (elem.kind === 'struct') {
+    // A constant in `fields` is checked once, at its own key, not as every element's member.
+    for (const mem of elem.members) {
+      const c = fields[mem.name];
+      if (typeof c !== 'number' && !Array.isArray(c)) continue;
+      packValue(new DataView(new ArrayBuffer(Math.max(layoutSize(types, mem.type), 4))), 0, mem.type, types, c, `${path}.fields.${mem.name}`, opts);
+    }
     values = records.map((r, i) =>
       Object.fromEntries(elem.members.map((mem) => {
         const field = fields[mem.name] ?? mem.name;
@@ -228,6 +234,15 @@ export function packSceneRecords(
         }
         return [mem.name, widenToVec4(types, mem.type, r[field])];
       })));
+  } else if (field !== undefined || !('' in sceneFields(kind))) {
+    // One named field per element (a separate normal or texCoord buffer).
+    if (field === undefined) {
+      throw new ManifestError([
+        `${path}: its elements are ${typeName(types, layout.elem)}, but the scene's ${kind} have several fields (${Object.keys(sceneFields(kind)).join(', ')}): ` +
+        'give "field" (the one each element holds, e.g. "field": "normal"), or "hostStruct" / "struct" for whole records',
+      ]);
+    }
+    values = records.map((r) => widenToVec4(types, layout.elem, r[field]));
   } else if (elem.kind === 'vector' || kind !== 'indices') {
     values = records.map((r) => r['']);
   } else {

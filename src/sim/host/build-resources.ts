@@ -13,6 +13,7 @@
 import type { Global, Module } from '../../ir/module.js';
 import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js';
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
+import { fitToBlock } from '../workload/check-interface.js';
 import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
 import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
@@ -61,6 +62,8 @@ export interface HostSetup {
   output?: SimImage;
   specConstants: Map<number, number | boolean>;
   launch: [number, number, number];
+  /** The packed bytes of every named buffer (`buffers` entries and storage buffers with an `id`): what declared BLAS inputs `{"buffer": name}` read. */
+  namedBuffers: ReadonlyMap<string, Uint8Array>;
   /**
    * Multi-frame runs: what the host does before launching frame `frame` (0-based, in order):
    * resets the resources whose `eachFrame` is 'clear' or 'upload' (from frame 1 on) and writes the
@@ -120,6 +123,8 @@ export function buildHostSetup(
   const repacks: (() => void)[] = [];
   /** Buffers uploaded again each frame: their content once every address is final. */
   const uploads: Uint8Array[] = [];
+  /** Named buffers that could not be packed (already reported). */
+  const failed = new Set<string>();
   const fail = (e: unknown, path: string, name?: string): void => {
     if (e instanceof ManifestError) problems.push(...e.problems);
     // Pack errors thrown under a key path that already names the file and key are not prefixed again.
@@ -127,6 +132,7 @@ export function buildHostSetup(
     else throw e;
     // A buffer that failed still gets an address, so values naming it do not add "no buffer named" follow-ons.
     if (name !== undefined && !plan.address(name)) plan.place(name, place(16), 0);
+    if (name !== undefined) failed.add(name);
   };
 
   // Scene buffers first: instance descriptions need the others' addresses.
@@ -139,7 +145,7 @@ export function buildHostSetup(
     if (content.from === 'scene' && content.what) {
       const what = content.what;
       const pack = () => packSceneRecords(
-        layout, what, sceneRecords(scene, what, { get: (k) => sceneBuffers.get(k) }, content.model), content.fields ?? {}, path, opts,
+        layout, what, sceneRecords(scene, what, { get: (k) => sceneBuffers.get(k) }, content.model), content.fields ?? {}, path, opts, content.field,
       ).data;
       // Records holding addresses of other scene buffers are packed again once all are placed.
       data = plan.packed(pack, path, what === 'instanceDescriptions' || what === 'models');
@@ -239,27 +245,48 @@ export function buildHostSetup(
     fail(e, where);
   }
   if (!as) {
+    // Geometry read from a buffer that failed to pack adds only follow-ons (no such buffer, counts
+    // and ranges over no data): the buffer's own problem is the one to report.
+    let readsFailed = false;
     try {
-      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => named.get(name));
+      as = buildAccelerationStructureFor(manifest, scene, accelLayout, (name) => {
+        if (failed.has(name)) readsFailed = true;
+        return named.get(name);
+      });
     } catch (e) {
       if (!(e instanceof ManifestError)) throw e;
-      problems.push(...e.problems);
+      if (!readsFailed) problems.push(...e.problems);
     }
   }
 
   const resources: Resources = { buffers, images, accels, ...(memory.length > 0 ? { memory } : {}) };
-  const pc = m.globals.find((g) => g.storage === 'pushConstant');
+  // One push constant range, which stages may declare differently (a miss shader reading only its
+  // first member, other block names): packed through the largest declaration the value fits.
+  const pcs = m.globals.filter((g) => g.storage === 'pushConstant')
+    .map((g) => ({ g, block: pointee(m.types, g) }))
+    .sort((a, b) => layoutSize(m.types, b.block) - layoutSize(m.types, a.block));
+  const pc = pcs[0]?.g;
   if (pc) {
     if (!manifest.pushConstants) {
       problems.push(`${where}: pushConstants: missing, but the shaders declare a push_constant block '${pc.name}'`);
     } else {
-      const block = pointee(m.types, pc);
-      const data = new Uint8Array(alignUp(layoutSize(m.types, block), 16));
+      const data = new Uint8Array(alignUp(layoutSize(m.types, pcs[0]!.block), 16));
       const base = manifest.pushConstants;
       const pack = (): void => {
         const over = frameEntry(manifest.perFramePushConstants, frame);
-        data.fill(0);
-        packValue(new DataView(data.buffer), 0, block, m.types, substitutePlaceholders(over ? { ...base, ...over } : base, placeholders()), `${where}: pushConstants`, opts);
+        const value = substitutePlaceholders(over ? { ...base, ...over } : base, placeholders());
+        let first: unknown;
+        for (const { block } of pcs) {
+          data.fill(0);
+          try {
+            packValue(new DataView(data.buffer), 0, block, m.types, fitToBlock(m.types, block, value), `${where}: pushConstants`, opts);
+            return;
+          } catch (e) {
+            if (!(e instanceof LayoutPackError)) throw e;
+            first ??= e;
+          }
+        }
+        throw first;
       };
       try {
         pack();
@@ -298,6 +325,7 @@ export function buildHostSetup(
     output,
     specConstants: new Map(Object.entries(manifest.specConstants).map(([k, v]) => [Number(k), v])),
     launch: [params.width, params.height, manifest.launch.depth],
+    namedBuffers: named,
     startFrame(f: number): void {
       frame = f;
       if (f > 0) for (const r of resets) r();
@@ -381,7 +409,7 @@ function packUniformBlock(
   if (d.data) {
     const bytes = readDataFile(d.data, `${path}.data`);
     if (bytes.byteLength < widest.size) {
-      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${typeName(types, widest.block)}) is ${widest.size} bytes`]);
+      throw new ManifestError([`${path}.data: ${bytes.byteLength} bytes, but the block ${widest.name} (${structName(types, widest.block)}), the largest declaration of this binding, is ${widest.size} bytes`]);
     }
     data = new Uint8Array(alignUp(bytes.byteLength, 16));
     data.set(bytes);
@@ -442,7 +470,7 @@ function buildFromDescriptions(
   manifest: WorkloadManifest, spec: NonNullable<WorkloadManifest['accelerationStructures']>, layout: Pick<BuildOptions, 'layout' | 'treeletBytes'>,
   namedBytes?: NamedBufferBytes,
 ): AccelerationStructure {
-  const { blas, instances } = loadAccelerationStructureDescriptions(spec, `${manifest.path}: accelerationStructures`, namedBytes);
+  const { blas, instances } = loadAccelerationStructureDescriptions(spec, manifest.path, namedBytes);
   return buildAccelerationStructureFromDescriptions(blas, instances, { baseAddress: AS_BASE, ...layout });
 }
 
@@ -455,15 +483,6 @@ function sceneOrder(d: DescriptorBinding): number {
 function pointee(types: TypeTable, g: Global): TypeId {
   const t = typeOf(types, g.type);
   return t.kind === 'pointer' ? t.pointee : g.type;
-}
-
-/** A block with a single struct member accepts the member's value directly (`uniform B { Camera cam; }`). */
-function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
-  const t = typeOf(types, block);
-  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null) return value;
-  const only = t.members[0]!;
-  if (only.name in (value as object)) return value;
-  return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
 }
 
 /** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */
@@ -499,4 +518,10 @@ function loadRawRgba8(t: { file: string; width: number; height: number }, path: 
   const img = createImage('rgba8', t.width, t.height);
   (img.levels[0]!.data as Uint8Array).set(texels);
   return img;
+}
+
+/** A block as its shader spells it (`UBO`), not the IR's `%UBO`. */
+function structName(types: TypeTable, block: TypeId): string {
+  const t = typeOf(types, block);
+  return t.kind === 'struct' ? t.name : typeName(types, block);
 }

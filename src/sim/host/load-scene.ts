@@ -25,8 +25,12 @@ export async function loadScene(spec: SceneSpec | undefined, manifestPath: strin
     ? await loadModels(spec.models)
     : src!.kind === 'obj' ? loadObjScene(src!.file) : src!.kind === 'gltf' ? await loadGltfScene(src!.file) : proceduralScene(src!.generator, src!.seed);
   if (!spec.opaque) for (const m of scene.meshes) m.opaque = false;
-  if (spec.instances.length > 0) scene.instances = spec.instances.map((inst, i) => toInstance(scene, inst, i, manifestPath));
-  return spec.conversions ? convertScene(scene, spec.conversions) : scene;
+  // `instances` describe what the application instances: after `preTransformVertices` that is the one
+  // merged mesh the loader returns (mesh 0), so the loader's conversions come first.
+  const converted = spec.conversions ? convertScene(scene, spec.conversions) : scene;
+  if (spec.instances.length > 0) converted.instances = spec.instances.map((inst, i) => toInstance(converted, inst, i, manifestPath));
+  else if (spec.customIndexFrom === 'mesh') converted.instances = converted.instances.map((inst) => (inst.source === 'mesh' ? { ...inst, customIndex: inst.geometryIndex } : inst));
+  return converted;
 }
 
 async function loadModels(models: ModelSpec[]): Promise<Scene> {

@@ -9,6 +9,9 @@
  *   material's base colour (the material of the first triangle that uses the vertex).
  * - `srgbToLinear`: material colours (Kd, Ks, Ke, Ka) and vertex colours decoded from sRGB, before
  *   pre-multiplying (the sRGB transfer function of IEC 61966-2-1).
+ * - `materialColorsPow22`: material ambient, diffuse and specular colours (Ka, Kd, Ks) raised to the
+ *   power 2.2, as nvpro-samples' `loadModel` does ("Converting from Srgb to linear"); emission and
+ *   vertex colours are kept.
  * The acceleration structure is built from the converted scene, so the BLAS and the vertex
  * buffers the shaders read agree, as they do in the application.
  * Invariant: returns a scene satisfying scene.ts's invariants; procedural geometry is untouched.
@@ -22,6 +25,7 @@ export function convertScene(scene: Scene, conversions: readonly SceneConversion
   if (conversions.includes('preTransformVertices')) out = preTransform(out);
   if (conversions.includes('flipY')) out = { ...out, meshes: out.meshes.map(flipY) };
   if (conversions.includes('srgbToLinear')) out = linearColors(out);
+  if (conversions.includes('materialColorsPow22')) out = pow22Materials(out);
   if (conversions.includes('preMultiplyVertexColors')) out = { ...out, meshes: out.meshes.map((m) => preMultiplyColors(out, m)) };
   return out;
 }
@@ -113,6 +117,12 @@ function preMultiplyColors(scene: Scene, mesh: TriangleMesh): TriangleMesh {
 /** The sRGB electro-optical transfer function: an encoded value in [0, 1] -> linear. */
 export function srgbToLinear(v: number): number {
   return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+}
+
+function pow22Materials(scene: Scene): Scene {
+  // glm::pow(c, vec3(2.2f)) in float, as the host computes it.
+  const p = (c: [number, number, number]): [number, number, number] => [Math.fround(c[0] ** 2.2), Math.fround(c[1] ** 2.2), Math.fround(c[2] ** 2.2)];
+  return { ...scene, materials: scene.materials.map((m) => ({ ...m, kd: p(m.kd), ks: p(m.ks), ka: p(m.ka) })) };
 }
 
 function linearColors(scene: Scene): Scene {

@@ -126,7 +126,7 @@ export function sceneRecords(scene: Scene, kind: SceneBufferKind, addresses?: Sc
           materialIndexAddress: at('materialIndices', ft),
           firstVertex: fv, firstIndex: ft * 3, firstTriangle: ft, firstMaterial: m.firstMaterial, firstTexture: m.firstTexture,
           vertexCount, indexCount: triangleCount * 3, triangleCount, materialCount: m.materialCount, textureCount: m.textureCount,
-          model: i,
+          model: i, material: meshes[0]?.materialIds[0] ?? 0,
         };
       });
     }

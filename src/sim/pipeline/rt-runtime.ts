@@ -25,6 +25,8 @@ export class RtRuntimeError extends Error {}
 
 interface RayFrame {
   ray: RayQuery;
+  /** The acceleration structure the ray traverses (position fetch reads its triangles). */
+  accel: AccelerationStructure;
   missIndex: number;
   result: TraversalResult;
   /** The hit the built-ins describe (a candidate, then the committed hit before closest-hit). */
@@ -237,6 +239,13 @@ export class RtRuntime {
         return rowMajor3x4ToMat3x4(hit.objectToWorld);
       case 'WorldToObject3x4':
         return rowMajor3x4ToMat3x4(hit.worldToObject);
+      case 'HitTriangleVertexPositions': {
+        // The three object-space vertices as the BLAS stores them (after its build-time transform).
+        const as = f.accel;
+        if (hit.kind !== 'triangle' || hit.leafNode === undefined || !as) throw new RtRuntimeError('gl_HitTriangleVertexPositionsEXT read for a hit that is not a triangle');
+        const r = as.leafRef[hit.leafNode]!;
+        return Array.from(as.triVertices.subarray(9 * r, 9 * r + 9));
+      }
       default:
         throw new RtRuntimeError(`built-in ${name} is not provided by the ray tracing runtime`);
     }
@@ -333,7 +342,7 @@ export class RtRuntime {
     const committed = result.committed;
     if (committed) writeBarycentrics(committedAttributes, committed.u, committed.v);
     stack.push({
-      ray, missIndex: args[5]! >>> 0, result,
+      ray, accel: as, missIndex: args[5]! >>> 0, result,
       hit: undefined, hitT: Math.fround(ray.tmax), hitKind: 0, pendingT: 0, pendingKind: 0,
       committed, committedT: committed ? Math.fround(committed.t) : ray.tmax, committedKind: committed ? committed.hitKind : 0,
       committedAttributes, callerAttributes, terminated: result.terminatedEarly,

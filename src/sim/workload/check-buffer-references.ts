@@ -319,7 +319,10 @@ function addressTargets(
 }
 
 function compare(written: KnownLayout, read: KnownLayout): string | undefined {
-  if (written.component !== undefined && written.component === read.component) return undefined;
+  // Tightly packed components of one width and kind hold the same bytes however they are grouped
+  // (uint indices read as uvec3 or ivec3); int and uint of one width are the same bits.
+  const bits = (c: string | undefined) => c?.replace(/^[iu]/, 'int');
+  if (written.component !== undefined && bits(written.component) === bits(read.component)) return undefined;
   if (written.stride !== read.stride) {
     return `its elements are ${written.stride} bytes (${written.what}) and the shader's ${read.what} elements ${read.stride} bytes`;
   }
@@ -327,4 +330,44 @@ function compare(written: KnownLayout, read: KnownLayout): string | undefined {
   const moved = [...read.members].filter(([n, off]) => written.members!.has(n) && written.members!.get(n) !== off);
   if (moved.length === 0) return undefined;
   return `member offsets differ from the shader's ${read.what}: ${moved.map(([n, off]) => `${n} at ${written.members!.get(n)} vs ${off}`).join(', ')}`;
+}
+
+/**
+ * Declared triangle geometry read from a named buffer (`"vertexData": {"buffer": name}`) whose
+ * elements the host declares (`hostStruct`, or `struct`): a `vertexStride` other than that element
+ * size reads positions out of step with the vertices the shaders see (a hostStruct member added or
+ * resized without the stride). A buffer the manifest gives only as the shader's view (`vec4 v[]`)
+ * is not compared: vertex pulling reads it at the host's stride by design.
+ * Invariant: pure; one message per geometry, naming its key and the buffer's key.
+ */
+export function checkBlasVertexStrides(manifest: WorkloadManifest, modules: Module[]): string[] {
+  const spec = manifest.accelerationStructures;
+  if (!spec) return [];
+  const named = new Map<string, { key: string; content: StorageBufferContent }>();
+  manifest.descriptors.forEach((d, i) => {
+    if (d.kind === 'storageBuffer' && d.id !== undefined) named.set(d.id, { key: `descriptors[${i}]`, content: d });
+  });
+  for (const b of manifest.buffers ?? []) named.set(b.name, { key: b.key, content: b.content });
+  const elementSize = (c: StorageBufferContent): { bytes: number; what: string } | undefined => {
+    if (c.hostStruct) return { bytes: hostStructType(c.hostStruct, c.layout).stride, what: 'its hostStruct' };
+    if (c.struct) {
+      for (const m of modules) {
+        const s = structElementLayout(m.types, c.struct, c.layout);
+        if (s) return { bytes: s.stride, what: `struct ${c.struct}` };
+      }
+    }
+    return undefined;
+  };
+  const out: string[] = [];
+  spec.blas.forEach((b, i) => b.geometries.forEach((g, j) => {
+    if (g.type !== 'triangles' || !('buffer' in g.vertexData)) return;
+    const target = named.get(g.vertexData.buffer);
+    const size = target && elementSize(target.content);
+    if (!size || size.bytes === g.vertexStride) return;
+    out.push(
+      `${manifest.path}: accelerationStructures.blas[${i}].geometries[${j}].vertexStride: ${g.vertexStride}, but buffer "${g.vertexData.buffer}" ` +
+      `(${target.key}) holds ${size.bytes}-byte elements (${size.what}): the BLAS reads positions out of step with the vertices the shaders read`,
+    );
+  }));
+  return out;
 }

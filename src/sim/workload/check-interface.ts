@@ -62,6 +62,8 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
   const usedBindings = new Set<string>();
   const specIds = new Set<number>();
   let pushConstantSeen = false;
+  /** Every stage's push_constant block: one range, which stages may declare differently (a prefix, other names). */
+  const pushDeclarations: { m: Module; g: Global; file: string }[] = [];
   /** Uniform blocks by descriptor index: stages may declare one binding differently (checked together). */
   const uniformDeclarations = new Map<number, { m: Module; g: Global; file: string }[]>();
 
@@ -73,7 +75,7 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
       if (g.storage === 'pushConstant') {
         pushConstantSeen = true;
         if (!manifest.pushConstants) at('pushConstants', `missing: ${file} declares push_constant block ${blockName(m, g)}`);
-        else tryPack(at, 'pushConstants', m.types, pointee(m.types, g), substitutePlaceholders(manifest.pushConstants), file);
+        else pushDeclarations.push({ m, g, file });
         continue;
       }
       if (g.set === undefined || g.binding === undefined) continue;
@@ -97,6 +99,10 @@ export function checkManifestInterfaces(manifest: WorkloadManifest, moduleOf: Mo
     checkUniformBuffer(manifest, manifest.descriptors[index] as Extract<DescriptorBinding, { kind: 'uniformBuffer' }>, `descriptors[${index}]`, declarations, at);
   }
 
+  if (manifest.pushConstants && pushDeclarations.length > 0) {
+    const value = substitutePlaceholders(manifest.pushConstants);
+    anyDeclarationPasses(pushDeclarations, (types, block, file, report) => tryPack(report, 'pushConstants', types, block, fitToBlock(types, block, value), file), at);
+  }
   checkShaderRecords(manifest, moduleOf, at);
   for (const id of Object.keys(manifest.specConstants)) {
     if (!specIds.has(Number(id))) at(`specConstants.${id}`, 'no shader declares layout(constant_id = ' + id + ')');
@@ -131,10 +137,44 @@ function checkDescriptor(
     case 'storageBuffer':
       // With a hostStruct the value is the host's elements, not the shader's view of the block.
       if (d.value !== undefined && !d.hostStruct) tryPack(at, `${path}.value`, m.types, block, fitToBlock(m.types, block, d.value), file);
-      if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at);
+      if (d.from === 'scene' && d.what && !d.hostStruct) checkSceneFields(m.types, block, d.what, d.fields ?? {}, `${path}`, file, at, d.field);
       return;
     default:
       return;
+  }
+}
+
+/** A check of one declaration of a block; `at` receives its problems. */
+type DeclarationCheck = (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void;
+
+/**
+ * `check` against each declaration of one block (stages may declare a binding or the push constant
+ * range differently; the host binds one buffer): no problem when one declaration passes, else what
+ * each differing declaration says at each key.
+ */
+function anyDeclarationPasses(declarations: readonly { m: Module; g: Global; file: string }[], check: DeclarationCheck, at: (path: string, message: string) => void): void {
+  const all: { found: [string, string][]; file: string }[] = [];
+  for (const { m, g, file } of declarations) {
+    const found: [string, string][] = [];
+    check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
+    if (found.length === 0) return;
+    all.push({ found, file });
+  }
+  // Every declaration refuses it: say what each different one says at that key (a block declared
+  // with another member list), not only the first's view; the same block in more files once.
+  const first = all[0];
+  for (const [p, msg] of first?.found ?? []) {
+    const said = new Set([msg.split(first!.file).join('')]);
+    const parts = [msg];
+    for (const { found, file } of all.slice(1)) {
+      for (const [q, other] of found) {
+        const core = other.split(file).join('');
+        if (q !== p || said.has(core)) continue;
+        said.add(core);
+        parts.push(other);
+      }
+    }
+    at(p, parts.join('; '));
   }
 }
 
@@ -149,17 +189,7 @@ function checkUniformBuffer(
   declarations: { m: Module; g: Global; file: string }[], at: (path: string, message: string) => void,
 ): void {
   const aspect = manifest.launch.width / manifest.launch.height;
-  /** The problems of `check` against each declaration; none when one declaration passes. */
-  const anyDeclaration = (check: (types: TypeTable, block: TypeId, file: string, at: (p: string, msg: string) => void) => void): void => {
-    let first: [string, string][] | undefined;
-    for (const { m, g, file } of declarations) {
-      const found: [string, string][] = [];
-      check(m.types, pointee(m.types, g), file, (p, msg) => found.push([p, msg]));
-      if (found.length === 0) return;
-      first ??= found;
-    }
-    for (const [p, msg] of first ?? []) at(p, msg);
-  };
+  const anyDeclaration = (check: DeclarationCheck): void => anyDeclarationPasses(declarations, check, at);
   if (d.camera) {
     const camera = d.camera;
     anyDeclaration((types, block, file, report) => {
@@ -167,7 +197,7 @@ function checkUniformBuffer(
         cameraMemberValues(camera, aspect, types, block, `${path}.camera`);
       } catch (e) {
         if (!(e instanceof LayoutPackError)) throw e;
-        report(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+        report(e.path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
       }
     });
   } else if (!d.data) {
@@ -187,7 +217,7 @@ function checkUniformBuffer(
 /** Each member of the runtime array's element struct must be a scene field (after renaming). */
 function checkSceneFields(
   types: TypeTable, block: TypeId, what: keyof typeof SCENE_BUFFER_FIELDS, fields: Record<string, SceneFieldSource>, path: string,
-  file: string, at: (path: string, message: string) => void,
+  file: string, at: (path: string, message: string) => void, field?: string,
 ): void {
   const t = typeOf(types, block);
   if (t.kind !== 'struct') return;
@@ -201,8 +231,8 @@ function checkSceneFields(
   const known = sceneFields(what);
   if (elem.kind !== 'struct') {
     // Scalars / vectors take the record's single value; records of named fields need the host's layout.
-    if (!('' in known)) {
-      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
+    if (!('' in known) && field === undefined) {
+      at(path, `${file} reads the ${what} as ${typeName(types, lt.elem)} elements, not a struct: give "field" when each element is one field (a separate normal buffer: "field": "normal"), or "hostStruct" with the host's element struct (e.g. {"pos": "vec3", "normal": "vec3", "uv": "vec2"}), laid out by "layout"`);
     }
     return;
   }
@@ -251,7 +281,7 @@ function tryPack(
     packValue(new DataView(new ArrayBuffer(Math.max(size, 4))), 0, block, types, value, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
-    at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+    at(e.path || path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
   }
 }
 
@@ -271,10 +301,13 @@ function runtimeLength(types: TypeTable, block: TypeId, value: unknown): number 
  */
 export function fitToBlock(types: TypeTable, block: TypeId, value: unknown): unknown {
   const t = typeOf(types, block);
-  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (t.kind !== 'struct' || t.members.length !== 1 || typeof value !== 'object' || value === null) return value;
   const only = t.members[0]!;
+  const kind = typeOf(types, only.type).kind;
+  // `buffer B { Obj i[]; }` takes its elements as a JSON array, as the host uploads them.
+  if (Array.isArray(value)) return kind === 'runtimeArray' || kind === 'array' ? { [only.name]: value } : value;
   if (only.name in (value as object)) return value;
-  return typeOf(types, only.type).kind === 'struct' ? { [only.name]: value } : value;
+  return kind === 'struct' ? { [only.name]: value } : value;
 }
 
 /** Run-parameter placeholders ("${spp}", "${(frame + 1) * spp}") read as a number for the layout checks; the validator checked their syntax. */
@@ -362,6 +395,12 @@ function tryPackMembers(
     packMembers(new DataView(new ArrayBuffer(Math.max(layoutSize(types, block), 4))), block, types, numbers, path, ANY_ADDRESS);
   } catch (e) {
     if (!(e instanceof LayoutPackError)) throw e;
-    at(e.path, `${e.message.slice(e.path.length + 2)} (block ${typeName(types, block)} in ${file})`);
+    at(e.path, `${e.message.slice(e.path.length + 2)} (block ${structName(types, block)} in ${file})`);
   }
+}
+
+/** A block as its shader spells it (`CameraProperties`), not the IR's `%CameraProperties`. */
+function structName(types: TypeTable, block: TypeId): string {
+  const t = typeOf(types, block);
+  return t.kind === 'struct' ? t.name : typeName(types, block);
 }

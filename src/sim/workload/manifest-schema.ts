@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import {
   CAMERA_QUANTITIES, EACH_FRAME, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
-  SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS, type ShaderStage,
+  SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS, STORAGE_IMAGE_VK_FORMATS, type ShaderStage,
 } from './manifest.js';
 import { VERTEX_FORMATS } from './acceleration-structures.js';
 
@@ -108,6 +108,7 @@ export const storageBufferContentShape = {
     z.union([text, addressOfSchema, z.number(), z.array(z.number()).min(1)]),
     'a scene field name, {"addressOf": ...} or a constant (a number or an array of numbers)',
   )).optional().describe('Element member -> scene field name, {"addressOf": ...}, or a constant'),
+  field: text.optional().describe('Scalar or vector elements: the scene field each element holds (a separate normal or texCoord buffer: "normal")'),
   model: count.optional().describe('Only this model\'s records (scene.models)'),
   data: text.optional().describe('A .json value or raw .bin bytes, optionally .gz'),
   value: jsonValue.optional(),
@@ -129,7 +130,8 @@ export const descriptorSchemas = {
   accelerationStructure: z.strictObject({ ...descriptorCommon, kind: z.literal('accelerationStructure') }),
   storageImage: z.strictObject({
     ...descriptorCommon, kind: z.literal('storageImage'),
-    format: z.enum(STORAGE_IMAGE_FORMATS),
+    format: z.enum([...STORAGE_IMAGE_FORMATS, ...Object.keys(STORAGE_IMAGE_VK_FORMATS)] as [string, ...string[]])
+      .describe('GLSL layout name (rgba8) or the host\'s VkFormat without VK_FORMAT_ (B8G8R8A8_UNORM, R32G32B32A32_SFLOAT)'),
     role: z.enum(['output', 'accumulation', 'scratch']).optional().describe('Default "output": written as image.png'),
     eachFrame,
   }),
@@ -186,6 +188,8 @@ export const sceneSchema = z.strictObject({
   instances: z.array(instanceSchema).optional(),
   opaque: z.boolean().optional().describe('Geometry opaque flag, default true'),
   conversions: z.array(z.enum(SCENE_CONVERSIONS)).optional().describe('What the application\'s model loader does (vkglTF FileLoadingFlags)'),
+  customIndexFrom: z.enum(['instance', 'mesh']).optional()
+    .describe('gl_InstanceCustomIndexEXT of the instances the file gives: their order (default) or their mesh\'s index (nvpro\'s glTF tutorial)'),
   notes: notes.optional(),
 });
 

@@ -130,6 +130,16 @@ export interface FrameOverride {
 export const STORAGE_IMAGE_FORMATS = ['rgba8', 'rgba16f', 'rgba32f', 'r32f', 'rg32f', 'r32ui', 'rgba32ui'] as const;
 export type StorageImageFormat = (typeof STORAGE_IMAGE_FORMATS)[number];
 
+/**
+ * A storage image's format as the host code spells it (`VK_FORMAT_B8G8R8A8_UNORM` without the
+ * prefix), for the GLSL layout name above. BGRA and RGBA hold the same channels for a shader; only
+ * the bytes' order in memory differs, which nothing here observes.
+ */
+export const STORAGE_IMAGE_VK_FORMATS: Readonly<Record<string, StorageImageFormat>> = {
+  R8G8B8A8_UNORM: 'rgba8', B8G8R8A8_UNORM: 'rgba8', R16G16B16A16_SFLOAT: 'rgba16f', R32G32B32A32_SFLOAT: 'rgba32f',
+  R32_SFLOAT: 'r32f', R32G32_SFLOAT: 'rg32f', R32_UINT: 'r32ui', R32G32B32A32_UINT: 'rgba32ui',
+};
+
 /** What a storage buffer can be packed from when it comes from the scene. See SCENE_BUFFER_FIELDS. */
 export const SCENE_BUFFER_KINDS = [
   'vertices', 'indices', 'materials', 'materialIndices', 'instanceDescriptions', 'models', 'aabbs', 'spheres', 'lights',
@@ -188,6 +198,8 @@ export const SCENE_BUFFER_EXTRA_FIELDS: Readonly<Partial<Record<SceneBufferKind,
   vertices: { color: 'vec3' },
   /** The model (`models` record) the instance draws. */
   instanceDescriptions: { model: 'uint' },
+  /** The scene-wide material of the model's first triangle (a glTF mesh primitive's material: nvpro's PrimMeshInfo.materialIndex). */
+  models: { material: 'int' },
 };
 
 /** Every field a record of `kind` has: the fixed-layout fields, then the extra ones. */
@@ -245,6 +257,12 @@ export interface StorageBufferContent {
   from?: 'scene';
   what?: SceneBufferKind;
   fields?: Record<string, SceneFieldSource>;
+  /**
+   * Scalar or vector elements of a record kind with several fields (vertices, materials): the one
+   * field each element holds, as hosts that keep positions, normals and texture coordinates in
+   * separate buffers upload them (`"what": "vertices", "field": "normal"` for `vec3 n[]`).
+   */
+  field?: string;
   /** Only that model's (or mesh's) records, with model-local material / texture indices. */
   model?: number;
   data?: string;
@@ -359,13 +377,20 @@ export interface SceneSpec {
   opaque: boolean;
   /** What the application's model loader does to the geometry (src/sim/host/scene-conversions.ts). */
   conversions?: SceneConversion[];
+  /**
+   * 'mesh': the file's own instances (no `instances` given) get their mesh's index as
+   * gl_InstanceCustomIndexEXT, as hosts that index a per-mesh table by it do (nvpro's glTF
+   * tutorial: `instanceCustomIndex = node.primMesh`). Default: their order.
+   */
+  customIndexFrom?: 'mesh';
 }
 
 /**
  * Model-loader conversions, named as Sascha Willems' vkglTF `FileLoadingFlags`, plus `srgbToLinear`:
- * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do.
+ * material colours and vertex colours decoded from sRGB, as hosts that author colours in sRGB do,
+ * and `materialColorsPow22`: material Ka, Kd, Ks raised to 2.2, as nvpro-samples' loadModel does.
  */
-export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear'] as const;
+export const SCENE_CONVERSIONS = ['preTransformVertices', 'flipY', 'preMultiplyVertexColors', 'srgbToLinear', 'materialColorsPow22'] as const;
 export type SceneConversion = (typeof SCENE_CONVERSIONS)[number];
 
 export interface LaunchSize {

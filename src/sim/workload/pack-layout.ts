@@ -340,7 +340,7 @@ function memberAt(types: TypeTable, block: TypeId, parts: string[], path: string
     if (t.kind === 'struct') {
       const m = t.members.find((x) => x.name === part);
       if (!m || m.offset === undefined) {
-        throw new LayoutPackError(path, `no member '${part}' in ${typeName(types, type)} (members: ${t.members.map((x) => x.name).join(', ')})`);
+        throw new LayoutPackError(path, `no member '${part}' in ${t.name} (members: ${t.members.map((x) => x.name).join(', ')})`);
       }
       offset += m.offset;
       type = m.type;

@@ -8,9 +8,9 @@
  */
 import { describeJson, existingFile, key, report, type JsonChecks } from './json-checks.js';
 import {
-  SCENE_BUFFER_KINDS, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
+  SCENE_BUFFER_KINDS, STORAGE_IMAGE_VK_FORMATS, sceneFields, type CameraSpec, type DescriptorBinding, type FrameOverride, type DescriptorContent, type InstanceSpec,
   type ModelSpec, type SceneFieldSource, type NamedBuffer, type SceneSource, type SceneSpec, type StorageBufferContent,
-  type TextureFile,
+  type StorageImageFormat, type TextureFile,
 } from './manifest.js';
 import { JSON_DATA_FILE, RAW_DATA_FILE } from './data-file.js';
 import { TEXTURE_FILE } from './texture-files.js';
@@ -57,7 +57,7 @@ function readDescriptorContent(c: JsonChecks, d: DescriptorJson, path: string): 
     case 'accelerationStructure':
       return { kind: d.kind };
     case 'storageImage':
-      return { kind: d.kind, format: d.format, role: d.role ?? 'output', ...(d.eachFrame ? { eachFrame: d.eachFrame } : {}) };
+      return { kind: d.kind, format: STORAGE_IMAGE_VK_FORMATS[d.format] ?? (d.format as StorageImageFormat), role: d.role ?? 'output', ...(d.eachFrame ? { eachFrame: d.eachFrame } : {}) };
     case 'uniformBuffer': {
       const layout = d.layout ?? 'std140';
       const sources = (['value', 'camera', 'data'] as const).filter((k) => d[k] !== undefined);
@@ -139,13 +139,17 @@ function readStorageBufferContent(c: JsonChecks, b: StorageBufferJson, path: str
     if (b.model !== undefined && !['vertices', 'indices', 'materials', 'materialIndices'].includes(b.what)) {
       report(c, key(path, 'model'), `only meaningful for vertices, indices, materials and materialIndices, not ${b.what}`);
     }
+    if (b.field !== undefined && !(b.field in sceneFields(b.what))) {
+      report(c, key(path, 'field'), `no field "${b.field}" in the scene's ${b.what} (fields: ${Object.keys(sceneFields(b.what)).filter((f) => f !== '').join(', ') || 'one unnamed value'})`);
+    }
     return {
       ...base, from: 'scene', what: b.what,
       ...(b.fields ? { fields: b.fields as Record<string, SceneFieldSource> } : {}),
+      ...(b.field !== undefined ? { field: b.field } : {}),
       ...(b.model !== undefined ? { model: b.model } : {}),
     };
   }
-  for (const k of ['what', 'fields', 'model'] as const) {
+  for (const k of ['what', 'fields', 'field', 'model'] as const) {
     if (b[k] !== undefined) report(c, key(path, k), 'only meaningful with "from": "scene"');
   }
   if (b.data !== undefined) {
@@ -195,6 +199,7 @@ export function readScene(c: JsonChecks, s: SceneJson, path: string): SceneSpec 
   return {
     ...(source ? { source } : {}), ...(models ? { models } : {}), instances: (s.instances ?? []).map(instance), opaque: s.opaque ?? true,
     ...(s.conversions && s.conversions.length > 0 ? { conversions: s.conversions } : {}),
+    ...(s.customIndexFrom === 'mesh' ? { customIndexFrom: 'mesh' as const } : {}),
   };
 }
 

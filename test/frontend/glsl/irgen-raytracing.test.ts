@@ -51,7 +51,7 @@ test('callableDataInEXT in callable shaders; hit attributes are read-only outsid
 for (const [name, bv] of Object.entries(BUILTIN_VARIABLES)) {
   const stage = bv.stages[0]!;
   test(`built-in ${name} is an input global with builtin ${bv.builtin} in ${STAGE_NAMES[stage]} shaders`, (t) => {
-    const ext = name.startsWith('gl_Subgroup') ? '#extension GL_KHR_shader_subgroup_basic : require\n' : name === 'gl_CullMaskEXT' ? '#extension GL_EXT_ray_cull_mask : require\n' : '';
+    const ext = name.startsWith('gl_Subgroup') ? '#extension GL_KHR_shader_subgroup_basic : require\n' : name === 'gl_CullMaskEXT' ? '#extension GL_EXT_ray_cull_mask : require\n' : name === 'gl_HitTriangleVertexPositionsEXT' ? '#extension GL_EXT_ray_tracing_position_fetch : require\n' : '';
     const src = stage === 'compute' ? `#version 460\n${ext}layout(local_size_x = 1) in;\nvoid main() { ${bv.type} x = ${name}; }` : `#version 460\n#extension GL_EXT_ray_tracing : require\n${ext}void main() { ${bv.type} x = ${name}; }`;
     const m = compileOk(src, EXT[stage]);
     const g = m.globals.find((x) => x.name === name)!;

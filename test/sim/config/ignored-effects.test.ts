@@ -27,3 +27,9 @@ test('config-ignored.txt without the generated figures says every effect is not 
   t.regex(text, /effects not measured/);
   t.regex(text, /\nx\.config:1: keep: effect on cycles not measured; ignored: PTX switch\n$/);
 });
+
+test('config-ignored.txt names the config file by its name, not the absolute path the loader read it from', (t) => {
+  const text = formatConfigIgnored('mobile', ['/opt/vvision/build/sim/config/presets/mobile.config:4: keep: PTX switch'], undefined);
+  t.regex(text, /\nmobile\.config:4: keep: effect on cycles not measured; ignored: PTX switch\n$/);
+  t.false(text.includes('/opt/'));
+});

@@ -109,3 +109,25 @@ test('a glTF model: its node transforms compose with the model transform; its me
   t.deepEqual([inst.geometryIndex, inst.customIndex], [1, 1]);
   t.deepEqual([...inst.transform], [2, 0, 0, 5, 0, 2, 0, 0, 0, 0, 2, 2], 'scale 2 and x + 5 after the node\'s z + 1');
 });
+
+test('with preTransformVertices, `instances` describe the merged mesh the loader returns (mesh 0), not the file\'s meshes', async (t) => {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const pos = doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer);
+  const prim = doc.createPrimitive().setAttribute('POSITION', pos);
+  const mesh = doc.createMesh('tri').addPrimitive(prim);
+  const other = doc.createMesh('other').addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos));
+  doc.createScene('s').addChild(doc.createNode('a').setMesh(mesh).setTranslation([0, 5, 0])).addChild(doc.createNode('b').setMesh(other));
+  const file = join(mkdtempSync(join(tmpdir(), 'vv-pretransform-')), 'two.gltf');
+  await new NodeIO().write(file, doc);
+  const spec: SceneSpec = {
+    source: { kind: 'gltf', file }, opaque: true, conversions: ['preTransformVertices'],
+    instances: [{ mesh: 0, transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0], customIndex: 0, mask: 255, sbtOffset: 0, flags: ['triangleFacingCullDisable'] }],
+  } as unknown as SceneSpec;
+  const scene = await loadScene(spec, join(file, '..', 'workload.json'));
+  t.is(scene.meshes.length, 1);
+  t.is(scene.meshes[0]!.positions.length, 18, 'both nodes baked into the one mesh');
+  t.is(scene.instances.length, 1);
+  t.is(scene.instances[0]!.geometryIndex, 0);
+  t.true(scene.meshes[0]!.positions.includes(5), 'node a\'s translation is baked in');
+});

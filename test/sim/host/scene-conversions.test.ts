@@ -43,3 +43,15 @@ test('COLOR_0 is read; preTransformVertices, flipY and preMultiplyVertexColors a
   const lin = convertScene(scene, ['srgbToLinear']);
   t.true(Math.abs(lin.materials[0]!.kd[0] - srgbToLinear(0.5)) < 1e-7);
 });
+
+test('materialColorsPow22: Ka, Kd, Ks raised to 2.2 in float (nvpro loadModel); emission and vertex colours kept', async (t) => {
+  const scene = await loadGltfScene(await twoNodeGltf());
+  const base = { ...scene, materials: scene.materials.map((m) => ({ ...m, ka: [0.5, 0.25, 1] as [number, number, number], ks: [0.5, 0.5, 0.5] as [number, number, number], ke: [0.5, 0, 0] as [number, number, number] })) };
+  const out = convertScene(base, ['materialColorsPow22']);
+  const m = out.materials[0]!;
+  t.deepEqual(m.kd, [Math.fround(0.5 ** 2.2), 1, 1]);
+  t.deepEqual(m.ka, [Math.fround(0.5 ** 2.2), Math.fround(0.25 ** 2.2), 1]);
+  t.deepEqual(m.ks, [Math.fround(0.5 ** 2.2), Math.fround(0.5 ** 2.2), Math.fround(0.5 ** 2.2)]);
+  t.deepEqual(m.ke, [0.5, 0, 0]);
+  t.deepEqual(out.meshes[0]!.colors, base.meshes[0]!.colors);
+});

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileWorkload } from '../../../src/driver/compile-workload.js';
-import { addressUses } from '../../../src/sim/workload/check-buffer-references.js';
+import { addressUses, checkBlasVertexStrides } from '../../../src/sim/workload/check-buffer-references.js';
 import { loadManifest } from '../../../src/sim/workload/load-manifest.js';
 
 const RCHIT = `#version 460
@@ -94,19 +94,22 @@ test('same element size but members at other offsets: a warning naming them', (t
 test('a named buffer whose address is given by value is checked too', (t) => {
   const path = manifest({ id: 'verts', struct: 'VertexObj', fields: { pos: 'position', nrm: 'normal' } }, {
     buffers: [{ name: 'descs', struct: 'ObjDesc', value: [{ vertexAddress: { addressOf: 'verts' }, indexAddress: { addressOf: 'idx' } }] },
-      { name: 'idx', element: 'uint', value: [0, 1, 2] }],
+      { name: 'idx', element: 'uint64_t', value: [0, 1, 2] }],
   });
   const w = warnings(path);
   t.is(w.length, 1, w.join('\n'));
-  t.regex(w[0]!, /buffers\[1\] \("idx"\): its elements are 4 bytes \(uint\) and the shader's vec3<i32> elements 12 bytes, but .*hit\.rchit:18 reads it through ObjDesc\.indexAddress as Indices \(buffers\[0\] holds the address\)/);
+  t.regex(w[0]!, /buffers\[1\] \("idx"\): its elements are 8 bytes \(uint64_t\) and the shader's vec3<i32> elements 12 bytes, but .*hit\.rchit:18 reads it through ObjDesc\.indexAddress as Indices \(buffers\[0\] holds the address\)/);
 });
 
 test('indices given as scalars where the shader reads vectors of the same component: identical bytes, no warning', (t) => {
-  const path = manifest({ id: 'verts', struct: 'VertexObj', fields: { pos: 'position', nrm: 'normal' } }, {
-    buffers: [{ name: 'descs', struct: 'ObjDesc', value: [{ vertexAddress: { addressOf: 'verts' }, indexAddress: { addressOf: 'idx' } }] },
-      { name: 'idx', element: 'int', value: [0, 1, 2] }],
-  });
-  t.deepEqual(warnings(path), []);
+  // int or uint written, ivec3 read (nvpro's `ivec3 i[]` over a uint32 index buffer): the same bits.
+  for (const element of ['int', 'uint']) {
+    const path = manifest({ id: 'verts', struct: 'VertexObj', fields: { pos: 'position', nrm: 'normal' } }, {
+      buffers: [{ name: 'descs', struct: 'ObjDesc', value: [{ vertexAddress: { addressOf: 'verts' }, indexAddress: { addressOf: 'idx' } }] },
+        { name: 'idx', element, value: [0, 1, 2] }],
+    });
+    t.deepEqual(warnings(path), [], element);
+  }
 });
 
 test("the bindless workload without its struct: vvision's vertex layout has the same size but normal elsewhere", (t) => {
@@ -155,4 +158,18 @@ void main() {
   const w = warnings(join(dir, 'workload.json'));
   t.is(w.length, 1, w.join('\n'));
   t.regex(w[0]!, /buffers\[1\] \("positions"\): its elements are 12 bytes \(vec3\) and the shader's VertexObj elements 44 bytes, but .*main\.rgen:8 reads it through Mesh\.verts as Verts \(buffers\[0\] holds the address\)/);
+});
+
+test('a BLAS reading a named buffer at a stride other than its hostStruct is a warning; the shader-view-only case is not', (t) => {
+  const app = resolve(import.meta.dirname, '../../../examples/apps/sascha-raytracingreflections/workload.json');
+  const m = loadManifest(app);
+  t.deepEqual(checkBlasVertexStrides(m, []), []);
+  const d = m.descriptors.find((x) => x.kind === 'storageBuffer' && x.id === 'vertices');
+  if (d?.kind !== 'storageBuffer' || !d.hostStruct) return t.fail('the example declares a hostStruct');
+  d.hostStruct = d.hostStruct.map((h) => (h.name === 'pos' ? { ...h, type: 'vec4' } : h));
+  const w = checkBlasVertexStrides(m, []);
+  t.is(w.length, 1);
+  t.regex(w[0]!, /accelerationStructures\.blas\[0\]\.geometries\[0\]\.vertexStride: 96, but buffer "vertices" \(descriptors\[\d\]\) holds 100-byte elements \(its hostStruct\)/);
+  delete d.hostStruct;
+  t.deepEqual(checkBlasVertexStrides(m, []), []);
 });

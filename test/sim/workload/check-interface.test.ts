@@ -2,13 +2,15 @@
 // workloads must be clean, and each kind of manifest/shader mismatch must be reported with the
 // manifest key path and the shader that disagrees.
 import test from 'ava';
+import { join } from 'node:path';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Module } from '../../../src/ir/module.js';
-import { checkManifestInterfaces, moduleLookup } from '../../../src/sim/workload/check-interface.js';
+import { checkManifestInterfaces, fitToBlock, moduleLookup } from '../../../src/sim/workload/check-interface.js';
 import { listBuiltinWorkloads, loadManifest, resolveWorkload } from '../../../src/sim/workload/load-manifest.js';
 import { SHADER_STAGES, type WorkloadManifest } from '../../../src/sim/workload/manifest.js';
 
 const modules = new Map<string, Module | undefined>();
+const APP = join(import.meta.dirname, '..', '..', '..', 'examples', 'apps', 'sascha-raytracingreflections', 'workload.json');
 
 function modulesOf(m: WorkloadManifest): (file: string) => Module | undefined {
   for (const s of SHADER_STAGES.flatMap((stage) => m.shaders[stage])) {
@@ -63,7 +65,18 @@ test('a uniform value that does not match the block layout names the JSON path a
   if (d.kind !== 'uniformBuffer' || !d.value) return t.fail('rtv6 binding 10 is a uniform value');
   d.value = { ...d.value, lightDirection: [0, 1, 0] };
   const problems = checkManifestInterfaces(m, modulesOf(m));
-  expectProblem(t, problems, new RegExp(`descriptors\\[${i}\\]\\.value\\.lightDirection: expected an array of 4 for vec4<f32>, found an array of 3 \\(block %SceneSettings in .*\\)`));
+  expectProblem(t, problems, new RegExp(`descriptors\\[${i}\\]\\.value\\.lightDirection: expected an array of 4 for vec4<f32>, found an array of 3 \\(block SceneSettings in [^;]*\\)$`));
+});
+
+test('a member no declaration of a binding has: each different declaration says so (raygen and closest-hit declare binding 2 differently)', (t) => {
+  const m = loadManifest(APP);
+  const i = m.descriptors.findIndex((d) => d.binding === 2);
+  const d = m.descriptors[i]!;
+  if (d.kind !== 'uniformBuffer') return t.fail('binding 2 is a uniform buffer');
+  d.members = { ...d.members, vertexSiz: 96 };
+  const problems = checkManifestInterfaces(m, modulesOf(m));
+  t.is(problems.length, 1, problems.join('\n'));
+  t.regex(problems[0]!, /descriptors\[2\]\.members\.vertexSiz: no member 'vertexSiz' in CameraProperties \(members: viewInverse, projInverse, lightPos\) \(block CameraProperties in .*raygen\.rgen\); no member 'vertexSiz' in UBO \(members: viewInverse, projInverse, lightPos, vertexSize\) \(block UBO in .*closesthit\.rchit\)$/);
 });
 
 test('push constant mistakes: an unknown member, and a block with no pushConstants', (t) => {
@@ -130,4 +143,28 @@ test('moduleLookup maps SBT-ordered modules back to the manifest files they came
   t.is(lookup(m.miss[1]!.shader), of(m.miss[1]!.shader));
   t.is(lookup('/nowhere.rgen'), undefined);
   t.deepEqual(checkManifestInterfaces(m, lookup), []);
+});
+
+test('fitToBlock: a block whose only member is an array takes a JSON array of its elements; a struct member its value', (t) => {
+  const r = compileGlsl('fit.rchit', `#version 460
+#extension GL_EXT_ray_tracing : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+struct ObjBuffers { uint64_t vertices; uint64_t indices; };
+struct Cam { mat4 viewInverse; };
+layout(set = 0, binding = 3) buffer _scene_desc { ObjBuffers i[]; } scene_desc;
+layout(set = 0, binding = 4) uniform U { Cam cam; };
+hitAttributeEXT vec2 a;
+void main() { uint64_t x = scene_desc.i[0].vertices; }
+`, { stage: 'closestHit' });
+  const m = r.module!;
+  const block = (binding: number) => {
+    const g = m.globals.find((x) => x.binding === binding)!;
+    const pt = m.types.types[g.type]!;
+    return pt.kind === 'pointer' ? pt.pointee : g.type;
+  };
+  const rows = [{ vertices: 1, indices: 2 }];
+  t.deepEqual(fitToBlock(m.types, block(3), rows), { i: rows });
+  t.deepEqual(fitToBlock(m.types, block(3), { i: rows }), { i: rows });
+  t.deepEqual(fitToBlock(m.types, block(4), { viewInverse: 1 }), { cam: { viewInverse: 1 } });
+  t.deepEqual(fitToBlock(m.types, block(4), [1, 2]), [1, 2]);
 });

@@ -304,3 +304,16 @@ test('a launch past 2^30 invocations (maxRayDispatchInvocationCount) is refused 
   m.launch = { width: 32768, height: 32768 };
   t.deepEqual(problemsOf(m, 'max-launch.json'), []);
 });
+
+test('a storage image format may be the host\'s VkFormat name: it loads as the GLSL layout name', (t) => {
+  for (const [vk, glsl] of [['B8G8R8A8_UNORM', 'rgba8'], ['R8G8B8A8_UNORM', 'rgba8'], ['R32G32B32A32_SFLOAT', 'rgba32f']] as const) {
+    const json = base();
+    const descriptors = (json.descriptors as Record<string, unknown>[]).map((d) => (d.kind === 'storageImage' ? { ...d, format: vk } : d));
+    const m = loadManifest(write(`fmt-${vk}.json`, { ...json, descriptors }));
+    const image = m.descriptors.find((d) => d.kind === 'storageImage');
+    t.is(image?.kind === 'storageImage' ? image.format : undefined, glsl, vk);
+  }
+  const json = base();
+  const descriptors = (json.descriptors as Record<string, unknown>[]).map((d) => (d.kind === 'storageImage' ? { ...d, format: 'B8G8R8A8_SRGB' } : d));
+  hasProblem(t, problemsOf({ ...json, descriptors }), /descriptors\[\d\]\.format: expected one of "rgba8", .*"B8G8R8A8_UNORM"/);
+});

@@ -1,6 +1,6 @@
 /**
  * Built-in variables and constants: the ray tracing built-ins of every stage (GL_EXT_ray_tracing,
- * GL_EXT_ray_cull_mask), compute and subgroup built-ins, and the `gl_RayFlags*EXT` /
+ * GL_EXT_ray_cull_mask, GL_EXT_ray_tracing_position_fetch), compute and subgroup built-ins, and the `gl_RayFlags*EXT` /
  * `gl_HitKind*EXT` constants.
  *
  * Each variable lists the stages it exists in, as the extension specification says; using one
@@ -42,6 +42,8 @@ export const BUILTIN_VARIABLES: Readonly<Record<string, BuiltinVariable>> = {
   gl_WorldToObjectEXT: { builtin: 'WorldToObject', type: 'mat4x3', stages: HIT_AND_INTERSECTION },
   gl_ObjectToWorld3x4EXT: { builtin: 'ObjectToWorld3x4', type: 'mat3x4', stages: HIT_AND_INTERSECTION },
   gl_WorldToObject3x4EXT: { builtin: 'WorldToObject3x4', type: 'mat3x4', stages: HIT_AND_INTERSECTION },
+  // GL_EXT_ray_tracing_position_fetch: triangle hits only, so not in intersection shaders.
+  gl_HitTriangleVertexPositionsEXT: { builtin: 'HitTriangleVertexPositions', type: 'vec3[3]', stages: HIT_ONLY },
   gl_SubgroupSize: { builtin: 'SubgroupSize', type: 'uint', stages: ALL },
   gl_SubgroupInvocationID: { builtin: 'SubgroupLocalInvocationId', type: 'uint', stages: ALL },
   gl_SubgroupEqMask: { builtin: 'SubgroupEqMask', type: 'uvec4', stages: ALL },

@@ -125,12 +125,15 @@ export function genIdentRef(cx: IrGenContext, name: string, loc: Loc): Ref {
   const bv = BUILTIN_VARIABLES[name];
   if (bv) {
     if (bv.builtin.startsWith('Subgroup') && bv.builtin !== 'SubgroupId') cx.requireFeature('subgroupBasic', loc, name);
-    else if (!bv.stages.includes('compute')) cx.requireFeature(name === 'gl_CullMaskEXT' ? 'rayCullMask' : 'rayTracing', loc, name);
+    else if (!bv.stages.includes('compute')) {
+      cx.requireFeature(name === 'gl_CullMaskEXT' ? 'rayCullMask' : name === 'gl_HitTriangleVertexPositionsEXT' ? 'rayTracingPositionFetch' : 'rayTracing', loc, name);
+    }
     if (!bv.stages.includes(cx.stage)) {
       cx.fail(loc, `'${name}' is not available in ${STAGE_NAMES[cx.stage]} shaders (only in ${stageList(bv.stages)})`);
     }
     let g = cx.builtinGlobals.get(name);
-    const type = cx.types.resolveName(bv.type)!;
+    const array = /^(\w+)\[(\d+)\]$/.exec(bv.type);
+    const type = array ? cx.types.arrayOf(cx.types.resolveName(array[1]!)!, Number(array[2])) : cx.types.resolveName(bv.type)!;
     if (!g) {
       g = cx.addGlobal({ name, type: cx.types.pointer('input', type), storage: 'input', builtin: bv.builtin, loc });
       cx.builtinGlobals.set(name, g);

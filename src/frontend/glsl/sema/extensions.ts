@@ -8,7 +8,7 @@
 export type Feature =
   | 'int64' | 'int16' | 'int8' | 'float16'
   | 'bufferReference' | 'scalarLayout'
-  | 'rayTracing' | 'rayCullMask' | 'rayFlagsPrimitiveCulling'
+  | 'rayTracing' | 'rayCullMask' | 'rayFlagsPrimitiveCulling' | 'rayTracingPositionFetch'
   | 'subgroupBasic' | 'subgroupVote' | 'subgroupBallot' | 'subgroupArithmetic' | 'subgroupShuffle' | 'subgroupShuffleRelative'
   | 'controlFlowAttributes'
   | 'shaderClock' | 'realtimeClock' | 'debugPrintf' | 'nonuniform' | 'atomicInt64' | 'atomicFloat';
@@ -28,6 +28,7 @@ export const FEATURE_EXTENSIONS: Readonly<Record<Feature, readonly string[]>> = 
   scalarLayout: ['GL_EXT_scalar_block_layout'],
   rayTracing: ['GL_EXT_ray_tracing'],
   rayCullMask: ['GL_EXT_ray_cull_mask'],
+  rayTracingPositionFetch: ['GL_EXT_ray_tracing_position_fetch'],
   rayFlagsPrimitiveCulling: ['GL_EXT_ray_flags_primitive_culling'],
   subgroupBasic: SUBGROUP_ALL,
   subgroupVote: ['GL_KHR_shader_subgroup_vote'],

@@ -47,7 +47,8 @@ type Mode = (typeof MODES)[number];
 const MAP_HEIGHTS = [1, 2, 3, 4, 6, 8, 12, 16];
 const MAP_WIDTH = 37;
 const FRAMES = { workload: 'lumibench-wknd', frames: 4, size: 64 };
-const BUFFER_WORDS = 1 << 24;
+/** Instrumentation buffer of the bundles: lumibench-wknd-ao's trace writes 20.5 M words. */
+const BUFFER_WORDS = 1 << 25;
 const CYCLES_FILE = join(ROOT, '.bench', 'device', 'cycles.json');
 
 interface Case {

@@ -3,7 +3,11 @@
  * (written by src/device/device-bundle.ts) on a real Vulkan implementation — a GPU or Mesa's
  * lavapipe — and writes what the pipeline wrote, for vvision to turn into a run directory:
  *
- *   vvision-host [--device N] [--repeat N] [--validate] [--list] BUNDLE_DIR OUT_DIR
+ *   vvision-host [--device N] [--repeat N] [--timeout S] [--validate] [--list] BUNDLE_DIR OUT_DIR
+ *
+ * --timeout S (default 60): a submission that has not finished after S seconds (a shader that never
+ * ends, or a hung GPU) stops the host with exit status 4 and a message saying so, instead of waiting
+ * for ever.
  *
  * BUNDLE_DIR/bundle.txt (one item per line, whitespace-separated; the format's only reader):
  *   launch W H D | recursion N | subgroup S (0: the device's own) | push FILE BYTES
@@ -57,6 +61,7 @@
 
 #define MAXN 256
 #define EXIT_NO_DEVICE 3
+#define EXIT_TIMEOUT 4
 
 static void die(int code, const char *fmt, ...) {
   va_list ap;
@@ -83,6 +88,7 @@ static PFN_vkGetInstanceProcAddr gipa;
   X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkCmdPipelineBarrier) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) \
   X(vkCmdCopyImageToBuffer) X(vkCmdCopyBufferToImage) X(vkCreateSampler) X(vkCmdClearColorImage) X(vkCmdFillBuffer) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool) \
   X(vkCreateQueryPool) X(vkGetQueryPoolResults) X(vkResetCommandBuffer) X(vkDeviceWaitIdle) \
+  X(vkCreateFence) X(vkWaitForFences) X(vkDestroyFence) \
   X(vkCreateAccelerationStructureKHR) X(vkGetAccelerationStructureBuildSizesKHR) X(vkCmdBuildAccelerationStructuresKHR) \
   X(vkGetAccelerationStructureDeviceAddressKHR) X(vkCreateRayTracingPipelinesKHR) X(vkGetRayTracingShaderGroupHandlesKHR) \
   X(vkCmdTraceRaysKHR)
@@ -105,6 +111,7 @@ typedef struct { char file[512]; uint64_t offset, value; } Reloc;
 /* Per-frame host work: kind 0 write (file, offset, patch), 1 clear (set, binding), 2 push (patch). */
 typedef struct { int frame, kind, set, binding; char file[512]; uint64_t offset; char patch[512]; uint64_t bytes; } FrameOp;
 
+static uint32_t timeoutS = 60;
 static uint32_t launchW = 1, launchH = 1, launchD = 1, recursion = 1, subgroupWanted = 0;
 static Stage stages[MAXN]; static int nStages;
 static Group groups[MAXN]; static int nGroups;
@@ -346,8 +353,15 @@ static VkCommandBuffer beginCommands(void) {
 static void submitAndWait(VkCommandBuffer cb) {
   VK(vkEndCommandBuffer(cb));
   VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb };
-  VK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
-  VK(vkQueueWaitIdle(queue));
+  VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+  VkFence fence;
+  VK(vkCreateFence(dev, &fi, NULL, &fence));
+  VK(vkQueueSubmit(queue, 1, &si, fence));
+  VkResult r = vkWaitForFences(dev, 1, &fence, VK_TRUE, (uint64_t)timeoutS * 1000000000ull);
+  if (r == VK_TIMEOUT)
+    die(EXIT_TIMEOUT, "the device did not finish a submission within %u s (--timeout): a shader that never ends, or a hung GPU", timeoutS);
+  if (r != VK_SUCCESS) die(2, "vkWaitForFences failed: VkResult %d (%s)", (int)r, r == VK_ERROR_DEVICE_LOST ? "device lost" : "error");
+  vkDestroyFence(dev, fence, NULL);
 }
 
 static void barrier(VkCommandBuffer cb) {
@@ -463,13 +477,14 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--device") && i + 1 < argc) deviceIndex = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeoutS = (uint32_t)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--validate")) validate = 1;
     else if (!strcmp(argv[i], "--list")) list = 1;
     else if (!bundleDir[0]) snprintf(bundleDir, sizeof bundleDir, "%s", argv[i]);
     else outDir = argv[i];
   }
   if (repeat < 1) repeat = 1;
-  if (!list && (!bundleDir[0] || !outDir)) die(2, "usage: vvision-host [--device N] [--repeat N] [--validate] [--list] BUNDLE_DIR OUT_DIR");
+  if (!list && (!bundleDir[0] || !outDir)) die(2, "usage: vvision-host [--device N] [--repeat N] [--timeout S] [--validate] [--list] BUNDLE_DIR OUT_DIR");
   if (!list) readBundle();
 
   void *lib = dlopen("libvulkan.so.1", RTLD_NOW);

@@ -173,3 +173,18 @@ deviceTest('SDK: runOnDevice runs every frame of a multi-frame workload and retu
     t.deepEqual(bytesOf(f.image!.levels[0]!.data), bytesOf(frames[f.frame]!.image!.levels[0]!.data));
   }
 });
+
+deviceTest('alpha --mode simt on the device (issue 21: hung an H100): runs, one ballot entry per warp per block, the frame unchanged', async (t) => {
+  const plain = await launchOnDevice('alpha', undefined, { repeat: 1, timeoutS: 120 });
+  const dev = await launchOnDevice('alpha', BUILTIN_UTILITIES.simt, { repeat: 1, timeoutS: 120 });
+  t.true(dev.dump!.entryCount > 0);
+  const a = plain.image!.levels[0]!.data;
+  const b = dev.image!.levels[0]!.data;
+  t.deepEqual(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  // Every ballot is a subset of the warp's lanes.
+  const lanes = dev.info.ranSubgroupSize;
+  for (let k = 0; k < dev.dump!.entryCount; k++) {
+    const mask = dev.dump!.words[dev.dump!.entryOffsets[k]! + 2]!;
+    t.true(mask !== 0 && (lanes >= 32 || mask >>> lanes === 0));
+  }
+});

@@ -16,6 +16,7 @@ import { CliUsageError } from '../user-errors.js';
 interface RawDeviceOptions extends RawRunOptions {
   device?: string;
   repeat: string;
+  timeout: string;
   validate?: boolean;
   keepAlpha?: boolean;
   keepBundle?: string;
@@ -28,6 +29,7 @@ function deviceOptions(cmd: Command): Command {
   return addRunOptions(cmd)
     .option('--device <n>', 'index among the ray tracing devices (vvision device list)')
     .option('--repeat <n>', 'trace dispatches timed (median reported); the first one\'s outputs are kept', '5')
+    .option('--timeout <s>', 'seconds to wait for one launch before stopping with an error (a shader that never ends, or a hung GPU)', '60')
     .option('--validate', 'enable VK_LAYER_KHRONOS_validation and count its messages (device.json)')
     .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
     .option('--keep-bundle <dir>', 'keep the device bundle and the host\'s raw outputs in this directory');
@@ -38,6 +40,9 @@ function parseDeviceOptions(raw: RawDeviceOptions): DeviceRunOptions {
   const repeat = Number(raw.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new CliUsageError(`--repeat: expected a count >= 1, got '${raw.repeat}'`);
   out.repeat = repeat;
+  const timeoutS = Number(raw.timeout);
+  if (!Number.isInteger(timeoutS) || timeoutS < 1) throw new CliUsageError(`--timeout: expected whole seconds >= 1, got '${raw.timeout}'`);
+  out.timeoutS = timeoutS;
   if (raw.device !== undefined) {
     const n = Number(raw.device);
     if (!Number.isInteger(n) || n < 0) throw new CliUsageError(`--device: expected a device index >= 0, got '${raw.device}'`);

@@ -24,8 +24,11 @@
  *                                      into OUT_DIR/OUT.bin; ZERO 1: zeroed before every repetition)
  *   image SET BINDING VKFORMAT TEXEL_BYTES W H OUT|-
  *   as SET BINDING
- *   texture SET BINDING INDEX COUNT VKFORMAT TEXEL_BYTES W H FILTER WRAP FILE
+ *   texture SET BINDING INDEX COUNT VKFORMAT TEXEL_BYTES W H FILTER WRAP FILE [LEVELS]
  *                                      element INDEX of a combined-image-sampler array of COUNT;
+ *                                      LEVELS mip levels (default 1), each half the one above (at
+ *                                      least 1), packed level 0 first in FILE; sampled with
+ *                                      VK_SAMPLER_MIPMAP_MODE_NEAREST and no LOD clamp;
  *                                      FILTER 0 nearest 1 linear; WRAP 0 repeat 1 mirrored 2 clamp
  *   memory FILE BYTES SIMADDR          device memory no descriptor binds (buffer_reference only)
  *   A buffer line may end with SIMADDR: the address the simulator gave it.
@@ -106,7 +109,7 @@ typedef struct { int first, count; } Blas;
 typedef struct { int blas; uint32_t custom, mask, sbtOffset, flags; float t[12]; } Inst;
 typedef struct { int set, binding; VkDescriptorType type; char file[512]; uint64_t bytes; char out[128]; int zero;
   VkFormat format; int texel, w, h; VkBuffer buf; VkDeviceMemory mem; void *map; VkImage image; VkImageView view;
-  uint64_t simAddr; int memoryOnly, index, count, filter, wrap; VkSampler sampler; } Res;
+  uint64_t simAddr; int memoryOnly, index, count, filter, wrap, levels; VkSampler sampler; } Res;
 typedef struct { char file[512]; uint64_t offset, value; } Reloc;
 /* Per-frame host work: kind 0 write (file, offset, patch), 1 clear (set, binding), 2 push (patch). */
 typedef struct { int frame, kind, set, binding; char file[512]; uint64_t offset; char patch[512]; uint64_t bytes; } FrameOp;
@@ -237,8 +240,10 @@ static void readBundle(void) {
       Res *r = &res[nRes++];
       memset(r, 0, sizeof *r);
       int fmt;
-      ok = sscanf(rest, "%d %d %d %d %d %d %d %d %d %d %511s", &r->set, &r->binding, &r->index, &r->count, &fmt, &r->texel, &r->w, &r->h,
-                  &r->filter, &r->wrap, r->file) == 11;
+      r->levels = 1;
+      int got = sscanf(rest, "%d %d %d %d %d %d %d %d %d %d %511s %d", &r->set, &r->binding, &r->index, &r->count, &fmt, &r->texel, &r->w, &r->h,
+                       &r->filter, &r->wrap, r->file, &r->levels);
+      ok = (got == 11 || got == 12) && r->levels >= 1 && r->levels <= 16;
       r->format = (VkFormat)fmt; strcpy(r->out, "-");
       r->type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     } else if (!strcmp(w, "reloc")) {
@@ -444,10 +449,11 @@ static void applyRelocs(const char *file, uint8_t *data, uint64_t base, uint64_t
   }
 }
 
-/* A one-level 2D image of r's format and size in device memory, with a view: r->image, r->mem, r->view. */
+/* A 2D image of r's format, size and levels (at least 1) in device memory, with a view of every level: r->image, r->mem, r->view. */
 static void makeImage(Res *r, VkImageUsageFlags usage) {
+  uint32_t levels = r->levels > 1 ? (uint32_t)r->levels : 1;
   VkImageCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
-    .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+    .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = levels, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
     .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
   VK(vkCreateImage(dev, &ici, NULL, &r->image));
   VkMemoryRequirements req;
@@ -457,7 +463,7 @@ static void makeImage(Res *r, VkImageUsageFlags usage) {
   VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
   VK(vkBindImageMemory(dev, r->image, r->mem, 0));
   VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
-    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1 } };
   VK(vkCreateImageView(dev, &vci, NULL, &r->view));
 }
 
@@ -708,22 +714,30 @@ int main(int argc, char **argv) {
       dii = (VkDescriptorImageInfo){ .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
       wr.pImageInfo = &dii;
     } else if (r->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
-      /* A sampled texture: one level, uploaded through a staging buffer, read in GENERAL layout. */
+      /* A sampled texture: every level, uploaded through a staging buffer, read in GENERAL layout. */
       makeImage(r, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
       uint64_t size;
       void *texels = readFile(r->file, &size);
-      if (size < (uint64_t)r->w * r->h * r->texel) die(2, "bundle: %s: %llu bytes, short of %dx%d texels", r->file, (unsigned long long)size, r->w, r->h);
+      VkBufferImageCopy copies[16];
+      uint64_t at = 0;
+      for (int l = 0; l < r->levels; l++) {
+        uint32_t lw = (uint32_t)r->w >> l, lh = (uint32_t)r->h >> l;
+        if (!lw) lw = 1;
+        if (!lh) lh = 1;
+        copies[l] = (VkBufferImageCopy){ .bufferOffset = at, .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)l, 0, 1 }, .imageExtent = { lw, lh, 1 } };
+        at += (uint64_t)lw * lh * r->texel;
+      }
+      if (size < at) die(2, "bundle: %s: %llu bytes, short of %dx%d texels in %d levels", r->file, (unsigned long long)size, r->w, r->h, r->levels);
       VkBuffer staging = uploadBuffer(texels, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, NULL, NULL);
       free(texels);
       VkImageMemoryBarrier ib = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
         .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)r->levels, 0, 1 } };
       vkCmdPipelineBarrier(setup, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
-      VkBufferImageCopy c = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, .imageExtent = { (uint32_t)r->w, (uint32_t)r->h, 1 } };
-      vkCmdCopyBufferToImage(setup, staging, r->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+      vkCmdCopyBufferToImage(setup, staging, r->image, VK_IMAGE_LAYOUT_GENERAL, (uint32_t)r->levels, copies);
       VkSamplerCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
         .minFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST, .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = wrapMode(r->wrap), .addressModeV = wrapMode(r->wrap), .addressModeW = wrapMode(r->wrap), .maxLod = 0 };
+        .addressModeU = wrapMode(r->wrap), .addressModeV = wrapMode(r->wrap), .addressModeW = wrapMode(r->wrap), .minLod = 0, .maxLod = VK_LOD_CLAMP_NONE };
       VK(vkCreateSampler(dev, &sci, NULL, &r->sampler));
       dii = (VkDescriptorImageInfo){ .sampler = r->sampler, .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
       wr.pImageInfo = &dii;

@@ -15,7 +15,7 @@ import { typeOf, typeName, type TypeId, type TypeTable } from '../../ir/types.js
 import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions, type AccelerationStructure, type BuildOptions } from '../rt/acceleration-structure.js';
 import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
-import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
+import { createImage, isTexelFormat, withMipChain, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
 import { packCamera } from '../workload/camera.js';
 import {
@@ -213,7 +213,8 @@ export function buildHostSetup(
         case 'sampledImages':
           if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
           (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
-            const img = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loadTexture(file, `${path}.files[${index}]`)) : loadTexture(file, `${path}.files[${index}]`);
+            const base = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loadTexture(file, `${path}.files[${index}]`)) : loadTexture(file, `${path}.files[${index}]`);
+            const img = d.mipmaps === 'generate' ? withMipChain(base) : base;
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });

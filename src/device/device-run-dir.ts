@@ -22,6 +22,7 @@ export function deviceStats(l: DeviceLaunch): Record<string, unknown> {
     device: l.info.device, driver: `${l.info.driver} ${l.info.driverInfo}`, width: w, height: h,
     subgroup_size: l.info.ranSubgroupSize, device_trace_ms: l.info.medianTraceMs, device_trace_ms_each: l.info.traceMs,
     ...(l.frames ? { frames: l.frames.length, per_frame: l.frames.map((f) => ({ frame: f.frame, device_trace_ms: f.traceMs })) } : {}),
+    ...(l.firstFrame ? { first_frame: l.firstFrame } : {}),
   };
 }
 

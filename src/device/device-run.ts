@@ -10,6 +10,12 @@
  * resources (the bundle carries each frame's host work), each timed once; `frames` holds every
  * frame's image and dump, and `image` / `dump` are the last frame's.
  *
+ * A frame range (`firstFrame`, `--frame-range first..last`) as the simulator has it: frames before
+ * `first` run on the device too (their effects on images and buffers are what the measured frames
+ * start from; the simulator fast-forwards them on its functional core) but are not measured:
+ * `frames`, the trace times and the dumps are those of frames first..last only (one measured frame:
+ * no `frames`, as the simulator writes no per-frame outputs then).
+ *
  * Buffer sizing (`bufferSize` 'auto'): a first launch with INITIAL_DEVICE_BUFFER_WORDS; if the
  * header says more words were reserved than the buffer held, one rerun with that count plus a
  * margin (bufferWordsWithMargin), since a GPU's next launch may run more invocations.
@@ -62,8 +68,10 @@ export interface DeviceLaunch {
   metadata?: InstrumentationMetadata;
   bufferWords?: number;
   rerunFrom?: number;
-  /** Multi-frame runs: each frame's outputs (frame index from 0), the last one's also in `image` / `dump`. */
+  /** Multi-frame runs: each measured frame's outputs (frame index from 0), the last one's also in `image` / `dump`. */
   frames?: DeviceFrame[];
+  /** With a frame range: the first measured frame (earlier frames ran, unmeasured). */
+  firstFrame?: number;
 }
 
 export interface DeviceFrame {
@@ -83,6 +91,7 @@ export interface DeviceRunOptions extends RunOptions, HostRunOptions {
 /** One launch of `workload` (instrumented with `utility` when given) on the device. */
 export async function launchOnDevice(workload: string, utility: Utility | undefined, opts: DeviceRunOptions = {}): Promise<DeviceLaunch> {
   const shared = await sharedPreparation(workload);
+  if (opts.firstFrame !== undefined && (!Number.isInteger(opts.firstFrame) || opts.firstFrame < 0)) throw new RangeError(`firstFrame ${opts.firstFrame}: expected a frame index >= 0`);
   const auto = opts.bufferSize === undefined || opts.bufferSize === 'auto';
   let words = auto ? INITIAL_DEVICE_BUFFER_WORDS : (opts.bufferSize as number);
   let rerunFrom: number | undefined;
@@ -112,6 +121,29 @@ export async function launchOnDevice(workload: string, utility: Utility | undefi
 }
 
 function runBundle(prepared: PreparedRun, opts: DeviceRunOptions): DeviceLaunch {
+  const first = opts.firstFrame ?? 0;
+  if (first >= prepared.params.frames) throw new RangeError(`firstFrame ${first}: the run has frames 0..${prepared.params.frames - 1}`);
+  return measuredFrames(runWholeBundle(prepared, opts), first);
+}
+
+/** The launch as the frames first.. of it: frames, trace times (device.json's traceMs and median) and dumps of those frames only. */
+export function measuredFrames(launch: DeviceLaunch, first: number): DeviceLaunch {
+  if (first === 0 || !launch.frames) return launch;
+  const kept = launch.frames.filter((f) => f.frame >= first);
+  const traceMs = kept.map((f) => f.traceMs);
+  const out: DeviceLaunch = { ...launch, info: { ...launch.info, traceMs, medianTraceMs: median(traceMs) }, firstFrame: first };
+  if (kept.length > 1) out.frames = kept;
+  else delete out.frames;
+  return out;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? 0 : n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+}
+
+function runWholeBundle(prepared: PreparedRun, opts: DeviceRunOptions): DeviceLaunch {
   const dir = opts.keepBundle ?? mkdtempSync(join(tmpdir(), 'vvision-device-'));
   try {
     const bundle = writeDeviceBundle(prepared, join(dir, 'bundle'));

@@ -227,3 +227,36 @@ deviceTest('mip chains on the device: textureLod at every LOD and texelFetch of 
   }
   t.deepEqual(differ, []);
 });
+
+deviceTest('--frame-range on the device: frames before the range run unmeasured; the measured frames are the simulator\'s', async (t) => {
+  if (!lumibench) {
+    t.log('skipped: the LumiBench calibration data is not here');
+    t.pass();
+    return;
+  }
+  const opts = { frames: 3, firstFrame: 1, width: 16, height: 16 };
+  const dev = await launchOnDevice('lumibench-wknd', BUILTIN_UTILITIES.trace, { ...opts, repeat: 1 });
+  const sim = (await instrumentWorkload('lumibench-wknd', 'trace', opts)).runs[0]!;
+  t.deepEqual(dev.frames!.map((f) => f.frame), [1, 2]);
+  t.deepEqual(sim.frames!.map((f) => f.frame), [1, 2]);
+  t.is(dev.firstFrame, 1);
+  t.is(dev.info.traceMs.length, 2);
+  // The measured frames' dumps hold only their own launches (frame 0's entries were emptied).
+  for (const k of [0, 1]) {
+    const a = threadKeys(dev.frames![k]!.dump!, dev.metadata!);
+    const b = threadKeys(sim.frames![k]!.dump, sim.metadata);
+    let same = 0;
+    for (const [key, n] of b) if (a.get(key) === n) same++;
+    t.log(`frame ${k + 1}: ${same} of ${b.size} (site, thread) counts equal`);
+    t.true(same >= 0.9 * b.size);
+    t.true(Math.abs(dev.frames![k]!.dump!.entryCount - sim.frames![k]!.dump.entryCount) <= 0.05 * sim.frames![k]!.dump.entryCount);
+  }
+  // Frame 2's image accumulates frames 0..2 on both sides.
+  const d = imageDifference(dev.image!.levels[0]!.data, sim.prepared.host.output!.levels[0]!.data);
+  t.true(d.differ <= 16 * 16 * 4 * 0.02, `${d.differ} bytes differ`);
+  // One measured frame: no per-frame outputs, as the simulator writes none.
+  const one = await launchOnDevice('lumibench-wknd', undefined, { frames: 2, firstFrame: 1, width: 16, height: 16, repeat: 1 });
+  t.is(one.frames, undefined);
+  t.is(one.info.traceMs.length, 1);
+  await t.throwsAsync(() => launchOnDevice('lumibench-wknd', undefined, { frames: 2, firstFrame: 2, width: 16, height: 16, repeat: 1 }), { instanceOf: RangeError });
+});

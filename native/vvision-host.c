@@ -557,7 +557,19 @@ int main(int argc, char **argv) {
   vkGetPhysicalDeviceMemoryProperties(phys, &memProps);
 
   /* Every feature the device has, except robustness (it costs time and no shader here needs it). */
-  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR };
+  /* Optional extensions, enabled where the device has them, with their features: VK_KHR_ray_tracing_maintenance1
+   * (gl_CullMaskEXT: SPV_KHR_ray_cull_mask), VK_KHR_shader_clock (clockARB / clockRealtimeEXT: SPV_KHR_shader_clock). */
+  uint32_t nExt = 0;
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nExt, NULL);
+  VkExtensionProperties *exts = calloc(nExt ? nExt : 1, sizeof *exts);
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nExt, exts);
+  int haveMaint1 = hasExtension(exts, nExt, VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME);
+  int haveClock = hasExtension(exts, nExt, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  free(exts);
+  VkPhysicalDeviceShaderClockFeaturesKHR clf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR };
+  VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR m1f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR, .pNext = haveClock ? &clf : NULL };
+  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR,
+    .pNext = haveMaint1 ? (void *)&m1f : haveClock ? (void *)&clf : NULL };
   VkPhysicalDeviceAccelerationStructureFeaturesKHR asf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, .pNext = &rtf };
   VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &asf };
   VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &f13 };
@@ -583,9 +595,12 @@ int main(int argc, char **argv) {
   if (queueFamily == UINT32_MAX) die(2, "no compute queue");
   float prio = 1;
   VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = queueFamily, .queueCount = 1, .pQueuePriorities = &prio };
-  const char *devExt[3] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME };
+  const char *devExt[5] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME };
+  uint32_t nDevExt = 3;
+  if (haveMaint1) devExt[nDevExt++] = VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME;
+  if (haveClock) devExt[nDevExt++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
   VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-    .enabledExtensionCount = 3, .ppEnabledExtensionNames = devExt };
+    .enabledExtensionCount = nDevExt, .ppEnabledExtensionNames = devExt };
   VK(vkCreateDevice(phys, &dci, NULL, &dev));
 #define LOADD(name) name = (PFN_##name)vkGetDeviceProcAddr(dev, #name); if (!name) die(2, "missing device function " #name);
   DEVICE_FNS(LOADD)
@@ -954,6 +969,11 @@ int main(int argc, char **argv) {
   fprintf(f, "  \"deviceType\": %d,\n  \"subgroupSize\": %u,\n  \"ranSubgroupSize\": %u,\n  \"requestedSubgroupSize\": %u,\n", (int)props.properties.deviceType,
     deviceSubgroup, ranSubgroup, subgroupWanted);
   fprintf(f, "  \"maxRayRecursionDepth\": %u,\n  \"shaderGroupHandleSize\": %u,\n", rtProps.maxRayRecursionDepth, hs);
+  /* Stages whose subgroup operations Vulkan guarantees: the instrumentation's ballots run in every ray tracing stage. */
+  const VkShaderStageFlags rtStages = VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |
+    VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR;
+  fprintf(f, "  \"subgroupSupportedStages\": %u,\n  \"subgroupSupportedOperations\": %u,\n  \"subgroupInRayTracingStages\": %s,\n",
+    (unsigned)sgProps.supportedStages, (unsigned)sgProps.supportedOperations, (sgProps.supportedStages & rtStages) == rtStages ? "true" : "false");
   fprintf(f, "  \"frames\": %d,\n  \"timestamps\": %s,\n  \"traceMs\": [", nFrames, timestamps ? "true" : "false");
   for (int i = 0; i < repeat; i++) fprintf(f, "%s%.6f", i ? ", " : "", ms[i]);
   fprintf(f, "],\n  \"medianTraceMs\": %.6f,\n  \"validation\": %s,\n  \"validationMessages\": %d,\n  \"validationErrors\": %d\n}\n", median, haveValidation ? "true" : "false", validationMessages, validationErrors);

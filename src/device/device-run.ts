@@ -46,6 +46,14 @@ export interface DeviceInfo {
   /** The subgroup size the pipeline ran with (the required size where the device could give it). */
   ranSubgroupSize: number;
   requestedSubgroupSize: number;
+  /** VkPhysicalDeviceSubgroupProperties::supportedStages / supportedOperations (hosts before these fields: absent). */
+  subgroupSupportedStages?: number;
+  subgroupSupportedOperations?: number;
+  /**
+   * Whether every ray tracing stage is among supportedStages: where it is not (lavapipe), the
+   * instrumentation's ballots run in stages Vulkan makes no promise for (they do run on lavapipe).
+   */
+  subgroupInRayTracingStages?: boolean;
   timestamps: boolean;
   /** Launches in sequence (1: a single frame, repeated `traceMs.length` times). */
   frames?: number;
@@ -100,6 +108,10 @@ export async function launchOnDevice(workload: string, utility: Utility | undefi
     const launch = runBundle(prepared, opts);
     if (!utility) return launch;
     const metadata = { ...prepared.metadata!, warpSize: launch.info.ranSubgroupSize };
+    if (launch.info.subgroupInRayTracingStages === false && metadata.sites.some((s) => s.primitive === 'WarpUpdate') && rerunFrom === undefined) {
+      const say = opts.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+      say(`${launch.info.device} does not list the ray tracing stages among its subgroup-supported stages (VkPhysicalDeviceSubgroupProperties::supportedStages = 0x${(launch.info.subgroupSupportedStages ?? 0).toString(16)}): ${utility.name}'s ballots run where Vulkan promises nothing about subgroup operations`);
+    }
     const wholes = launch.frames ? launch.frames.map((f) => f.dumpBytes!) : [launch.dumpBytes!];
     const probes = wholes.map((w) => readDump(w, metadata, { allowOverflow: true }));
     const worst = probes.reduce((a, b) => (b.requiredWords > a.requiredWords ? b : a));

@@ -260,3 +260,13 @@ deviceTest('--frame-range on the device: frames before the range run unmeasured;
   t.is(one.info.traceMs.length, 1);
   await t.throwsAsync(() => launchOnDevice('lumibench-wknd', undefined, { frames: 2, firstFrame: 2, width: 16, height: 16, repeat: 1 }), { instanceOf: RangeError });
 });
+
+deviceTest('the host enables what the workloads\' SPIR-V declares (cull mask, shader clock) and says which stages have subgroup operations', async (t) => {
+  for (const w of ['alpha', 'pt']) {
+    const dev = await launchOnDevice(w, undefined, { repeat: 1, validate: true, width: 16, height: 16 });
+    t.is(typeof dev.info.subgroupInRayTracingStages, 'boolean');
+    if (!dev.info.validation) continue; // no VK_LAYER_KHRONOS_validation here
+    // alpha's shadow any-hit reads gl_CullMaskEXT (VK_KHR_ray_tracing_maintenance1); pt reads clockARB (VK_KHR_shader_clock).
+    t.is(dev.info.validationErrors, 0, w);
+  }
+});

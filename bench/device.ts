@@ -9,7 +9,9 @@
  *                                                     keyed by the code commit (commitKey); a run over S seconds (default 480) is skipped
  *   npx tsx bench/device.ts bundles DIR [--lavapipe]  only the bundles (for a remote GPU: native/run-bundles.sh DIR there)
  *   npx tsx bench/device.ts run DIR                   runs DIR's bundles with the native host here
- *   npx tsx bench/device.ts report DIR LABEL          reads DIR/<case>/out and writes LABEL's section
+ *   npx tsx bench/device.ts report DIR LABEL [--cycles-commit C]
+ *                                                     reads DIR/<case>/out and writes LABEL's section (the cycles
+ *                                                     columns from cycles.json's entries of commit C, default this code's)
  *
  * Cases per workload: uninstrumented at SIZES (median trace dispatch time of REPEAT repetitions,
  * vkCmdWriteTimestamp around vkCmdTraceRaysKHR), and instrumented at the workload's own size with
@@ -284,7 +286,7 @@ function readInfo(o: string): DeviceInfo {
   return JSON.parse(readFileSync(join(o, 'device.json'), 'utf8')) as DeviceInfo;
 }
 
-async function report(dir: string, label: string): Promise<string> {
+async function report(dir: string, label: string, cyclesCommit?: string): Promise<string> {
   const list = JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as Case[];
   const outOf = (c: Case | undefined) => (c && existsSync(join(dir, c.name, 'out', 'device.json')) ? join(dir, c.name, 'out') : undefined);
   let info: DeviceInfo | undefined;
@@ -352,7 +354,8 @@ async function report(dir: string, label: string): Promise<string> {
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
   }
   // Frame times beside simulated cycles (read last: `cycles` may still be filling the cache).
-  const commit = commitKey();
+  const code = commitKey();
+  const commit = cyclesCommit ?? code;
   const cycles = readCycles(commit);
   const skipped: string[] = [];
   for (const w of workloads()) {
@@ -427,7 +430,9 @@ async function report(dir: string, label: string): Promise<string> {
   lines.push(
     `Frame times: median trace dispatch (ms, ${list.find((c) => c.kind === 'time')?.repeat ?? REPEAT} repetitions, vkCmdWriteTimestamp around vkCmdTraceRaysKHR), uninstrumented, beside the`,
     `simulator's cycles for the same frame on the \`${CYCLES_CONFIG}\` configuration and those cycles at its core clock (\`npx tsx bench/device.ts cycles\`),`,
-    `cycles simulated at code commit \`${commit}\` (entries of .bench/device/cycles.json from other commits are not shown).`,
+    commit === code
+      ? `cycles simulated at code commit \`${commit}\` (entries of .bench/device/cycles.json from other commits are not shown).`
+      : `cycles simulated at code commit \`${commit}\` (--cycles-commit; this report was made at code commit \`${code}\`).`,
     `'—': no cycles at that commit${skipped.length > 0 ? `; skipped: the simulation was stopped after the limit shown (${skipped.join(', ')})` : ''}.`, '',
     `| workload | ${SIZES.map((s) => `${s}x${s} device ms | cycles | sim ms`).join(' | ')} |`,
     `|---|${SIZES.map(() => '---|---|---|').join('')}`, ...times, '',
@@ -468,7 +473,8 @@ async function main(): Promise<void> {
   }
   if (cmd === 'run') return runBundles(resolve(dirArg!));
   if (cmd === 'report') {
-    const section = await report(resolve(dirArg!), label ?? 'device');
+    const k = process.argv.indexOf('--cycles-commit');
+    const section = await report(resolve(dirArg!), label ?? 'device', k >= 0 ? process.argv[k + 1] : undefined);
     writeSection(label ?? 'device', section);
     process.stdout.write(section);
     return;

@@ -293,6 +293,7 @@ async function report(dir: string, label: string, cyclesCommit?: string): Promis
   const wide = list.some((c) => c.mode === 'simt');
   const rows: string[] = [];
   const warpRows: string[] = [];
+  const shaderRows: string[] = [];
   const times: string[] = [];
   for (const w of workloads()) {
     const mine = list.filter((c) => c.workload === w);
@@ -350,6 +351,18 @@ async function report(dir: string, label: string, cyclesCommit?: string): Promis
         ? (x: Dump, y: InstrumentationMetadata) => pct(simtEfficiency(x, y).overall.efficiency)
         : (x: Dump, y: InstrumentationMetadata) => itsEvidence(x, y).exitPerEntry.toFixed(3);
       fig[m] = `${value(d, md)} / ${value(nv.dump, nv.metadata)}`;
+      if (m === 'simt') {
+        // Per shader, instruction-weighted: which stages the difference comes from.
+        const a = simtEfficiency(d, md).perShader;
+        const b = simtEfficiency(nv.dump, nv.metadata).perShader;
+        const cells = b.map((s) => {
+          const x = a.find((t) => t.name === s.name && t.stage === s.stage);
+          if (!x) return `${s.name} — / ${pct(s.instructionEfficiency)}`;
+          const same = Math.abs(x.instructionEfficiency - s.instructionEfficiency) < 0.00005 && x.warpInstructions === s.warpInstructions;
+          return same ? `${s.name} =` : `${s.name} ${pct(x.instructionEfficiency)} (${x.warpInstructions}) / ${pct(s.instructionEfficiency)} (${s.warpInstructions})`;
+        });
+        shaderRows.push(`| ${w} | ${cells.join(', ')} |`);
+      }
     }
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
   }
@@ -419,6 +432,10 @@ async function report(dir: string, label: string, cyclesCommit?: string): Promis
       'Last column: share of the device\'s warps (CreateWarpId of the trace run) that are exactly one NVIDIA tile.', '',
       '| workload | SIMT efficiency per block: device / --nvidia | ITS exit/entry: device / --nvidia | warps = NVIDIA tiles |',
       '|---|---|---|---|', ...warpRows, '',
+      'SIMT efficiency per shader, instruction-weighted (`simt` dumps): device (warp instructions) / simulator with `--nvidia`;',
+      '`=`: the same efficiency over the same number of warp instructions.', '',
+      '| workload | per shader: device / --nvidia |',
+      '|---|---|', ...shaderRows, '',
     );
   }
   if (mapRows.length > 0) {

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createDefaultContainer, write as writeKtx2 } from 'ktx-parse';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -268,5 +269,72 @@ deviceTest('the host enables what the workloads\' SPIR-V declares (cull mask, sh
     if (!dev.info.validation) continue; // no VK_LAYER_KHRONOS_validation here
     // alpha's shadow any-hit reads gl_CullMaskEXT (VK_KHR_ray_tracing_maintenance1); pt reads clockARB (VK_KHR_shader_clock).
     t.is(dev.info.validationErrors, 0, w);
+  }
+});
+
+/** The mip-lod fixture with both textures a 64x64 KTX2 whose 7 stored levels differ (`mipmaps: "file"`). */
+function ktx2MipWorkload(dir: string): string {
+  const c = createDefaultContainer();
+  c.vkFormat = 37 as typeof c.vkFormat;
+  c.pixelWidth = 64;
+  c.pixelHeight = 64;
+  c.levelCount = 7;
+  c.levels = [0, 1, 2, 3, 4, 5, 6].map((k) => {
+    const s = 64 >> k;
+    const data = new Uint8Array(new ArrayBuffer(s * s * 4));
+    for (let i = 0; i < s * s; i++) data.set([30 * k + (i % 7), 255 - 30 * k, (i * 13) & 255, 255], 4 * i);
+    return { levelData: data, uncompressedByteLength: data.byteLength };
+  });
+  const file = join(dir, 'levels.ktx2');
+  writeFileSync(file, writeKtx2(c));
+  const fixture = dirname(MIP_LOD);
+  const m = JSON.parse(readFileSync(MIP_LOD, 'utf8')) as Record<string, unknown> & { descriptors: Record<string, unknown>[] };
+  for (const key of ['includeDirs'] as const) m[key] = (m[key] as string[]).map((p) => join(fixture, p));
+  m.shaders = { raygen: [join(fixture, 'raygen.rgen')], closestHit: [join(fixture, 'closesthit.rchit')], miss: [join(fixture, 'miss.rmiss')] };
+  m.hitGroups = [{ type: 'triangles', closestHit: join(fixture, 'closesthit.rchit') }];
+  m.miss = [join(fixture, 'miss.rmiss')];
+  const tex = m.descriptors.find((d) => d.kind === 'sampledImages')!;
+  tex.files = [file, file];
+  tex.mipmaps = 'file';
+  const manifest = join(dir, 'workload.json');
+  writeFileSync(manifest, JSON.stringify(m));
+  return manifest;
+}
+
+deviceTest('a KTX2 file\'s own mip levels (mipmaps "file") on the device: the simulator\'s texels at every level', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-ktx2-'));
+  try {
+    const w = ktx2MipWorkload(dir);
+    const dev = await launchOnDevice(w, undefined, { repeat: 1 });
+    const sim = await runWorkload(w);
+    const a = bytesOf(dev.image!.levels[0]!.data);
+    const b = bytesOf(sim.image!.levels[0]!.data);
+    // texelFetch rows: row 32 + k reads level k, whose red is 30k + (i % 7).
+    for (let k = 0; k < 7; k++) t.true(Math.abs(b[4 * ((32 + k) * 64)]! - 30 * k) < 7, `level ${k}`);
+    const differ: string[] = [];
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 64; x++) {
+        if (y < 32 && x % 8 === 4) continue; // LOD ties (see the mip-lod test)
+        const k = 4 * (y * 64 + x);
+        if ([0, 1, 2, 3].some((c) => a[k + c] !== b[k + c])) differ.push(`(${x},${y})`);
+      }
+    }
+    t.deepEqual(differ, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mipmaps "file" on a PNG says the file has no levels and names "generate"', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-ktx2-'));
+  try {
+    const w = ktx2MipWorkload(dir);
+    const m = JSON.parse(readFileSync(w, 'utf8')) as { descriptors: Record<string, unknown>[] };
+    m.descriptors.find((d) => d.kind === 'sampledImages')!.files = [join(dirname(MIP_LOD), '../../../../workloads/alpha/textures/checker.png')];
+    writeFileSync(w, JSON.stringify(m));
+    const e = await t.throwsAsync(() => prepareRun(w));
+    t.regex(e!.message, /mipmaps "file": .*checker\.png stores no mip levels beyond level 0 .*use "generate"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -155,7 +155,7 @@ export const descriptorSchemas = {
     wrap: z.enum(['repeat', 'clampToEdge']).optional(),
     format: z.enum(SAMPLED_IMAGE_FORMATS).optional().describe('Default R8G8B8A8_UNORM; _SRGB decodes colour to linear before filtering'),
     mipmaps: z.enum(SAMPLED_IMAGE_MIPMAPS).optional()
-      .describe('"none" (default): level 0 only; "generate": the full mip chain down to 1x1, each level the 2x2 box average of the one above (textureLod / texelFetch levels; nearest mip selection)'),
+      .describe('"none" (default): level 0 only; "generate": the full mip chain down to 1x1, each level the 2x2 box average of the one above; "file": the mip levels a KTX2 file stores (textureLod / texelFetch levels; nearest mip selection)'),
   }),
 } as const;
 

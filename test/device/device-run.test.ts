@@ -338,3 +338,14 @@ test('mipmaps "file" on a PNG says the file has no levels and names "generate"',
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+deviceTest('an any-hit that ignores inside nested loops, under simt on the device: runs, the frame unchanged', async (t) => {
+  const w = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'anyhit-loops', 'workload.json');
+  const plain = await launchOnDevice(w, undefined, { repeat: 1, timeoutS: 120 });
+  const dev = await launchOnDevice(w, BUILTIN_UTILITIES.simt, { repeat: 1, timeoutS: 120 });
+  const sim = await runWorkload('alpha');
+  t.true(dev.dump!.entryCount > 0);
+  t.deepEqual(bytesOf(dev.image!.levels[0]!.data), bytesOf(plain.image!.levels[0]!.data));
+  // The loops ignore exactly what alpha's any-hit ignores: the simulator renders alpha's frame.
+  t.deepEqual(bytesOf((await runWorkload(w)).image!.levels[0]!.data), bytesOf(sim.image!.levels[0]!.data));
+});

@@ -27,18 +27,25 @@
  * in a loop that runs once). Per invocation the same original blocks run in the same order, and
  * the any-hit ends the same way; the new blocks hold no probes, so no figure changes.
  *
- * Not rewritten (left as before, and still able to hang an NVIDIA GPU): any-hit shaders whose exit
- * is inside a loop of the entry function (a break cannot leave two loops). Exits in functions the
+ * An exit inside a loop stores its kind (3 for a `return`) and breaks to the innermost loop's merge,
+ * where `if (kind != 0)` breaks on to the next loop's merge out, and from the outermost to the exit
+ * block (a SPIR-V break leaves one loop at a time).
+ *
+ * Not rewritten (left as before, and still able to hang an NVIDIA GPU): any-hit shaders with an exit
+ * in a loop's continue construct (it may only branch back to the header). Exits in functions the
  * entry function calls are skipped too, though no pipeline has them: the pipeline lowering
  * (rt-pipeline.ts) refuses ignoreIntersectionEXT / terminateRayEXT outside an any-hit's main.
  */
-import { Builder, findInst } from '../../ir/builder.js';
+import { Builder, findInst, firstNonPhiIndex } from '../../ir/builder.js';
+import { openIfThen } from '../../primitives/if-then-region.js';
 import type { BlockId, Inst } from '../../ir/inst.js';
 import { successors } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import type { InstrumentedShader } from './probe-context.js';
 
+/** 0: not leaving; 3: a `return` taken inside a loop (outside loops a return just branches to the exit). */
 const EXIT_KIND = { return: 0, ignoreIntersection: 1, terminateRay: 2 } as const;
+const RETURN_IN_LOOP = 3;
 type ExitOp = keyof typeof EXIT_KIND;
 
 const done = new WeakSet<Function>();
@@ -63,9 +70,9 @@ export function deferAnyHitExits(m: Module, shaders: readonly InstrumentedShader
     const fn = sh.root;
     const exits = exitsOf(fn, true);
     if (!exits.some((e) => e.inst.op !== 'return')) continue;
-    const inLoop = exits.find((e) => inLoopBody(fn, e.block));
-    if (inLoop) {
-      out.skipped.push({ fn: fn.name, why: `an exit (${inLoop.inst.op}) inside a loop` });
+    const inContinue = exits.find((e) => loopsOf(fn).some((l) => l.continueConstruct.has(e.block)));
+    if (inContinue) {
+      out.skipped.push({ fn: fn.name, why: `an exit (${inContinue.inst.op}) in a loop's continue construct` });
       continue;
     }
     rewrite(m, fn, exits);
@@ -89,24 +96,40 @@ function exitsOf(fn: Function, withReturns: boolean): Exit[] {
   return out;
 }
 
-/** Whether `block` is in the body of a loop of `fn` (reaches the loop's header again without leaving through its merge). */
-function inLoopBody(fn: Function, block: BlockId): boolean {
-  const byId = new Map(fn.blocks.map((b) => [b.id, b]));
+interface Loop {
+  header: BlockId;
+  merge: BlockId;
+  /** Blocks from the header up to (not including) the merge, the continue construct included. */
+  body: Set<BlockId>;
+  /** Blocks from the continue target back to the header. */
+  continueConstruct: Set<BlockId>;
+}
+
+/** The loops of `fn` (headers with a loop merge), innermost first for each block (smallest body first). */
+function loopsOf(fn: Function): Loop[] {
+  const byId = new Map(fn.blocks.map((x) => [x.id, x]));
+  const walk = (from: BlockId, stop: ReadonlySet<BlockId>): Set<BlockId> => {
+    const seen = new Set<BlockId>();
+    const stack = [from];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (seen.has(id) || stop.has(id)) continue;
+      seen.add(id);
+      const t = byId.get(id)?.insts.at(-1);
+      if (t) stack.push(...successors(t));
+    }
+    return seen;
+  };
+  const out: Loop[] = [];
   for (const h of fn.blocks) {
     if (h.merge?.kind !== 'loop') continue;
     const merge = h.merge.merge;
-    const seen = new Set<BlockId>();
-    const stack = [h.id];
-    while (stack.length > 0) {
-      const id = stack.pop()!;
-      if (seen.has(id) || id === merge) continue;
-      seen.add(id);
-      const t = byId.get(id)?.insts.at(-1);
-      if (t) stack.push(...successors(t).filter((s) => s !== h.id));
-    }
-    if (seen.has(block)) return true;
+    const body = walk(h.id, new Set([merge]));
+    // Reached from the header again only through the back edge: stop at the header's re-entry.
+    const cont = walk(h.merge.continue, new Set([h.id, merge]));
+    out.push({ header: h.id, merge, body, continueConstruct: cont });
   }
-  return false;
+  return out.sort((x, y) => x.body.size - y.body.size);
 }
 
 function rewrite(m: Module, fn: Function, exits: Exit[]): void {
@@ -147,16 +170,36 @@ function rewrite(m: Module, fn: Function, exits: Exit[]): void {
   // Layout: each test, then the block that leaves, then the next test (its merge); the return last.
   const moved = layout.map((id) => fn.blocks.splice(fn.blocks.findIndex((x) => x.id === id), 1)[0]!);
   fn.blocks.push(...moved);
+  // An exit inside a loop breaks to the innermost loop's merge, which then leaves for the next
+  // loop's merge out, and so on to the exit block (SPIR-V's breaks leave one loop at a time).
+  const loops = loopsOf(fn);
+  const innermost = (block: BlockId) => loops.find((l) => l.body.has(block));
+  const checked = new Set<BlockId>();
+  const check = (l: Loop): void => {
+    if (checked.has(l.merge)) return;
+    checked.add(l.merge);
+    const outer = innermost(l.merge);
+    const target = outer ? outer.merge : exitBlock;
+    if (outer) check(outer);
+    b.setInsertPoint(l.merge, firstNonPhiIndex(findBlockOf(fn, l.merge)));
+    b.loc = { ...loc };
+    const kk = b.emit('load', { ptr: kindVar }, u32);
+    const leaving = b.emit('compare', { kind: 'ne', a: kk, b: b.constU32(0) }, b.t.bool);
+    openIfThen(b, leaving, 'vv.anyhit.leaving');
+    b.emitVoid('branch', { target });
+  };
   for (const e of exits) {
     const found = findInst(fn, e.inst.id)!;
     const old = found.inst;
-    const code = EXIT_KIND[old.op as ExitOp];
+    const loop = innermost(e.block);
+    const code = loop && old.op === 'return' ? RETURN_IN_LOOP : EXIT_KIND[old.op as ExitOp];
     // Same id on the branch: probes placed "before" the old terminator still name this point.
-    found.block.insts[found.index] = { op: 'branch', target: exitBlock, id: old.id, type: old.type, loc: old.loc };
+    found.block.insts[found.index] = { op: 'branch', target: loop ? loop.merge : exitBlock, id: old.id, type: old.type, loc: old.loc };
     if (code !== EXIT_KIND.return) {
       b.setInsertBefore(old.id);
       b.emitVoid('store', { ptr: kindVar, value: b.constU32(code) }, old.loc);
     }
+    if (loop) check(loop);
   }
 }
 

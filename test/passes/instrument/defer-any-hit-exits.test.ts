@@ -85,7 +85,22 @@ test('an any-hit without subgroup probes (trace, paths) keeps its exits where th
   }
 });
 
-test('an exit inside a loop leaves the any-hit as it was', (t) => {
+test('exits inside loops break out loop by loop to the one exit block (a return in a loop too)', (t) => {
+  const src = readFileSync(join(import.meta.dirname, '../../device/fixtures/anyhit-loops/alphatest.rahit'), 'utf8');
+  const path = join(root, 'alpha', 'loops.rahit');
+  const c = compileGlsl(path, src, { includeDirs: [join(root, 'common'), join(root, 'alpha')] });
+  const m = c.module!;
+  instrumentModule(m, 'simt');
+  t.deepEqual(verifyModule(m), []);
+  const fn = entryFn(m);
+  t.deepEqual(terminators(fn, 'ignoreIntersection').map((b) => b.name), ['vv.anyhit.ignore']);
+  t.deepEqual(terminators(fn, 'return').map((b) => b.name), ['vv.anyhit.return']);
+  // Each loop's merge checks the kind: two loops, two checks.
+  t.is(fn.blocks.filter((b) => b.name === 'vv.anyhit.leaving.then').length, 2);
+  t.notThrows(() => writeSpirv(m));
+});
+
+test('one loop: the exit breaks to its merge, which leaves for the exit block', (t) => {
   const src = `#version 460
 #extension GL_EXT_ray_tracing : require
 hitAttributeEXT vec2 attribs;
@@ -98,7 +113,9 @@ void main() {
   const m = compile('loop.rahit', src);
   instrumentModule(m, 'simt');
   t.deepEqual(verifyModule(m), []);
-  t.false(entryFn(m).blocks.some((b) => b.name?.startsWith('vv.anyhit.')));
+  const fn = entryFn(m);
+  t.deepEqual(terminators(fn, 'ignoreIntersection').map((b) => b.name), ['vv.anyhit.ignore']);
+  t.is(fn.blocks.filter((b) => b.name === 'vv.anyhit.leaving.then').length, 1);
   t.notThrows(() => writeSpirv(m));
 });
 

@@ -64,7 +64,7 @@ export function saveDeviceInstrumentRun(
       };
       if (launch.rerunFrom !== undefined) m.rerunFrom = launch.rerunFrom;
       if (launch.frames) {
-        m.analysedFrame = launch.frames[launch.frames.length - 1]!.frame;
+        m.analysedFrame = launch.analysedFrame ?? launch.frames[launch.frames.length - 1]!.frame;
         m.perFrame = launch.frames.map((f) => deviceFrameFigures(f, launch.metadata!));
       }
       const file = utilitySource(utility);

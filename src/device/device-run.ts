@@ -80,6 +80,8 @@ export interface DeviceLaunch {
   frames?: DeviceFrame[];
   /** With a frame range: the first measured frame (earlier frames ran, unmeasured). */
   firstFrame?: number;
+  /** Multi-frame instrumented runs: the frame `dump` is (the last unless `analyseFrame` said otherwise). */
+  analysedFrame?: number;
 }
 
 export interface DeviceFrame {
@@ -92,6 +94,8 @@ export interface DeviceFrame {
 
 export interface DeviceRunOptions extends RunOptions, HostRunOptions {
   bufferSize?: number | 'auto';
+  /** Multi-frame instrumented runs: the frame whose dump `dump` / `dumpBytes` hold (default the last), as the simulator's `analyseFrame`. */
+  analyseFrame?: number;
   /** Keep the bundle and raw outputs in this directory instead of a temporary one. */
   keepBundle?: string;
 }
@@ -126,7 +130,16 @@ export async function launchOnDevice(workload: string, utility: Utility | undefi
     const cut = wholes.map((w, k) => w.subarray(0, probes[k]!.requiredWords * 4));
     const dumpBytes = cut[cut.length - 1]!;
     const out: DeviceLaunch = { ...launch, dumpBytes, dump: readDump(dumpBytes, metadata), metadata, bufferWords: words };
-    if (launch.frames) out.frames = launch.frames.map((f, k) => ({ ...f, dumpBytes: cut[k]!, dump: readDump(cut[k]!, metadata) }));
+    if (launch.frames) {
+      out.frames = launch.frames.map((f, k) => ({ ...f, dumpBytes: cut[k]!, dump: readDump(cut[k]!, metadata) }));
+      // The utilities analyse one frame: the last unless `analyseFrame` says otherwise (as the simulator).
+      const pick = opts.analyseFrame ?? out.frames[out.frames.length - 1]!.frame;
+      const chosen = out.frames.find((f) => f.frame === pick);
+      if (!chosen) throw new RangeError(`analyseFrame ${pick}: the run measured frames ${out.frames[0]!.frame}..${out.frames[out.frames.length - 1]!.frame}`);
+      out.dump = chosen.dump;
+      out.dumpBytes = chosen.dumpBytes;
+      out.analysedFrame = pick;
+    }
     if (rerunFrom !== undefined) out.rerunFrom = rerunFrom;
     return out;
   }

@@ -59,3 +59,19 @@ deviceTest('a device multi-frame run records each measured frame for the frames 
   t.deepEqual([...w.files.keys()].filter((k) => k.includes('frames/')).sort(),
     ['frames/frame-001.png', 'frames/frame-002.png', 'runs/simt/frames/frame-001.bin', 'runs/simt/frames/frame-002.bin']);
 });
+
+deviceTest('--analyse-frame on the device: dump.bin and the analyses are that frame\'s, as in the simulator', async (t) => {
+  if (!lumibench) {
+    t.log('skipped: the LumiBench calibration data is not here');
+    t.pass();
+    return;
+  }
+  const launch = await launchOnDevice('lumibench-wknd', BUILTIN_UTILITIES.simt, { frames: 3, analyseFrame: 1, width: 8, height: 8, repeat: 1 });
+  t.is(launch.analysedFrame, 1);
+  t.is(launch.dumpBytes, launch.frames![1]!.dumpBytes);
+  const w = memoryWriter();
+  const data = saveDeviceInstrumentRun(w, [{ utility: BUILTIN_UTILITIES.simt, launch }]);
+  t.is(data.record.modes[0]!.analysedFrame, 1);
+  t.deepEqual(w.files.get('runs/simt/dump.bin'), w.files.get('runs/simt/frames/frame-001.bin'));
+  await t.throwsAsync(() => launchOnDevice('lumibench-wknd', BUILTIN_UTILITIES.simt, { frames: 2, analyseFrame: 5, width: 8, height: 8, repeat: 1 }), { instanceOf: RangeError });
+});

@@ -23,6 +23,7 @@ interface RawDeviceOptions extends RawRunOptions {
   mode?: string;
   utility: string[];
   bufferSize: string;
+  analyseFrame?: string;
 }
 
 function deviceOptions(cmd: Command): Command {
@@ -91,6 +92,7 @@ export function registerDeviceCommand(program: Command): void {
     .option('--mode <mode>', `built-in utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
     .option('--utility <file.ts>', 'a user utility file (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the size the device needed plus a margin', 'auto')
+    .option('--analyse-frame <n>', 'multi-frame runs: the frame (from 0) the utilities analyse and annotate; default the last (every frame\'s dump is saved)')
     .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD))
     .action(async (workload: string, raw: RawDeviceOptions) => {
       const { launchOnDevice } = await import('../../device/device-run.js');
@@ -110,7 +112,9 @@ export function registerDeviceCommand(program: Command): void {
       for (const f of raw.utility) utilities.push(...(await loadUtilities(f)));
       const bufferSize: number | 'auto' = raw.bufferSize === 'auto' ? 'auto' : Number(raw.bufferSize);
       if (bufferSize !== 'auto' && (!Number.isInteger(bufferSize) || bufferSize < 3)) throw new CliUsageError(`--buffer-size: expected 'auto' or a word count >= 3, got '${raw.bufferSize}'`);
-      const opts = { ...parseDeviceOptions(raw), bufferSize };
+      const analyseFrame = raw.analyseFrame === undefined ? undefined : Number(raw.analyseFrame);
+      if (analyseFrame !== undefined && (!Number.isInteger(analyseFrame) || analyseFrame < 0)) throw new CliUsageError(`--analyse-frame: expected a frame index >= 0, got '${raw.analyseFrame}'`);
+      const opts = { ...parseDeviceOptions(raw), bufferSize, ...(analyseFrame !== undefined ? { analyseFrame } : {}) };
       const launches = [];
       for (const utility of utilities) launches.push({ utility, launch: await launchOnDevice(workload, utility, opts) });
       const name = launches[0]!.launch.prepared.manifest.name;

@@ -10,7 +10,11 @@
  * Cases: `mip-lod` (test/device/fixtures/mip-lod: textureLod at LOD x/8, texelFetch of every level);
  * `loops`, `loops-simt`, `loops-divergence` (test/device/fixtures/anyhit-loops: alpha's cutout
  * decided in nested loops, the exits deferred by defer-any-hit-exits.ts); `alpha-simt`,
- * `alpha-divergence`, `alpha-paths` (the modes that hung or never ran on the H100 before the fix).
+ * `alpha-divergence`, `alpha-paths` (the modes that hung or never ran on the H100 before the fix);
+ * `<workload>-divergence` and `<workload>-paths` for every built-in workload (bench/device.ts runs
+ * trace, simt and its): that they run, and their entries beside the simulator's under `--nvidia`
+ * (both utilities record warp-level ballots, so the counts follow how the device forms and splits
+ * its warps).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,13 +23,18 @@ import { writeDeviceBundle } from '../src/device/device-bundle.js';
 import type { DeviceInfo } from '../src/device/device-run.js';
 import { prepareRun, runWorkload } from '../src/driver/run-workload.js';
 import { BUILTIN_UTILITIES } from '../src/utilities/builtin.js';
+import { readDump } from '../src/analytics/index.js';
+import { instrumentWorkload } from '../src/driver/instrument-workload.js';
+import { NVIDIA_BEHAVIOUR } from '../src/sim/functional/warp-mapping.js';
+import { listBuiltinWorkloads } from '../src/sim/workload/load-manifest.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const MIP_LOD = join(ROOT, 'test/device/fixtures/mip-lod/workload.json');
 const LOOPS = join(ROOT, 'test/device/fixtures/anyhit-loops/workload.json');
-const WORDS = 1 << 22;
+const WORDS = 1 << 24;
 
-const CASES: { name: string; workload: string; mode?: 'simt' | 'divergence' | 'paths' }[] = [
+type Mode = 'simt' | 'divergence' | 'paths';
+const CASES: { name: string; workload: string; mode?: Mode }[] = [
   { name: 'mip-lod', workload: MIP_LOD },
   { name: 'loops', workload: LOOPS },
   { name: 'loops-simt', workload: LOOPS, mode: 'simt' },
@@ -33,6 +42,7 @@ const CASES: { name: string; workload: string; mode?: 'simt' | 'divergence' | 'p
   { name: 'alpha-simt', workload: 'alpha', mode: 'simt' },
   { name: 'alpha-divergence', workload: 'alpha', mode: 'divergence' },
   { name: 'alpha-paths', workload: 'alpha', mode: 'paths' },
+  ...listBuiltinWorkloads().filter((w) => w.name !== 'alpha').flatMap((w) => (['divergence', 'paths'] as const).map((mode) => ({ name: `${w.name}-${mode}`, workload: w.name, mode }))),
 ];
 
 const bytes = (d: ArrayBufferView) => new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
@@ -81,6 +91,15 @@ async function report(dir: string): Promise<void> {
     for (const c of ['loops', 'loops-simt', 'loops-divergence']) {
       if (ran(c)) lines.push(`${c}: vs simulator ${diff(sim, image(c))}; vs the uninstrumented device frame ${diff(image('loops'), image(c))}`);
     }
+  }
+  // Every built-in workload under divergence and paths: entries beside the simulator's under NVIDIA's behaviour.
+  for (const c of CASES.filter((x) => x.mode && x.workload !== LOOPS && ran(x.name))) {
+    const sim = (await instrumentWorkload(c.workload, c.mode!, { ...NVIDIA_BEHAVIOUR })).runs[0]!;
+    const info = JSON.parse(readFileSync(join(out(c.name), 'device.json'), 'utf8')) as DeviceInfo;
+    const md = { ...sim.metadata, warpSize: info.ranSubgroupSize };
+    const dump = readDump(new Uint8Array(readFileSync(join(out(c.name), 'dump.bin'))), md, { allowOverflow: true });
+    if (dump.overflowed) { lines.push(`${c.name}: buffer too small (${dump.requiredWords} words)`); continue; }
+    lines.push(`${c.name}: ${dump.entryCount} entries (simulator --nvidia ${sim.dump.entryCount}), ${info.medianTraceMs.toFixed(3)} ms`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

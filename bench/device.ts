@@ -9,7 +9,9 @@
  *                                                     keyed by the code commit (commitKey); a run over S seconds (default 480) is skipped
  *   npx tsx bench/device.ts bundles DIR [--lavapipe]  only the bundles (for a remote GPU: native/run-bundles.sh DIR there)
  *   npx tsx bench/device.ts run DIR                   runs DIR's bundles with the native host here
- *   npx tsx bench/device.ts report DIR LABEL          reads DIR/<case>/out and writes LABEL's section
+ *   npx tsx bench/device.ts report DIR LABEL [--cycles-commit C]
+ *                                                     reads DIR/<case>/out and writes LABEL's section (the cycles
+ *                                                     columns from cycles.json's entries of commit C, default this code's)
  *
  * Cases per workload: uninstrumented at SIZES (median trace dispatch time of REPEAT repetitions,
  * vkCmdWriteTimestamp around vkCmdTraceRaysKHR), and instrumented at the workload's own size with
@@ -47,7 +49,8 @@ type Mode = (typeof MODES)[number];
 const MAP_HEIGHTS = [1, 2, 3, 4, 6, 8, 12, 16];
 const MAP_WIDTH = 37;
 const FRAMES = { workload: 'lumibench-wknd', frames: 4, size: 64 };
-const BUFFER_WORDS = 1 << 24;
+/** Instrumentation buffer of the bundles: lumibench-wknd-ao's trace writes 20.5 M words. */
+const BUFFER_WORDS = 1 << 25;
 const CYCLES_FILE = join(ROOT, '.bench', 'device', 'cycles.json');
 
 interface Case {
@@ -283,13 +286,14 @@ function readInfo(o: string): DeviceInfo {
   return JSON.parse(readFileSync(join(o, 'device.json'), 'utf8')) as DeviceInfo;
 }
 
-async function report(dir: string, label: string): Promise<string> {
+async function report(dir: string, label: string, cyclesCommit?: string): Promise<string> {
   const list = JSON.parse(readFileSync(join(dir, 'cases.json'), 'utf8')) as Case[];
   const outOf = (c: Case | undefined) => (c && existsSync(join(dir, c.name, 'out', 'device.json')) ? join(dir, c.name, 'out') : undefined);
   let info: DeviceInfo | undefined;
   const wide = list.some((c) => c.mode === 'simt');
   const rows: string[] = [];
   const warpRows: string[] = [];
+  const shaderRows: string[] = [];
   const times: string[] = [];
   for (const w of workloads()) {
     const mine = list.filter((c) => c.workload === w);
@@ -347,11 +351,24 @@ async function report(dir: string, label: string): Promise<string> {
         ? (x: Dump, y: InstrumentationMetadata) => pct(simtEfficiency(x, y).overall.efficiency)
         : (x: Dump, y: InstrumentationMetadata) => itsEvidence(x, y).exitPerEntry.toFixed(3);
       fig[m] = `${value(d, md)} / ${value(nv.dump, nv.metadata)}`;
+      if (m === 'simt') {
+        // Per shader, instruction-weighted: which stages the difference comes from.
+        const a = simtEfficiency(d, md).perShader;
+        const b = simtEfficiency(nv.dump, nv.metadata).perShader;
+        const cells = b.map((s) => {
+          const x = a.find((t) => t.name === s.name && t.stage === s.stage);
+          if (!x) return `${s.name} — / ${pct(s.instructionEfficiency)}`;
+          const same = Math.abs(x.instructionEfficiency - s.instructionEfficiency) < 0.00005 && x.warpInstructions === s.warpInstructions;
+          return same ? `${s.name} =` : `${s.name} ${pct(x.instructionEfficiency)} (${x.warpInstructions}) / ${pct(s.instructionEfficiency)} (${s.warpInstructions})`;
+        });
+        shaderRows.push(`| ${w} | ${cells.join(', ')} |`);
+      }
     }
     warpRows.push(`| ${w} | ${fig.simt} | ${fig.its} | ${mapShare} |`);
   }
   // Frame times beside simulated cycles (read last: `cycles` may still be filling the cache).
-  const commit = commitKey();
+  const code = commitKey();
+  const commit = cyclesCommit ?? code;
   const cycles = readCycles(commit);
   const skipped: string[] = [];
   for (const w of workloads()) {
@@ -415,6 +432,10 @@ async function report(dir: string, label: string): Promise<string> {
       'Last column: share of the device\'s warps (CreateWarpId of the trace run) that are exactly one NVIDIA tile.', '',
       '| workload | SIMT efficiency per block: device / --nvidia | ITS exit/entry: device / --nvidia | warps = NVIDIA tiles |',
       '|---|---|---|---|', ...warpRows, '',
+      'SIMT efficiency per shader, instruction-weighted (`simt` dumps): device (warp instructions) / simulator with `--nvidia`;',
+      '`=`: the same efficiency over the same number of warp instructions.', '',
+      '| workload | per shader: device / --nvidia |',
+      '|---|---|', ...shaderRows, '',
     );
   }
   if (mapRows.length > 0) {
@@ -426,7 +447,9 @@ async function report(dir: string, label: string): Promise<string> {
   lines.push(
     `Frame times: median trace dispatch (ms, ${list.find((c) => c.kind === 'time')?.repeat ?? REPEAT} repetitions, vkCmdWriteTimestamp around vkCmdTraceRaysKHR), uninstrumented, beside the`,
     `simulator's cycles for the same frame on the \`${CYCLES_CONFIG}\` configuration and those cycles at its core clock (\`npx tsx bench/device.ts cycles\`),`,
-    `cycles simulated at code commit \`${commit}\` (entries of .bench/device/cycles.json from other commits are not shown).`,
+    commit === code
+      ? `cycles simulated at code commit \`${commit}\` (entries of .bench/device/cycles.json from other commits are not shown).`
+      : `cycles simulated at code commit \`${commit}\` (--cycles-commit; this report was made at code commit \`${code}\`).`,
     `'—': no cycles at that commit${skipped.length > 0 ? `; skipped: the simulation was stopped after the limit shown (${skipped.join(', ')})` : ''}.`, '',
     `| workload | ${SIZES.map((s) => `${s}x${s} device ms | cycles | sim ms`).join(' | ')} |`,
     `|---|${SIZES.map(() => '---|---|---|').join('')}`, ...times, '',
@@ -467,7 +490,8 @@ async function main(): Promise<void> {
   }
   if (cmd === 'run') return runBundles(resolve(dirArg!));
   if (cmd === 'report') {
-    const section = await report(resolve(dirArg!), label ?? 'device');
+    const k = process.argv.indexOf('--cycles-commit');
+    const section = await report(resolve(dirArg!), label ?? 'device', k >= 0 ? process.argv[k + 1] : undefined);
     writeSection(label ?? 'device', section);
     process.stdout.write(section);
     return;

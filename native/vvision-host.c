@@ -3,7 +3,11 @@
  * (written by src/device/device-bundle.ts) on a real Vulkan implementation — a GPU or Mesa's
  * lavapipe — and writes what the pipeline wrote, for vvision to turn into a run directory:
  *
- *   vvision-host [--device N] [--repeat N] [--validate] [--list] BUNDLE_DIR OUT_DIR
+ *   vvision-host [--device N] [--repeat N] [--timeout S] [--validate] [--list] BUNDLE_DIR OUT_DIR
+ *
+ * --timeout S (default 60): a submission that has not finished after S seconds (a shader that never
+ * ends, or a hung GPU) stops the host with exit status 4 and a message saying so, instead of waiting
+ * for ever.
  *
  * BUNDLE_DIR/bundle.txt (one item per line, whitespace-separated; the format's only reader):
  *   launch W H D | recursion N | subgroup S (0: the device's own) | push FILE BYTES
@@ -20,8 +24,11 @@
  *                                      into OUT_DIR/OUT.bin; ZERO 1: zeroed before every repetition)
  *   image SET BINDING VKFORMAT TEXEL_BYTES W H OUT|-
  *   as SET BINDING
- *   texture SET BINDING INDEX COUNT VKFORMAT TEXEL_BYTES W H FILTER WRAP FILE
+ *   texture SET BINDING INDEX COUNT VKFORMAT TEXEL_BYTES W H FILTER WRAP FILE [LEVELS]
  *                                      element INDEX of a combined-image-sampler array of COUNT;
+ *                                      LEVELS mip levels (default 1), each half the one above (at
+ *                                      least 1), packed level 0 first in FILE; sampled with
+ *                                      VK_SAMPLER_MIPMAP_MODE_NEAREST and no LOD clamp;
  *                                      FILTER 0 nearest 1 linear; WRAP 0 repeat 1 mirrored 2 clamp
  *   memory FILE BYTES SIMADDR          device memory no descriptor binds (buffer_reference only)
  *   A buffer line may end with SIMADDR: the address the simulator gave it.
@@ -57,6 +64,7 @@
 
 #define MAXN 256
 #define EXIT_NO_DEVICE 3
+#define EXIT_TIMEOUT 4
 
 static void die(int code, const char *fmt, ...) {
   va_list ap;
@@ -83,6 +91,7 @@ static PFN_vkGetInstanceProcAddr gipa;
   X(vkQueueSubmit) X(vkQueueWaitIdle) X(vkCmdPipelineBarrier) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets) X(vkCmdPushConstants) \
   X(vkCmdCopyImageToBuffer) X(vkCmdCopyBufferToImage) X(vkCreateSampler) X(vkCmdClearColorImage) X(vkCmdFillBuffer) X(vkCmdWriteTimestamp) X(vkCmdResetQueryPool) \
   X(vkCreateQueryPool) X(vkGetQueryPoolResults) X(vkResetCommandBuffer) X(vkDeviceWaitIdle) \
+  X(vkCreateFence) X(vkWaitForFences) X(vkDestroyFence) \
   X(vkCreateAccelerationStructureKHR) X(vkGetAccelerationStructureBuildSizesKHR) X(vkCmdBuildAccelerationStructuresKHR) \
   X(vkGetAccelerationStructureDeviceAddressKHR) X(vkCreateRayTracingPipelinesKHR) X(vkGetRayTracingShaderGroupHandlesKHR) \
   X(vkCmdTraceRaysKHR)
@@ -100,11 +109,12 @@ typedef struct { int first, count; } Blas;
 typedef struct { int blas; uint32_t custom, mask, sbtOffset, flags; float t[12]; } Inst;
 typedef struct { int set, binding; VkDescriptorType type; char file[512]; uint64_t bytes; char out[128]; int zero;
   VkFormat format; int texel, w, h; VkBuffer buf; VkDeviceMemory mem; void *map; VkImage image; VkImageView view;
-  uint64_t simAddr; int memoryOnly, index, count, filter, wrap; VkSampler sampler; } Res;
+  uint64_t simAddr; int memoryOnly, index, count, filter, wrap, levels; VkSampler sampler; } Res;
 typedef struct { char file[512]; uint64_t offset, value; } Reloc;
 /* Per-frame host work: kind 0 write (file, offset, patch), 1 clear (set, binding), 2 push (patch). */
 typedef struct { int frame, kind, set, binding; char file[512]; uint64_t offset; char patch[512]; uint64_t bytes; } FrameOp;
 
+static uint32_t timeoutS = 60;
 static uint32_t launchW = 1, launchH = 1, launchD = 1, recursion = 1, subgroupWanted = 0;
 static Stage stages[MAXN]; static int nStages;
 static Group groups[MAXN]; static int nGroups;
@@ -138,6 +148,27 @@ static void *readFile(const char *name, uint64_t *size) {
   fclose(f);
   *size = (uint64_t)n;
   return p;
+}
+
+/* Whether a stage's SPIR-V declares OpCapability `cap` (an optional extension is enabled only for a
+ * pipeline that uses it: the validation layers of older SDKs do not know every extension). */
+static int stagesDeclareCapability(uint32_t cap) {
+  for (int i = 0; i < nStages; i++) {
+    uint64_t size;
+    uint32_t *w = readFile(stages[i].file, &size);
+    uint64_t n = size / 4;
+    int found = 0;
+    for (uint64_t k = 5; k < n && !found;) {
+      uint32_t op = w[k] & 0xffff, len = w[k] >> 16;
+      if (len == 0) break;
+      if (op == 17 /* OpCapability */ && k + 1 < n && w[k + 1] == cap) found = 1;
+      else if (op != 17 && op != 10 /* OpExtension */ && op != 11 /* OpExtInstImport */) break; /* capabilities come first */
+      k += len;
+    }
+    free(w);
+    if (found) return 1;
+  }
+  return 0;
 }
 
 static int stageKind(const char *s) {
@@ -230,8 +261,10 @@ static void readBundle(void) {
       Res *r = &res[nRes++];
       memset(r, 0, sizeof *r);
       int fmt;
-      ok = sscanf(rest, "%d %d %d %d %d %d %d %d %d %d %511s", &r->set, &r->binding, &r->index, &r->count, &fmt, &r->texel, &r->w, &r->h,
-                  &r->filter, &r->wrap, r->file) == 11;
+      r->levels = 1;
+      int got = sscanf(rest, "%d %d %d %d %d %d %d %d %d %d %511s %d", &r->set, &r->binding, &r->index, &r->count, &fmt, &r->texel, &r->w, &r->h,
+                       &r->filter, &r->wrap, r->file, &r->levels);
+      ok = (got == 11 || got == 12) && r->levels >= 1 && r->levels <= 16;
       r->format = (VkFormat)fmt; strcpy(r->out, "-");
       r->type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     } else if (!strcmp(w, "reloc")) {
@@ -346,8 +379,15 @@ static VkCommandBuffer beginCommands(void) {
 static void submitAndWait(VkCommandBuffer cb) {
   VK(vkEndCommandBuffer(cb));
   VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb };
-  VK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
-  VK(vkQueueWaitIdle(queue));
+  VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+  VkFence fence;
+  VK(vkCreateFence(dev, &fi, NULL, &fence));
+  VK(vkQueueSubmit(queue, 1, &si, fence));
+  VkResult r = vkWaitForFences(dev, 1, &fence, VK_TRUE, (uint64_t)timeoutS * 1000000000ull);
+  if (r == VK_TIMEOUT)
+    die(EXIT_TIMEOUT, "the device did not finish a submission within %u s (--timeout): a shader that never ends, or a hung GPU", timeoutS);
+  if (r != VK_SUCCESS) die(2, "vkWaitForFences failed: VkResult %d (%s)", (int)r, r == VK_ERROR_DEVICE_LOST ? "device lost" : "error");
+  vkDestroyFence(dev, fence, NULL);
 }
 
 static void barrier(VkCommandBuffer cb) {
@@ -449,10 +489,11 @@ static void applyRelocs(const char *file, uint8_t *data, uint64_t base, uint64_t
   }
 }
 
-/* A one-level 2D image of r's format and size in device memory, with a view: r->image, r->mem, r->view. */
+/* A 2D image of r's format, size and levels (at least 1) in device memory, with a view of every level: r->image, r->mem, r->view. */
 static void makeImage(Res *r, VkImageUsageFlags usage) {
+  uint32_t levels = r->levels > 1 ? (uint32_t)r->levels : 1;
   VkImageCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D, .format = r->format,
-    .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = 1, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+    .extent = { (uint32_t)r->w, (uint32_t)r->h, 1 }, .mipLevels = levels, .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
     .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED };
   VK(vkCreateImage(dev, &ici, NULL, &r->image));
   VkMemoryRequirements req;
@@ -462,7 +503,7 @@ static void makeImage(Res *r, VkImageUsageFlags usage) {
   VK(vkAllocateMemory(dev, &ai, NULL, &r->mem));
   VK(vkBindImageMemory(dev, r->image, r->mem, 0));
   VkImageViewCreateInfo vci = { .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = r->image, .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = r->format,
-    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+    .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1 } };
   VK(vkCreateImageView(dev, &vci, NULL, &r->view));
 }
 
@@ -482,13 +523,14 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--device") && i + 1 < argc) deviceIndex = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeoutS = (uint32_t)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--validate")) validate = 1;
     else if (!strcmp(argv[i], "--list")) list = 1;
     else if (!bundleDir[0]) snprintf(bundleDir, sizeof bundleDir, "%s", argv[i]);
     else outDir = argv[i];
   }
   if (repeat < 1) repeat = 1;
-  if (!list && (!bundleDir[0] || !outDir)) die(2, "usage: vvision-host [--device N] [--repeat N] [--validate] [--list] BUNDLE_DIR OUT_DIR");
+  if (!list && (!bundleDir[0] || !outDir)) die(2, "usage: vvision-host [--device N] [--repeat N] [--timeout S] [--validate] [--list] BUNDLE_DIR OUT_DIR");
   if (!list) readBundle();
 
   void *lib = dlopen("libvulkan.so.1", RTLD_NOW);
@@ -554,16 +596,23 @@ int main(int argc, char **argv) {
   vkGetPhysicalDeviceProperties2(phys, &props);
   vkGetPhysicalDeviceMemoryProperties(phys, &memProps);
 
-  uint32_t nDevExt = 0;
-  vkEnumerateDeviceExtensionProperties(phys, NULL, &nDevExt, NULL);
-  VkExtensionProperties *devExtProps = calloc(nDevExt ? nDevExt : 1, sizeof *devExtProps);
-  vkEnumerateDeviceExtensionProperties(phys, NULL, &nDevExt, devExtProps);
-  positionFetch = hasExtension(devExtProps, nDevExt, VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME);
-  free(devExtProps);
-
+  /* Optional extensions, enabled where the device has them, with their features:
+   * VK_KHR_ray_tracing_position_fetch (gl_HitTriangleVertexPositionsEXT; only for a pipeline that declares it), VK_KHR_ray_tracing_maintenance1
+   * (gl_CullMaskEXT: SPV_KHR_ray_cull_mask), VK_KHR_shader_clock (clockARB / clockRealtimeEXT: SPV_KHR_shader_clock). */
+  uint32_t nExt = 0;
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nExt, NULL);
+  VkExtensionProperties *exts = calloc(nExt ? nExt : 1, sizeof *exts);
+  vkEnumerateDeviceExtensionProperties(phys, NULL, &nExt, exts);
+  int haveMaint1 = hasExtension(exts, nExt, VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME);
+  int haveClock = hasExtension(exts, nExt, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  positionFetch = hasExtension(exts, nExt, VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME) && stagesDeclareCapability(5336 /* RayTracingPositionFetchKHR */);
+  free(exts);
+  VkPhysicalDeviceShaderClockFeaturesKHR clf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR };
+  VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR m1f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR, .pNext = haveClock ? &clf : NULL };
+  void *optional = haveMaint1 ? (void *)&m1f : haveClock ? (void *)&clf : NULL;
+  VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR pff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_POSITION_FETCH_FEATURES_KHR, .pNext = optional };
   /* Every feature the device has, except robustness (it costs time and no shader here needs it). */
-  VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR pff = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_POSITION_FETCH_FEATURES_KHR };
-  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .pNext = positionFetch ? &pff : NULL };
+  VkPhysicalDeviceRayTracingPipelineFeaturesKHR rtf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, .pNext = positionFetch ? (void *)&pff : optional };
   VkPhysicalDeviceAccelerationStructureFeaturesKHR asf = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, .pNext = &rtf };
   VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &asf };
   VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &f13 };
@@ -589,12 +638,15 @@ int main(int argc, char **argv) {
   if (queueFamily == UINT32_MAX) die(2, "no compute queue");
   float prio = 1;
   VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = queueFamily, .queueCount = 1, .pQueuePriorities = &prio };
-  const char *devExt[4] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME,
-    VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME };
+  const char *devExt[6] = { VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, VK_KHR_DEFERRED_HOST_OPERATIONS_EXTENSION_NAME };
+  uint32_t nDevExt = 3;
   positionFetch = positionFetch && pff.rayTracingPositionFetch;
-  if (!positionFetch) rtf.pNext = NULL;
+  if (!positionFetch) rtf.pNext = optional;
+  if (positionFetch) devExt[nDevExt++] = VK_KHR_RAY_TRACING_POSITION_FETCH_EXTENSION_NAME;
+  if (haveMaint1) devExt[nDevExt++] = VK_KHR_RAY_TRACING_MAINTENANCE_1_EXTENSION_NAME;
+  if (haveClock) devExt[nDevExt++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
   VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-    .enabledExtensionCount = positionFetch ? 4 : 3, .ppEnabledExtensionNames = devExt };
+    .enabledExtensionCount = nDevExt, .ppEnabledExtensionNames = devExt };
   VK(vkCreateDevice(phys, &dci, NULL, &dev));
 #define LOADD(name) name = (PFN_##name)vkGetDeviceProcAddr(dev, #name); if (!name) die(2, "missing device function " #name);
   DEVICE_FNS(LOADD)
@@ -723,22 +775,30 @@ int main(int argc, char **argv) {
       dii = (VkDescriptorImageInfo){ .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
       wr.pImageInfo = &dii;
     } else if (r->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
-      /* A sampled texture: one level, uploaded through a staging buffer, read in GENERAL layout. */
+      /* A sampled texture: every level, uploaded through a staging buffer, read in GENERAL layout. */
       makeImage(r, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
       uint64_t size;
       void *texels = readFile(r->file, &size);
-      if (size < (uint64_t)r->w * r->h * r->texel) die(2, "bundle: %s: %llu bytes, short of %dx%d texels", r->file, (unsigned long long)size, r->w, r->h);
+      VkBufferImageCopy copies[16];
+      uint64_t at = 0;
+      for (int l = 0; l < r->levels; l++) {
+        uint32_t lw = (uint32_t)r->w >> l, lh = (uint32_t)r->h >> l;
+        if (!lw) lw = 1;
+        if (!lh) lh = 1;
+        copies[l] = (VkBufferImageCopy){ .bufferOffset = at, .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)l, 0, 1 }, .imageExtent = { lw, lh, 1 } };
+        at += (uint64_t)lw * lh * r->texel;
+      }
+      if (size < at) die(2, "bundle: %s: %llu bytes, short of %dx%d texels in %d levels", r->file, (unsigned long long)size, r->w, r->h, r->levels);
       VkBuffer staging = uploadBuffer(texels, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, NULL, NULL);
       free(texels);
       VkImageMemoryBarrier ib = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
         .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_GENERAL, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = r->image, .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)r->levels, 0, 1 } };
       vkCmdPipelineBarrier(setup, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
-      VkBufferImageCopy c = { .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 }, .imageExtent = { (uint32_t)r->w, (uint32_t)r->h, 1 } };
-      vkCmdCopyBufferToImage(setup, staging, r->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
+      vkCmdCopyBufferToImage(setup, staging, r->image, VK_IMAGE_LAYOUT_GENERAL, (uint32_t)r->levels, copies);
       VkSamplerCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
         .minFilter = r->filter ? VK_FILTER_LINEAR : VK_FILTER_NEAREST, .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = wrapMode(r->wrap), .addressModeV = wrapMode(r->wrap), .addressModeW = wrapMode(r->wrap), .maxLod = 0 };
+        .addressModeU = wrapMode(r->wrap), .addressModeV = wrapMode(r->wrap), .addressModeW = wrapMode(r->wrap), .minLod = 0, .maxLod = VK_LOD_CLAMP_NONE };
       VK(vkCreateSampler(dev, &sci, NULL, &r->sampler));
       dii = (VkDescriptorImageInfo){ .sampler = r->sampler, .imageView = r->view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL };
       wr.pImageInfo = &dii;
@@ -955,6 +1015,11 @@ int main(int argc, char **argv) {
   fprintf(f, "  \"deviceType\": %d,\n  \"subgroupSize\": %u,\n  \"ranSubgroupSize\": %u,\n  \"requestedSubgroupSize\": %u,\n", (int)props.properties.deviceType,
     deviceSubgroup, ranSubgroup, subgroupWanted);
   fprintf(f, "  \"maxRayRecursionDepth\": %u,\n  \"shaderGroupHandleSize\": %u,\n", rtProps.maxRayRecursionDepth, hs);
+  /* Stages whose subgroup operations Vulkan guarantees: the instrumentation's ballots run in every ray tracing stage. */
+  const VkShaderStageFlags rtStages = VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |
+    VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR;
+  fprintf(f, "  \"subgroupSupportedStages\": %u,\n  \"subgroupSupportedOperations\": %u,\n  \"subgroupInRayTracingStages\": %s,\n",
+    (unsigned)sgProps.supportedStages, (unsigned)sgProps.supportedOperations, (sgProps.supportedStages & rtStages) == rtStages ? "true" : "false");
   fprintf(f, "  \"frames\": %d,\n  \"timestamps\": %s,\n  \"traceMs\": [", nFrames, timestamps ? "true" : "false");
   for (int i = 0; i < repeat; i++) fprintf(f, "%s%.6f", i ? ", " : "", ms[i]);
   fprintf(f, "],\n  \"medianTraceMs\": %.6f,\n  \"validation\": %s,\n  \"validationMessages\": %d,\n  \"validationErrors\": %d\n}\n", median, haveValidation ? "true" : "false", validationMessages, validationErrors);

@@ -12,7 +12,7 @@
  *   firstVertex added; AABBs) and TLAS instances, from the same descriptions the simulator builds;
  * - specialization constants, launch size, recursion depth and the subgroup size the
  *   instrumentation's ballots assume;
- * - sampled textures (combined image sampler arrays: texels, filter, wrap);
+ * - sampled textures (combined image sampler arrays: texels of every mip level, filter, wrap);
  * - buffer_reference addresses: every buffer and address-only memory carries the address the
  *   simulator gave it, and `reloc` lines name each 64-bit word that holds such an address (found
  *   by building the host setup a second time at another base address: the words that moved by
@@ -158,8 +158,12 @@ export function writeDeviceBundle(p: PreparedRun, dir: string, opts: { subgroupS
     if (isTexture(i)) {
       if (i.image.layers !== 1 || level.depth !== 1) throw new DeviceBundleError(`${p.manifest.path}: sampled texture (set ${i.set}, binding ${i.binding}): only 2D single-layer textures run on the device host`);
       const smp = i.image.sampler!;
-      const name = file(`texture${k}.bin`, bytesOf(level.data));
-      lines.push(`texture ${i.set} ${i.binding} ${i.arrayIndex ?? 0} ${textureCount.get(`${i.set}:${i.binding}`)} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${FILTER_CODE[smp.filter]} ${WRAP_CODE[smp.wrapU]} ${name}`);
+      // Every mip level, level 0 first, tightly packed one after the other (the host copies each).
+      const levels = i.image.levels.map((l) => bytesOf(l.data));
+      const all = new Uint8Array(levels.reduce((n, l) => n + l.byteLength, 0));
+      levels.reduce((at, l) => (all.set(l, at), at + l.byteLength), 0);
+      const name = file(`texture${k}.bin`, all);
+      lines.push(`texture ${i.set} ${i.binding} ${i.arrayIndex ?? 0} ${textureCount.get(`${i.set}:${i.binding}`)} ${f.vk} ${f.bytes} ${level.width} ${level.height} ${FILTER_CODE[smp.filter]} ${WRAP_CODE[smp.wrapU]} ${name} ${levels.length}`);
       return;
     }
     // The output as image.bin; other storage images (accumulation) as image-SET-BINDING.bin, for whoever keeps the bundle.

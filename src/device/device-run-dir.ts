@@ -16,7 +16,10 @@ import { annotatedSources, recordedUtilityFile, runDataFiles, utilityPages, type
 import { imageToPng } from '../sim/host/image-png.js';
 import { utilitySource } from '../utilities/utility-error.js';
 import type { Utility } from '../utilities/utility.js';
-import type { DeviceLaunch } from './device-run.js';
+import type { DeviceFrame, DeviceLaunch } from './device-run.js';
+import { heatmapPng, simtEfficiency } from '../analytics/index.js';
+import type { InstrumentationMetadata } from '../primitives/buffer-layout.js';
+import type { ReportFrameFigures } from '../report/report-input.js';
 
 /** stats.json of a device run. */
 export function deviceStats(l: DeviceLaunch): Record<string, unknown> {
@@ -25,7 +28,15 @@ export function deviceStats(l: DeviceLaunch): Record<string, unknown> {
     device: l.info.device, driver: `${l.info.driver} ${l.info.driverInfo}`, width: w, height: h,
     subgroup_size: l.info.ranSubgroupSize, device_trace_ms: l.info.medianTraceMs, device_trace_ms_each: l.info.traceMs,
     ...(l.frames ? { frames: l.frames.length, per_frame: l.frames.map((f) => ({ frame: f.frame, device_trace_ms: f.traceMs })) } : {}),
+    ...(l.firstFrame ? { first_frame: l.firstFrame } : {}),
   };
+}
+
+/** A device frame's figures for the report's frames page: what its dump measures and its trace time. */
+function deviceFrameFigures(f: DeviceFrame, meta: InstrumentationMetadata): ReportFrameFigures {
+  const out: ReportFrameFigures = { frame: f.frame, warpInsts: 0, threadInsts: 0, simtEfficiency: 0, rays: 0, dumpWords: f.dump!.wordsWritten, deviceTraceMs: f.traceMs };
+  if (meta.sites.some((s) => s.kind === 'block' || s.kind === 'shaderEntry')) out.dumpSimtEfficiency = simtEfficiency(f.dump!, { ...meta }).overall.efficiency;
+  return out;
 }
 
 const frameName = (f: number) => `frame-${String(f).padStart(3, '0')}`;
@@ -55,6 +66,10 @@ export function saveDeviceInstrumentRun(
         mode: utility.name, bufferWords: launch.bufferWords!, simulateMs: launch.info.medianTraceMs, warpInsts: 0, threadInsts: 0, simtEfficiency: 0, rays: 0,
       };
       if (launch.rerunFrom !== undefined) m.rerunFrom = launch.rerunFrom;
+      if (launch.frames) {
+        m.analysedFrame = launch.analysedFrame ?? launch.frames[launch.frames.length - 1]!.frame;
+        m.perFrame = launch.frames.map((f) => deviceFrameFigures(f, launch.metadata!));
+      }
       const file = utilitySource(utility);
       if (file !== undefined) m.utilityFile = recordedUtilityFile(file, w.dir);
       return m;
@@ -72,6 +87,7 @@ export function saveDeviceInstrumentRun(
     metadata[utility.name] = launch.metadata!;
   }
   saveDeviceRun(w, first, opts);
+  if (heatmap) w.write('heatmap.png', heatmapPng(heatmap));
   for (const [name, text] of Object.entries(runDataFiles(results, manifestDir))) w.write(name, text);
   const annotated = annotatedSources(results, metadata.simt, true);
   for (const [name, text] of Object.entries(annotated)) w.write(`annotated/${name}.glsl`, text);

@@ -29,6 +29,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const HOST_SOURCE = join(ROOT, 'native', 'vvision-host.c');
 /** Exit status of the host when there is no loader or no ray tracing device. */
 const EXIT_NO_DEVICE = 3;
+/** Exit status of the host when a submission did not finish within `--timeout` seconds. */
+const EXIT_TIMEOUT = 4;
+/** Seconds the host waits for one submission (a launch that never ends is stopped, not waited for). */
+export const DEFAULT_HOST_TIMEOUT_S = 60;
+
+/** A launch did not finish within the host's timeout (a shader that never ends, or a hung GPU). */
+export class DeviceTimeoutError extends DeviceRunError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeviceTimeoutError';
+  }
+}
 
 /** Path of the built host, building it when missing or older than its source. `VVISION_DEVICE_HOST` names a prebuilt one. */
 export function nativeHost(): string {
@@ -59,6 +71,8 @@ export interface HostRunOptions {
   repeat?: number;
   /** Enable VK_LAYER_KHRONOS_validation and count its messages. */
   validate?: boolean;
+  /** Seconds to wait for one submission before giving up (default DEFAULT_HOST_TIMEOUT_S). */
+  timeoutS?: number;
 }
 
 /** Runs a bundle; the host writes its outputs into `outDir`. Returns the host's stdout line. */
@@ -67,10 +81,18 @@ export function runNativeHost(bundleDir: string, outDir: string, opts: HostRunOp
   mkdirSync(outDir, { recursive: true });
   const args = [
     ...(opts.device !== undefined ? ['--device', String(opts.device)] : []), '--repeat', String(opts.repeat ?? 5),
-    ...(opts.validate ? ['--validate'] : []), bundleDir, outDir,
+    '--timeout', String(opts.timeoutS ?? DEFAULT_HOST_TIMEOUT_S), ...(opts.validate ? ['--validate'] : []), bundleDir, outDir,
   ];
-  const r = spawnSync(host, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // The driver may not let a process whose launch hung exit: killed some time after the host's own timeout.
+  const killAfterMs = ((opts.timeoutS ?? DEFAULT_HOST_TIMEOUT_S) + 30) * 1000;
+  const r = spawnSync(host, args, { encoding: 'utf8', maxBuffer: 64 << 20, timeout: killAfterMs, killSignal: 'SIGKILL' });
   if (r.status === EXIT_NO_DEVICE) throw new DeviceUnavailableError(r.stderr.trim().replace(/^vvision-host: /, ''));
+  if (r.status === EXIT_TIMEOUT || (r.signal === 'SIGKILL' && /did not finish/.test(r.stderr))) {
+    throw new DeviceTimeoutError(r.stderr.trim().replace(/^vvision-host: /, ''));
+  }
+  if (r.error && r.signal === 'SIGKILL') {
+    throw new DeviceTimeoutError(`the native Vulkan host did not exit within ${killAfterMs / 1000} s and was killed (a launch that never ends, or a hung GPU)`);
+  }
   if (r.status !== 0) throw new DeviceRunError(`the native Vulkan host failed (status ${r.status ?? r.signal}): ${r.stderr.trim()}`);
   if (r.stderr.trim()) process.stderr.write(r.stderr);
   return r.stdout.trim();

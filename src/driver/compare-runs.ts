@@ -96,7 +96,12 @@ export function compareRuns(dirA: string, dirB: string): RunComparison {
     const y = rb.results.its?.find((i) => i.invocation === x.invocation);
     if (!y) continue;
     const same = Math.abs(x.evidence.exitPerEntry - y.evidence.exitPerEntry) < 1e-9;
-    figures.push({ figure: `ITS exit/entry (${x.invocation})`, a: x.evidence.exitPerEntry.toFixed(3), b: y.evidence.exitPerEntry.toFixed(3), verdict: same ? 'equal' : 'differs' });
+    // Warps split and leave per warp: 8-lane warps (lavapipe) against 32-lane ones say nothing about either.
+    const wa = ra.metadata.its?.warpSize;
+    const wb = rb.metadata.its?.warpSize;
+    const f: ComparedFigure = { figure: `ITS exit/entry (${x.invocation})`, a: x.evidence.exitPerEntry.toFixed(3), b: y.evidence.exitPerEntry.toFixed(3), verdict: wa !== wb ? 'not comparable' : same ? 'equal' : 'differs' };
+    if (wa !== wb) f.note = `warp sizes ${wa} and ${wb}: ITS exit/entry is comparable only at equal warp sizes`;
+    figures.push(f);
   }
   return out;
 }

@@ -43,6 +43,8 @@ export interface ReportFrameFigures {
   dumpWords: number;
   /** With a GPU configuration: this frame's cycles. */
   cycles?: number;
+  /** A device run: the frame's trace dispatch time (ms); the simulator's counters above are not measured there (0). */
+  deviceTraceMs?: number;
 }
 
 /** Headline timing-model stats by their Vulkan-Sim names (TIMING_HEADLINE_STATS). */

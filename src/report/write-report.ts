@@ -128,7 +128,11 @@ export async function writeHtmlReport(w: ReportWriter, input: ReportInput): Prom
       file: 'frames.html', label: 'Frames', description: 'per-frame series of a multi-frame run',
       title: `Frames (${first.perFrame!.length} launches)`, charts: perFrame,
       intro: `The run issued one trace-rays launch per frame, back to back over the same device memory. Each utility\'s dump was read after every frame and the buffer emptied; the other pages analyse frame ${first.analysedFrame ?? first.perFrame!.length - 1} (runs/&lt;mode&gt;/dump.bin; every frame\'s dump is in runs/&lt;mode&gt;/frames/).`,
-      tables: modes.map((m) => ({
+      tables: modes.map((m) => (m.perFrame!.every((f) => f.deviceTraceMs !== undefined) ? {
+        title: `Utility ${m.mode} (device)`,
+        header: ['frame', 'SIMT efficiency (dump)', 'dump words', 'trace ms (device)'],
+        rows: m.perFrame!.map((f) => [f.frame, f.dumpSimtEfficiency === undefined ? '' : pct(f.dumpSimtEfficiency), int(f.dumpWords), f.deviceTraceMs!.toFixed(3)]),
+      } : {
         title: `Utility ${m.mode}`,
         header: ['frame', 'thread instructions', 'SIMT efficiency (simulator)', 'SIMT efficiency (dump)', 'rays', 'dump words', 'cycles'],
         rows: m.perFrame!.map((f) => [f.frame, int(f.threadInsts), pct(f.simtEfficiency), f.dumpSimtEfficiency === undefined ? '' : pct(f.dumpSimtEfficiency), int(f.rays), int(f.dumpWords), f.cycles === undefined ? '' : int(f.cycles)]),

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createDefaultContainer, write as writeKtx2 } from 'ktx-parse';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,4 +173,179 @@ deviceTest('SDK: runOnDevice runs every frame of a multi-frame workload and retu
     t.true(f.traceMs >= 0);
     t.deepEqual(bytesOf(f.image!.levels[0]!.data), bytesOf(frames[f.frame]!.image!.levels[0]!.data));
   }
+});
+
+deviceTest('alpha --mode simt on the device (issue 21: hung an H100): runs, one ballot entry per warp per block, the frame unchanged', async (t) => {
+  const plain = await launchOnDevice('alpha', undefined, { repeat: 1, timeoutS: 120 });
+  const dev = await launchOnDevice('alpha', BUILTIN_UTILITIES.simt, { repeat: 1, timeoutS: 120 });
+  t.true(dev.dump!.entryCount > 0);
+  const a = plain.image!.levels[0]!.data;
+  const b = dev.image!.levels[0]!.data;
+  t.deepEqual(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  // Every ballot is a subset of the warp's lanes.
+  const lanes = dev.info.ranSubgroupSize;
+  for (let k = 0; k < dev.dump!.entryCount; k++) {
+    const mask = dev.dump!.words[dev.dump!.entryOffsets[k]! + 2]!;
+    t.true(mask !== 0 && (lanes >= 32 || mask >>> lanes === 0));
+  }
+});
+
+const MIP_LOD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'mip-lod', 'workload.json');
+
+test('bundles: a texture with mipmaps "generate" carries every level, level 0 first', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-bundle-'));
+  try {
+    const p = await prepareRun(MIP_LOD);
+    writeDeviceBundle(p, join(dir, 'b'));
+    const lines = readFileSync(join(dir, 'b', 'bundle.txt'), 'utf8').split('\n').filter((l) => l.startsWith('texture '));
+    t.is(lines.length, 2);
+    for (const l of lines) {
+      const f = l.split(' ');
+      t.is(f[12], '7'); // 64x64 .. 1x1
+      const bytes = readFileSync(join(dir, 'b', f[11]!)).byteLength;
+      t.is(bytes, 4 * [64, 32, 16, 8, 4, 2, 1].reduce((n, s) => n + s * s, 0));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+deviceTest('mip chains on the device: textureLod at every LOD and texelFetch of every level read the simulator\'s texels', async (t) => {
+  const dev = await launchOnDevice(MIP_LOD, undefined, { repeat: 1 });
+  const sim = await runWorkload(MIP_LOD);
+  const a = bytesOf(dev.image!.levels[0]!.data);
+  const b = bytesOf(sim.image!.levels[0]!.data);
+  // Rows 0-31 sample at LOD x/8: at an exact tie (x % 8 == 4, LOD n + 0.5) implementations may pick
+  // either level (lavapipe picks level n+1 at 1.5 and 3.5 on some rows); everywhere else the level
+  // is the one VK_SAMPLER_MIPMAP_MODE_NEAREST gives, so the texels are equal.
+  const differ: string[] = [];
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 64; x++) {
+      if (y < 32 && x % 8 === 4) continue;
+      const k = 4 * (y * 64 + x);
+      if ([0, 1, 2, 3].some((c) => a[k + c] !== b[k + c])) differ.push(`(${x},${y})`);
+    }
+  }
+  t.deepEqual(differ, []);
+});
+
+deviceTest('--frame-range on the device: frames before the range run unmeasured; the measured frames are the simulator\'s', async (t) => {
+  if (!lumibench) {
+    t.log('skipped: the LumiBench calibration data is not here');
+    t.pass();
+    return;
+  }
+  const opts = { frames: 3, firstFrame: 1, width: 16, height: 16 };
+  const dev = await launchOnDevice('lumibench-wknd', BUILTIN_UTILITIES.trace, { ...opts, repeat: 1 });
+  const sim = (await instrumentWorkload('lumibench-wknd', 'trace', opts)).runs[0]!;
+  t.deepEqual(dev.frames!.map((f) => f.frame), [1, 2]);
+  t.deepEqual(sim.frames!.map((f) => f.frame), [1, 2]);
+  t.is(dev.firstFrame, 1);
+  t.is(dev.info.traceMs.length, 2);
+  // The measured frames' dumps hold only their own launches (frame 0's entries were emptied).
+  for (const k of [0, 1]) {
+    const a = threadKeys(dev.frames![k]!.dump!, dev.metadata!);
+    const b = threadKeys(sim.frames![k]!.dump, sim.metadata);
+    let same = 0;
+    for (const [key, n] of b) if (a.get(key) === n) same++;
+    t.log(`frame ${k + 1}: ${same} of ${b.size} (site, thread) counts equal`);
+    t.true(same >= 0.9 * b.size);
+    t.true(Math.abs(dev.frames![k]!.dump!.entryCount - sim.frames![k]!.dump.entryCount) <= 0.05 * sim.frames![k]!.dump.entryCount);
+  }
+  // Frame 2's image accumulates frames 0..2 on both sides.
+  const d = imageDifference(dev.image!.levels[0]!.data, sim.prepared.host.output!.levels[0]!.data);
+  t.true(d.differ <= 16 * 16 * 4 * 0.02, `${d.differ} bytes differ`);
+  // One measured frame: no per-frame outputs, as the simulator writes none.
+  const one = await launchOnDevice('lumibench-wknd', undefined, { frames: 2, firstFrame: 1, width: 16, height: 16, repeat: 1 });
+  t.is(one.frames, undefined);
+  t.is(one.info.traceMs.length, 1);
+  await t.throwsAsync(() => launchOnDevice('lumibench-wknd', undefined, { frames: 2, firstFrame: 2, width: 16, height: 16, repeat: 1 }), { instanceOf: RangeError });
+});
+
+deviceTest('the host enables what the workloads\' SPIR-V declares (cull mask, shader clock) and says which stages have subgroup operations', async (t) => {
+  for (const w of ['alpha', 'pt']) {
+    const dev = await launchOnDevice(w, undefined, { repeat: 1, validate: true, width: 16, height: 16 });
+    t.is(typeof dev.info.subgroupInRayTracingStages, 'boolean');
+    if (!dev.info.validation) continue; // no VK_LAYER_KHRONOS_validation here
+    // alpha's shadow any-hit reads gl_CullMaskEXT (VK_KHR_ray_tracing_maintenance1); pt reads clockARB (VK_KHR_shader_clock).
+    t.is(dev.info.validationErrors, 0, w);
+  }
+});
+
+/** The mip-lod fixture with both textures a 64x64 KTX2 whose 7 stored levels differ (`mipmaps: "file"`). */
+function ktx2MipWorkload(dir: string): string {
+  const c = createDefaultContainer();
+  c.vkFormat = 37 as typeof c.vkFormat;
+  c.pixelWidth = 64;
+  c.pixelHeight = 64;
+  c.levelCount = 7;
+  c.levels = [0, 1, 2, 3, 4, 5, 6].map((k) => {
+    const s = 64 >> k;
+    const data = new Uint8Array(new ArrayBuffer(s * s * 4));
+    for (let i = 0; i < s * s; i++) data.set([30 * k + (i % 7), 255 - 30 * k, (i * 13) & 255, 255], 4 * i);
+    return { levelData: data, uncompressedByteLength: data.byteLength };
+  });
+  const file = join(dir, 'levels.ktx2');
+  writeFileSync(file, writeKtx2(c));
+  const fixture = dirname(MIP_LOD);
+  const m = JSON.parse(readFileSync(MIP_LOD, 'utf8')) as Record<string, unknown> & { descriptors: Record<string, unknown>[] };
+  for (const key of ['includeDirs'] as const) m[key] = (m[key] as string[]).map((p) => join(fixture, p));
+  m.shaders = { raygen: [join(fixture, 'raygen.rgen')], closestHit: [join(fixture, 'closesthit.rchit')], miss: [join(fixture, 'miss.rmiss')] };
+  m.hitGroups = [{ type: 'triangles', closestHit: join(fixture, 'closesthit.rchit') }];
+  m.miss = [join(fixture, 'miss.rmiss')];
+  const tex = m.descriptors.find((d) => d.kind === 'sampledImages')!;
+  tex.files = [file, file];
+  tex.mipmaps = 'file';
+  const manifest = join(dir, 'workload.json');
+  writeFileSync(manifest, JSON.stringify(m));
+  return manifest;
+}
+
+deviceTest('a KTX2 file\'s own mip levels (mipmaps "file") on the device: the simulator\'s texels at every level', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-ktx2-'));
+  try {
+    const w = ktx2MipWorkload(dir);
+    const dev = await launchOnDevice(w, undefined, { repeat: 1 });
+    const sim = await runWorkload(w);
+    const a = bytesOf(dev.image!.levels[0]!.data);
+    const b = bytesOf(sim.image!.levels[0]!.data);
+    // texelFetch rows: row 32 + k reads level k, whose red is 30k + (i % 7).
+    for (let k = 0; k < 7; k++) t.true(Math.abs(b[4 * ((32 + k) * 64)]! - 30 * k) < 7, `level ${k}`);
+    const differ: string[] = [];
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 64; x++) {
+        if (y < 32 && x % 8 === 4) continue; // LOD ties (see the mip-lod test)
+        const k = 4 * (y * 64 + x);
+        if ([0, 1, 2, 3].some((c) => a[k + c] !== b[k + c])) differ.push(`(${x},${y})`);
+      }
+    }
+    t.deepEqual(differ, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mipmaps "file" on a PNG says the file has no levels and names "generate"', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vvision-ktx2-'));
+  try {
+    const w = ktx2MipWorkload(dir);
+    const m = JSON.parse(readFileSync(w, 'utf8')) as { descriptors: Record<string, unknown>[] };
+    m.descriptors.find((d) => d.kind === 'sampledImages')!.files = [join(dirname(MIP_LOD), '../../../../workloads/alpha/textures/checker.png')];
+    writeFileSync(w, JSON.stringify(m));
+    const e = await t.throwsAsync(() => prepareRun(w));
+    t.regex(e!.message, /mipmaps "file": .*checker\.png stores no mip levels beyond level 0 .*use "generate"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+deviceTest('an any-hit that ignores inside nested loops, under simt on the device: runs, the frame unchanged', async (t) => {
+  const w = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'anyhit-loops', 'workload.json');
+  const plain = await launchOnDevice(w, undefined, { repeat: 1, timeoutS: 120 });
+  const dev = await launchOnDevice(w, BUILTIN_UTILITIES.simt, { repeat: 1, timeoutS: 120 });
+  const sim = await runWorkload('alpha');
+  t.true(dev.dump!.entryCount > 0);
+  t.deepEqual(bytesOf(dev.image!.levels[0]!.data), bytesOf(plain.image!.levels[0]!.data));
+  // The loops ignore exactly what alpha's any-hit ignores: the simulator renders alpha's frame.
+  t.deepEqual(bytesOf((await runWorkload(w)).image!.levels[0]!.data), bytesOf(sim.image!.levels[0]!.data));
 });

@@ -16,18 +16,21 @@ import { CliUsageError } from '../user-errors.js';
 interface RawDeviceOptions extends RawRunOptions {
   device?: string;
   repeat: string;
+  timeout: string;
   validate?: boolean;
   keepAlpha?: boolean;
   keepBundle?: string;
   mode?: string;
   utility: string[];
   bufferSize: string;
+  analyseFrame?: string;
 }
 
 function deviceOptions(cmd: Command): Command {
   return addRunOptions(cmd)
     .option('--device <n>', 'index among the ray tracing devices (vvision device list)')
     .option('--repeat <n>', 'trace dispatches timed (median reported); the first one\'s outputs are kept', '5')
+    .option('--timeout <s>', 'seconds to wait for one launch before stopping with an error (a shader that never ends, or a hung GPU)', '60')
     .option('--validate', 'enable VK_LAYER_KHRONOS_validation and count its messages (device.json)')
     .option('--keep-alpha', 'write the shader\'s alpha into image.png (default: opaque)')
     .option('--keep-bundle <dir>', 'keep the device bundle and the host\'s raw outputs in this directory');
@@ -38,6 +41,9 @@ function parseDeviceOptions(raw: RawDeviceOptions): DeviceRunOptions {
   const repeat = Number(raw.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new CliUsageError(`--repeat: expected a count >= 1, got '${raw.repeat}'`);
   out.repeat = repeat;
+  const timeoutS = Number(raw.timeout);
+  if (!Number.isInteger(timeoutS) || timeoutS < 1) throw new CliUsageError(`--timeout: expected whole seconds >= 1, got '${raw.timeout}'`);
+  out.timeoutS = timeoutS;
   if (raw.device !== undefined) {
     const n = Number(raw.device);
     if (!Number.isInteger(n) || n < 0) throw new CliUsageError(`--device: expected a device index >= 0, got '${raw.device}'`);
@@ -86,6 +92,7 @@ export function registerDeviceCommand(program: Command): void {
     .option('--mode <mode>', `built-in utility: ${[...INSTRUMENTATION_MODES, 'all'].join(' | ')}`)
     .option('--utility <file.ts>', 'a user utility file (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--buffer-size <words|auto>', 'instrumentation buffer size in 32-bit words; auto reruns once with the size the device needed plus a margin', 'auto')
+    .option('--analyse-frame <n>', 'multi-frame runs: the frame (from 0) the utilities analyse and annotate; default the last (every frame\'s dump is saved)')
     .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD))
     .action(async (workload: string, raw: RawDeviceOptions) => {
       const { launchOnDevice } = await import('../../device/device-run.js');
@@ -105,7 +112,9 @@ export function registerDeviceCommand(program: Command): void {
       for (const f of raw.utility) utilities.push(...(await loadUtilities(f)));
       const bufferSize: number | 'auto' = raw.bufferSize === 'auto' ? 'auto' : Number(raw.bufferSize);
       if (bufferSize !== 'auto' && (!Number.isInteger(bufferSize) || bufferSize < 3)) throw new CliUsageError(`--buffer-size: expected 'auto' or a word count >= 3, got '${raw.bufferSize}'`);
-      const opts = { ...parseDeviceOptions(raw), bufferSize };
+      const analyseFrame = raw.analyseFrame === undefined ? undefined : Number(raw.analyseFrame);
+      if (analyseFrame !== undefined && (!Number.isInteger(analyseFrame) || analyseFrame < 0)) throw new CliUsageError(`--analyse-frame: expected a frame index >= 0, got '${raw.analyseFrame}'`);
+      const opts = { ...parseDeviceOptions(raw), bufferSize, ...(analyseFrame !== undefined ? { analyseFrame } : {}) };
       const launches = [];
       for (const utility of utilities) launches.push({ utility, launch: await launchOnDevice(workload, utility, opts) });
       const name = launches[0]!.launch.prepared.manifest.name;

@@ -10,6 +10,7 @@
  */
 import type { Module } from '../../ir/module.js';
 import { emptyMetadata, INSTRUMENTATION_MODES, type InstrumentationMetadata, type InstrumentationMode } from '../../primitives/buffer-layout.js';
+import { deferAnyHitExits } from './defer-any-hit-exits.js';
 import { instrumentDivergence } from './divergence.js';
 import { InstrumentationSession } from './instrumentation-session.js';
 import type { Placement } from './probe-context.js';
@@ -94,6 +95,8 @@ export function instrumentModule(
     if (!meta.modes.includes(p.name)) meta.modes.push(p.name);
     p.place(session);
   }
+  // Subgroup operations in an any-hit after an invocation left it hang an H100: one exit (defer-any-hit-exits.ts).
+  deferAnyHitExits(m, session.shaders);
   return meta;
 }
 

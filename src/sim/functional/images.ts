@@ -223,11 +223,62 @@ function wrap(i: number, n: number, mode: WrapMode): number {
 const tap = new Float64Array(4);
 
 /**
- * Samples level `lod` (rounded to the nearest level) at normalized (u, v, w); `layer` selects the
+ * The level VK_SAMPLER_MIPMAP_MODE_NEAREST selects for LOD `lod` (minLod 0, no maxLod clamp, base
+ * level 0): d = ceil(lod + 0.5) - 1 clamped to the image's levels, so LOD 0.5 is still level 0.
+ * A LOD that is not a number, or not above 0, is level 0.
+ */
+export function nearestMipLevel(lod: number, levels: number): number {
+  if (!(lod > 0)) return 0;
+  return Math.min(Math.max(Math.ceil(lod + 0.5) - 1, 0), levels - 1);
+}
+
+/**
+ * A copy of a 2D, one-layer image with its full mip chain down to 1x1: level k+1 texel (x, y) is
+ * the average of level k's texels (2x..2x+1, 2y..2y+1) that exist (a side of 1 averages one), in
+ * float, rounded back to the storage (8-bit: nearest integer). What `mipmaps: "generate"` uploads.
+ */
+export function withMipChain(img: SimImage): SimImage {
+  const base = img.levels[0]!;
+  if (base.depth !== 1 || img.layers !== 1) throw new SimError('unsupported', 'mip chains are generated for 2D images with one layer');
+  const fi = FORMATS[img.format];
+  const n = fi.channels;
+  const toFloat = (v: number) => (fi.storage === 'f16' ? halfToFloat(v) : v);
+  const fromFloat = (x: number) => {
+    switch (fi.storage) {
+      case 'f16': return floatToHalf(x);
+      case 'f32': return Math.fround(x);
+      default: return Math.round(x);
+    }
+  };
+  const levels: ImageLevel[] = [base];
+  let prev = base;
+  while (prev.width > 1 || prev.height > 1) {
+    const w = Math.max(1, prev.width >> 1);
+    const h = Math.max(1, prev.height >> 1);
+    const data = allocData(fi.storage, w * h * n);
+    const sx = prev.width > 1 ? 2 : 1;
+    const sy = prev.height > 1 ? 2 : 1;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        for (let c = 0; c < n; c++) {
+          let sum = 0;
+          for (let dy = 0; dy < sy; dy++) for (let dx = 0; dx < sx; dx++) sum += toFloat(prev.data[((y * sy + dy) * prev.width + (x * sx + dx)) * n + c]!);
+          data[(y * w + x) * n + c] = fromFloat(sum / (sx * sy));
+        }
+      }
+    }
+    prev = { width: w, height: h, depth: 1, data };
+    levels.push(prev);
+  }
+  return { ...img, levels };
+}
+
+/**
+ * Samples level `lod` (the level nearestMipLevel selects) at normalized (u, v, w); `layer` selects the
  * array layer. Writes 4 components to `out`.
  */
 export function sampleImage(img: SimImage, s: SamplerState, u: number, v: number, w: number, layer: number, lod: number, dims: number, out: Float64Array): void {
-  const level = Math.min(Math.max(Math.round(lod), 0), img.levels.length - 1);
+  const level = nearestMipLevel(lod, img.levels.length);
   const lvl = img.levels[level]!;
   const L = Math.min(Math.max(Math.round(layer), 0), img.layers - 1);
   if (s.filter === 'nearest') {

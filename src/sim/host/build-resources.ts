@@ -16,7 +16,7 @@ import { buildAccelerationStructure, buildAccelerationStructureFromDescriptions,
 import { fitToBlock } from '../workload/check-interface.js';
 import { loadAccelerationStructureDescriptions, usesNamedBuffers, type NamedBufferBytes } from '../workload/acceleration-structures.js';
 import type { Scene, Texture } from '../rt/scene.js';
-import { createImage, isTexelFormat, type SimImage } from '../functional/images.js';
+import { createImage, isTexelFormat, withMipChain, type SimImage } from '../functional/images.js';
 import type { BufferResource, ImageResource, Resources } from '../functional/resources.js';
 import { packCamera } from '../workload/camera.js';
 import {
@@ -219,7 +219,10 @@ export function buildHostSetup(
         case 'sampledImages':
           if (d.files === 'scene' && scene.textures.length === 0) throw new ManifestError([`${path}.files: "scene", but the scene has no textures`]);
           (d.files === 'scene' ? scene.textures : d.files).forEach((file, index) => {
-            const img = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loadTexture(file, `${path}.files[${index}]`)) : loadTexture(file, `${path}.files[${index}]`);
+            const at = `${path}.files[${index}]`;
+            const loaded = loadTexture(file, at, d.mipmaps === 'file');
+            const base = d.format === 'R8G8B8A8_SRGB' ? srgbToLinearImage(loaded) : loaded;
+            const img = d.mipmaps === 'generate' ? withMipChain(base) : base;
             img.sampler = { filter: d.filter, wrapU: d.wrap, wrapV: d.wrap, wrapW: d.wrap };
             images.push({ set: d.set, binding: d.binding, arrayIndex: index, image: img });
           });
@@ -486,12 +489,20 @@ function pointee(types: TypeTable, g: Global): TypeId {
 }
 
 /** One sampler array element: a PNG / JPEG / KTX2 file or scene texture, or raw R8G8B8A8 texels. */
-function loadTexture(file: string | { file: string; width: number; height: number } | Texture, path: string): SimImage {
-  if (typeof file !== 'string' && !('path' in file)) return loadRawRgba8(file, path);
+function loadTexture(file: string | { file: string; width: number; height: number } | Texture, path: string, fileMips = false): SimImage {
+  if (typeof file !== 'string' && !('path' in file)) {
+    if (fileMips) throw new ManifestError([`${path}: mipmaps "file": raw texels have no mip levels; use "generate"`]);
+    return loadRawRgba8(file, path);
+  }
   const t = typeof file === 'string' ? decodeTextureFile(file, path)
     : file.data ? decodeTextureBytes(file.data, file.path, file.mimeType, path) : decodeTextureFile(file.path, path);
-  const img = createImage(t.format, t.width, t.height);
+  const extra = fileMips ? t.mipLevels ?? [] : [];
+  if (fileMips && extra.length === 0) {
+    throw new ManifestError([`${path}: mipmaps "file": ${typeof file === 'string' ? file : file.path} stores no mip levels beyond level 0 (only KTX2 files can); use "generate"`]);
+  }
+  const img = createImage(t.format, t.width, t.height, { levels: 1 + extra.length });
   (img.levels[0]!.data as Uint8Array | Float32Array).set(t.texels);
+  extra.forEach((l, k) => (img.levels[k + 1]!.data as Uint8Array | Float32Array).set(l.texels));
   return img;
 }
 
@@ -503,10 +514,12 @@ function loadTexture(file: string | { file: string; width: number; height: numbe
 function srgbToLinearImage(img: SimImage): SimImage {
   if (img.format !== 'rgba8') return img;
   const level = img.levels[0]!;
-  const out = createImage('rgba32f', level.width, level.height);
-  const src = level.data as Uint8Array;
-  const dst = out.levels[0]!.data as Float32Array;
-  for (let i = 0; i < src.length; i++) dst[i] = i % 4 === 3 ? src[i]! / 255 : srgbToLinear(src[i]! / 255);
+  const out = createImage('rgba32f', level.width, level.height, { levels: img.levels.length });
+  img.levels.forEach((l, k) => {
+    const src = l.data as Uint8Array;
+    const dst = out.levels[k]!.data as Float32Array;
+    for (let i = 0; i < src.length; i++) dst[i] = i % 4 === 3 ? src[i]! / 255 : srgbToLinear(src[i]! / 255);
+  });
   return out;
 }
 

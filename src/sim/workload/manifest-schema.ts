@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import {
-  CAMERA_QUANTITIES, EACH_FRAME, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
+  CAMERA_QUANTITIES, EACH_FRAME, ELEMENT_TYPES, INSTANCE_FLAGS, PROCEDURAL_SCENES, SAMPLED_IMAGE_FORMATS, SAMPLED_IMAGE_MIPMAPS, SCENE_BUFFER_KINDS, SCENE_CONVERSIONS,
   SHADER_COMPILERS, SHADER_STAGES, STORAGE_IMAGE_FORMATS, STORAGE_IMAGE_VK_FORMATS, type ShaderStage,
 } from './manifest.js';
 import { VERTEX_FORMATS } from './acceleration-structures.js';
@@ -156,6 +156,8 @@ export const descriptorSchemas = {
     filter: z.enum(['linear', 'nearest']).optional(),
     wrap: z.enum(['repeat', 'clampToEdge']).optional(),
     format: z.enum(SAMPLED_IMAGE_FORMATS).optional().describe('Default R8G8B8A8_UNORM; _SRGB decodes colour to linear before filtering'),
+    mipmaps: z.enum(SAMPLED_IMAGE_MIPMAPS).optional()
+      .describe('"none" (default): level 0 only; "generate": the full mip chain down to 1x1, each level the 2x2 box average of the one above; "file": the mip levels a KTX2 file stores (textureLod / texelFetch levels; nearest mip selection)'),
   }),
 } as const;
 

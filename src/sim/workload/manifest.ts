@@ -235,9 +235,19 @@ export type DescriptorContent =
        * filtering, as the sampler does; alpha stays linear). Float textures are never converted.
        */
       format?: SampledImageFormat;
+      /**
+       * `none` (default): level 0 only, every LOD samples it. `generate`: the full mip chain down to
+       * 1x1, each level the 2x2 box average of the level above (odd sizes drop the last row or
+       * column), as an application generates it before upload; LODs select levels as
+       * VK_SAMPLER_MIPMAP_MODE_NEAREST does. `file`: the levels a KTX2 file stores (a file without
+       * levels beyond 0, or a PNG / JPEG, is an error). The device host uploads the same levels.
+       */
+      mipmaps?: SampledImageMipmaps;
     };
 
 export const SAMPLED_IMAGE_FORMATS = ['R8G8B8A8_UNORM', 'R8G8B8A8_SRGB'] as const;
+export const SAMPLED_IMAGE_MIPMAPS = ['none', 'generate', 'file'] as const;
+export type SampledImageMipmaps = (typeof SAMPLED_IMAGE_MIPMAPS)[number];
 export type SampledImageFormat = (typeof SAMPLED_IMAGE_FORMATS)[number];
 
 /**

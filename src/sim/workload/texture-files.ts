@@ -3,7 +3,8 @@
  * upload them: PNG (pngjs), JPEG (jpeg-js, baseline and progressive) and KTX2 (ktx-parse) in
  * uncompressed formats. Block-compressed KTX2 (BC, ETC, ASTC, PVRTC), Basis Universal (ETC1S /
  * UASTC) and Zstandard supercompression are not supported and say so; zlib supercompression is
- * inflated. Only mip level 0, array layer 0 and face 0 are read (the simulator samples LOD 0).
+ * inflated. Array layer 0 and face 0 are read; a KTX2 file's mip levels too (`mipLevels`), which
+ * `mipmaps: "file"` samples.
  * Invariant: every failure is a ManifestError naming the manifest key and the file.
  *
  * Size: each side at most MAX_TEXTURE_DIMENSION and at most MAX_TEXTURE_TEXELS texels, read
@@ -62,10 +63,13 @@ function checkTextureSize(bytes: Buffer, kind: 'png' | 'jpeg' | 'ktx2', file: st
 /** File names a sampler array element may have. */
 export const TEXTURE_FILE = /\.(png|jpe?g|ktx2)$/i;
 
-/** Decoded texels: 8-bit RGBA (UNORM) or 32-bit float RGBA, row 0 first. */
+/**
+ * Decoded texels: 8-bit RGBA (UNORM) or 32-bit float RGBA, row 0 first; `mipLevels`: a KTX2 file's
+ * levels 1.. (each half the one above, at least 1), in the same format.
+ */
 export type DecodedTexture =
-  | { format: 'rgba8'; width: number; height: number; texels: Uint8Array }
-  | { format: 'rgba32f'; width: number; height: number; texels: Float32Array };
+  | { format: 'rgba8'; width: number; height: number; texels: Uint8Array; mipLevels?: { width: number; height: number; texels: Uint8Array }[] }
+  | { format: 'rgba32f'; width: number; height: number; texels: Float32Array; mipLevels?: { width: number; height: number; texels: Float32Array }[] };
 
 /**
  * Decoded files by path, size and modification time: the runs of one workload (`instrument
@@ -189,38 +193,46 @@ function decodeKtx2(bytes: Buffer, file: string, path: string): DecodedTexture {
   if (!format) fail(`VkFormat ${ktx.vkFormat} is not supported; supported: ${KTX2_SUPPORTED_FORMATS.join(', ')}`);
   const f = format!;
   if (ktx.pixelDepth > 1) fail('3D textures are not supported (pixelDepth > 1)');
-  const level = ktx.levels[0];
-  if (!level) fail('has no mip levels');
-  let data = level!.levelData;
-  if (scheme === KHR_SUPERCOMPRESSION_ZLIB) {
-    try {
-      // The header's size passed checkTextureSize: level 0 cannot honestly inflate past this.
-      data = new Uint8Array(inflateSync(data, { maxOutputLength: MAX_TEXTURE_TEXELS * 16 * Math.max(1, ktx.layerCount) * ktx.faceCount }));
-    } catch (e) {
-      fail(`level 0 is not valid zlib data (${(e as Error).message})`);
+  if (ktx.levels.length === 0) fail('has no mip levels');
+  const decodeLevel = (k: number): { width: number; height: number; texels: Uint8Array | Float32Array } => {
+    let data = ktx.levels[k]!.levelData;
+    if (scheme === KHR_SUPERCOMPRESSION_ZLIB) {
+      try {
+        // The header's size passed checkTextureSize: no level can honestly inflate past level 0's bound.
+        data = new Uint8Array(inflateSync(data, { maxOutputLength: MAX_TEXTURE_TEXELS * 16 * Math.max(1, ktx.layerCount) * ktx.faceCount }));
+      } catch (e) {
+        fail(`level ${k} is not valid zlib data (${(e as Error).message})`);
+      }
     }
-  }
-  const width = ktx.pixelWidth;
-  const height = Math.max(1, ktx.pixelHeight);
-  const texelBytes = f.channels * f.bytes;
-  // Level 0 holds layers x faces images; the first is at the start.
-  if (data.byteLength < width * height * texelBytes) fail(`level 0 has ${data.byteLength} bytes, ${width}x${height} ${f.name} needs ${width * height * texelBytes}`);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const n = width * height;
-  if (f.bytes === 1) {
-    const texels = new Uint8Array(n * 4);
+    const width = Math.max(1, ktx.pixelWidth >> k);
+    const height = Math.max(1, Math.max(1, ktx.pixelHeight) >> k);
+    const texelBytes = f.channels * f.bytes;
+    // A level holds layers x faces images; the first is at the start.
+    if (data.byteLength < width * height * texelBytes) fail(`level ${k} has ${data.byteLength} bytes, ${width}x${height} ${f.name} needs ${width * height * texelBytes}`);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const n = width * height;
+    if (f.bytes === 1) {
+      const texels = new Uint8Array(n * 4);
+      for (let i = 0; i < n; i++) {
+        for (let ch = 0; ch < 4; ch++) texels[4 * i + ch] = ch < f.channels ? data[i * texelBytes + ch]! : ch === 3 ? 255 : 0;
+        if (f.swapRB) [texels[4 * i], texels[4 * i + 2]] = [texels[4 * i + 2]!, texels[4 * i]!];
+      }
+      return { width, height, texels };
+    }
+    const texels = new Float32Array(n * 4);
     for (let i = 0; i < n; i++) {
-      for (let ch = 0; ch < 4; ch++) texels[4 * i + ch] = ch < f.channels ? data[i * texelBytes + ch]! : ch === 3 ? 255 : 0;
-      if (f.swapRB) [texels[4 * i], texels[4 * i + 2]] = [texels[4 * i + 2]!, texels[4 * i]!];
+      for (let ch = 0; ch < 4; ch++) {
+        const at = i * texelBytes + ch * f.bytes;
+        texels[4 * i + ch] = ch >= f.channels ? (ch === 3 ? 1 : 0) : f.bytes === 2 ? halfToFloat(view.getUint16(at, true)) : view.getFloat32(at, true);
+      }
     }
-    return { format: 'rgba8', width, height, texels };
-  }
-  const texels = new Float32Array(n * 4);
-  for (let i = 0; i < n; i++) {
-    for (let ch = 0; ch < 4; ch++) {
-      const at = i * texelBytes + ch * f.bytes;
-      texels[4 * i + ch] = ch >= f.channels ? (ch === 3 ? 1 : 0) : f.bytes === 2 ? halfToFloat(view.getUint16(at, true)) : view.getFloat32(at, true);
-    }
-  }
-  return { format: 'rgba32f', width, height, texels };
+    return { width, height, texels };
+  };
+  const base = decodeLevel(0);
+  const out = (f.bytes === 1
+    ? { format: 'rgba8', width: base.width, height: base.height, texels: base.texels }
+    : { format: 'rgba32f', width: base.width, height: base.height, texels: base.texels }) as DecodedTexture;
+  // The file's own mip levels (KTX2 stores them smallest last): `mipmaps: "file"` samples them.
+  if (ktx.levels.length > 1) out.mipLevels = ktx.levels.slice(1).map((_, k) => decodeLevel(k + 1)) as DecodedTexture['mipLevels'];
+  return out;
 }

@@ -85,7 +85,7 @@ function readDescriptorContent(c: JsonChecks, d: DescriptorJson, path: string): 
       return content && d.id !== undefined ? { ...content, id: d.id } : content;
     }
     case 'sampledImages': {
-      const common = { kind: d.kind, filter: d.filter ?? 'linear', wrap: d.wrap ?? 'repeat', ...(d.format ? { format: d.format } : {}) } as const;
+      const common = { kind: d.kind, filter: d.filter ?? 'linear', wrap: d.wrap ?? 'repeat', ...(d.format ? { format: d.format } : {}), ...(d.mipmaps ? { mipmaps: d.mipmaps } : {}) } as const;
       if (d.files === 'scene') return { ...common, files: 'scene' };
       const files = d.files.map((f, i) => readTextureFile(c, f, key(key(path, 'files'), i)));
       return files.every((f) => f !== undefined) ? { ...common, files } : undefined;

@@ -179,3 +179,29 @@ void main() {
   // centre of a 4x4 texture: taps (1,2) (2,2) (2,1) (1,1) in gather order
   t.deepEqual(f32s(out).slice(0, 6), [9, 10, 6, 5, 100, 1]);
 });
+
+import { nearestMipLevel, withMipChain } from '../../../src/sim/functional/images.js';
+
+test('nearest mip selection follows VK_SAMPLER_MIPMAP_MODE_NEAREST: d = ceil(lod + 0.5) - 1, clamped', (t) => {
+  t.deepEqual([0, 0.25, 0.5, 0.51, 1, 1.5, 1.6, 2.49, 9].map((l) => nearestMipLevel(l, 4)), [0, 0, 0, 1, 1, 1, 2, 2, 3]);
+  t.is(nearestMipLevel(-3, 4), 0);
+  t.is(nearestMipLevel(Number.NaN, 4), 0);
+  t.is(nearestMipLevel(Number.POSITIVE_INFINITY, 4), 3);
+  t.is(nearestMipLevel(5, 1), 0);
+});
+
+test('withMipChain: levels down to 1x1, each the rounded 2x2 box average; sampling picks them by LOD', (t) => {
+  const img = createImage('rgba8', 4, 2, { sampler: { filter: 'nearest', wrapU: 'repeat', wrapV: 'repeat', wrapW: 'repeat' } });
+  const px = [[0, 10, 20, 30], [1, 11, 21, 31]];
+  for (let y = 0; y < 2; y++) for (let x = 0; x < 4; x++) img.levels[0]!.data.set([px[y]![x]!, 255, 0, 255], (y * 4 + x) * 4);
+  const m = withMipChain(img);
+  t.deepEqual(m.levels.map((l) => [l.width, l.height]), [[4, 2], [2, 1], [1, 1]]);
+  t.deepEqual([...m.levels[1]!.data], [6, 255, 0, 255, 26, 255, 0, 255]); // (0+10+1+11)/4 = 5.5 -> 6, (20+30+21+31)/4 = 25.5 -> 26
+  t.deepEqual([...m.levels[2]!.data], [16, 255, 0, 255]); // (6+26)/2, a side of 1 averages one
+  t.is(m.levels[0], img.levels[0]); // level 0 as loaded
+  const out = new Float64Array(4);
+  sampleImage(m, m.sampler!, 0.1, 0.1, 0, 0, 1.4, 2, out);
+  t.is(Math.round(out[0]! * 255), 6);
+  sampleImage(m, m.sampler!, 0.1, 0.1, 0, 0, 1.6, 2, out);
+  t.is(Math.round(out[0]! * 255), 16);
+});

@@ -135,3 +135,22 @@ test('a texture past the size limits is refused from its header, before decoding
   writeFileSync(bigKtx, ktx);
   t.throws(() => decodeTextureFile(bigKtx, 'files[2]'), { instanceOf: ManifestError, message: /big\.ktx2 is 16385x1: a side over 16384 texels/ });
 });
+
+test('KTX2 mip levels decode too (mipLevels: levels 1.., each half the one above)', (t) => {
+  const c = createDefaultContainer();
+  c.vkFormat = 37 as typeof c.vkFormat;
+  c.pixelWidth = 4;
+  c.pixelHeight = 2;
+  const level = (w: number, h: number, v: number) => {
+    const data = new Uint8Array(new ArrayBuffer(w * h * 4)).fill(v);
+    return { levelData: data, uncompressedByteLength: data.byteLength };
+  };
+  c.levels = [level(4, 2, 10), level(2, 1, 20), level(1, 1, 30)];
+  c.levelCount = 3;
+  const file = join(dir, 'mips.ktx2');
+  writeFileSync(file, writeKtx2(c));
+  const d = decodeTextureFile(file, 'f');
+  t.deepEqual([d.width, d.height, d.texels[0]], [4, 2, 10]);
+  t.deepEqual(d.mipLevels!.map((l) => [l.width, l.height, l.texels.length, l.texels[0]]), [[2, 1, 8, 20], [1, 1, 4, 30]]);
+  t.is(decodeTextureFile(ktx2('one-level.ktx2', 37, Uint8Array.from(RGBA)), 'f').mipLevels, undefined);
+});

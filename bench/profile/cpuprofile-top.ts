@@ -38,7 +38,7 @@ for (let i = 0; i < profile.samples.length; i++) {
 let total = 0;
 for (const us of selfUs.values()) total += us;
 
-const shortUrl = (url: string): string => url.replace(/^file:\/\//, '').replace(/^.*?\/(src|node_modules|bench)\//, '$1/');
+const shortUrl = (url: string): string => url.replace(/^file:\/\//, '').replace(/^.*?\/(src|build|node_modules|bench)\//, '$1/');
 const byFunction = new Map<string, number>();
 const byFile = new Map<string, number>();
 for (const [id, us] of selfUs) {

@@ -210,6 +210,11 @@ export class Sm implements MemClient, CtaSlots {
     this.rt.timeline = hooks;
   }
 
+  /** Ray virtualization has a CTA to check for suspension at the next tick, which no event time covers. */
+  get suspensionPending(): boolean {
+    return this.virt !== null && this.virt.pending;
+  }
+
   get residentCtas(): number {
     return this.ctaLeft.size;
   }

@@ -33,7 +33,7 @@ import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
-import { coalesce, type LineRequest } from './coalescer.js';
+import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
 import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
@@ -153,10 +153,6 @@ export class Sm implements MemClient, CtaSlots {
    */
   private wakeAt = 0;
   private slotsChanged = false;
-  private readonly scratch: LineRequest[] = [];
-  /** The kind and locality of each of `scratch`'s requests (sendMemory). */
-  private readonly scratchKinds: ReqKind[] = [];
-  private readonly scratchLocals: boolean[] = [];
   /** One immutable waiter per slot, so loads allocate nothing. */
   private readonly slotWaiter: Waiter[];
 
@@ -197,7 +193,8 @@ export class Sm implements MemClient, CtaSlots {
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (a, now) => this.l1.access(a.addr, a.bytes, a.kind, ReqSource.Shader, a.waiter, now, a.local, a.words);
+    this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
+      this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -308,9 +305,7 @@ export class Sm implements MemClient, CtaSlots {
         this.stats.l1BankConflicts++;
         break;
       }
-      const kind = q.headKind();
-      const waiter = kind === ReqKind.Store ? null : this.slotWaiter[q.headSlot()]!;
-      this.l1Pipe.enter(bank, { addr, bytes: q.headBytes(), words, kind, waiter, local: q.headLocal() }, now);
+      this.l1Pipe.enter(bank, addr, q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -554,35 +549,28 @@ export class Sm implements MemClient, CtaSlots {
       }
       if (queued + least > this.cfg.ldstQueueSize) return false;
     }
-    const out = this.scratch;
-    out.length = 0;
-    const kinds = this.scratchKinds;
-    const locals = this.scratchLocals;
-    kinds.length = 0;
-    locals.length = 0;
+    // The requests go straight into the queue, and are taken back if the instruction does not fit.
+    const q = this.ldst;
+    let responses = 0;
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
-      const before = out.length;
+      const before = q.length;
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
-      if (perThread) perThreadRequests(a, out);
-      else coalesce(a, out);
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      const local = a.space === 'local' || (a.space === 'rtState' && !perThread);
-      for (let j = before; j < out.length; j++) {
-        kinds.push(kind);
-        locals.push(local);
-      }
+      q.setAccess(kind, slot, a.space === 'local' || (a.space === 'rtState' && !perThread));
+      if (perThread) perThreadRequests(a, q);
+      else coalesce(a, q);
+      if (kind !== ReqKind.Store) responses += q.length - before;
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.
-    if (queued > 0 && queued + out.length > this.cfg.ldstQueueSize) return false;
-    this.memIdx[slot] = k;
-    for (let j = 0; j < out.length; j++) {
-      const kind = kinds[j]!;
-      this.ldst.push(out[j]!.line, out[j]!.bytes, out[j]!.words, kind, slot, locals[j]!);
-      if (kind !== ReqKind.Store) this.pendingMem[slot]++;
+    if (queued > 0 && q.length > this.cfg.ldstQueueSize) {
+      q.dropNewest(q.length - queued);
+      return false;
     }
+    this.memIdx[slot] = k;
+    this.pendingMem[slot]! += responses;
     return true;
   }
 

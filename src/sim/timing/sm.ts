@@ -116,6 +116,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly n: number;
   private readonly warps: (TimingWarp | null)[];
   private readonly steps: (WarpStep | null)[];
+  /** Per context: its step's instruction count (0 without a step), so the issue scan reads typed arrays only. */
+  private readonly stepInsts: Int32Array;
   private readonly instIdx: Int32Array;
   private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
@@ -166,6 +168,7 @@ export class Sm implements MemClient, CtaSlots {
     const nc = n * (this.ctxPerSlot = Math.max(1, cfg.warpSize));
     this.warps = new Array<TimingWarp | null>(n).fill(null);
     this.steps = new Array<WarpStep | null>(nc).fill(null);
+    this.stepInsts = new Int32Array(nc);
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
@@ -243,6 +246,7 @@ export class Sm implements MemClient, CtaSlots {
       for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
         const c = k * this.n + slot;
         this.steps[c] = null;
+        this.stepInsts[c] = 0;
         this.instIdx[c] = 0;
         this.pendingMem[c] = 0;
         this.inRt[c] = 0;
@@ -378,6 +382,7 @@ export class Sm implements MemClient, CtaSlots {
     }
     const next = warp.step();
     this.steps[slot] = next;
+    this.stepInsts[slot] = next.insts;
     this.instIdx[slot] = 0;
     this.memIdx[slot] = 0;
     this.rtSent[slot] = 0;
@@ -407,6 +412,7 @@ export class Sm implements MemClient, CtaSlots {
     if (id < 0) return false;
     const next = warp.step(id);
     this.steps[c] = next;
+    this.stepInsts[c] = next.insts;
     this.instIdx[c] = 0;
     this.memIdx[c] = 0;
     this.rtSent[c] = 0;
@@ -471,15 +477,14 @@ export class Sm implements MemClient, CtaSlots {
 
   /** One instruction of context c (the slot itself unless ITS) of the warp in `slot`. */
   private tryIssueCtx(slot: number, c: number, now: number): boolean {
-    let step = this.steps[c];
-    // Fast rejects first: this runs for every candidate warp of every scheduler each cycle.
-    if (step !== null && this.instIdx[c]! < step.insts) {
+    // Fast rejects first, on typed arrays alone: this runs for every candidate warp of every scheduler each cycle.
+    if (this.instIdx[c]! < this.stepInsts[c]!) {
       if (this.nextIssueAt[c]! > now) return false;
     } else {
       if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
       if (!this.ensureStep(slot, c, now)) return false;
-      step = this.steps[c]!;
     }
+    const step = this.steps[c]!;
     const i = this.instIdx[c]!;
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
@@ -579,7 +584,11 @@ export class Sm implements MemClient, CtaSlots {
     if (this.timeline !== null) this.timeline.finish(slot, now);
     this.warps[slot] = null;
     this.steps[slot] = null;
-    for (let k = 1; k <= this.ctxHigh[slot]!; k++) this.steps[k * this.n + slot] = null;
+    this.stepInsts[slot] = 0;
+    for (let k = 1; k <= this.ctxHigh[slot]!; k++) {
+      this.steps[k * this.n + slot] = null;
+      this.stepInsts[k * this.n + slot] = 0;
+    }
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
     this.slotsChanged = true;
@@ -621,6 +630,7 @@ export class Sm implements MemClient, CtaSlots {
       out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]! });
       this.warps[slot] = null;
       this.steps[slot] = null;
+      this.stepInsts[slot] = 0;
       this.inRt[slot] = 0;
       this.ctaOf[slot] = -1;
       const list = this.sched[slot % this.sched.length]!;
@@ -646,6 +656,7 @@ export class Sm implements MemClient, CtaSlots {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = sw.warp;
       this.steps[slot] = sw.step;
+      this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
       this.instIdx[slot] = sw.instIdx;
       this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;

@@ -69,6 +69,10 @@ export class LocalCrossbar implements Network {
   private readonly outQ: PacketFifo[];
   /** Per output node: inputs whose head packet is for it. */
   private readonly headsFor: Int32Array;
+  /** Per input node: the output its head packet is for, -1 when empty (the arbiters scan these, not the FIFOs). */
+  private readonly headDst: Int32Array;
+  /** Per output node: packets in its output FIFO. */
+  private readonly outLength: Int32Array;
   /** iSLIP: per output, the input its search starts at. */
   private readonly nextNode: Int32Array;
   /** Round robin: the input the scan starts at. */
@@ -94,6 +98,8 @@ export class LocalCrossbar implements Network {
     this.inQ = Array.from({ length: this.total }, () => new PacketFifo());
     this.outQ = Array.from({ length: this.total }, () => new PacketFifo());
     this.headsFor = new Int32Array(this.total);
+    this.headDst = new Int32Array(this.total).fill(-1);
+    this.outLength = new Int32Array(this.total);
     this.nextNode = new Int32Array(this.total);
     this.issued = new Uint8Array(this.total);
     this.grantCount = cfg.grantCycles;
@@ -106,7 +112,10 @@ export class LocalCrossbar implements Network {
       return false;
     }
     const out = this.dstBase + dst;
-    if (input.length === 0) this.headsFor[out]!++;
+    if (input.length === 0) {
+      this.headsFor[out]!++;
+      this.headDst[this.srcBase + src] = out;
+    }
     input.push(req, out);
     this.queuedIn++;
     this.packets++;
@@ -115,14 +124,15 @@ export class LocalCrossbar implements Network {
   }
 
   receive(dst: number, now: number): MemRequest | undefined {
-    const q = this.outQ[this.dstBase + dst]!;
-    if (q.length === 0) return undefined;
+    const out = this.dstBase + dst;
+    if (this.outLength[out] === 0) return undefined;
+    this.outLength[out]!--;
     this.queuedOut--;
-    return q.shift();
+    return this.outQ[out]!.shift();
   }
 
   nextArrival(dst: number): number {
-    return this.outQ[this.dstBase + dst]!.length > 0 ? -Infinity : Infinity;
+    return this.outLength[this.dstBase + dst]! > 0 ? -Infinity : Infinity;
   }
 
   advance(_now: number): void {
@@ -136,7 +146,7 @@ export class LocalCrossbar implements Network {
     const total = this.total;
     const limit = this.cfg.outBufferLimit;
     for (let i = 0; i < total; i++) {
-      if (this.outQ[i]!.length + 1 > limit) {
+      if (this.outLength[i]! + 1 > limit) {
         this.outBufferFull++;
         continue;
       }
@@ -144,9 +154,8 @@ export class LocalCrossbar implements Network {
       const start = this.nextNode[i]!;
       for (let j = 0; j < total; j++) {
         const node = (j + start) % total;
-        const input = this.inQ[node]!;
-        if (input.length === 0 || input.frontDst() !== i) continue;
-        this.move(input, i);
+        if (this.headDst[node] !== i) continue;
+        this.move(node, i);
         if (this.grantCount === 1) this.nextNode[i] = (node + 1) % total;
         break;
       }
@@ -162,24 +171,31 @@ export class LocalCrossbar implements Network {
     const limit = this.cfg.outBufferLimit;
     this.issued.fill(0);
     for (let i = 0; i < total; i++) {
-      const input = this.inQ[(i + this.nextNodeId) % total]!;
-      if (input.length === 0) continue;
-      const out = input.frontDst();
-      if (this.outQ[out]!.length + 1 > limit) {
+      const node = (i + this.nextNodeId) % total;
+      const out = this.headDst[node]!;
+      if (out < 0) continue;
+      if (this.outLength[out]! + 1 > limit) {
         this.outBufferFull++;
         continue;
       }
       if (this.issued[out] === 1) continue;
-      this.move(input, out);
+      this.move(node, out);
       this.issued[out] = 1;
     }
     this.nextNodeId = (this.nextNodeId + 1) % total;
   }
 
-  private move(input: PacketFifo, out: number): void {
+  /** Moves the head packet of input node `node` to output `out`. */
+  private move(node: number, out: number): void {
+    const input = this.inQ[node]!;
     this.headsFor[out]!--;
     this.outQ[out]!.push(input.shift(), out);
-    if (input.length > 0) this.headsFor[input.frontDst()]!++;
+    this.outLength[out]!++;
+    if (input.length > 0) {
+      const next = input.frontDst();
+      this.headsFor[next]!++;
+      this.headDst[node] = next;
+    } else this.headDst[node] = -1;
     this.queuedIn--;
     this.queuedOut++;
   }

@@ -119,7 +119,7 @@ export class Gpu {
    */
   cycle(now: number): boolean {
     const sms = this.sms;
-    for (let i = 0; i < sms.length; i++) {
+    for (let i = 0; i < sms.length && this.replyNet.nextDelivery() <= now; i++) {
       const reply = this.replyNet.receive(i, now);
       if (reply) {
         this.memLatency.responses++;
@@ -133,6 +133,7 @@ export class Gpu {
     for (let i = 0; i < this.partitions.length; i++) {
       const p = this.partitions[i]!;
       if (now < this.partitionWake[i]!) {
+        if (this.reqNet.nextDelivery() > now) continue;
         let arrived = false;
         for (const b of p.banks) if (this.reqNet.nextArrival(b.id) <= now) arrived = true;
         if (!arrived) continue;

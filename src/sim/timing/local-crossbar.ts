@@ -135,6 +135,10 @@ export class LocalCrossbar implements Network {
     return this.outLength[this.dstBase + dst]! > 0 ? -Infinity : Infinity;
   }
 
+  nextDelivery(): number {
+    return this.queuedOut > 0 ? -Infinity : Infinity;
+  }
+
   advance(_now: number): void {
     if (this.queuedIn === 0) return;
     if (this.cfg.arbiter === 1) this.islip();

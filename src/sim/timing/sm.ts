@@ -140,6 +140,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
   private readonly unitFree: Float64Array[];
+  /** issueWake's scratch: per unit group, the cycle its first unit frees up. */
+  private readonly unitFreeAt = new Float64Array(3);
   private readonly ldst = new LdstQueue();
   /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
   private readonly l1Pipe: L1LatencyQueue;
@@ -719,6 +721,13 @@ export class Sm implements MemClient, CtaSlots {
    * outside event (a unit freeing up, an issue interval or a block latency elapsing).
    */
   private issueWake(now: number): number {
+    // Per unit group, the cycle its first unit frees up.
+    const freeAt = this.unitFreeAt;
+    for (let g = 0; g < 3; g++) {
+      let free = Infinity;
+      for (const u of this.unitFree[g]!) free = Math.min(free, u);
+      freeAt[g] = free;
+    }
     let t = Infinity;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
@@ -730,14 +739,10 @@ export class Sm implements MemClient, CtaSlots {
         // ITS: an idle context was tried and found no split free to start; what frees one (another
         // context's latency, a response, an RT completion) is accounted for by that context.
         if (its && this.ctxIdle(c, now)) continue;
-        if (step !== null && this.instIdx[c]! < step.insts) {
-          const g = UNIT_GROUP[step.opClasses[this.instIdx[c]!]!]!;
+        if (this.instIdx[c]! < this.stepInsts[c]!) {
+          const g = UNIT_GROUP[step!.opClasses[this.instIdx[c]!]!]!;
           let at = this.nextIssueAt[c]!;
-          if (g >= 0) {
-            let free = Infinity;
-            for (const u of this.unitFree[g]!) free = Math.min(free, u);
-            at = Math.max(at, free);
-          }
+          if (g >= 0) at = Math.max(at, freeAt[g]!);
           // Every warp was tried this cycle. One that was past its issue interval with a free unit
           // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
           if (at > now) t = Math.min(t, at);

@@ -212,13 +212,12 @@ export class MemoryPartition {
   }
 
   /**
-   * A cheap lower bound on the next cycle this partition has work, for skipping its tick:
-   * ROP latency and DRAM returns are timed; anything queued means next cycle. Arrivals from the
-   * interconnect are checked by the caller.
+   * A lower bound on the next cycle this partition has work, for skipping its tick: ROP latency,
+   * DRAM commands and returns are timed; anything queued in a bank means next cycle. Arrivals from
+   * the interconnect are checked by the caller.
    */
   wakeAfter(now: number): number {
-    if (!this.dram.quiet()) return now + 1;
-    let t = this.dram.nextReturn();
+    let t = this.dram.quiet() ? this.dram.nextReturn() : this.dram.nextEvent(now);
     for (const b of this.banks) {
       if (!b.quiet()) return now + 1;
       t = Math.min(t, b.ropReady());

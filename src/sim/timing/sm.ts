@@ -249,6 +249,7 @@ export class Sm implements MemClient, CtaSlots {
         const c = k * this.n + slot;
         this.steps[c] = null;
         this.stepInsts[c] = 0;
+        this.scoreboard.startStep(c);
         this.instIdx[c] = 0;
         this.pendingMem[c] = 0;
         this.inRt[c] = 0;
@@ -385,6 +386,7 @@ export class Sm implements MemClient, CtaSlots {
     const next = warp.step();
     this.steps[slot] = next;
     this.stepInsts[slot] = next.insts;
+    this.scoreboard.startStep(slot);
     this.instIdx[slot] = 0;
     this.memIdx[slot] = 0;
     this.rtSent[slot] = 0;
@@ -415,6 +417,7 @@ export class Sm implements MemClient, CtaSlots {
     const next = warp.step(id);
     this.steps[c] = next;
     this.stepInsts[c] = next.insts;
+    this.scoreboard.startStep(c);
     this.instIdx[c] = 0;
     this.memIdx[c] = 0;
     this.rtSent[c] = 0;
@@ -499,7 +502,7 @@ export class Sm implements MemClient, CtaSlots {
     }
     if (this.nextIssueAt[c]! > now) return false;
     if (step.deps !== undefined) {
-      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!);
+      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
@@ -659,6 +662,7 @@ export class Sm implements MemClient, CtaSlots {
       this.warps[slot] = sw.warp;
       this.steps[slot] = sw.step;
       this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
+      this.scoreboard.startStep(slot);
       this.instIdx[slot] = sw.instIdx;
       this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;

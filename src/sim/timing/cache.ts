@@ -13,6 +13,7 @@
 import type { CacheGeometry } from '../config/cache-config.js';
 import { hashIndex } from './index-hash.js';
 import { LineFrameTable } from './line-frame-table.js';
+import { LineSet } from './line-set.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
 
 export const enum AccessOutcome {
@@ -71,9 +72,6 @@ export interface Eviction {
   dirty: boolean;
 }
 
-const WINDOW_LINES = 2 ** 22;
-const MAX_WINDOWS = 255;
-
 export class Cache {
   readonly lineBytes: number;
   private readonly sets: number;
@@ -94,8 +92,8 @@ export class Cache {
   private readonly tail: Int32Array;
   /** The frame of each valid line. */
   private readonly frameOf: LineFrameTable;
-  /** Lines ever filled (by `key`: small integers hash much faster than doubles). */
-  private readonly seen = new Set<number>();
+  /** Lines ever filled. */
+  private readonly seen: LineSet;
   readonly stats = new CacheStats();
   /** Outstanding misses by line address. */
   readonly mshr = new Map<number, MemRequest>();
@@ -116,6 +114,7 @@ export class Cache {
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
     this.frameOf = new LineFrameTable(frames, this.lineBytes);
+    this.seen = new LineSet(this.lineBytes, 2 * frames);
     this.tags = new Float64Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);
     this.sectored = geometry.sectored && geometry.lineBytes === 128;
@@ -151,33 +150,6 @@ export class Cache {
     return Math.floor(f / this.ways);
   }
 
-  /**
-   * A unique small-integer key per line, so the `seen` set hashes V8 small integers rather than
-   * doubles (the address plan puts regions at 2^36..2^47): the line index is cut into a 2^22-line
-   * window number, renumbered densely in first-touch order, and the offset in the window.
-   * Beyond 255 windows the key is 2^30 + the line index (still unique, just slower).
-   */
-  private key(line: number): number {
-    const idx = Math.floor(line / this.lineBytes);
-    const hi = Math.floor(idx / WINDOW_LINES);
-    let id: number | undefined;
-    if (hi === this.lastWindow) id = this.lastWindowId;
-    else {
-      id = this.windows.get(hi);
-      if (id === undefined) {
-        id = this.windows.size;
-        this.windows.set(hi, id);
-      }
-      this.lastWindow = hi;
-      this.lastWindowId = id;
-    }
-    return id < MAX_WINDOWS ? id * WINDOW_LINES + (idx - hi * WINDOW_LINES) : 2 ** 30 + idx;
-  }
-
-  private readonly windows = new Map<number, number>();
-  private lastWindow = -1;
-  private lastWindowId = 0;
-
   /** Moves frame f to the most-recent end of its set's list. */
   private touch(set: number, f: number): void {
     if (this.head[set] === f) return;
@@ -205,7 +177,7 @@ export class Cache {
    * this cache, else capacity/conflict (it was here and got evicted).
    */
   missKind(line: number): AccessOutcome {
-    return this.seen.has(this.key(line)) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
+    return this.seen.has(line) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
   }
 
   /**
@@ -308,7 +280,7 @@ export class Cache {
       if (dirty) this.dirty[present] = 1;
       return undefined;
     }
-    this.seen.add(this.key(line));
+    this.seen.add(line);
     const set = this.setOf(line);
     const victim = this.tail[set]!;
     let ev: Eviction | undefined;

@@ -407,7 +407,7 @@ export class Warp {
   }
 
   private emptyStep(): WarpStep {
-    return { warp: this.index, fn: -1, block: -1, activeMask: 0, insts: 0, opClasses: new Uint8Array(0), memory: [], done: true };
+    return { warp: this.index, fn: -1, block: -1, activeMask: 0, insts: 0, opClasses: new Uint8Array(0), deps: undefined, memory: [], rt: undefined, done: true, split: undefined };
   }
 
   private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined): WarpStep {
@@ -432,9 +432,11 @@ export class Warp {
       opClasses: piece.opClasses,
       deps: piece.deps,
       memory,
+      // Every field present, in one order: one object shape for the timing model's hot loops.
+      rt,
       done: false,
+      split: undefined,
     };
-    if (rt) step.rt = rt;
     return step;
   }
 

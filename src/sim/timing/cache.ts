@@ -12,6 +12,8 @@
  */
 import type { CacheGeometry } from '../config/cache-config.js';
 import { hashIndex } from './index-hash.js';
+import { LineFrameTable } from './line-frame-table.js';
+import { LineSet } from './line-set.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
 
 export const enum AccessOutcome {
@@ -84,9 +86,6 @@ export interface Eviction {
   dirty: boolean;
 }
 
-const WINDOW_LINES = 2 ** 22;
-const MAX_WINDOWS = 255;
-
 export class Cache {
   readonly lineBytes: number;
   private readonly sets: number;
@@ -105,9 +104,10 @@ export class Cache {
   private readonly next: Int32Array;
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
-  /** Keyed by line index (address / line size): small integers hash much faster than doubles. */
-  private readonly frameOf = new Map<number, number>();
-  private readonly seen = new Set<number>();
+  /** The frame of each valid line. */
+  private readonly frameOf: LineFrameTable;
+  /** Lines ever filled. */
+  private readonly seen: LineSet;
   readonly stats = new CacheStats();
   /** Outstanding misses by line address. */
   readonly mshr = new Map<number, MemRequest>();
@@ -127,6 +127,8 @@ export class Cache {
     this.ways = geometry.ways;
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
+    this.frameOf = new LineFrameTable(frames, this.lineBytes);
+    this.seen = new LineSet(this.lineBytes, 2 * frames);
     this.tags = new Float64Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);
     this.sectored = geometry.sectored && geometry.lineBytes === 128;
@@ -157,32 +159,10 @@ export class Cache {
     return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(line) : line, this.sets, this.lineLog2);
   }
 
-  /**
-   * A unique small-integer key per line, so the tag maps hash V8 small integers rather than
-   * doubles (the address plan puts regions at 2^36..2^47): the line index is cut into a 2^22-line
-   * window number, renumbered densely in first-touch order, and the offset in the window.
-   * Beyond 255 windows the key is 2^30 + the line index (still unique, just slower).
-   */
-  private key(line: number): number {
-    const idx = Math.floor(line / this.lineBytes);
-    const hi = Math.floor(idx / WINDOW_LINES);
-    let id: number | undefined;
-    if (hi === this.lastWindow) id = this.lastWindowId;
-    else {
-      id = this.windows.get(hi);
-      if (id === undefined) {
-        id = this.windows.size;
-        this.windows.set(hi, id);
-      }
-      this.lastWindow = hi;
-      this.lastWindowId = id;
-    }
-    return id < MAX_WINDOWS ? id * WINDOW_LINES + (idx - hi * WINDOW_LINES) : 2 ** 30 + idx;
+  /** The set frame f belongs to (frames are laid out set by set): no hashing of the line on a hit. */
+  private setOfFrame(f: number): number {
+    return Math.floor(f / this.ways);
   }
-
-  private readonly windows = new Map<number, number>();
-  private lastWindow = -1;
-  private lastWindowId = 0;
 
   /** Moves frame f to the most-recent end of its set's list. */
   private touch(set: number, f: number): void {
@@ -200,9 +180,9 @@ export class Cache {
 
   /** True on hit (and updates recency under LRU); does not count stats. */
   probe(line: number): boolean {
-    const f = this.frameOf.get(this.key(line));
-    if (f === undefined) return false;
-    if (this.lru) this.touch(this.setOf(line), f);
+    const f = this.frameOf.get(line);
+    if (f < 0) return false;
+    if (this.lru) this.touch(this.setOfFrame(f), f);
     return true;
   }
 
@@ -211,7 +191,7 @@ export class Cache {
    * this cache, else capacity/conflict (it was here and got evicted).
    */
   missKind(line: number): AccessOutcome {
-    return this.seen.has(this.key(line)) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
+    return this.seen.has(line) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
   }
 
   /**
@@ -221,9 +201,9 @@ export class Cache {
    * Updates recency when the line is here. Non-sectored caches look at whole lines.
    */
   lookup(line: number, words: number): AccessOutcome {
-    const f = this.frameOf.get(this.key(line));
-    if (f === undefined) return this.missKind(line);
-    if (this.lru) this.touch(this.setOf(line), f);
+    const f = this.frameOf.get(line);
+    if (f < 0) return this.missKind(line);
+    if (this.lru) this.touch(this.setOfFrame(f), f);
     if (!this.sectored) return AccessOutcome.Hit;
     const need = sectorsOf(words);
     return (need & ~this.readable(f)) === 0 ? AccessOutcome.Hit : AccessOutcome.MissSector;
@@ -238,15 +218,15 @@ export class Cache {
   /** Sectors of `words` this line lacks (all of them when the line is absent). */
   missingSectors(line: number, words: number): number {
     const need = this.sectored ? sectorsOf(words) : 0xf;
-    const f = this.frameOf.get(this.key(line));
-    if (f === undefined) return need;
+    const f = this.frameOf.get(line);
+    if (f < 0) return need;
     return this.sectored ? need & ~this.readable(f) : 0;
   }
 
   /** Fills the sectors of `words` (allocating the line if absent); returns the evicted line, if any. */
   fillWords(line: number, words: number, dirty: boolean): Eviction | undefined {
     const ev = this.fill(line, dirty);
-    const f = this.frameOf.get(this.key(line))!;
+    const f = this.frameOf.get(line);
     this.filled[f]! |= this.sectored ? sectorsOf(words) : 0xf;
     return ev;
   }
@@ -254,7 +234,7 @@ export class Cache {
   /** Writes `words` into the line (allocating it, without fetching, if absent: lazy fetch-on-read). */
   writeWords(line: number, words: number): Eviction | undefined {
     const ev = this.fill(line, true);
-    const f = this.frameOf.get(this.key(line))!;
+    const f = this.frameOf.get(line);
     this.written[f]! |= words;
     if (!this.sectored) this.filled[f] = 0xf;
     return ev;
@@ -266,8 +246,8 @@ export class Cache {
       this.invalidate(line);
       return;
     }
-    const f = this.frameOf.get(this.key(line));
-    if (f === undefined) return;
+    const f = this.frameOf.get(line);
+    if (f < 0) return;
     const s = sectorsOf(words);
     this.filled[f]! &= ~s;
     this.written[f] = (this.written[f]! & ~wordsOfSectors(s)) >>> 0;
@@ -275,8 +255,8 @@ export class Cache {
   }
 
   markDirty(line: number): void {
-    const f = this.frameOf.get(this.key(line));
-    if (f !== undefined) this.dirty[f] = 1;
+    const f = this.frameOf.get(line);
+    if (f >= 0) this.dirty[f] = 1;
   }
 
   /**
@@ -284,15 +264,14 @@ export class Cache {
    * frame is; a later miss of the line counts as capacity/conflict (it was here).
    */
   invalidate(line: number): void {
-    const k = this.key(line);
-    const f = this.frameOf.get(k);
-    if (f === undefined) return;
-    this.frameOf.delete(k);
+    const f = this.frameOf.get(line);
+    if (f < 0) return;
+    this.frameOf.delete(line);
     this.tags[f] = -1;
     this.dirty[f] = 0;
     this.filled[f] = 0;
     this.written[f] = 0;
-    const set = this.setOf(line);
+    const set = this.setOfFrame(f);
     // Move the frame to the tail (next victim).
     if (this.tail[set] !== f) {
       const p = this.prev[f]!;
@@ -310,25 +289,24 @@ export class Cache {
 
   /** Allocates `line` (no-op if present); returns the evicted valid line, if any. */
   fill(line: number, dirty: boolean): Eviction | undefined {
-    const k = this.key(line);
-    const present = this.frameOf.get(k);
-    if (present !== undefined) {
+    const present = this.frameOf.get(line);
+    if (present >= 0) {
       if (dirty) this.dirty[present] = 1;
       return undefined;
     }
-    this.seen.add(k);
+    this.seen.add(line);
     const set = this.setOf(line);
     const victim = this.tail[set]!;
     let ev: Eviction | undefined;
     if (this.tags[victim] !== -1) {
       ev = { line: this.tags[victim]!, dirty: this.dirty[victim] === 1 };
-      this.frameOf.delete(this.key(ev.line));
+      this.frameOf.delete(ev.line);
     }
     this.tags[victim] = line;
     this.dirty[victim] = dirty ? 1 : 0;
     this.filled[victim] = this.sectored ? 0 : 0xf;
     this.written[victim] = 0;
-    this.frameOf.set(k, victim);
+    this.frameOf.set(line, victim);
     // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
     this.touch(set, victim);
     return ev;

@@ -14,18 +14,19 @@ import { sectorsOf } from './cache.js';
 export const LINE_BYTES = 128;
 export const SECTOR_BYTES = 32;
 
-export interface LineRequest {
-  line: number;
-  bytes: number;
-  /** The 4-byte words of the line the access touches (bit i: bytes 4i..4i+3). */
-  words: number;
+/**
+ * Where an access's requests go, in order: the LD/ST queue (ldst-queue.ts), without an object per
+ * request. `words`: the 4-byte words of the line the request touches (bit i: bytes 4i..4i+3).
+ */
+export interface LineRequestSink {
+  pushLine(line: number, bytes: number, words: number): void;
 }
 
 // Scratch for one access, grown when a lane's bytes span more than two lines.
 let scratchLines = new Float64Array(64);
 let scratchMasks = new Int32Array(64);
 
-export function coalesce(access: MemAccess, out: LineRequest[] = []): LineRequest[] {
+export function coalesce(access: MemAccess, out: LineRequestSink): void {
   let n = 0;
   const size = Math.max(1, access.size);
   const maxLines = 32 * (Math.ceil(size / LINE_BYTES) + 1);
@@ -55,16 +56,15 @@ export function coalesce(access: MemAccess, out: LineRequest[] = []): LineReques
     }
   }
   flush(n, out);
-  return out;
 }
 
-function flush(n: number, out: LineRequest[]): void {
+function flush(n: number, out: LineRequestSink): void {
   for (let k = 0; k < n; k++) {
     const words = scratchMasks[k]! >>> 0;
     const sectors = sectorsOf(words);
     for (let q = 0; q < 4; q++) {
       if (((sectors >> q) & 1) === 0) continue;
-      out.push({ line: scratchLines[k]!, bytes: SECTOR_BYTES, words: (words & (0xff << (8 * q))) >>> 0 });
+      out.pushLine(scratchLines[k]!, SECTOR_BYTES, (words & (0xff << (8 * q))) >>> 0);
     }
   }
 }

@@ -86,6 +86,10 @@ export class DramChannel {
   /** End of the last data transfer (read data CL after its column command). */
   private dataEndAt = 0;
   private busyBanks = 0;
+  /** Per bank: requests for it in the scheduler queue. */
+  private readonly queuedFor: Int32Array;
+  /** Idle banks with a request queued: the scheduler has work only when some (no queue scan per cycle otherwise). */
+  private readyBanks = 0;
   private lastTick = 0;
   /** Completed reads (and atomics) with their return cycle, in completion order. */
   private readonly done: { req: MemRequest; at: number }[] = [];
@@ -116,6 +120,7 @@ export class DramChannel {
     this.frfcfs = d.frfcfs;
     const nbk = (this.nbk = d.nbk);
     this.bankReq = new Array<Queued | null>(nbk).fill(null);
+    this.queuedFor = new Int32Array(nbk);
     this.atomsLeft = new Int32Array(nbk);
     this.openRow = new Float64Array(nbk).fill(-1);
     this.colReadyAt = new Float64Array(nbk);
@@ -144,6 +149,7 @@ export class DramChannel {
     this.accountPending(now);
     const a = this.map.decode(req.addr);
     this.queue.push({ req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store });
+    if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;
   }
 
@@ -162,7 +168,7 @@ export class DramChannel {
 
   cycle(now: number): void {
     this.accountPending(now);
-    if (this.queue.length > 0) this.schedule();
+    if (this.readyBanks > 0) this.schedule();
     if (this.busyBanks === 0) return;
     const end = now + 1;
     this.rowCommands(now, end);
@@ -203,6 +209,9 @@ export class DramChannel {
   }
 
   private take(q: Queued): void {
+    // The bank was idle with (at least) this request queued.
+    this.readyBanks--;
+    this.queuedFor[q.bank]!--;
     this.bankReq[q.bank] = q;
     this.busyBanks++;
     this.atomsLeft[q.bank] = Math.max(1, Math.ceil(q.req.bytes / this.atomBytes));
@@ -269,6 +278,7 @@ export class DramChannel {
       this.dataEndAt = Math.max(this.dataEndAt, bestAt + t.CL + t.burst);
       if (--this.atomsLeft[best]! > 0) continue;
       this.bankReq[best] = null;
+      if (this.queuedFor[best]! > 0) this.readyBanks++;
       this.busyBanks--;
       if (q.write) continue;
       const at = Math.ceil(bestAt + t.CL) + this.returnLatency;
@@ -308,9 +318,7 @@ export class DramChannel {
   /** The next cycle in which a command can issue or a read returns. */
   nextEvent(now: number): number {
     let t = this.nextReturn();
-    if (this.queue.length > 0) {
-      for (const q of this.queue) if (this.bankReq[q.bank] === null) return now + 1;
-    }
+    if (this.readyBanks > 0) return now + 1;
     if (this.busyBanks > 0) {
       for (let b = 0; b < this.nbk; b++) {
         const q = this.bankReq[b];

@@ -29,6 +29,8 @@ export class FlitCrossbar implements Network {
   bytes = 0;
   /** Push attempts refused by back-pressure. */
   stalls = 0;
+  /** Packets accepted and not yet received. */
+  private inFlight = 0;
 
   constructor(
     sources: number,
@@ -69,6 +71,7 @@ export class FlitCrossbar implements Network {
     const flits = Math.ceil(bytes / this.flitBytes);
     this.portBusyUntil[src] = now + flits;
     q.tryPush(req, now + flits - 1 + this.latency);
+    this.inFlight++;
     this.packets++;
     this.bytes += bytes;
     return true;
@@ -78,7 +81,12 @@ export class FlitCrossbar implements Network {
   receive(dst: number, now: number): MemRequest | undefined {
     const q = this.inbox[dst]!;
     if (q.peek(now) === undefined) return undefined;
+    this.inFlight--;
     return q.pop();
+  }
+
+  nextDelivery(): number {
+    return this.inFlight > 0 ? -Infinity : Infinity;
   }
 
   /** Packets move on their own timers: nothing to do per cycle. */

@@ -4,9 +4,13 @@
  * core cycle in reverse pipeline order (memory partitions, then SMs, then CTA issue) so a value
  * produced this cycle is consumed next cycle without double-buffering.
  *
- * When no SM issued in a cycle, the loop asks every component for the next cycle at which
- * anything can happen and skips there (event skipping); per-cycle averages are accumulated over
- * the skipped interval by each component.
+ * Event skipping, at two levels. Each SM and each memory partition ticks only from the cycle its
+ * own next event is due (its `nextEvent` after its last tick), or when something from outside
+ * reaches it: a reply or request off the network, a CTA. And when no SM issued in a cycle, the
+ * loop asks every component for the next cycle at which anything can happen and jumps there. A
+ * component skipped over a span changes nothing in it: per-cycle averages (occupancy, DRAM
+ * activity, RT-unit residency) are accumulated over the skipped span by the component when it
+ * next ticks, as if every cycle had been simulated.
  *
  * Invariants: deterministic (no wall-clock or random input reaches the model); `warp.step()` is
  * called in simulated-time order; the run ends when every warp has finished and the memory system has drained (or at maxCycles).
@@ -91,6 +95,7 @@ export class Gpu {
     const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.partitionWake = new Float64Array(this.partitions.length);
+    this.smWake = new Float64Array(this.sms.length);
   }
 
   /** Memory replies delivered to SMs so far (progress, for the deadlock watchdog). */
@@ -99,6 +104,13 @@ export class Gpu {
 
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
+  /** Per SM: no tick needed before this cycle unless a reply or a CTA reaches it (its nextEvent after its last tick). */
+  private readonly smWake: Float64Array;
+
+  /** CTAs were placed (or resumed): every SM ticks from `now` on until its own next event says otherwise. */
+  wakeSms(now: number): void {
+    this.smWake.fill(now);
+  }
 
   /**
    * One core cycle, in GPGPU-Sim's order (gpgpu_sim::cycle): SMs take a reply each, memory
@@ -106,19 +118,22 @@ export class Gpu {
    * the SMs run (and send requests). Returns true if any SM issued an instruction.
    */
   cycle(now: number): boolean {
-    for (const sm of this.sms) {
-      const reply = this.replyNet.receive(sm.id, now);
+    const sms = this.sms;
+    for (let i = 0; i < sms.length && this.replyNet.nextDelivery() <= now; i++) {
+      const reply = this.replyNet.receive(i, now);
       if (reply) {
         this.memLatency.responses++;
         this.memLatency.responseLatencySum += now - reply.createdAt;
         this.memLatency.icnt2shSum += now - reply.returnAt;
-        sm.onReply(reply, now);
+        sms[i]!.onReply(reply, now);
         this.repliesDelivered++;
+        this.smWake[i] = now;
       }
     }
     for (let i = 0; i < this.partitions.length; i++) {
       const p = this.partitions[i]!;
       if (now < this.partitionWake[i]!) {
+        if (this.reqNet.nextDelivery() > now) continue;
         let arrived = false;
         for (const b of p.banks) if (this.reqNet.nextArrival(b.id) <= now) arrived = true;
         if (!arrived) continue;
@@ -129,7 +144,14 @@ export class Gpu {
     this.reqNet.advance(now);
     this.replyNet.advance(now);
     let issued = false;
-    for (const sm of this.sms) if (sm.cycle(now, this.reqNet)) issued = true;
+    for (let i = 0; i < sms.length; i++) {
+      const sm = sms[i]!;
+      if (now < this.smWake[i]! && !sm.suspensionPending) continue;
+      if (sm.cycle(now, this.reqNet)) {
+        issued = true;
+        this.smWake[i] = now + 1;
+      } else this.smWake[i] = sm.nextEvent(now);
+    }
     return issued;
   }
 
@@ -143,8 +165,9 @@ export class Gpu {
       t = Math.min(t, p.nextEvent(now));
       if (t === now + 1) return t;
     }
-    for (const sm of this.sms) {
-      t = Math.min(t, sm.nextEvent(now));
+    // An SM's next event was taken after its last tick, and nothing has reached it since.
+    for (let i = 0; i < this.smWake.length; i++) {
+      t = Math.min(t, this.smWake[i]!);
       if (t === now + 1) return t;
     }
     return t;
@@ -243,8 +266,9 @@ export function runLaunch(
   const warpsDone = (): number => gpu.sms.reduce((n, sm) => n + sm.stats.warpsFinished, 0) - finishedBefore;
   const watchdog = new DeadlockWatchdog(config.deadlockWindow);
 
+  gpu.wakeSms(now);
   for (;;) {
-    ctas.cycle(gpu.sms, now);
+    if (ctas.cycle(gpu.sms, now)) gpu.wakeSms(now);
     const issued = gpu.cycle(now);
     // The launch ends when every warp has finished and its stores have drained (GPGPU-Sim waits
     // for store acknowledgements before a warp exits).

@@ -27,7 +27,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
 import type { Network } from './network.js';
-import { type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import { memRequest, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
 export class L1DataCache {
@@ -200,7 +200,7 @@ export class L1DataCache {
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
     const createdAt = source === ReqSource.Shader ? now - this.pipelineLatency : now;
-    return { addr: line, bytes, words, kind, source, sm: this.sm, subPartition: this.map.subPartitionOf(line), waiters, sentAt: now, createdAt, returnAt: 0 };
+    return memRequest(line, bytes, words, kind, source, this.sm, this.map.subPartitionOf(line), waiters, now, createdAt, 0, false, undefined);
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
@@ -225,7 +225,7 @@ export class L1DataCache {
   }
 
   onReply(req: MemRequest, now: number): void {
-    if (req.kind === ReqKind.Load && req.uncached !== true) {
+    if (req.kind === ReqKind.Load && !req.uncached) {
       if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.addr, req.words, false), req.source, now);
       this.cache.mshr.delete(req.mshrKey ?? req.addr);
     }

@@ -15,31 +15,41 @@
  * Invariants: per bank, entries leave in the order they entered, at most one per cycle; at most
  * `latency` entries per bank.
  */
-import type { ReqKind, Waiter } from './mem-request.js';
+import type { ReqKind } from './mem-request.js';
 
-/** One queued access, as the L1D's `access` takes it. */
-export interface L1PipelineAccess {
-  addr: number;
-  bytes: number;
-  words: number;
-  kind: ReqKind;
-  waiter: Waiter | null;
-  local: boolean;
-}
+/**
+ * The L1D's tag lookup of the access at a bank's stage 0 (`slot`: the LD/ST queue's context);
+ * returns false when the L1D refuses it this cycle (it is retried next cycle).
+ */
+export type L1Lookup = (addr: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number) => boolean;
 
-/** Returns false when the L1D refuses the access this cycle (it is retried next cycle). */
-export type L1Lookup = (a: L1PipelineAccess, now: number) => boolean;
-
+/** Per bank a ring of `latency` entries in typed arrays (issue 25.2: no object per shader access). */
 export class L1LatencyQueue {
-  private readonly entries: L1PipelineAccess[][];
-  private readonly enteredAt: number[][];
+  private readonly addr: Float64Array;
+  private readonly bytes: Int32Array;
+  private readonly words: Uint32Array;
+  private readonly kind: Uint8Array;
+  private readonly slot: Int32Array;
+  private readonly local: Uint8Array;
+  private readonly enteredAt: Float64Array;
+  /** Per bank: ring index of its oldest entry, and its entry count. */
+  private readonly head: Int32Array;
+  private readonly count: Int32Array;
   private readonly lastEntry: Float64Array;
   /** Entries in all banks. */
   private total = 0;
 
-  constructor(banks: number, private readonly latency: number) {
-    this.entries = Array.from({ length: banks }, () => []);
-    this.enteredAt = Array.from({ length: banks }, () => []);
+  constructor(private readonly banks: number, private readonly latency: number) {
+    const n = banks * latency;
+    this.addr = new Float64Array(n);
+    this.bytes = new Int32Array(n);
+    this.words = new Uint32Array(n);
+    this.kind = new Uint8Array(n);
+    this.slot = new Int32Array(n);
+    this.local = new Uint8Array(n);
+    this.enteredAt = new Float64Array(n);
+    this.head = new Int32Array(banks);
+    this.count = new Int32Array(banks);
     this.lastEntry = new Float64Array(banks).fill(-Infinity);
   }
 
@@ -49,12 +59,19 @@ export class L1LatencyQueue {
 
   /** Whether `bank`'s last stage can take an access this cycle (GPGPU-Sim: the slot is NULL). */
   canEnter(bank: number, now: number): boolean {
-    return this.lastEntry[bank] !== now && this.entries[bank]!.length < this.latency;
+    return this.lastEntry[bank] !== now && this.count[bank]! < this.latency;
   }
 
-  enter(bank: number, a: L1PipelineAccess, now: number): void {
-    this.entries[bank]!.push(a);
-    this.enteredAt[bank]!.push(now);
+  enter(bank: number, addr: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number): void {
+    const i = bank * this.latency + ((this.head[bank]! + this.count[bank]!) % this.latency);
+    this.addr[i] = addr;
+    this.bytes[i] = bytes;
+    this.words[i] = words;
+    this.kind[i] = kind;
+    this.slot[i] = slot;
+    this.local[i] = local ? 1 : 0;
+    this.enteredAt[i] = now;
+    this.count[bank]!++;
     this.lastEntry[bank] = now;
     this.total++;
   }
@@ -62,12 +79,13 @@ export class L1LatencyQueue {
   /** Stage 0 of every bank, in bank order: the access at its head looks up the L1D. */
   cycle(now: number, lookup: L1Lookup): void {
     if (this.total === 0) return;
-    for (let b = 0; b < this.entries.length; b++) {
-      const q = this.entries[b]!;
-      if (q.length === 0 || this.enteredAt[b]![0]! + this.latency > now) continue;
-      if (!lookup(q[0]!, now)) continue;
-      q.shift();
-      this.enteredAt[b]!.shift();
+    for (let b = 0; b < this.banks; b++) {
+      if (this.count[b] === 0) continue;
+      const i = b * this.latency + this.head[b]!;
+      if (this.enteredAt[i]! + this.latency > now) continue;
+      if (!lookup(this.addr[i]!, this.bytes[i]!, this.words[i]!, this.kind[i]! as ReqKind, this.slot[i]!, this.local[i] === 1, now)) continue;
+      this.head[b] = (this.head[b]! + 1) % this.latency;
+      this.count[b]!--;
       this.total--;
     }
   }
@@ -76,9 +94,8 @@ export class L1LatencyQueue {
   nextEvent(now: number): number {
     if (this.total === 0) return Infinity;
     let t = Infinity;
-    for (let b = 0; b < this.entries.length; b++) {
-      const e = this.enteredAt[b]!;
-      if (e.length > 0) t = Math.min(t, e[0]! + this.latency);
+    for (let b = 0; b < this.banks; b++) {
+      if (this.count[b] !== 0) t = Math.min(t, this.enteredAt[b * this.latency + this.head[b]!]! + this.latency);
     }
     return t <= now ? now + 1 : t;
   }

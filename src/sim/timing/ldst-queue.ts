@@ -3,10 +3,15 @@
  * object per queued access was the SM's largest allocation). A FIFO: `push` at the tail, `headX`
  * read the oldest entry, `shift` drops it; the storage is reused from index 0 whenever the queue
  * empties, and grows (doubling) when an instruction's accesses do not fit.
+ *
+ * The coalescer pushes an instruction's requests straight in (`pushLine`, LineRequestSink) under
+ * the kind, context and locality set by `setAccess`; `dropNewest` takes them back when the
+ * instruction turns out not to fit.
  */
+import type { LineRequestSink } from './coalescer.js';
 import type { ReqKind } from './mem-request.js';
 
-export class LdstQueue {
+export class LdstQueue implements LineRequestSink {
   private addr = new Float64Array(64);
   private bytes = new Int32Array(64);
   private words = new Uint32Array(64);
@@ -30,6 +35,27 @@ export class LdstQueue {
     this.kind[i] = kind;
     this.slot[i] = slot;
     this.local[i] = local ? 1 : 0;
+  }
+
+  private accessKind = 0 as ReqKind;
+  private accessSlot = 0;
+  private accessLocal = false;
+
+  /** The kind, context and locality of the requests `pushLine` queues next. */
+  setAccess(kind: ReqKind, slot: number, local: boolean): void {
+    this.accessKind = kind;
+    this.accessSlot = slot;
+    this.accessLocal = local;
+  }
+
+  pushLine(line: number, bytes: number, words: number): void {
+    this.push(line, bytes, words, this.accessKind, this.accessSlot, this.accessLocal);
+  }
+
+  /** Drops the `n` entries pushed last. */
+  dropNewest(n: number): void {
+    this.tail -= n;
+    if (this.head === this.tail) this.head = this.tail = 0;
   }
 
   headAddr(): number { return this.addr[this.head]!; }

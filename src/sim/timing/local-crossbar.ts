@@ -27,35 +27,44 @@ export interface LocalCrossbarConfig {
   grantCycles: number;
 }
 
-/** A FIFO of packets and their output nodes, reused from index 0 whenever it empties. */
+/**
+ * A FIFO of packets and their output nodes: a ring that doubles when full and never shrinks, so a
+ * busy port allocates nothing per packet (issue 25.2: re-growing emptied arrays was a fifth of the
+ * timing model's allocation).
+ */
 class PacketFifo {
-  reqs: MemRequest[] = [];
-  dsts: number[] = [];
-  head = 0;
-  get length(): number {
-    return this.reqs.length - this.head;
-  }
+  private reqs: (MemRequest | undefined)[] = new Array<MemRequest | undefined>(16).fill(undefined);
+  private dsts = new Int32Array(16);
+  private head = 0;
+  length = 0;
   push(req: MemRequest, dst: number): void {
-    this.reqs.push(req);
-    this.dsts.push(dst);
+    if (this.length === this.dsts.length) this.grow();
+    const i = (this.head + this.length) & (this.dsts.length - 1);
+    this.reqs[i] = req;
+    this.dsts[i] = dst;
+    this.length++;
   }
   frontDst(): number {
     return this.dsts[this.head]!;
   }
   shift(): MemRequest {
     const r = this.reqs[this.head]!;
-    this.reqs[this.head] = undefined as unknown as MemRequest;
-    this.head++;
-    if (this.head === this.reqs.length) {
-      this.reqs.length = 0;
-      this.dsts.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.reqs.length) {
-      this.reqs.splice(0, this.head);
-      this.dsts.splice(0, this.head);
-      this.head = 0;
-    }
+    this.reqs[this.head] = undefined;
+    this.head = (this.head + 1) & (this.dsts.length - 1);
+    this.length--;
     return r;
+  }
+  private grow(): void {
+    const n = this.dsts.length;
+    const reqs = new Array<MemRequest | undefined>(2 * n).fill(undefined);
+    const dsts = new Int32Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      reqs[k] = this.reqs[(this.head + k) & (n - 1)];
+      dsts[k] = this.dsts[(this.head + k) & (n - 1)]!;
+    }
+    this.reqs = reqs;
+    this.dsts = dsts;
+    this.head = 0;
   }
 }
 
@@ -69,6 +78,10 @@ export class LocalCrossbar implements Network {
   private readonly outQ: PacketFifo[];
   /** Per output node: inputs whose head packet is for it. */
   private readonly headsFor: Int32Array;
+  /** Per input node: the output its head packet is for, -1 when empty (the arbiters scan these, not the FIFOs). */
+  private readonly headDst: Int32Array;
+  /** Per output node: packets in its output FIFO. */
+  private readonly outLength: Int32Array;
   /** iSLIP: per output, the input its search starts at. */
   private readonly nextNode: Int32Array;
   /** Round robin: the input the scan starts at. */
@@ -94,6 +107,8 @@ export class LocalCrossbar implements Network {
     this.inQ = Array.from({ length: this.total }, () => new PacketFifo());
     this.outQ = Array.from({ length: this.total }, () => new PacketFifo());
     this.headsFor = new Int32Array(this.total);
+    this.headDst = new Int32Array(this.total).fill(-1);
+    this.outLength = new Int32Array(this.total);
     this.nextNode = new Int32Array(this.total);
     this.issued = new Uint8Array(this.total);
     this.grantCount = cfg.grantCycles;
@@ -106,7 +121,10 @@ export class LocalCrossbar implements Network {
       return false;
     }
     const out = this.dstBase + dst;
-    if (input.length === 0) this.headsFor[out]!++;
+    if (input.length === 0) {
+      this.headsFor[out]!++;
+      this.headDst[this.srcBase + src] = out;
+    }
     input.push(req, out);
     this.queuedIn++;
     this.packets++;
@@ -115,14 +133,19 @@ export class LocalCrossbar implements Network {
   }
 
   receive(dst: number, now: number): MemRequest | undefined {
-    const q = this.outQ[this.dstBase + dst]!;
-    if (q.length === 0) return undefined;
+    const out = this.dstBase + dst;
+    if (this.outLength[out] === 0) return undefined;
+    this.outLength[out]!--;
     this.queuedOut--;
-    return q.shift();
+    return this.outQ[out]!.shift();
   }
 
   nextArrival(dst: number): number {
-    return this.outQ[this.dstBase + dst]!.length > 0 ? -Infinity : Infinity;
+    return this.outLength[this.dstBase + dst]! > 0 ? -Infinity : Infinity;
+  }
+
+  nextDelivery(): number {
+    return this.queuedOut > 0 ? -Infinity : Infinity;
   }
 
   advance(_now: number): void {
@@ -136,7 +159,7 @@ export class LocalCrossbar implements Network {
     const total = this.total;
     const limit = this.cfg.outBufferLimit;
     for (let i = 0; i < total; i++) {
-      if (this.outQ[i]!.length + 1 > limit) {
+      if (this.outLength[i]! + 1 > limit) {
         this.outBufferFull++;
         continue;
       }
@@ -144,9 +167,8 @@ export class LocalCrossbar implements Network {
       const start = this.nextNode[i]!;
       for (let j = 0; j < total; j++) {
         const node = (j + start) % total;
-        const input = this.inQ[node]!;
-        if (input.length === 0 || input.frontDst() !== i) continue;
-        this.move(input, i);
+        if (this.headDst[node] !== i) continue;
+        this.move(node, i);
         if (this.grantCount === 1) this.nextNode[i] = (node + 1) % total;
         break;
       }
@@ -162,24 +184,31 @@ export class LocalCrossbar implements Network {
     const limit = this.cfg.outBufferLimit;
     this.issued.fill(0);
     for (let i = 0; i < total; i++) {
-      const input = this.inQ[(i + this.nextNodeId) % total]!;
-      if (input.length === 0) continue;
-      const out = input.frontDst();
-      if (this.outQ[out]!.length + 1 > limit) {
+      const node = (i + this.nextNodeId) % total;
+      const out = this.headDst[node]!;
+      if (out < 0) continue;
+      if (this.outLength[out]! + 1 > limit) {
         this.outBufferFull++;
         continue;
       }
       if (this.issued[out] === 1) continue;
-      this.move(input, out);
+      this.move(node, out);
       this.issued[out] = 1;
     }
     this.nextNodeId = (this.nextNodeId + 1) % total;
   }
 
-  private move(input: PacketFifo, out: number): void {
+  /** Moves the head packet of input node `node` to output `out`. */
+  private move(node: number, out: number): void {
+    const input = this.inQ[node]!;
     this.headsFor[out]!--;
     this.outQ[out]!.push(input.shift(), out);
-    if (input.length > 0) this.headsFor[input.frontDst()]!++;
+    this.outLength[out]!++;
+    if (input.length > 0) {
+      const next = input.frontDst();
+      this.headsFor[next]!++;
+      this.headDst[node] = next;
+    } else this.headDst[node] = -1;
     this.queuedIn--;
     this.queuedOut++;
   }

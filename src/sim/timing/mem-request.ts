@@ -55,7 +55,18 @@ export interface MemRequest {
   /** Cycle the L2 pushed its reply into the network. */
   returnAt: number;
   /** A load that bypasses the L1 (no MSHR, no fill): treelet queues' ray data (paper 001 Sec. 4.2). */
-  uncached?: boolean;
-  /** The L1 MSHR entry it holds: the line, or in a sectored cache its first sector (GPGPU-Sim SECTOR_ASSOC MSHRs). */
-  mshrKey?: number;
+  uncached: boolean;
+  /** The MSHR entry it holds: the line, or in a sectored cache its first sector (GPGPU-Sim SECTOR_ASSOC MSHRs); undefined when none. */
+  mshrKey: number | undefined;
+}
+
+/**
+ * A request with every field, always in this order: all requests then share one object shape,
+ * so the network, L2 and DRAM code that reads them stays monomorphic (issue 25.2).
+ */
+export function memRequest(
+  addr: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, sm: number, subPartition: number,
+  waiters: Waiter[] | null, sentAt: number, createdAt: number, returnAt: number, uncached: boolean, mshrKey: number | undefined,
+): MemRequest {
+  return { addr, bytes, words, kind, source, sm, subPartition, waiters, sentAt, createdAt, returnAt, uncached, mshrKey };
 }

@@ -17,12 +17,17 @@ import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
-import { type MemRequest, ReqKind } from './mem-request.js';
+import { memRequest, type MemRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
 import { TimedQueue } from './timed-queue.js';
 
 /** GPGPU-Sim's SECTOR_CHUNCK_SIZE: the icnt-to-L2 room a request needs (it may split into four sector requests). */
 const SECTORS_PER_REQUEST = 4;
+
+/** A copy of `req` with these fields replaced and no waiters: the L2's own request toward DRAM. */
+function withFields(req: MemRequest, addr: number, bytes: number, words: number, kind: ReqKind, subPartition: number, mshrKey: number | undefined): MemRequest {
+  return memRequest(addr, bytes, words, kind, req.source, req.sm, subPartition, null, req.sentAt, req.createdAt, req.returnAt, req.uncached, mshrKey);
+}
 
 export class L2Bank {
   readonly cache: Cache;
@@ -106,7 +111,7 @@ export class L2Bank {
         if (this.missQueue.length >= this.missQueueLimit) return this.fail(req, FailCause.MissQueue);
         c.stats.count(req.source, outcome);
         if (this.writeAllocate) this.evict(c.writeWords(line, req.words));
-        else this.missQueue.push({ ...req, addr: line, waiters: null, subPartition: this.id });
+        else this.missQueue.push(withFields(req, line, req.bytes, req.words, req.kind, this.id, req.mshrKey));
       }
       if (req.sm >= 0) this.replies.push(req);
       return true;
@@ -136,7 +141,7 @@ export class L2Bank {
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
     // The fetch carries its MSHR key: a request over several sectors of which some are present
     // fetches only the missing ones, whose first sector need not be the key's.
-    this.missQueue.push({ ...req, addr: line, bytes, words: wordsOfSectors(missing), kind: ReqKind.Load, waiters: null, subPartition: this.id, mshrKey: key });
+    this.missQueue.push(withFields(req, line, bytes, wordsOfSectors(missing), ReqKind.Load, this.id, key));
     return true;
   }
 
@@ -148,7 +153,7 @@ export class L2Bank {
 
   private evict(ev: { line: number; dirty: boolean } | undefined): void {
     if (ev?.dirty) {
-      this.missQueue.push({ addr: ev.line, bytes: this.cache.lineBytes, words: ALL_WORDS, kind: ReqKind.Store, source: 0, sm: -1, subPartition: this.id, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0 });
+      this.missQueue.push(memRequest(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, 0, -1, this.id, null, 0, 0, 0, false, undefined));
     }
   }
 
@@ -209,13 +214,12 @@ export class MemoryPartition {
   }
 
   /**
-   * A cheap lower bound on the next cycle this partition has work, for skipping its tick:
-   * ROP latency and DRAM returns are timed; anything queued means next cycle. Arrivals from the
-   * interconnect are checked by the caller.
+   * A lower bound on the next cycle this partition has work, for skipping its tick: ROP latency,
+   * DRAM commands and returns are timed; anything queued in a bank means next cycle. Arrivals from
+   * the interconnect are checked by the caller.
    */
   wakeAfter(now: number): number {
-    if (!this.dram.quiet()) return now + 1;
-    let t = this.dram.nextReturn();
+    let t = this.dram.quiet() ? this.dram.nextReturn() : this.dram.nextEvent(now);
     for (const b of this.banks) {
       if (!b.quiet()) return now + 1;
       t = Math.min(t, b.ropReady());

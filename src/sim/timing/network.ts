@@ -22,6 +22,8 @@ export interface Network {
   receive(dst: number, now: number): MemRequest | undefined;
   /** The cycle the next packet for `dst` is available (Infinity when none is on its way there). */
   nextArrival(dst: number): number;
+  /** A lower bound on the cycle the next packet for any destination is available (Infinity when none is on its way). */
+  nextDelivery(): number;
   /** Moves packets through the network: called once per cycle, after the memory side and before the SMs. */
   advance(now: number): void;
   /** Earliest cycle at which anything in the network can change (for event skipping). */

@@ -172,6 +172,11 @@ export class CtaSuspension {
     this.check = true;
   }
 
+  /** A CTA may have become suspendable since the last suspendWaiting: the SM must tick. */
+  get pending(): boolean {
+    return this.check;
+  }
+
   /** A load returned: a CTA may have become suspendable. */
   mayChange(): void {
     this.check = true;

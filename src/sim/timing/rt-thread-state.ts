@@ -12,7 +12,7 @@
  * Invariant: `per_thread` requests are one per active lane and 32-bit word, in lane order then
  * word order, each 32 bytes (one sector) at its thread's own block.
  */
-import { LINE_BYTES, SECTOR_BYTES, type LineRequest } from './coalescer.js';
+import { LINE_BYTES, SECTOR_BYTES, type LineRequestSink } from './coalescer.js';
 import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
 
 /** Base of the per-thread blocks, above every other region of the address plan. */
@@ -46,7 +46,7 @@ export function perThreadRequestCount(access: MemAccess): number {
 }
 
 /** Appends the `per_thread` requests of one rtState access. */
-export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
+export function perThreadRequests(access: MemAccess, out: LineRequestSink): void {
   const words = Math.max(1, Math.ceil(access.size / 4));
   for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
     const lane = 31 - Math.clz32(m & -m);
@@ -56,7 +56,7 @@ export function perThreadRequests(access: MemAccess, out: LineRequest[]): void {
       const inBlock = offset % RT_STATE_BLOCK_BYTES;
       const a = perThreadAddress(warp, lane, offset);
       // Blocks are 256-byte aligned, so the line is the block start or its second half.
-      out.push({ line: a - (inBlock % LINE_BYTES), bytes: SECTOR_BYTES, words: (1 << ((inBlock % LINE_BYTES) >> 2)) >>> 0 });
+      out.pushLine(a - (inBlock % LINE_BYTES), SECTOR_BYTES, (1 << ((inBlock % LINE_BYTES) >> 2)) >>> 0);
     }
   }
 }

@@ -6,7 +6,10 @@
  *
  * Invariants: per context, a ring of the ready cycle of recent instructions, with more entries
  * than the longest op latency, so a producer that fell out of the ring was ready already;
- * `memBlocked` is 1 exactly while the context waits for a load a later instruction reads.
+ * `memBlocked` is 1 exactly while the context waits for a load a later instruction reads;
+ * `readyInst[c]` is an instruction of the context's current step found ready at some cycle
+ * (-1 after `startStep`): its producers have all issued and no load is outstanding, and neither
+ * changes before it issues, so it stays ready while it waits for a unit or the LD/ST queue.
  */
 import type { StepDeps } from '../warp-step.js';
 
@@ -14,12 +17,19 @@ export class InstructionScoreboard {
   private readonly doneAt: Float64Array;
   private readonly mask: number;
   private readonly memBlocked: Uint8Array;
+  private readonly readyInst: Int32Array;
 
   constructor(contexts: number, longestLatency: number) {
     const ring = 2 ** Math.ceil(Math.log2(longestLatency + 2));
     this.mask = ring - 1;
     this.doneAt = new Float64Array(contexts * ring);
     this.memBlocked = new Uint8Array(contexts);
+    this.readyInst = new Int32Array(contexts).fill(-1);
+  }
+
+  /** Context c starts a step (or resumes one): no instruction of it is known ready yet. */
+  startStep(c: number): void {
+    this.readyInst[c] = -1;
   }
 
   /** Instruction i of context c issued; its result is ready at `done`. */
@@ -30,9 +40,10 @@ export class InstructionScoreboard {
   /**
    * The cycle instruction i of context c may issue as far as its operands go, or Infinity while
    * one of them is a load and the context has loads outstanding (then the context is marked
-   * blocked until `loadsDone`).
+   * blocked until `loadsDone`). `now`: an answer not after it is remembered (0 next time).
    */
-  readyAt(c: number, deps: StepDeps, i: number, pendingLoads: number): number {
+  readyAt(c: number, deps: StepDeps, i: number, pendingLoads: number, now: number): number {
+    if (this.readyInst[c] === i) return 0;
     let ready = 0;
     const ring = this.mask + 1;
     for (let k = deps.start[i]!, end = deps.start[i + 1]!; k < end; k++) {
@@ -47,6 +58,7 @@ export class InstructionScoreboard {
         if (t > ready) ready = t;
       }
     }
+    if (ready <= now) this.readyInst[c] = i;
     return ready;
   }
 

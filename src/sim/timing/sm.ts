@@ -33,7 +33,7 @@ import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
-import { coalesce, type LineRequest } from './coalescer.js';
+import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
 import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
@@ -116,6 +116,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly n: number;
   private readonly warps: (TimingWarp | null)[];
   private readonly steps: (WarpStep | null)[];
+  /** Per context: its step's instruction count (0 without a step), so the issue scan reads typed arrays only. */
+  private readonly stepInsts: Int32Array;
   private readonly instIdx: Int32Array;
   private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
@@ -138,6 +140,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
   private readonly unitFree: Float64Array[];
+  /** issueWake's scratch: per unit group, the cycle its first unit frees up. */
+  private readonly unitFreeAt = new Float64Array(3);
   private readonly ldst = new LdstQueue();
   /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
   private readonly l1Pipe: L1LatencyQueue;
@@ -153,10 +157,6 @@ export class Sm implements MemClient, CtaSlots {
    */
   private wakeAt = 0;
   private slotsChanged = false;
-  private readonly scratch: LineRequest[] = [];
-  /** The kind and locality of each of `scratch`'s requests (sendMemory). */
-  private readonly scratchKinds: ReqKind[] = [];
-  private readonly scratchLocals: boolean[] = [];
   /** One immutable waiter per slot, so loads allocate nothing. */
   private readonly slotWaiter: Waiter[];
 
@@ -170,6 +170,7 @@ export class Sm implements MemClient, CtaSlots {
     const nc = n * (this.ctxPerSlot = Math.max(1, cfg.warpSize));
     this.warps = new Array<TimingWarp | null>(n).fill(null);
     this.steps = new Array<WarpStep | null>(nc).fill(null);
+    this.stepInsts = new Int32Array(nc);
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
@@ -198,7 +199,8 @@ export class Sm implements MemClient, CtaSlots {
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (a, now) => this.l1.access(a.addr, a.bytes, a.kind, ReqSource.Shader, a.waiter, now, a.local, a.words);
+    this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
+      this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -209,6 +211,11 @@ export class Sm implements MemClient, CtaSlots {
   attachTimeline(hooks: SmTimelineHooks | null): void {
     this.timeline = hooks;
     this.rt.timeline = hooks;
+  }
+
+  /** Ray virtualization has a CTA to check for suspension at the next tick, which no event time covers. */
+  get suspensionPending(): boolean {
+    return this.virt !== null && this.virt.pending;
   }
 
   get residentCtas(): number {
@@ -242,6 +249,8 @@ export class Sm implements MemClient, CtaSlots {
       for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
         const c = k * this.n + slot;
         this.steps[c] = null;
+        this.stepInsts[c] = 0;
+        this.scoreboard.startStep(c);
         this.instIdx[c] = 0;
         this.pendingMem[c] = 0;
         this.inRt[c] = 0;
@@ -304,9 +313,7 @@ export class Sm implements MemClient, CtaSlots {
         this.stats.l1BankConflicts++;
         break;
       }
-      const kind = q.headKind();
-      const waiter = kind === ReqKind.Store ? null : this.slotWaiter[q.headSlot()]!;
-      this.l1Pipe.enter(bank, { addr, bytes: q.headBytes(), words, kind, waiter, local: q.headLocal() }, now);
+      this.l1Pipe.enter(bank, addr, q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -379,6 +386,8 @@ export class Sm implements MemClient, CtaSlots {
     }
     const next = warp.step();
     this.steps[slot] = next;
+    this.stepInsts[slot] = next.insts;
+    this.scoreboard.startStep(slot);
     this.instIdx[slot] = 0;
     this.memIdx[slot] = 0;
     this.rtSent[slot] = 0;
@@ -408,6 +417,8 @@ export class Sm implements MemClient, CtaSlots {
     if (id < 0) return false;
     const next = warp.step(id);
     this.steps[c] = next;
+    this.stepInsts[c] = next.insts;
+    this.scoreboard.startStep(c);
     this.instIdx[c] = 0;
     this.memIdx[c] = 0;
     this.rtSent[c] = 0;
@@ -472,15 +483,14 @@ export class Sm implements MemClient, CtaSlots {
 
   /** One instruction of context c (the slot itself unless ITS) of the warp in `slot`. */
   private tryIssueCtx(slot: number, c: number, now: number): boolean {
-    let step = this.steps[c];
-    // Fast rejects first: this runs for every candidate warp of every scheduler each cycle.
-    if (step !== null && this.instIdx[c]! < step.insts) {
+    // Fast rejects first, on typed arrays alone: this runs for every candidate warp of every scheduler each cycle.
+    if (this.instIdx[c]! < this.stepInsts[c]!) {
       if (this.nextIssueAt[c]! > now) return false;
     } else {
       if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
       if (!this.ensureStep(slot, c, now)) return false;
-      step = this.steps[c]!;
     }
+    const step = this.steps[c]!;
     const i = this.instIdx[c]!;
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
@@ -493,7 +503,7 @@ export class Sm implements MemClient, CtaSlots {
     }
     if (this.nextIssueAt[c]! > now) return false;
     if (step.deps !== undefined) {
-      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!);
+      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
@@ -550,35 +560,28 @@ export class Sm implements MemClient, CtaSlots {
       }
       if (queued + least > this.cfg.ldstQueueSize) return false;
     }
-    const out = this.scratch;
-    out.length = 0;
-    const kinds = this.scratchKinds;
-    const locals = this.scratchLocals;
-    kinds.length = 0;
-    locals.length = 0;
+    // The requests go straight into the queue, and are taken back if the instruction does not fit.
+    const q = this.ldst;
+    let responses = 0;
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
-      const before = out.length;
+      const before = q.length;
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
-      if (perThread) perThreadRequests(a, out);
-      else coalesce(a, out);
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      const local = a.space === 'local' || (a.space === 'rtState' && !perThread);
-      for (let j = before; j < out.length; j++) {
-        kinds.push(kind);
-        locals.push(local);
-      }
+      q.setAccess(kind, slot, a.space === 'local' || (a.space === 'rtState' && !perThread));
+      if (perThread) perThreadRequests(a, q);
+      else coalesce(a, q);
+      if (kind !== ReqKind.Store) responses += q.length - before;
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.
-    if (queued > 0 && queued + out.length > this.cfg.ldstQueueSize) return false;
-    this.memIdx[slot] = k;
-    for (let j = 0; j < out.length; j++) {
-      const kind = kinds[j]!;
-      this.ldst.push(out[j]!.line, out[j]!.bytes, out[j]!.words, kind, slot, locals[j]!);
-      if (kind !== ReqKind.Store) this.pendingMem[slot]++;
+    if (queued > 0 && q.length > this.cfg.ldstQueueSize) {
+      q.dropNewest(q.length - queued);
+      return false;
     }
+    this.memIdx[slot] = k;
+    this.pendingMem[slot]! += responses;
     return true;
   }
 
@@ -587,7 +590,11 @@ export class Sm implements MemClient, CtaSlots {
     if (this.timeline !== null) this.timeline.finish(slot, now);
     this.warps[slot] = null;
     this.steps[slot] = null;
-    for (let k = 1; k <= this.ctxHigh[slot]!; k++) this.steps[k * this.n + slot] = null;
+    this.stepInsts[slot] = 0;
+    for (let k = 1; k <= this.ctxHigh[slot]!; k++) {
+      this.steps[k * this.n + slot] = null;
+      this.stepInsts[k * this.n + slot] = 0;
+    }
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
     this.slotsChanged = true;
@@ -629,6 +636,7 @@ export class Sm implements MemClient, CtaSlots {
       out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]! });
       this.warps[slot] = null;
       this.steps[slot] = null;
+      this.stepInsts[slot] = 0;
       this.inRt[slot] = 0;
       this.ctaOf[slot] = -1;
       const list = this.sched[slot % this.sched.length]!;
@@ -654,6 +662,8 @@ export class Sm implements MemClient, CtaSlots {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = sw.warp;
       this.steps[slot] = sw.step;
+      this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
+      this.scoreboard.startStep(slot);
       this.instIdx[slot] = sw.instIdx;
       this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;
@@ -716,6 +726,13 @@ export class Sm implements MemClient, CtaSlots {
    * outside event (a unit freeing up, an issue interval or a block latency elapsing).
    */
   private issueWake(now: number): number {
+    // Per unit group, the cycle its first unit frees up.
+    const freeAt = this.unitFreeAt;
+    for (let g = 0; g < 3; g++) {
+      let free = Infinity;
+      for (const u of this.unitFree[g]!) free = Math.min(free, u);
+      freeAt[g] = free;
+    }
     let t = Infinity;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
@@ -727,14 +744,10 @@ export class Sm implements MemClient, CtaSlots {
         // ITS: an idle context was tried and found no split free to start; what frees one (another
         // context's latency, a response, an RT completion) is accounted for by that context.
         if (its && this.ctxIdle(c, now)) continue;
-        if (step !== null && this.instIdx[c]! < step.insts) {
-          const g = UNIT_GROUP[step.opClasses[this.instIdx[c]!]!]!;
+        if (this.instIdx[c]! < this.stepInsts[c]!) {
+          const g = UNIT_GROUP[step!.opClasses[this.instIdx[c]!]!]!;
           let at = this.nextIssueAt[c]!;
-          if (g >= 0) {
-            let free = Infinity;
-            for (const u of this.unitFree[g]!) free = Math.min(free, u);
-            at = Math.max(at, free);
-          }
+          if (g >= 0) at = Math.max(at, freeAt[g]!);
           // Every warp was tried this cycle. One that was past its issue interval with a free unit
           // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
           if (at > now) t = Math.min(t, at);

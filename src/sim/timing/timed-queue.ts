@@ -14,7 +14,8 @@ export class TimedQueue<T> {
   private count = 0;
 
   constructor(readonly capacity: number) {
-    const size = Math.max(1, Math.min(capacity, 1 << 16));
+    // Grown on demand: an unbounded queue (capacity 2^30) that stays short costs little memory.
+    const size = Math.max(1, Math.min(capacity, 16));
     this.items = new Array<T | undefined>(size);
     this.ready = new Float64Array(size);
   }

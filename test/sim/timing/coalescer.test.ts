@@ -1,6 +1,13 @@
 import test from 'ava';
-import { coalesce } from '../../../src/sim/timing/coalescer.js';
+import { coalesce as coalesceInto } from '../../../src/sim/timing/coalescer.js';
 import type { MemAccess } from '../../../src/sim/warp-step.js';
+
+/** The requests of one access, in the order the coalescer emits them. */
+function coalesce(a: MemAccess): { line: number; bytes: number; words: number }[] {
+  const out: { line: number; bytes: number; words: number }[] = [];
+  coalesceInto(a, { pushLine: (line, bytes, words) => out.push({ line, bytes, words }) });
+  return out;
+}
 
 function access(addrOf: (lane: number) => number, size: number, laneMask = 0xffffffff | 0): MemAccess {
   const addresses = new Float64Array(32);

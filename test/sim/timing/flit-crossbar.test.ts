@@ -2,7 +2,7 @@ import test from 'ava';
 import { FlitCrossbar } from '../../../src/sim/timing/flit-crossbar.js';
 import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
 
-const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, words: 0xffffffff });
+const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: undefined, words: 0xffffffff });
 
 test('a packet arrives latency + flits - 1 cycles after it is accepted', (t) => {
   const net = new FlitCrossbar(1, 1, 8, 40, 4);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { LocalCrossbar, type LocalCrossbarConfig } from '../../../src/sim/timing/local-crossbar.js';
 import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
 
-const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, words: 0xffffffff });
+const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: undefined, words: 0xffffffff });
 const islip: LocalCrossbarConfig = { inBufferLimit: 512, outBufferLimit: 512, arbiter: 1, grantCycles: 1 };
 
 /** A request subnet of `sms` SMs and `mems` sub-partitions (SMs are nodes 0.., memories follow). */

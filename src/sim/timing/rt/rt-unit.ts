@@ -281,28 +281,36 @@ export class RtUnit implements MemClient {
     return best;
   }
 
+  /** scheduleMemory's scratch: the ready rays that want another node (reused, never shrunk). */
+  private readonly otherRays: RtRay[] = [];
+
   /** `oneAccess`: only the rays of `w` that want the same node as its first ready ray. */
   private scheduleMemory(w: RtWarp, oneAccess: boolean): void {
     const ready = w.readyRays;
     if (oneAccess) {
+      // Stable partition in place: the rays wanting the first ray's node, then the others.
       const address = ready[0]!.tx[ready[0]!.idx]!.address;
-      const same = ready.filter((r) => r.tx[r.idx]!.address === address);
-      const rest = ready.filter((r) => r.tx[r.idx]!.address !== address);
-      ready.length = 0;
-      ready.push(...same);
-      this.scheduleRays(w, ready);
-      ready.push(...rest);
+      const others = this.otherRays;
+      let same = 0;
+      let other = 0;
+      for (let k = 0; k < ready.length; k++) {
+        const r = ready[k]!;
+        if (r.tx[r.idx]!.address === address) ready[same++] = r;
+        else others[other++] = r;
+      }
+      for (let k = 0; k < other; k++) ready[same + k] = others[k]!;
+      this.scheduleRays(w, ready, same);
       return;
     }
-    this.scheduleRays(w, ready);
+    this.scheduleRays(w, ready, ready.length);
   }
 
-  /** Queues the chunk requests of `ready` rays in order until MSHRs or the queue run out; removes the rays it took. */
-  private scheduleRays(w: RtWarp, ready: RtRay[]): void {
+  /** Queues the chunk requests of the first `limit` `ready` rays in order until MSHRs or the queue run out; removes the rays it took. */
+  private scheduleRays(w: RtWarp, ready: RtRay[], limit: number): void {
     const coalesce = this.cfg.rt.coalesceWarps;
     const groups = this.buffer.length;
     let taken = 0;
-    for (; taken < ready.length; taken++) {
+    for (; taken < limit; taken++) {
       const ray = ready[taken]!;
       const t = ray.tx[ray.idx]!;
       const chunks = this.requests.request(ray, t.address, t.size, coalesce ? 1 : groups, coalesce ? 0 : w.entry, w, this.stats);
@@ -316,7 +324,10 @@ export class RtUnit implements MemClient {
       this.stats.transactions++;
     }
     if (taken === ready.length) ready.length = 0;
-    else if (taken > 0) ready.splice(0, taken);
+    else if (taken > 0) {
+      for (let k = taken; k < ready.length; k++) ready[k - taken] = ready[k]!;
+      ready.length -= taken;
+    }
   }
 
   /**

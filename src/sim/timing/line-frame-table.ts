@@ -1,0 +1,76 @@
+/**
+ * The tag array's index from a line address to the frame holding it (cache.ts): an open-addressing
+ * hash table with linear probing in typed arrays, sized to at least twice the cache's frames, so
+ * a lookup hashes the line once and compares a few doubles (issue 25.2: a `Map` lookup was most
+ * of the cache's tag check).
+ *
+ * Invariants: every stored line is non-negative and at most once in the table; a line sits in
+ * the probe run starting at its hash slot with no empty slot before it (deletion shifts later
+ * entries of the run back, so no tombstones); at most `capacity / 2` entries.
+ */
+const EMPTY = -1;
+
+export class LineFrameTable {
+  private readonly lines: Float64Array;
+  private readonly frames: Int32Array;
+  private readonly mask: number;
+  private readonly shift: number;
+
+  /** `entries`: the most lines ever stored at once (the cache's frames). */
+  constructor(entries: number, private readonly lineBytes: number) {
+    const bits = Math.max(4, Math.ceil(Math.log2(2 * Math.max(1, entries))));
+    this.lines = new Float64Array(1 << bits).fill(EMPTY);
+    this.frames = new Int32Array(1 << bits);
+    this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
+  }
+
+  private home(line: number): number {
+    const idx = line / this.lineBytes;
+    // The line index as two 32-bit halves (ToUint32 takes it modulo 2^32), mixed multiplicatively.
+    const lo = idx >>> 0;
+    const hi = (idx / 4294967296) >>> 0;
+    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+  }
+
+  /** The frame holding `line`, or -1. */
+  get(line: number): number {
+    for (let i = this.home(line); ; i = (i + 1) & this.mask) {
+      const l = this.lines[i]!;
+      if (l === line) return this.frames[i]!;
+      if (l === EMPTY) return -1;
+    }
+  }
+
+  /** Stores `line` in `frame` (the line must not be stored). */
+  set(line: number, frame: number): void {
+    let i = this.home(line);
+    while (this.lines[i] !== EMPTY) i = (i + 1) & this.mask;
+    this.lines[i] = line;
+    this.frames[i] = frame;
+  }
+
+  /** Removes `line` if stored. */
+  delete(line: number): void {
+    let i = this.home(line);
+    for (;;) {
+      const l = this.lines[i]!;
+      if (l === EMPTY) return;
+      if (l === line) break;
+      i = (i + 1) & this.mask;
+    }
+    // Backward-shift deletion: move later entries of the probe run into the hole when their home
+    // slot does not lie cyclically in (hole, their slot].
+    let hole = i;
+    for (let j = (i + 1) & this.mask; this.lines[j] !== EMPTY; j = (j + 1) & this.mask) {
+      const h = this.home(this.lines[j]!);
+      const fromHole = (j - hole) & this.mask;
+      if (((j - h) & this.mask) >= fromHole) {
+        this.lines[hole] = this.lines[j]!;
+        this.frames[hole] = this.frames[j]!;
+        hole = j;
+      }
+    }
+    this.lines[hole] = EMPTY;
+  }
+}

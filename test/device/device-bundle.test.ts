@@ -4,18 +4,10 @@
 import test from 'ava';
 import { join, resolve } from 'node:path';
 import { launchOnDevice } from '../../src/device/device-run.js';
-import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
+import { deviceUnavailable } from './device-available.js';
 import { runWorkload } from '../../src/driver/run-workload.js';
 
-function unavailable(): string | undefined {
-  try {
-    return listDevices().some((l) => /^\d+:/.test(l)) ? undefined : 'no Vulkan device with ray tracing pipelines';
-  } catch (e) {
-    if (e instanceof DeviceUnavailableError) return e.message;
-    throw e;
-  }
-}
-const why = unavailable();
+const why = deviceUnavailable();
 const deviceTest = why === undefined ? test : test.skip;
 if (why !== undefined) test('device bundle (skipped)', (t) => t.pass(`skipped: ${why}`));
 

@@ -8,22 +8,14 @@ import { join } from 'node:path';
 import { OutputDir } from '../../src/cli/output-dir.js';
 import { saveDeviceInstrumentRun } from '../../src/device/device-run-dir.js';
 import { launchOnDevice } from '../../src/device/device-run.js';
-import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
+import { deviceUnavailable } from './device-available.js';
 import { loadRunDir } from '../../src/driver/run-dir.js';
 import type { InstrumentationMetadata } from '../../src/primitives/buffer-layout.js';
 import { writeHtmlReport } from '../../src/report/write-report.js';
 import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
 
-function unavailable(): string | undefined {
-  try {
-    return listDevices().some((l) => /^\d+:/.test(l)) ? undefined : 'no Vulkan device with ray tracing pipelines';
-  } catch (e) {
-    if (e instanceof DeviceUnavailableError) return e.message;
-    throw e;
-  }
-}
-const why = unavailable();
+const why = deviceUnavailable();
 const deviceTest = why === undefined ? test : test.skip;
 if (why !== undefined) test('device run directory (skipped)', (t) => t.pass(`skipped: ${why}`));
 

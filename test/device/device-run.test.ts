@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { writeDeviceBundle } from '../../src/device/device-bundle.js';
 import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 import { launchOnDevice } from '../../src/device/device-run.js';
-import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
+import { deviceUnavailable } from './device-available.js';
 import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
 import { prepareRun, runFrames, runWorkload } from '../../src/driver/run-workload.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
@@ -16,15 +16,7 @@ import type { Dump } from '../../src/analytics/index.js';
 import type { InstrumentationMetadata } from '../../src/primitives/buffer-layout.js';
 
 /** Why the device tests cannot run here, or undefined when a ray tracing device is present. */
-function unavailable(): string | undefined {
-  try {
-    return listDevices().some((l) => /^\d+:/.test(l)) ? undefined : 'no Vulkan device with ray tracing pipelines';
-  } catch (e) {
-    if (e instanceof DeviceUnavailableError) return e.message;
-    throw e;
-  }
-}
-const why = unavailable();
+const why = deviceUnavailable();
 const deviceTest = why === undefined ? test : test.skip;
 if (why !== undefined) {
   test('device backend (skipped)', (t) => {

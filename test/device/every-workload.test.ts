@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import { launchOnDevice } from '../../src/device/device-run.js';
-import { DeviceUnavailableError, listDevices } from '../../src/device/native-host.js';
+import { deviceUnavailable } from './device-available.js';
 import { instrumentWorkload } from '../../src/driver/instrument-workload.js';
 import { runWorkload } from '../../src/driver/run-workload.js';
 import type { Dump } from '../../src/analytics/index.js';
@@ -15,15 +15,7 @@ import { ENTRY_THREAD_WORK_ID, type InstrumentationMetadata } from '../../src/pr
 import { listBuiltinWorkloads } from '../../src/sim/workload/load-manifest.js';
 import { BUILTIN_UTILITIES } from '../../src/utilities/builtin.js';
 
-function unavailable(): string | undefined {
-  try {
-    return listDevices().some((l) => /^\d+:/.test(l)) ? undefined : 'no Vulkan device with ray tracing pipelines';
-  } catch (e) {
-    if (e instanceof DeviceUnavailableError) return e.message;
-    throw e;
-  }
-}
-const why = unavailable();
+const why = deviceUnavailable();
 if (why !== undefined) {
   test('every built-in workload on the device (skipped)', (t) => {
     t.log(`skipped: ${why}`);

@@ -8,6 +8,8 @@
  * the probe run starting at its hash slot with no empty slot before it (deletion shifts later
  * entries of the run back, so no tombstones); at most `capacity / 2` entries.
  */
+import { lineHomeSlot } from './line-hash.js';
+
 const EMPTY = -1;
 
 export class LineFrameTable {
@@ -26,11 +28,7 @@ export class LineFrameTable {
   }
 
   private home(line: number): number {
-    const idx = line / this.lineBytes;
-    // The line index as two 32-bit halves (ToUint32 takes it modulo 2^32), mixed multiplicatively.
-    const lo = idx >>> 0;
-    const hi = (idx / 4294967296) >>> 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return lineHomeSlot(line, this.lineBytes, this.shift);
   }
 
   /** The frame holding `line`, or -1. */

@@ -7,6 +7,8 @@
  * Invariants: every stored line is non-negative and stored once; lines are never removed; at most
  * half the slots are taken.
  */
+import { lineHomeSlot } from './line-hash.js';
+
 const EMPTY = -1;
 
 export class LineSet {
@@ -23,11 +25,7 @@ export class LineSet {
   }
 
   private home(line: number): number {
-    const idx = line / this.lineBytes;
-    // The line index as two 32-bit halves (ToUint32 takes it modulo 2^32), mixed multiplicatively.
-    const lo = idx >>> 0;
-    const hi = (idx / 4294967296) >>> 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return lineHomeSlot(line, this.lineBytes, this.shift);
   }
 
   has(line: number): boolean {

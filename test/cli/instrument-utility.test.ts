@@ -58,7 +58,10 @@ test.serial('instrument --mode simt --utility traceray-per-pixel.ts: both run, t
 });
 
 test.serial('a utility that shares no folder with the run but the root is recorded by name: report asks for it with --utility', (t) => {
-  const out = join(mkdtempSync(join(tmpdir(), 'vvision-cli-utility-')), 'run');
+  // The run goes where it shares only the root with the checkout (a clone may itself sit in /tmp).
+  const topOf = (p: string): string => p.split('/')[1]!;
+  const base = topOf(ROOT) === topOf(tmpdir()) ? '/var/tmp' : tmpdir();
+  const out = join(mkdtempSync(join(base, 'vvision-cli-utility-')), 'run');
   const file = join(ROOT, 'examples', 'utilities', 'traceray-per-pixel.ts');
   const r = vvision(['instrument', '--utility', file, 'tri', '--width', '8', '--height', '4', '--out', out]);
   t.is(r.status, 0, r.stderr);

@@ -5,19 +5,27 @@
  * run as it finishes, then which runs completed. Each run is its own process (honest wall / CPU /
  * peak RSS, and one run's heap does not slow the next).
  *
- * Hours on two cores: `npm run bench` leaves it out (bench/main.ts runs it only by name).
+ * Hours on two cores: `npm run bench` leaves it out (bench/main.ts runs it only by name). Each
+ * finished run is kept as JSON under .bench/completion/<simulator commit>/ (the case studies' key:
+ * the last commit that changed src/ or workloads/), so an interrupted sweep resumes where it
+ * stopped, and `--docs` writes every run of this commit into docs/calibration.md's
+ * generated:completion block.
  *
  *   npm run bench -- completion                                  # everything
- *   npx tsx bench/completion.ts --workloads pt,ao --presets rtx2060 --sizes 256 [--spp 2]
+ *   npx tsx bench/completion.ts --workloads pt,ao --presets rtx2060 --sizes 256 [--spp 2] [--docs]
  *   npx tsx bench/completion.ts --run WORKLOAD PRESET SIZE SPP   # one run, JSON on stdout (internal)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { calibrationDir, listBuiltinWorkloads } from '../src/sim/workload/load-manifest.js';
+import { simulatorCommitKey } from './case-studies/cached-runs.js';
+import { writeDocBlocks } from './case-studies/doc-blocks.js';
+import { repoRoot } from './jobs/wknd-runs.js';
 
 interface RunResult {
   cycles?: number;
@@ -26,6 +34,15 @@ interface RunResult {
   peakRssMb: number;
   /** The first line of the error, when the run did not complete. */
   error?: string;
+  /** 1-minute load average when the run ended (shared machines: wall time alone misleads). */
+  load?: number;
+}
+
+interface StoredRun extends RunResult {
+  workload: string;
+  preset: string;
+  size: number;
+  spp: number;
 }
 
 const args = process.argv.slice(2);
@@ -62,7 +79,23 @@ if (lumibench.length === 0 && !args.includes('--workloads')) {
   process.stdout.write(`LumiBench WKND: skipped (${join(calibrationDir(), 'lumibench-wknd')} not found)\n`);
 }
 
+const commit = simulatorCommitKey();
+const cacheDir = join(repoRoot, '.bench', 'completion', commit);
+const cachePath = (workload: string, preset: string, size: string): string => join(cacheDir, `${workload}-${preset}-${size}-${spp}.json`);
+
 function run(workload: string, preset: string, size: string): RunResult {
+  const cached = cachePath(workload, preset, size);
+  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as RunResult;
+  const r = runProcess(workload, preset, size);
+  r.load = loadavg()[0];
+  if (!Number.isFinite(r.wallSeconds)) return r; // the child broke (not the model): nothing to keep
+  mkdirSync(cacheDir, { recursive: true });
+  const stored: StoredRun = { workload, preset, size: Number(size), spp: Number(spp), ...r };
+  writeFileSync(cached, `${JSON.stringify(stored)}\n`);
+  return r;
+}
+
+function runProcess(workload: string, preset: string, size: string): RunResult {
   const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--run', workload, preset, size, spp],
     { encoding: 'utf8', maxBuffer: 1 << 26 });
   const last = r.stdout.trim().split('\n').pop() ?? '';
@@ -92,4 +125,25 @@ for (const size of sizes) {
   }
 }
 process.stdout.write(`completed ${done.length} of ${done.length + failed.length} runs${failed.length ? `; failed: ${failed.join('; ')}` : ''}\n`);
+if (args.includes('--docs')) process.stdout.write(`completion: wrote ${writeDoc()} at ${commit}\n`);
+
+/** Every run stored for this commit (not only this invocation's), as a table per size. */
+function writeDoc(): string {
+  const runs = readdirSync(cacheDir).filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as StoredRun)
+    .sort((a, b) => a.size - b.size || a.preset.localeCompare(b.preset) || a.workload.localeCompare(b.workload));
+  const lines: string[] = [];
+  for (const size of [...new Set(runs.map((r) => r.size))]) {
+    const at = runs.filter((r) => r.size === size);
+    const ok = at.filter((r) => r.error === undefined);
+    lines.push(`**${size}x${size}**, ${at[0]!.spp} spp: ${ok.length} of ${at.length} runs completed.`, '',
+      '| workload | preset | cycles | wall s | CPU s | peak RSS MB | load | result |', '|---|---|---|---|---|---|---|---|');
+    for (const r of at) {
+      lines.push(`| ${r.workload} | ${r.preset} | ${r.cycles === undefined ? '—' : fmt(r.cycles)} | ${r.wallSeconds.toFixed(0)} | ` +
+        `${r.cpuSeconds.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.load?.toFixed(1) ?? '—'} | ${r.error === undefined ? 'completed' : r.error.replaceAll('|', '/')} |`);
+    }
+    lines.push('');
+  }
+  return writeDocBlocks('calibration.md', 'npm run bench -- completion --docs', commit, { completion: lines.join('\n') });
+}
 process.exit(failed.length > 0 ? 1 : 0);

@@ -105,7 +105,9 @@ function runInChild(r: WkndRun): Promise<Record<string, number>> {
   });
 }
 
-if (process.argv[2] === '--run') {
+// The child entry only when this file is the script (the case-study and completion benches import
+// it for repoRoot and have their own `--run`).
+if (process.argv[2] === '--run' && process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = JSON.parse(process.argv[3]!) as WkndRun;
   const { simulateWorkload } = await import('../../src/driver/simulate-workload.js');
   const s = await simulateWorkload('lumibench-wknd', { config: r.config, overrides: r.overrides, width: r.width, height: r.height, spp: r.spp });

@@ -76,7 +76,7 @@ if (wanted('calibration')) {
  * Vulkan-Sim's 128x128 2 spp cycles and thread instructions as issue 26 quotes them (the run is
  * not in SUMMARY.tsv); the only reference figures here that are not read from a file.
  */
-const VULKAN_SIM_128 = { gpu_sim_cycle: 509_163, gpu_sim_insn: 78_600_000 };
+const VULKAN_SIM_128 = { gpu_sim_cycle: 509_163, gpu_sim_insn: 78_600_000, L2_total_cache_reservation_fails: 4_290 };
 
 if (wanted('scaling')) {
   // The frame one size up on the SM75 file, and on Vulkan-Sim's MOBILE config (held-out
@@ -104,6 +104,19 @@ if (wanted('scaling')) {
     `- SM75_RTX2060 -> MOBILE cycles: 32x32 ${(c(3) / c(0)).toFixed(2)}x, 64x64 ${(c(4) / c(1)).toFixed(2)}x.`,
   ];
   setBlock('calibration-scaling', lines.join('\n'));
+
+  // When the L2 refusals happen, from each SM75 run's l2_reservation_fails_over_time.
+  const why = [0, 1, 2].map((i) => {
+    const v = results[i]!.values;
+    const theirs = i < 2 ? refs.find((r) => r.width === runs[i]!.width)!.figures.L2_total_cache_reservation_fails! : VULKAN_SIM_128.L2_total_cache_reservation_fails;
+    return `| ${runs[i]!.width}x${runs[i]!.height} ${runs[i]!.spp} spp | ${fmt(v.L2_total_cache_reservation_fails!)} | ${fmt(v.L2_reservation_fail_mshr_merge!)} | ` +
+      `${fmt(v.L2_reservation_fails_until_cycle!)} of ${fmt(v.gpu_sim_cycle!)} (${(100 * v.L2_reservation_fails_until_cycle! / v.gpu_sim_cycle!).toFixed(1)}%) | ${fmt(v.max_icnt2mem_latency!)} | ${fmt(theirs)}${i === 2 ? ' (quoted by issue 26; no stats.txt here)' : ''} |`;
+  });
+  setBlock('calibration-why-l2', [
+    '| SM75_RTX2060 | vvision L2 reservation fails | of them, MSHR merge limit | last refusal by cycle | max_icnt2mem_latency | Vulkan-Sim L2 reservation fails |',
+    '|---|---|---|---|---|---|',
+    ...why,
+  ].join('\n'));
 }
 
 if (wanted('microbench')) {

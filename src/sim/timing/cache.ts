@@ -57,6 +57,8 @@ export class CacheStats {
   readonly counts = new Float64Array(2 * OUTCOMES);
   /** Reservation failures by `FailCause`, where the cache reports them (the L2 banks). */
   readonly failCauses = new Float64Array(FAIL_CAUSE_NAMES.length);
+  /** Requests this cache sent to the level below: [reads, writes] (an L1D's packets into the interconnect). */
+  readonly sentBelow = new Float64Array(2);
   count(source: ReqSource, outcome: AccessOutcome): void {
     this.counts[source * OUTCOMES + outcome]!++;
   }
@@ -78,6 +80,8 @@ export class CacheStats {
   add(o: CacheStats): void {
     for (let i = 0; i < this.counts.length; i++) this.counts[i]! += o.counts[i]!;
     for (let i = 0; i < this.failCauses.length; i++) this.failCauses[i]! += o.failCauses[i]!;
+    this.sentBelow[0]! += o.sentBelow[0]!;
+    this.sentBelow[1]! += o.sentBelow[1]!;
   }
 }
 

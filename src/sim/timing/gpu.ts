@@ -123,8 +123,11 @@ export class Gpu {
       const reply = this.replyNet.receive(i, now);
       if (reply) {
         this.memLatency.responses++;
-        this.memLatency.responseLatencySum += now - reply.createdAt;
-        this.memLatency.icnt2shSum += now - reply.returnAt;
+        const m = this.memLatency;
+        m.responseLatencySum += now - reply.createdAt;
+        m.icnt2shSum += now - reply.returnAt;
+        if (now - reply.createdAt > m.maxResponseLatency) m.maxResponseLatency = now - reply.createdAt;
+        if (now - reply.returnAt > m.maxIcnt2sh) m.maxIcnt2sh = now - reply.returnAt;
         sms[i]!.onReply(reply, now);
         this.repliesDelivered++;
         this.smWake[i] = now;
@@ -216,7 +219,10 @@ export class LaunchSamples {
   readonly rtWarps: number[] = [];
   /** Fig. 11 (paper 001): miss rate of the RT unit's L1D accesses per sample interval. */
   readonly rtL1MissRate: number[] = [];
+  /** L2 reservation fails (every bank, every cause) per sample interval: when the refusals happen. */
+  readonly l2Fails: number[] = [];
   private rtL1Seen = [0, 0];
+  private l2FailsSeen = 0;
   next: number;
 
   constructor(readonly interval: number) {
@@ -243,6 +249,10 @@ export class LaunchSamples {
     }
     this.rtL1MissRate.push(acc > this.rtL1Seen[0]! ? (miss - this.rtL1Seen[1]!) / (acc - this.rtL1Seen[0]!) : 0);
     this.rtL1Seen = [acc, miss];
+    let fails = 0;
+    for (const p of gpu.partitions) for (const b of p.banks) fails += b.cache.stats.get(ReqSource.Shader, AccessOutcome.ReservationFail) + b.cache.stats.get(ReqSource.Rt, AccessOutcome.ReservationFail);
+    this.l2Fails.push(fails - this.l2FailsSeen);
+    this.l2FailsSeen = fails;
   }
 }
 
@@ -346,7 +356,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
 /** What `buildStats` needs, from aggregated counters over `cycles` cycles and the samples of those cycles. */
 export function statsInput(
   gpu: Gpu, opts: SimulateOptions, a: AggregateStats, cycles: number, truncated: boolean,
-  samples: Pick<LaunchSamples, 'rays' | 'rtWarps' | 'rtL1MissRate'>, wallSeconds: number,
+  samples: Pick<LaunchSamples, 'rays' | 'rtWarps' | 'rtL1MissRate' | 'l2Fails'>, wallSeconds: number,
 ): StatsInput {
   const config = gpu.cfg;
   const lat = config.rt.latency;
@@ -373,6 +383,7 @@ export function statsInput(
     samplesRays: [...samples.rays],
     samplesWarps: [...samples.rtWarps],
     rtL1MissRate: [...samples.rtL1MissRate],
+    l2Fails: [...samples.l2Fails],
     ...(config.treelet.queues || config.treelet.virtualization ? {
       treelet: {
         stats: a.treelet,

@@ -214,13 +214,17 @@ export class L1DataCache {
     if (head !== undefined) {
       const payload = head.kind === ReqKind.Load ? 0 : head.bytes;
       if (icnt.tryPush(this.sm, head.subPartition, head, payload, now)) {
+        this.cache.stats.sentBelow[head.kind === ReqKind.Load ? 0 : 1]!++;
         head.sentAt = now;
         this.missQueue.pop();
       }
     } else if (this.writebacks.length > 0) {
       // Dirty evictions use the port when no demand miss is ready.
       const wb = this.writebacks[0]!;
-      if (icnt.tryPush(this.sm, wb.subPartition, wb, wb.bytes, now)) this.writebacks.shift();
+      if (icnt.tryPush(this.sm, wb.subPartition, wb, wb.bytes, now)) {
+        this.cache.stats.sentBelow[1]!++;
+        this.writebacks.shift();
+      }
     }
   }
 

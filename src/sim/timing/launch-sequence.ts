@@ -64,6 +64,7 @@ export function simulateFrames(
     const after = aggregateStats(gpu);
     const own = {
       rays: samples.rays.slice(sampleFrom), rtWarps: samples.rtWarps.slice(sampleFrom), rtL1MissRate: samples.rtL1MissRate.slice(sampleFrom),
+      l2Fails: samples.l2Fails.slice(sampleFrom),
     };
     const stats = buildStats(statsInput(gpu, opts, minus(after, before), end.cycles - start, truncated, own, (performance.now() - t0) / 1000));
     out.push(stats);

@@ -19,4 +19,8 @@ export class MemLatencyStats {
   /** Over those requests: creation to the L1 handing it to the network. */
   l1ToIcntSum = 0;
   icnt2shSum = 0;
+  /** The longest of each (GPGPU-Sim maxmflatency, max_icnt2mem_latency, max_icnt2sh_latency). */
+  maxResponseLatency = 0;
+  maxIcnt2mem = 0;
+  maxIcnt2sh = 0;
 }

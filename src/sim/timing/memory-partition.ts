@@ -78,6 +78,7 @@ export class L2Bank {
       const incoming = reqNet.receive(this.id, now);
       if (incoming) {
         this.memLatency.icnt2memSum += now - incoming.createdAt;
+        if (now - incoming.createdAt > this.memLatency.maxIcnt2mem) this.memLatency.maxIcnt2mem = now - incoming.createdAt;
         this.memLatency.requests++;
         this.memLatency.l1ToIcntSum += incoming.sentAt - incoming.createdAt;
         this.rop.tryPush(incoming, now + this.latency);

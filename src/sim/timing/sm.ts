@@ -80,6 +80,9 @@ export class SmStats {
   icacheMisses = 0;
   /** Cycles the LD/ST unit stopped at an L1D bank conflict (GPGPU-Sim BK_CONF). */
   l1BankConflicts = 0;
+  /** Active lanes of issued memory loads and stores (GPGPU-Sim gpgpu_n_global_load_insn / _store_insn: every space here is global memory there). */
+  loadThreads = 0;
+  storeThreads = 0;
   warpsFinished = 0;
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
@@ -90,6 +93,8 @@ export class SmStats {
     this.icacheAccesses += o.icacheAccesses;
     this.icacheMisses += o.icacheMisses;
     this.l1BankConflicts += o.l1BankConflicts;
+    this.loadThreads += o.loadThreads;
+    this.storeThreads += o.storeThreads;
     this.warpsFinished += o.warpsFinished;
   }
 }
@@ -579,6 +584,12 @@ export class Sm implements MemClient, CtaSlots {
     if (queued > 0 && q.length > this.cfg.ldstQueueSize) {
       q.dropNewest(q.length - queued);
       return false;
+    }
+    for (let j = this.memIdx[slot]!; j < k; j++) {
+      const a = mem[j]!;
+      if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
+      if (a.kind === 'load') this.stats.loadThreads += popcount(a.laneMask);
+      else if (a.kind === 'store') this.stats.storeThreads += popcount(a.laneMask);
     }
     this.memIdx[slot] = k;
     this.pendingMem[slot]! += responses;

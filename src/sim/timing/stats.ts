@@ -40,6 +40,10 @@ export const STAT_META: Record<string, StatMeta> = {
   L1D_total_cache_misses: { unit: 'accesses', description: 'L1D misses (compulsory + capacity/conflict)' },
   L1D_total_cache_miss_rate: { unit: 'ratio', description: 'L1D misses / accesses' },
   L1D_total_cache_reservation_fails: { unit: 'attempts', description: 'L1D accesses refused (MSHR or miss queue full) and retried' },
+  gpgpu_n_global_load_insn: { unit: 'thread loads', description: 'active lanes of issued load instructions, every memory space (GPGPU-Sim gpgpu_n_global_load_insn; Vulkan-Sim puts them all in global memory)' },
+  gpgpu_n_global_store_insn: { unit: 'thread stores', description: 'active lanes of issued store instructions, every memory space (GPGPU-Sim gpgpu_n_global_store_insn)' },
+  gpgpu_n_mem_read_global: { unit: 'requests', description: 'read requests the L1Ds (shader and RT unit) sent into the interconnect (GPGPU-Sim: packets injected with GLOBAL_ACC_R)' },
+  gpgpu_n_mem_write_global: { unit: 'requests', description: 'write requests the L1Ds sent into the interconnect: stores written through, RT result stores, write-backs (GPGPU-Sim: GLOBAL_ACC_W and L1_WRBK_ACC packets)' },
   L1D_bank_conflicts: { unit: 'cycles', description: 'cycles the LD/ST unit stopped at an L1D bank conflict (gpgpu_l1_banks; GPGPU-Sim BK_CONF)' },
   L2_total_cache_accesses: { unit: 'accesses', description: 'L2 accesses, excluding reservation-fail retries' },
   L2_total_cache_misses: { unit: 'accesses', description: 'L2 misses' },
@@ -48,8 +52,12 @@ export const STAT_META: Record<string, StatMeta> = {
   L2_reservation_fail_mshr_entry: { unit: 'attempts', description: 'L2 refusals: no free MSHR entry (GPGPU-Sim MSHR_ENRTY_FAIL)' },
   L2_reservation_fail_mshr_merge: { unit: 'attempts', description: "L2 refusals: the sector's MSHR entry merges its maximum (MSHR_MERGE_ENRTY_FAIL)" },
   L2_reservation_fail_miss_queue: { unit: 'attempts', description: 'L2 refusals: the miss queue is full (MISS_QUEUE_FULL)' },
+  L2_reservation_fails_until_cycle: { unit: 'cycles', description: 'end of the last sample interval (gpgpu_stats_sample_interval) with an L2 refusal: when the refusals stop (l2_reservation_fails_over_time has them per interval)' },
   icnt_total_packets: { unit: 'packets', description: 'packets through the request and reply networks' },
   icnt_total_bytes: { unit: 'bytes', description: 'bytes through the request and reply networks' },
+  maxmflatency: { unit: 'cycles', description: 'the longest creation-to-response time of any request (GPGPU-Sim maxmflatency); a frame reports the run so far' },
+  max_icnt2mem_latency: { unit: 'cycles', description: 'the longest creation-to-L2 time of any request (GPGPU-Sim max_icnt2mem_latency)' },
+  max_icnt2sh_latency: { unit: 'cycles', description: 'the longest time a response spent in the reply network (GPGPU-Sim max_icnt2sh_latency)' },
   averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
   avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over requests and divided by the responses (GPGPU-Sim avg_icnt2mem_latency)' },
   avg_l1_to_icnt_latency: { unit: 'cycles', description: 'mean cycles from a request\'s creation to the L1 handing it to the network (L1D latency pipeline and miss queue), over requests from SMs' },
@@ -162,6 +170,8 @@ export interface TimingStats {
     rtOccupancy: { intervalCycles: number; rays: number[]; warps: number[] };
     /** Paper 001 Fig. 11: the RT unit's L1D miss rate per `rtOccupancy.intervalCycles`. */
     rtL1MissRate: number[];
+    /** L2 reservation fails per sample interval. */
+    l2Fails: number[];
   };
 }
 
@@ -192,6 +202,8 @@ export interface StatsInput {
   samplesWarps: number[];
   /** Fig. 11 (paper 001): RT-unit L1D miss rate per sample interval. */
   rtL1MissRate: number[];
+  /** L2 reservation fails per sample interval (all banks, all causes). */
+  l2Fails: number[];
   /** Paper 001's mechanisms, when on. */
   treelet?: { stats: TreeletStats; virtualization: VirtualizationStats | null; area: ReturnType<typeof treeletTableArea> };
 }
@@ -201,6 +213,12 @@ const div = (a: number, b: number): number => (b > 0 ? a / b : 0);
 function breakdown(c: CacheStats): CacheBreakdown {
   const one = (src: 0 | 1) => Object.fromEntries(OUTCOME_NAMES.map((n, o) => [n, c.counts[src * OUTCOMES + o]!])) as CacheBreakdown['rt'];
   return { shader: one(0), rt: one(1) };
+}
+
+/** 1 + the index of the last non-zero entry (0 when there is none). */
+function lastNonZero(series: readonly number[]): number {
+  for (let i = series.length - 1; i >= 0; i--) if (series[i]! > 0) return i + 1;
+  return 0;
 }
 
 export function buildStats(x: StatsInput): TimingStats {
@@ -226,6 +244,10 @@ export function buildStats(x: StatsInput): TimingStats {
     L1D_total_cache_miss_rate: div(x.l1d.misses(), x.l1d.accesses()),
     L1D_total_cache_reservation_fails: x.l1d.get(0, 4) + x.l1d.get(1, 4),
     L1D_bank_conflicts: x.sm.l1BankConflicts,
+    gpgpu_n_global_load_insn: x.sm.loadThreads,
+    gpgpu_n_global_store_insn: x.sm.storeThreads,
+    gpgpu_n_mem_read_global: x.l1d.sentBelow[0]!,
+    gpgpu_n_mem_write_global: x.l1d.sentBelow[1]!,
   };
   const l2 = {
     L2_total_cache_accesses: x.l2.accesses(),
@@ -235,6 +257,7 @@ export function buildStats(x: StatsInput): TimingStats {
     L2_reservation_fail_mshr_entry: x.l2.failCauses[FailCause.MshrEntry]!,
     L2_reservation_fail_mshr_merge: x.l2.failCauses[FailCause.MshrMerge]!,
     L2_reservation_fail_miss_queue: x.l2.failCauses[FailCause.MissQueue]!,
+    L2_reservation_fails_until_cycle: lastNonZero(x.l2Fails) * x.sampleInterval,
   };
   const m = x.memLatency;
   const icnt = {
@@ -244,6 +267,9 @@ export function buildStats(x: StatsInput): TimingStats {
     avg_icnt2mem_latency: div(m.icnt2memSum, m.responses),
     avg_icnt2sh_latency: div(m.icnt2shSum, m.responses),
     avg_l1_to_icnt_latency: div(m.l1ToIcntSum, m.requests),
+    maxmflatency: m.maxResponseLatency,
+    max_icnt2mem_latency: m.maxIcnt2mem,
+    max_icnt2sh_latency: m.maxIcnt2sh,
   };
   const d = x.dram;
   const dram = {
@@ -307,6 +333,7 @@ export function buildStats(x: StatsInput): TimingStats {
       simtHistogram: Array.from(x.sm.simtHistogram),
       rtOccupancy: { intervalCycles: x.sampleInterval, rays: x.samplesRays, warps: x.samplesWarps },
       rtL1MissRate: x.rtL1MissRate,
+      l2Fails: x.l2Fails,
     },
   };
 }
@@ -430,5 +457,6 @@ export function formatStats(s: TimingStats): string {
   out.push(`rt_occupancy_rays = ${d.rtOccupancy.rays.join(',')}`);
   out.push(`rt_occupancy_warps = ${d.rtOccupancy.warps.join(',')}`);
   out.push(`rt_l1_miss_rate_over_time = ${d.rtL1MissRate.map((x) => x.toFixed(4)).join(',')}`);
+  out.push(`l2_reservation_fails_over_time = ${d.l2Fails.join(',')}`);
   return out.join('\n') + '\n';
 }

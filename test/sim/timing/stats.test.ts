@@ -54,3 +54,17 @@ test('rt_predictor_memory_savings compares the RT unit\'s memory requests with a
   t.truthy(STAT_META.rt_predictor_memory_savings);
   t.truthy(STAT_META.rt_predictor_node_fetch_savings);
 });
+
+test('the streams and refusal series add up: read + write requests are the L2 accesses, the refusals over time sum to the total, maxima bound the means', (t) => {
+  const s = simulate(traversalWorkload(32, 2, 8, 1 << 18), loadConfig('mobile', ['gpgpu_stats_sample_interval=100']));
+  const v = s.values;
+  t.is(v.gpgpu_n_mem_read_global! + v.gpgpu_n_mem_write_global!, v.L2_total_cache_accesses!);
+  t.true(v.gpgpu_n_mem_read_global! > 0);
+  const fails = s.distributions.l2Fails;
+  t.is(fails.reduce((a, b) => a + b, 0), v.L2_total_cache_reservation_fails!);
+  const last = fails.findIndex((_, i) => fails.slice(i).every((n) => n === 0));
+  t.is(v.L2_reservation_fails_until_cycle, (last < 0 ? fails.length : last) * 100);
+  t.true(v.maxmflatency! >= v.averagemflatency! && v.max_icnt2mem_latency! >= v.avg_icnt2mem_latency!);
+  t.true(v.max_icnt2sh_latency! >= v.avg_icnt2sh_latency!);
+  t.true(v.L2_total_cache_reservation_fails! > 0, 'eight SMs ask for the root sector at once: the merge limit of 4 refuses some');
+});

@@ -43,6 +43,14 @@ export class L1DataCache {
   private readonly writeBack: boolean;
   private readonly localWriteBack: boolean;
   private readonly writeAllocate: boolean;
+  /**
+   * How an access that merges into a pending MSHR entry is counted. A cache that allocates on miss
+   * reserves the line, so GPGPU-Sim's tag probe says HIT_RESERVED; one that allocates on fill (and
+   * the streaming L1D, which does) has no line yet, so the probe says MISS, or SECTOR_MISS when the
+   * pending line belongs to another instruction (tag_array::probe's pending_lines), and the merge
+   * counts as a miss that sends no request. We count it as a sector miss.
+   */
+  private readonly mergeOutcome: AccessOutcome;
   /** Dirty lines evicted from a write-back L1, waiting for the interconnect. */
   private readonly writebacks: MemRequest[] = [];
   /** The cycle an RT access was last refused for want of an MSHR / miss-queue entry, -Infinity once it retried (see the file comment). */
@@ -69,6 +77,7 @@ export class L1DataCache {
     this.writeBack = geometry.write === 'writeBack';
     this.localWriteBack = geometry.write === 'localWriteBack';
     this.writeAllocate = geometry.writeAlloc !== 'none';
+    this.mergeOutcome = geometry.alloc === 'onMiss' ? AccessOutcome.HitReserved : AccessOutcome.MissSector;
   }
 
   /**
@@ -129,7 +138,7 @@ export class L1DataCache {
     const pending = c.mshr.get(key);
     if (pending) {
       if (!c.mshrCanMerge(pending)) return this.fail(source);
-      c.stats.count(source, AccessOutcome.HitReserved);
+      c.stats.count(source, this.mergeOutcome);
       if (waiter) pending.waiters!.push(waiter);
       pending.words = (pending.words | words) >>> 0;
       pending.bytes = Math.min(c.lineBytes, Math.max(pending.bytes, bytes));
@@ -138,7 +147,6 @@ export class L1DataCache {
     if (!c.mshrFree() || this.missQueue.full) return this.refuse(source, now);
     if (this.claimedByRt(source, now)) return this.fail(source);
     c.stats.count(source, outcome);
-    // A sectored cache fetches only the sectors it lacks.
     // A sectored cache fetches only the sectors it lacks; a line cache fetches the whole line.
     const missing = c.missingSectors(line, words);
     const whole = !c.geometry.sectored;

@@ -16,6 +16,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
+import { LineMap } from './line-map.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import { memRequest, type MemRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
@@ -35,7 +36,7 @@ export class L2Bank {
   private readonly rop = new TimedQueue<MemRequest>(1 << 30);
   private readonly icntToL2: TimedQueue<MemRequest>;
   /** Misses by line: the requests waiting for the DRAM fill. */
-  private readonly pending = new Map<number, MemRequest[]>();
+  private readonly pending: LineMap<MemRequest[]>;
   /** L2-to-icnt. */
   private readonly replies: MemRequest[] = [];
   private replyHead = 0;
@@ -52,6 +53,7 @@ export class L2Bank {
 
   constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
     this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
+    this.pending = new LineMap<MemRequest[]>(cfg.l2.lineBytes, 2 * cfg.l2.mshrEntries);
     this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
     this.replyLimit = cfg.partitionQueues.l2ToIcnt;
     this.missQueueLimit = cfg.l2.missQueue;

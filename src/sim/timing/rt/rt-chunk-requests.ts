@@ -14,6 +14,7 @@
  * Invariants: `mshrUsed` equals the requests issued and not yet answered (`pending.size`); every
  * queued request is pending; a ray's `pendingChunks` counts the requests it still waits on.
  */
+import { LineMap } from '../line-map.js';
 import type { MemClient, Waiter } from '../mem-request.js';
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
@@ -36,7 +37,7 @@ export interface MergeCounters {
 }
 
 export class RtChunkRequests<R extends ChunkRequester> {
-  readonly pending = new Map<number, ChunkReq<R>>();
+  readonly pending: LineMap<ChunkReq<R>>;
   /** The Memory Access Queue: requests not yet accepted by the cache. */
   readonly memQueue: ChunkReq<R>[] = [];
   mshrUsed = 0;
@@ -49,7 +50,9 @@ export class RtChunkRequests<R extends ChunkRequester> {
     private readonly chunkBytes: number,
     private readonly maxMshr: number,
     private readonly queueSize: number,
-  ) {}
+  ) {
+    this.pending = new LineMap<ChunkReq<R>>(1, 2 * maxMshr);
+  }
 
   /**
    * Requests the chunks of `size` bytes at `address` for `ray` (scheduled with `group`); returns

@@ -22,7 +22,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
-import { type MemRequest, ReqKind } from './mem-request.js';
+import { type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
 
 export class DramStats {
   reads = 0;
@@ -280,7 +280,10 @@ export class DramChannel {
       this.bankReq[best] = null;
       if (this.queuedFor[best]! > 0) this.readyBanks++;
       this.busyBanks--;
-      if (q.write) continue;
+      if (q.write) {
+        releaseRequest(q.req);
+        continue;
+      }
       const at = Math.ceil(bestAt + t.CL) + this.returnLatency;
       this.stats.readLatencySum += at - q.arrival;
       // Column commands issue in time order and CL is fixed, so completions are monotone.

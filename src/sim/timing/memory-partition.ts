@@ -18,7 +18,7 @@ import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './ca
 import { DramChannel } from './dram.js';
 import { LineMap } from './line-map.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
-import { memRequest, type MemRequest, ReqKind } from './mem-request.js';
+import { memRequest, type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
 import { TimedQueue } from './timed-queue.js';
 
@@ -168,6 +168,7 @@ export class L2Bank {
     const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
     this.evict(this.cache.fillWords(line, fetch.words, dirty));
     for (const r of waiting) this.replies.push(r);
+    releaseRequest(fetch);
   }
 
   /** Cycle the ROP queue head becomes ready (Infinity when empty). */

@@ -180,10 +180,15 @@ export class RtUnit implements MemClient {
       this.onResponse(w, now);
       return;
     }
-    const c = w as ChunkReq<RtRay>;
     this.answeredAtAccess = true;
+    this.chunkAnswered(w as ChunkReq<RtRay>, now);
+  }
+
+  /** A chunk's response: its MSHR frees, and each ray that waited for nothing else starts its operation. */
+  private chunkAnswered(c: ChunkReq<RtRay>, now: number): void {
     this.requests.answered(c);
     for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
+    this.requests.release(c);
   }
 
   cycle(now: number): void {
@@ -212,11 +217,7 @@ export class RtUnit implements MemClient {
         s.pendingStores--;
         this.lastProgress = now;
         if (s.left === 0 && s.pendingStores === 0) this.policy.sourceDone(s, now);
-      } else {
-        const c = r as ChunkReq<RtRay>;
-        this.requests.answered(c);
-        for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
-      }
+      } else this.chunkAnswered(r as ChunkReq<RtRay>, now);
     }
     this.policy.afterResponses(now);
     // 3. Warp + memory scheduler; 4. the memory port.

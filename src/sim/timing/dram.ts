@@ -23,6 +23,7 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
+import { truncate } from './truncate.js';
 
 export class DramStats {
   reads = 0;
@@ -160,7 +161,7 @@ export class DramChannel {
     if (head.at > now) return undefined;
     this.doneHead++;
     if (this.doneHead === this.done.length) {
-      this.done.length = 0;
+      truncate(this.done, 0);
       this.doneHead = 0;
     }
     return head.req;

@@ -11,6 +11,8 @@
  * references it after that: the L1 that takes its reply (after waking its waiters), the L2 bank
  * that takes its DRAM fill, the DRAM channel that completes a write.
  */
+import { truncate } from './truncate.js';
+
 export const enum ReqKind {
   Load = 0,
   Store = 1,
@@ -105,7 +107,7 @@ export function waiterList(first: Waiter | null): Waiter[] {
 /** The request's last holder is done with it (see the file comment). */
 export function releaseRequest(r: MemRequest): void {
   if (r.waiters !== null) {
-    r.waiters.length = 0;
+    truncate(r.waiters, 0);
     freeWaiterLists.push(r.waiters);
     r.waiters = null;
   }

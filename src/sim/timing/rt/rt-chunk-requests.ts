@@ -18,6 +18,7 @@
  */
 import { LineMap } from '../line-map.js';
 import type { MemClient, Waiter } from '../mem-request.js';
+import { truncate } from '../truncate.js';
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
 export interface ChunkReq<R> extends Waiter {
@@ -114,7 +115,7 @@ export class RtChunkRequests<R extends ChunkRequester> {
 
   /** The answered request's rays were woken: nothing references it any more. */
   release(c: ChunkReq<R>): void {
-    c.rays.length = 0;
+    truncate(c.rays, 0);
     this.free.push(c);
   }
 }

@@ -40,6 +40,7 @@ import { STORE_BYTES } from './intersection-table.js';
 import { type ChunkReq, chunkWords, RtChunkRequests } from './rt-chunk-requests.js';
 import { RtStats } from './rt-stats.js';
 import { IN_OP, LATENCY_INDEX, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy, WAIT_MEM } from './traversal-policy.js';
+import { truncate } from '../truncate.js';
 
 /** Operation unit kind per latency index: 0 ray-box, 1 ray-triangle / procedural, 2 transform. */
 const UNIT_OF_LATENCY = [0, 0, 2, 1, 1, 1, 1];
@@ -207,7 +208,7 @@ export class RtUnit implements MemClient {
     if (this.responseHead < this.responses.length) {
       const r = this.responses[this.responseHead++]!;
       if (this.responseHead === this.responses.length) {
-        this.responses.length = 0;
+        truncate(this.responses, 0);
         this.responseHead = 0;
       }
       this.awaitingFifo--;
@@ -245,7 +246,7 @@ export class RtUnit implements MemClient {
       if (this.ports.l1.access(s.addr, s.bytes, ReqKind.Store, ReqSource.Rt, s.ack, now, false, s.words)) {
         this.storeHead++;
         if (this.storeHead === this.storeQueue.length) {
-          this.storeQueue.length = 0;
+          truncate(this.storeQueue, 0);
           this.storeHead = 0;
         }
         if (s.ack !== null) {
@@ -324,10 +325,10 @@ export class RtUnit implements MemClient {
       else if (t.kind === 'coalescingBuffer') this.stats.coalescingAccesses++;
       this.stats.transactions++;
     }
-    if (taken === ready.length) ready.length = 0;
+    if (taken === ready.length) truncate(ready, 0);
     else if (taken > 0) {
       for (let k = taken; k < ready.length; k++) ready[k - taken] = ready[k]!;
-      ready.length -= taken;
+      truncate(ready, ready.length - taken);
     }
   }
 

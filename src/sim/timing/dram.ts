@@ -21,7 +21,7 @@
  * row is open; completed reads leave through `popReturn` in completion order.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
-import type { AddressMap } from './address-map.js';
+import type { AddressMap, DecodedAddress } from './address-map.js';
 import { type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
 import { truncate } from './truncate.js';
 
@@ -69,6 +69,8 @@ interface CoreTiming {
 
 export class DramChannel {
   private readonly queue: Queued[] = [];
+  /** tryPush's scratch. */
+  private readonly decoded: DecodedAddress = { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 };
   /** Per bank: the request it serves (GPGPU-Sim bk[j]->mrq), its atoms left, open row and timers. */
   private readonly bankReq: (Queued | null)[];
   private readonly atomsLeft: Int32Array;
@@ -148,7 +150,7 @@ export class DramChannel {
   tryPush(req: MemRequest, now: number): boolean {
     if (this.queue.length >= this.capacity) return false;
     this.accountPending(now);
-    const a = this.map.decode(req.addr);
+    const a = this.map.decodeInto(req.addr, this.decoded);
     this.queue.push({ req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store });
     if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;

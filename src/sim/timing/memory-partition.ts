@@ -21,6 +21,7 @@ import type { MemLatencyStats } from './mem-latency-stats.js';
 import { memRequest, type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
 import { TimedQueue } from './timed-queue.js';
+import { truncate } from './truncate.js';
 
 /** GPGPU-Sim's SECTOR_CHUNCK_SIZE: the icnt-to-L2 room a request needs (it may split into four sector requests). */
 const SECTORS_PER_REQUEST = 4;
@@ -37,6 +38,8 @@ export class L2Bank {
   private readonly icntToL2: TimedQueue<MemRequest>;
   /** Misses by line: the requests waiting for the DRAM fill. */
   private readonly pending: LineMap<MemRequest[]>;
+  /** Emptied lists of `pending`, reused for the next misses. */
+  private readonly freeLists: MemRequest[][] = [];
   /** L2-to-icnt. */
   private readonly replies: MemRequest[] = [];
   private replyHead = 0;
@@ -138,7 +141,9 @@ export class L2Bank {
     if (this.pending.size >= c.geometry.mshrEntries) return this.fail(req, FailCause.MshrEntry);
     if (this.missQueue.length >= this.missQueueLimit) return this.fail(req, FailCause.MissQueue);
     c.stats.count(req.source, outcome);
-    this.pending.set(key, [req]);
+    const list = this.freeLists.pop() ?? [];
+    list.push(req);
+    this.pending.set(key, list);
     const missing = c.missingSectors(line, req.words);
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
     // The fetch carries its MSHR key: a request over several sectors of which some are present
@@ -163,11 +168,16 @@ export class L2Bank {
   onDramReturn(fetch: MemRequest): void {
     const line = fetch.addr;
     const key = fetch.mshrKey ?? this.cache.mshrKeyOf(line, fetch.words);
-    const waiting = this.pending.get(key) ?? [];
+    const waiting = this.pending.get(key);
     this.pending.delete(key);
-    const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
+    let dirty = false;
+    if (waiting !== undefined) for (const r of waiting) if (r.kind === ReqKind.Atomic) dirty = true;
     this.evict(this.cache.fillWords(line, fetch.words, dirty));
-    for (const r of waiting) this.replies.push(r);
+    if (waiting !== undefined) {
+      for (const r of waiting) this.replies.push(r);
+      truncate(waiting, 0);
+      this.freeLists.push(waiting);
+    }
     releaseRequest(fetch);
   }
 

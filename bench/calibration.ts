@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { CALIBRATION_FIGURES, readReferenceRuns, vulkanSimDir, withinTarget } from '../src/driver/calibrate.js';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { calibrationDir } from '../src/sim/workload/load-manifest.js';
+import { limitHeapGrowth } from '../src/cli/heap-growth.js';
 import { loadNote } from './machine-load.js';
 
 interface RunResult {
@@ -29,6 +30,8 @@ interface RunResult {
 
 const args = process.argv.slice(2);
 if (args[0] === '--run') {
+  // As the vvision CLI runs a simulation (src/cli/heap-growth.ts).
+  limitHeapGrowth();
   const [, w, h, s, workload = 'lumibench-wknd', config = join(vulkanSimDir(), 'SM75_RTX2060.gpgpusim.config')] = args;
   const c0 = cpuUsage();
   const t0 = performance.now();

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { normalizeGlslcArgv } from './glslc-argv.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 /** The package's version, from the package.json two levels above (src/cli and build/cli alike). */
 export function packageVersion(): string {
@@ -55,6 +56,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
 }
 
 async function main(argv: string[]): Promise<number> {
+  limitHeapGrowth();
   try {
     const args = normalizeGlslcArgv(argv);
     await (await buildProgram(args)).parseAsync(args);

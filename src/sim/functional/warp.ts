@@ -412,9 +412,11 @@ export class Warp {
 
   private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined): WarpStep {
     const memory: MemAccess[] = [];
-    piece.memSites.forEach((s, k) => {
+    const sites = piece.memSites;
+    for (let k = 0; k < sites.length; k++) {
+      const s = sites[k]!;
       // Traversal_data reads exist only where the RT runtime places them.
-      if (s.space === 'traversal' && this.launch.rt?.traversalDataAddress === undefined) return;
+      if (s.space === 'traversal' && this.launch.rt?.traversalDataAddress === undefined) continue;
       const addresses = new Float64Array(32);
       for (let m = mask; m !== 0; m &= m - 1) {
         const l = 31 - Math.clz32(m & -m);
@@ -422,7 +424,7 @@ export class Warp {
         addresses[l] = a < 0 ? localAddress(this.index, (a - PRIVATE_BASE) >> 2, l) : a;
       }
       memory.push({ instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 });
-    });
+    }
     const step: WarpStep = {
       warp: this.index,
       fn: F.fn.id,

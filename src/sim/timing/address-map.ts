@@ -138,6 +138,11 @@ export class AddressMap {
 
   /** Bank (after dram_bnk_indexing_policy), row and column inside the channel. */
   decode(addr: number): DecodedAddress {
+    return this.decodeInto(addr, { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 });
+  }
+
+  /** `decode` into `out` (the DRAM's scratch: no object per request). */
+  decodeInto(addr: number, out: DecodedAddress): DecodedAddress {
     const rest = this.restOf(addr);
     const rawBank = pext(rest, this.bankMask);
     const subPartition = this.subPartitionFrom(addr, rawBank);
@@ -146,7 +151,12 @@ export class AddressMap {
     let bank = rawBank;
     if (this.bankIndexing === 1) bank = bitwiseHash(row, rawBank, this.banks);
     else if (this.bankIndexing === 2) bank = ipolyHash(row, rawBank, this.banks);
-    return { chip: subPartition >> this.log2Sub, subPartition, bank: bank % this.banks, row, col };
+    out.chip = subPartition >> this.log2Sub;
+    out.subPartition = subPartition;
+    out.bank = bank % this.banks;
+    out.row = row;
+    out.col = col;
+    return out;
   }
 
   /**

@@ -13,6 +13,7 @@
 import type { CacheGeometry } from '../config/cache-config.js';
 import { hashIndex } from './index-hash.js';
 import { LineFrameTable } from './line-frame-table.js';
+import { LineMap } from './line-map.js';
 import { LineSet } from './line-set.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
 
@@ -114,7 +115,7 @@ export class Cache {
   private readonly seen: LineSet;
   readonly stats = new CacheStats();
   /** Outstanding misses by line address. */
-  readonly mshr = new Map<number, MemRequest>();
+  readonly mshr: LineMap<MemRequest>;
 
   private readonly linearSets: boolean;
   private readonly lineLog2: number;
@@ -132,6 +133,7 @@ export class Cache {
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
     this.frameOf = new LineFrameTable(frames, this.lineBytes);
+    this.mshr = new LineMap<MemRequest>(this.lineBytes, 2 * geometry.mshrEntries);
     this.seen = new LineSet(this.lineBytes, 2 * frames);
     this.tags = new Float64Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);

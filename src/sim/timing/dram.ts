@@ -21,8 +21,9 @@
  * row is open; completed reads leave through `popReturn` in completion order.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
-import type { AddressMap } from './address-map.js';
-import { type MemRequest, ReqKind } from './mem-request.js';
+import type { AddressMap, DecodedAddress } from './address-map.js';
+import { type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
+import { truncate } from './truncate.js';
 
 export class DramStats {
   reads = 0;
@@ -68,6 +69,8 @@ interface CoreTiming {
 
 export class DramChannel {
   private readonly queue: Queued[] = [];
+  /** tryPush's scratch. */
+  private readonly decoded: DecodedAddress = { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 };
   /** Per bank: the request it serves (GPGPU-Sim bk[j]->mrq), its atoms left, open row and timers. */
   private readonly bankReq: (Queued | null)[];
   private readonly atomsLeft: Int32Array;
@@ -147,7 +150,7 @@ export class DramChannel {
   tryPush(req: MemRequest, now: number): boolean {
     if (this.queue.length >= this.capacity) return false;
     this.accountPending(now);
-    const a = this.map.decode(req.addr);
+    const a = this.map.decodeInto(req.addr, this.decoded);
     this.queue.push({ req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store });
     if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;
@@ -160,7 +163,7 @@ export class DramChannel {
     if (head.at > now) return undefined;
     this.doneHead++;
     if (this.doneHead === this.done.length) {
-      this.done.length = 0;
+      truncate(this.done, 0);
       this.doneHead = 0;
     }
     return head.req;
@@ -280,7 +283,10 @@ export class DramChannel {
       this.bankReq[best] = null;
       if (this.queuedFor[best]! > 0) this.readyBanks++;
       this.busyBanks--;
-      if (q.write) continue;
+      if (q.write) {
+        releaseRequest(q.req);
+        continue;
+      }
       const at = Math.ceil(bestAt + t.CL) + this.returnLatency;
       this.stats.readLatencySum += at - q.arrival;
       // Column commands issue in time order and CL is fixed, so completions are monotone.

@@ -147,9 +147,11 @@ export class Gpu {
     this.reqNet.advance(now);
     this.replyNet.advance(now);
     let issued = false;
+    const virt = this.virt !== null;
     for (let i = 0; i < sms.length; i++) {
+      // Without ray virtualization a sleeping SM is skipped on the wake table alone.
+      if (now < this.smWake[i]! && (!virt || !sms[i]!.suspensionPending)) continue;
       const sm = sms[i]!;
-      if (now < this.smWake[i]! && !sm.suspensionPending) continue;
       if (sm.cycle(now, this.reqNet)) {
         issued = true;
         this.smWake[i] = now + 1;

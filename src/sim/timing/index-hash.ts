@@ -20,8 +20,8 @@ const IPOLY: ReadonlyMap<number, { poly: number; higherBits: number }> = new Map
   [64, { poly: 0b1000011, higherBits: 19 }],
 ]);
 
-/** residue[n][i] = x^(log2 n + i) mod P_n. */
-const RESIDUES = new Map<number, Int32Array>();
+/** RESIDUES[log2 n][i] = x^(log2 n + i) mod P_n (an array by log2 n: this runs for every L2 fill and L1D bank choice). */
+const RESIDUES: (Int32Array | undefined)[] = [];
 for (const [n, { poly, higherBits }] of IPOLY) {
   const d = Math.log2(n);
   const r = new Int32Array(higherBits);
@@ -31,12 +31,15 @@ for (const [n, { poly, higherBits }] of IPOLY) {
     r[i] = v;
     v <<= 1;
   }
-  RESIDUES.set(n, r);
+  RESIDUES[d] = r;
 }
 
+/** 2 ** k for every exponent hashIndex divides by. */
+const POW2 = Array.from({ length: 64 }, (_, k) => 2 ** k);
+
 export function ipolyHash(higher: number, index: number, n: number): number {
-  const r = RESIDUES.get(n);
-  if (!r) throw new ConfigError(`IPOLY hashing is defined for 16, 32 or 64 sets / banks / partitions, not ${n}`, 'index hash');
+  const r = (n & (n - 1)) === 0 ? RESIDUES[31 - Math.clz32(n)] : undefined;
+  if (r === undefined) throw new ConfigError(`IPOLY hashing is defined for 16, 32 or 64 sets / banks / partitions, not ${n}`, 'index hash');
   let out = index & (n - 1);
   const lo = higher >>> 0;
   for (let i = 0; i < r.length; i++) if ((lo >>> i) & 1) out ^= r[i]!;
@@ -56,7 +59,7 @@ export type SetIndexFunction = 'linear' | 'ipoly' | 'fermi' | 'xor';
  */
 export function hashIndex(fn: SetIndexFunction, addr: number, sets: number, unitLog2: number): number {
   if (sets === 1) return 0;
-  const unit = Math.floor(addr / 2 ** unitLog2);
+  const unit = Math.floor(addr / POW2[unitLog2]!);
   const index = unit % sets;
   switch (fn) {
     case 'linear':

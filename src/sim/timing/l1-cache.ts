@@ -27,7 +27,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
 import type { Network } from './network.js';
-import { memRequest, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import { memRequest, type MemRequest, releaseRequest, ReqKind, ReqSource, type Waiter, waiterList } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
 export class L1DataCache {
@@ -98,7 +98,7 @@ export class L1DataCache {
     const line = c.lineOf(addr);
     if (kind === ReqKind.Atomic) {
       if (this.missQueue.full || this.claimedByRt(source, now)) return this.fail(source);
-      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, [waiter!], now), now + 1);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiterList(waiter), now), now + 1);
       return true;
     }
     if (kind === ReqKind.Store) {
@@ -125,7 +125,7 @@ export class L1DataCache {
       const outcome = c.lookup(line, words);
       c.stats.count(source, outcome);
       if (outcome === AccessOutcome.Hit && this.localWriteBack) c.invalidateWords(line, words);
-      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiter ? [waiter] : null, now), now + 1);
+      this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiter ? waiterList(waiter) : null, now), now + 1);
       return true;
     }
     const outcome = this.bypass ? c.missKind(line) : c.lookup(line, words);
@@ -151,7 +151,7 @@ export class L1DataCache {
     const missing = c.missingSectors(line, words);
     const whole = !c.geometry.sectored;
     const fetch = whole ? c.lineBytes : missing === 0xf ? bytes : Math.min(bytes, popcount4(missing) * 32);
-    const req = this.request(line, fetch, whole ? ALL_WORDS : words, kind, source, waiter ? [waiter] : [], now);
+    const req = this.request(line, fetch, whole ? ALL_WORDS : words, kind, source, waiterList(waiter), now);
     req.mshrKey = key;
     c.mshr.set(key, req);
     this.missQueue.tryPush(req, now + 1);
@@ -169,7 +169,7 @@ export class L1DataCache {
       return false;
     }
     if (this.claimedByRt(source, now)) return false;
-    const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, [waiter], now);
+    const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, waiterList(waiter), now);
     req.uncached = true;
     this.missQueue.tryPush(req, now + 1);
     return true;
@@ -242,6 +242,7 @@ export class L1DataCache {
       this.cache.mshr.delete(req.mshrKey ?? req.addr);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
+    releaseRequest(req);
   }
 
   nextEvent(now: number): number {

@@ -8,9 +8,7 @@
  * the probe run starting at its hash slot with no empty slot before it (deletion shifts later
  * entries of the run back, so no tombstones); at most `capacity / 2` entries.
  */
-import { lineHomeSlot } from './line-hash.js';
-
-const EMPTY = -1;
+import { EMPTY_SLOT as EMPTY, lineHomeSlot, removeSlot } from './line-hash.js';
 
 export class LineFrameTable {
   private readonly lines: Float64Array;
@@ -26,6 +24,11 @@ export class LineFrameTable {
     this.mask = (1 << bits) - 1;
     this.shift = 32 - bits;
   }
+
+  private readonly homeOf = (line: number): number => this.home(line);
+  private readonly moveFrame = (to: number, from: number): void => {
+    this.frames[to] = this.frames[from]!;
+  };
 
   private home(line: number): number {
     return lineHomeSlot(line, this.lineBytes, this.shift);
@@ -57,18 +60,6 @@ export class LineFrameTable {
       if (l === line) break;
       i = (i + 1) & this.mask;
     }
-    // Backward-shift deletion: move later entries of the probe run into the hole when their home
-    // slot does not lie cyclically in (hole, their slot].
-    let hole = i;
-    for (let j = (i + 1) & this.mask; this.lines[j] !== EMPTY; j = (j + 1) & this.mask) {
-      const h = this.home(this.lines[j]!);
-      const fromHole = (j - hole) & this.mask;
-      if (((j - h) & this.mask) >= fromHole) {
-        this.lines[hole] = this.lines[j]!;
-        this.frames[hole] = this.frames[j]!;
-        hole = j;
-      }
-    }
-    this.lines[hole] = EMPTY;
+    removeSlot(this.lines, i, this.mask, this.homeOf, this.moveFrame);
   }
 }

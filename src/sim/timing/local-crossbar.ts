@@ -88,6 +88,11 @@ export class LocalCrossbar implements Network {
   private nextNodeId = 0;
   private grantCount: number;
   private readonly issued: Uint8Array;
+  /** The input nodes [srcLo, srcHi) and output nodes [dstLo, dstHi) of this subnet: iSLIP scans only these (no other node ever holds a packet). */
+  private readonly srcLo: number;
+  private readonly srcHi: number;
+  private readonly dstLo: number;
+  private readonly dstHi: number;
   private queuedIn = 0;
   private queuedOut = 0;
   packets = 0;
@@ -112,6 +117,10 @@ export class LocalCrossbar implements Network {
     this.nextNode = new Int32Array(this.total);
     this.issued = new Uint8Array(this.total);
     this.grantCount = cfg.grantCycles;
+    this.srcLo = srcBase;
+    this.srcHi = srcBase < dstBase ? dstBase : this.total;
+    this.dstLo = dstBase;
+    this.dstHi = dstBase < srcBase ? srcBase : this.total;
   }
 
   tryPush(src: number, dst: number, req: MemRequest, payloadBytes: number, now: number): boolean {
@@ -158,24 +167,28 @@ export class LocalCrossbar implements Network {
   private islip(): void {
     const total = this.total;
     const limit = this.cfg.outBufferLimit;
-    for (let i = 0; i < total; i++) {
+    for (let i = this.dstLo; i < this.dstHi; i++) {
       if (this.outLength[i]! + 1 > limit) {
         this.outBufferFull++;
         continue;
       }
       if (this.headsFor[i] === 0) continue;
-      const start = this.nextNode[i]!;
-      for (let j = 0; j < total; j++) {
-        const node = (j + start) % total;
-        if (this.headDst[node] !== i) continue;
-        this.move(node, i);
-        if (this.grantCount === 1) this.nextNode[i] = (node + 1) % total;
-        break;
-      }
+      // The first input from nextNode[i] on, cyclically over all nodes, whose head is for i.
+      const node = this.grantedInput(i, this.nextNode[i]!);
+      this.move(node, i);
+      if (this.grantCount === 1) this.nextNode[i] = (node + 1) % total;
     }
     // GPGPU-Sim counts grant cycles only while some input holds a packet (true here).
     if (this.grantCount === 1) this.grantCount = this.cfg.grantCycles;
     else this.grantCount--;
+  }
+
+  /** The first input node at or after `start` (cyclically) whose head packet is for output `out`; headsFor[out] > 0 guarantees one. */
+  private grantedInput(out: number, start: number): number {
+    for (let node = Math.max(start, this.srcLo); node < this.srcHi; node++) if (this.headDst[node] === out) return node;
+    const end = Math.min(start, this.srcHi);
+    for (let node = this.srcLo; node < end; node++) if (this.headDst[node] === out) return node;
+    throw new Error(`internal: output ${out} has a head packet counted but no input holds it`);
   }
 
   /** xbar_router::RR_Advance. */

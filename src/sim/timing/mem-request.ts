@@ -5,7 +5,14 @@
  * Invariants: `addr` is aligned to the L1 line for L1-cacheable requests (RT chunks keep their
  * 32 B-aligned address in `chunkAddr`); `bytes` is the data moved (sectors x 32 or the chunk);
  * `waiters` is null for stores (fire-and-forget).
+ *
+ * Lifetime: requests are reused (issue 25.2: one object per L1 miss, L2 fill and write-back was
+ * the timing model's largest allocation). The last holder of a request releases it, and nothing
+ * references it after that: the L1 that takes its reply (after waking its waiters), the L2 bank
+ * that takes its DRAM fill, the DRAM channel that completes a write.
  */
+import { truncate } from './truncate.js';
+
 export const enum ReqKind {
   Load = 0,
   Store = 1,
@@ -68,5 +75,41 @@ export function memRequest(
   addr: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, sm: number, subPartition: number,
   waiters: Waiter[] | null, sentAt: number, createdAt: number, returnAt: number, uncached: boolean, mshrKey: number | undefined,
 ): MemRequest {
-  return { addr, bytes, words, kind, source, sm, subPartition, waiters, sentAt, createdAt, returnAt, uncached, mshrKey };
+  const r = freeRequests.pop();
+  if (r === undefined) return { addr, bytes, words, kind, source, sm, subPartition, waiters, sentAt, createdAt, returnAt, uncached, mshrKey };
+  r.addr = addr;
+  r.bytes = bytes;
+  r.words = words;
+  r.kind = kind;
+  r.source = source;
+  r.sm = sm;
+  r.subPartition = subPartition;
+  r.waiters = waiters;
+  r.sentAt = sentAt;
+  r.createdAt = createdAt;
+  r.returnAt = returnAt;
+  r.uncached = uncached;
+  r.mshrKey = mshrKey;
+  return r;
+}
+
+/** Released requests and waiter lists, reused by memRequest and waiterList (see the file comment). */
+const freeRequests: MemRequest[] = [];
+const freeWaiterLists: Waiter[][] = [];
+
+/** A waiter list for a new request: empty, or holding `first`. */
+export function waiterList(first: Waiter | null): Waiter[] {
+  const l = freeWaiterLists.pop() ?? [];
+  if (first !== null) l.push(first);
+  return l;
+}
+
+/** The request's last holder is done with it (see the file comment). */
+export function releaseRequest(r: MemRequest): void {
+  if (r.waiters !== null) {
+    truncate(r.waiters, 0);
+    freeWaiterLists.push(r.waiters);
+    r.waiters = null;
+  }
+  freeRequests.push(r);
 }

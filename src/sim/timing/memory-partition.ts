@@ -16,10 +16,12 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
+import { LineMap } from './line-map.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
-import { memRequest, type MemRequest, ReqKind } from './mem-request.js';
+import { memRequest, type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
 import { TimedQueue } from './timed-queue.js';
+import { truncate } from './truncate.js';
 
 /** GPGPU-Sim's SECTOR_CHUNCK_SIZE: the icnt-to-L2 room a request needs (it may split into four sector requests). */
 const SECTORS_PER_REQUEST = 4;
@@ -35,7 +37,9 @@ export class L2Bank {
   private readonly rop = new TimedQueue<MemRequest>(1 << 30);
   private readonly icntToL2: TimedQueue<MemRequest>;
   /** Misses by line: the requests waiting for the DRAM fill. */
-  private readonly pending = new Map<number, MemRequest[]>();
+  private readonly pending: LineMap<MemRequest[]>;
+  /** Emptied lists of `pending`, reused for the next misses. */
+  private readonly freeLists: MemRequest[][] = [];
   /** L2-to-icnt. */
   private readonly replies: MemRequest[] = [];
   private replyHead = 0;
@@ -52,6 +56,7 @@ export class L2Bank {
 
   constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
     this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
+    this.pending = new LineMap<MemRequest[]>(cfg.l2.lineBytes, 2 * cfg.l2.mshrEntries);
     this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
     this.replyLimit = cfg.partitionQueues.l2ToIcnt;
     this.missQueueLimit = cfg.l2.missQueue;
@@ -137,7 +142,9 @@ export class L2Bank {
     if (this.pending.size >= c.geometry.mshrEntries) return this.fail(req, FailCause.MshrEntry);
     if (this.missQueue.length >= this.missQueueLimit) return this.fail(req, FailCause.MissQueue);
     c.stats.count(req.source, outcome);
-    this.pending.set(key, [req]);
+    const list = this.freeLists.pop() ?? [];
+    list.push(req);
+    this.pending.set(key, list);
     const missing = c.missingSectors(line, req.words);
     const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
     // The fetch carries its MSHR key: a request over several sectors of which some are present
@@ -162,11 +169,17 @@ export class L2Bank {
   onDramReturn(fetch: MemRequest): void {
     const line = fetch.addr;
     const key = fetch.mshrKey ?? this.cache.mshrKeyOf(line, fetch.words);
-    const waiting = this.pending.get(key) ?? [];
+    const waiting = this.pending.get(key);
     this.pending.delete(key);
-    const dirty = waiting.some((r) => r.kind === ReqKind.Atomic);
+    let dirty = false;
+    if (waiting !== undefined) for (const r of waiting) if (r.kind === ReqKind.Atomic) dirty = true;
     this.evict(this.cache.fillWords(line, fetch.words, dirty));
-    for (const r of waiting) this.replies.push(r);
+    if (waiting !== undefined) {
+      for (const r of waiting) this.replies.push(r);
+      truncate(waiting, 0);
+      this.freeLists.push(waiting);
+    }
+    releaseRequest(fetch);
   }
 
   /** Cycle the ROP queue head becomes ready (Infinity when empty). */

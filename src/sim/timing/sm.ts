@@ -162,6 +162,13 @@ export class Sm implements MemClient, CtaSlots {
    */
   private wakeAt = 0;
   private slotsChanged = false;
+  /**
+   * The issue scan's own wake bound: while every context it tries is rejected, the earliest cycle
+   * one of them could issue or fetch without an outside event, as issueWake would find it (or
+   * earlier, which only costs a tick). NaN once a context was rejected in a way only issueWake
+   * accounts for exactly (ITS contexts), so issueWake runs.
+   */
+  private scanWake = Infinity;
   /** One immutable waiter per slot, so loads allocate nothing. */
   private readonly slotWaiter: Waiter[];
 
@@ -292,11 +299,12 @@ export class Sm implements MemClient, CtaSlots {
     if (this.virt !== null) this.virt.suspendWaiting(now);
     if (now < this.wakeAt) return false;
     this.slotsChanged = false;
+    this.scanWake = Infinity;
     let issued = false;
     for (let s = 0; s < this.sched.length; s++) if (this.issueFrom(s, now)) issued = true;
     if (issued) this.stats.issueCycles++;
     // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
-    else this.wakeAt = this.slotsChanged ? now + 1 : this.issueWake(now);
+    else this.wakeAt = this.slotsChanged ? now + 1 : Number.isNaN(this.scanWake) ? this.issueWake(now) : Math.max(now + 1, this.scanWake);
     return issued;
   }
 
@@ -366,6 +374,7 @@ export class Sm implements MemClient, CtaSlots {
   /** One instruction of the warp in `slot`: its only context, or under ITS the first context that can issue. */
   private tryIssue(slot: number, now: number): boolean {
     if (this.itsSlot[slot] === 0) return this.tryIssueCtx(slot, slot, now);
+    this.scanWake = NaN;
     // One context past the highest in use, so a split without a step in flight can start one.
     const hi = Math.min(this.ctxHigh[slot]! + 1, this.ctxPerSlot - 1);
     for (let k = 0; k <= hi && this.warps[slot] !== null; k++) {
@@ -489,11 +498,13 @@ export class Sm implements MemClient, CtaSlots {
   /** One instruction of context c (the slot itself unless ITS) of the warp in `slot`. */
   private tryIssueCtx(slot: number, c: number, now: number): boolean {
     // Fast rejects first, on typed arrays alone: this runs for every candidate warp of every scheduler each cycle.
+    // A reject notes when the context could issue next (scanWake); none for one waiting on an event.
     if (this.instIdx[c]! < this.stepInsts[c]!) {
-      if (this.nextIssueAt[c]! > now) return false;
+      if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     } else {
       if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
-      if (!this.ensureStep(slot, c, now)) return false;
+      // No step to start yet: its latency is still running (a finished warp shifts the slot lists instead).
+      if (!this.ensureStep(slot, c, now)) return this.notReadyUntil(this.readyAt[c]!);
     }
     const step = this.steps[c]!;
     const i = this.instIdx[c]!;
@@ -506,13 +517,13 @@ export class Sm implements MemClient, CtaSlots {
       } else if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return false;
     }
-    if (this.nextIssueAt[c]! > now) return false;
+    if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     if (step.deps !== undefined) {
       const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
-        return false;
+        return this.notReadyUntil(ready);
       }
     }
     const cls = step.opClasses[i]!;
@@ -520,8 +531,12 @@ export class Sm implements MemClient, CtaSlots {
     let unit = -1;
     if (g >= 0) {
       const free = this.unitFree[g]!;
-      for (let u = 0; u < free.length; u++) if (free[u]! <= now) { unit = u; break; }
-      if (unit < 0) return false;
+      let freeAt = Infinity;
+      for (let u = 0; u < free.length; u++) {
+        if (free[u]! <= now) { unit = u; break; }
+        if (free[u]! < freeAt) freeAt = free[u]!;
+      }
+      if (unit < 0) return this.notReadyUntil(freeAt);
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) {
@@ -547,6 +562,12 @@ export class Sm implements MemClient, CtaSlots {
     this.stats.simtHistogram[lanes]!++;
     if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
     return true;
+  }
+
+  /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
+  private notReadyUntil(t: number): false {
+    if (t < this.scanWake) this.scanWake = t;
+    return false;
   }
 
   /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */

@@ -14,6 +14,7 @@ import { EventHeap } from '../event-heap.js';
 import type { RtUnit } from '../rt/rt-unit.js';
 import type { RtRay } from '../rt/traversal-policy.js';
 import { IntersectionPredictor, type TableUpdate } from './intersection-predictor.js';
+import { truncate } from '../truncate.js';
 
 /** What the lookup gives a ray. */
 export interface LookedUpRay extends RtRay {
@@ -59,7 +60,7 @@ export class PredictorLookup<R extends LookedUpRay> {
     const p = this.predictor;
     const ports = p.cfg.ports;
     for (let i = 0; i < ports && this.updateHead < this.updateQueue.length; i++) p.applyUpdate(this.updateQueue[this.updateHead++]!);
-    if (this.updateHead === this.updateQueue.length) { this.updateQueue.length = 0; this.updateHead = 0; }
+    if (this.updateHead === this.updateQueue.length) { truncate(this.updateQueue, 0); this.updateHead = 0; }
     for (let i = 0; i < ports && this.lookupHead < this.lookupQueue.length; i++) {
       const { ray, since } = this.lookupQueue[this.lookupHead++]!;
       p.stats.lookupQueueCycles += now - since;
@@ -72,7 +73,7 @@ export class PredictorLookup<R extends LookedUpRay> {
       ray.predicted = pred.predicted;
       this.lookupDone.push(now + p.cfg.latency, ray);
     }
-    if (this.lookupHead === this.lookupQueue.length) { this.lookupQueue.length = 0; this.lookupHead = 0; }
+    if (this.lookupHead === this.lookupQueue.length) { truncate(this.lookupQueue, 0); this.lookupHead = 0; }
     while (this.lookupDone.size > 0 && this.lookupDone.peekTime() <= now) resolved(this.lookupDone.pop());
   }
 

@@ -21,6 +21,7 @@ import { BaselineOrder, type Group, type OrderRay, type SmWarp } from '../rt/bas
 import type { RtUnit } from '../rt/rt-unit.js';
 import { COLLECTED, LOOKUP, READY } from '../rt/traversal-policy.js';
 import { type LookedUpRay, PredictorLookup } from './predictor-lookup.js';
+import { truncate } from '../truncate.js';
 
 interface LookupGroup extends Group {
   /**
@@ -107,7 +108,7 @@ export class PredictorPolicy extends BaselineOrder {
       }
       if (w.lookups === 0 && w.held.length > 0) {
         for (const r of w.held) w.readyRays.push(r);
-        w.held.length = 0;
+        truncate(w.held, 0);
       }
     });
     const timedOut = this.collector.length > 0 && now - this.collectorSince >= p.cfg.collectorTimeout;

@@ -12,9 +12,13 @@
  * each group's requests apart.
  *
  * Invariants: `mshrUsed` equals the requests issued and not yet answered (`pending.size`); every
- * queued request is pending; a ray's `pendingChunks` counts the requests it still waits on.
+ * queued request is pending; a ray's `pendingChunks` counts the requests it still waits on; a
+ * released request is referenced by nothing (its response was popped and its rays woken) and is
+ * reused by a later `request`, with a fresh tag.
  */
+import { LineMap } from '../line-map.js';
 import type { MemClient, Waiter } from '../mem-request.js';
+import { truncate } from '../truncate.js';
 
 /** A unique chunk request; it is its own cache waiter (client = the RT unit). */
 export interface ChunkReq<R> extends Waiter {
@@ -36,20 +40,24 @@ export interface MergeCounters {
 }
 
 export class RtChunkRequests<R extends ChunkRequester> {
-  readonly pending = new Map<number, ChunkReq<R>>();
+  readonly pending: LineMap<ChunkReq<R>>;
   /** The Memory Access Queue: requests not yet accepted by the cache. */
   readonly memQueue: ChunkReq<R>[] = [];
   mshrUsed = 0;
   /** Set when a ray could not get MSHR / queue space; cleared when either frees up. */
   blocked = false;
   private nextId = 0;
+  /** Released requests (`release`), reused: one object per chunk was the RT unit's largest allocation (issue 25.2). */
+  private readonly free: ChunkReq<R>[] = [];
 
   constructor(
     private readonly client: MemClient,
     private readonly chunkBytes: number,
     private readonly maxMshr: number,
     private readonly queueSize: number,
-  ) {}
+  ) {
+    this.pending = new LineMap<ChunkReq<R>>(1, 2 * maxMshr);
+  }
 
   /**
    * Requests the chunks of `size` bytes at `address` for `ray` (scheduled with `group`); returns
@@ -75,7 +83,13 @@ export class RtChunkRequests<R extends ChunkRequester> {
         if (c.rays.length === 0 || c.rays[0]!.warp === group) merges.mergedInWarp++;
         else merges.mergedAcrossWarps++;
       } else {
-        c = { client: this.client, tag: this.nextId++, key, addr: a, rays: [] };
+        c = this.free.pop();
+        if (c === undefined) c = { client: this.client, tag: this.nextId++, key, addr: a, rays: [] };
+        else {
+          c.tag = this.nextId++;
+          c.key = key;
+          c.addr = a;
+        }
         this.pending.set(key, c);
         this.memQueue.push(c);
         this.mshrUsed++;
@@ -97,6 +111,12 @@ export class RtChunkRequests<R extends ChunkRequester> {
     this.pending.delete(c.key);
     this.mshrUsed--;
     this.blocked = false;
+  }
+
+  /** The answered request's rays were woken: nothing references it any more. */
+  release(c: ChunkReq<R>): void {
+    truncate(c.rays, 0);
+    this.free.push(c);
   }
 }
 

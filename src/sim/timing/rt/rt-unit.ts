@@ -40,6 +40,7 @@ import { STORE_BYTES } from './intersection-table.js';
 import { type ChunkReq, chunkWords, RtChunkRequests } from './rt-chunk-requests.js';
 import { RtStats } from './rt-stats.js';
 import { IN_OP, LATENCY_INDEX, type RtRay, type RtWarp, TAG_STORE_ACK, type TraceSource, type TraversalPolicy, WAIT_MEM } from './traversal-policy.js';
+import { truncate } from '../truncate.js';
 
 /** Operation unit kind per latency index: 0 ray-box, 1 ray-triangle / procedural, 2 transform. */
 const UNIT_OF_LATENCY = [0, 0, 2, 1, 1, 1, 1];
@@ -180,10 +181,15 @@ export class RtUnit implements MemClient {
       this.onResponse(w, now);
       return;
     }
-    const c = w as ChunkReq<RtRay>;
     this.answeredAtAccess = true;
+    this.chunkAnswered(w as ChunkReq<RtRay>, now);
+  }
+
+  /** A chunk's response: its MSHR frees, and each ray that waited for nothing else starts its operation. */
+  private chunkAnswered(c: ChunkReq<RtRay>, now: number): void {
     this.requests.answered(c);
     for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
+    this.requests.release(c);
   }
 
   cycle(now: number): void {
@@ -202,7 +208,7 @@ export class RtUnit implements MemClient {
     if (this.responseHead < this.responses.length) {
       const r = this.responses[this.responseHead++]!;
       if (this.responseHead === this.responses.length) {
-        this.responses.length = 0;
+        truncate(this.responses, 0);
         this.responseHead = 0;
       }
       this.awaitingFifo--;
@@ -212,11 +218,7 @@ export class RtUnit implements MemClient {
         s.pendingStores--;
         this.lastProgress = now;
         if (s.left === 0 && s.pendingStores === 0) this.policy.sourceDone(s, now);
-      } else {
-        const c = r as ChunkReq<RtRay>;
-        this.requests.answered(c);
-        for (const ray of c.rays) if (--ray.pendingChunks === 0) this.startOp(ray, now);
-      }
+      } else this.chunkAnswered(r as ChunkReq<RtRay>, now);
     }
     this.policy.afterResponses(now);
     // 3. Warp + memory scheduler; 4. the memory port.
@@ -244,7 +246,7 @@ export class RtUnit implements MemClient {
       if (this.ports.l1.access(s.addr, s.bytes, ReqKind.Store, ReqSource.Rt, s.ack, now, false, s.words)) {
         this.storeHead++;
         if (this.storeHead === this.storeQueue.length) {
-          this.storeQueue.length = 0;
+          truncate(this.storeQueue, 0);
           this.storeHead = 0;
         }
         if (s.ack !== null) {
@@ -323,10 +325,10 @@ export class RtUnit implements MemClient {
       else if (t.kind === 'coalescingBuffer') this.stats.coalescingAccesses++;
       this.stats.transactions++;
     }
-    if (taken === ready.length) ready.length = 0;
+    if (taken === ready.length) truncate(ready, 0);
     else if (taken > 0) {
       for (let k = taken; k < ready.length; k++) ready[k - taken] = ready[k]!;
-      ready.length -= taken;
+      truncate(ready, ready.length - taken);
     }
   }
 

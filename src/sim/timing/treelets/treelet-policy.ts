@@ -51,6 +51,7 @@ import { TreeletQueues } from './treelet-queues.js';
 import { TraversalMode, TreeletStats } from './treelet-stats.js';
 import { treeletSegments } from './treelet-order.js';
 import type { TreeletMap } from '../../rt/treelets.js';
+import { truncate } from '../truncate.js';
 
 /** Where ray data lives (a reserved region, held in the L2 when it fits, Sec. 4.2 / 6.5). */
 export const RAY_DATA_BASE = 2 ** 48;
@@ -522,7 +523,7 @@ export class TreeletPolicy implements TraversalPolicy {
         this.leaveWarp(r, now);
         this.enqueue(r);
       }
-      w.readyRays.length = 0;
+      truncate(w.readyRays, 0);
     }
     if (w.mode === TraversalMode.Ray && t.queues && t.repackThreshold > 0 && w.active > 0 && w.active < t.repackThreshold &&
       this.queues.size > 0 && !w.draining) {

@@ -213,8 +213,8 @@ export interface ConfigKnobs {
   gpgpu_rt_predictor_collector_timeout?: number;
   /** additional repacked warps the RT unit may hold beyond gpgpu_rt_max_warps (paper 002 Sec. 4.4.2, Fig. 15 "Repack 4") [warps]. Default 0. */
   gpgpu_rt_predictor_extra_warps?: number;
-  /** limit studies (paper 002 Sec. 6.3, Fig. 2): lookup = the table entry that verifies, if any; training = any node a prior ray hit (unbounded table); update = training with updates at lookup time. Default none. */
-  gpgpu_rt_predictor_oracle?: "none" | "lookup" | "training" | "update";
+  /** limit studies (paper 002 Sec. 6.3, Fig. 2): lookup = the table entry that verifies, if any; training = any node a prior ray hit (unbounded table); update = training with updates at lookup time; never = every ray looked up, none predicted (the lookup pipeline's cost alone, not in the paper). Default none. */
+  gpgpu_rt_predictor_oracle?: "none" | "lookup" | "training" | "update" | "never";
   /** also predict closest-hit rays: a verified prediction trims tmax before the full traversal (paper 002 Sec. 6.4, global illumination). Default 0. */
   gpgpu_rt_predictor_closest_hit?: boolean | 0 | 1;
   /** period of the time series (RT occupancy over time) [cycles]. Default 1000. */

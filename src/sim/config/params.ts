@@ -169,7 +169,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_rt_predictor_collector_size', 'int', '64', 'rays', 'partial warp collector capacity in ray ids (paper 002 Sec. 4.4.1)', { max: 1048576 }),
   p('gpgpu_rt_predictor_collector_timeout', 'int', '16', 'cycles', 'a partial warp leaves the collector this long after its first ray arrived (paper 002 Sec. 4.4.1: 5-30 cycles differ insignificantly)'),
   p('gpgpu_rt_predictor_extra_warps', 'int', '0', 'warps', 'additional repacked warps the RT unit may hold beyond gpgpu_rt_max_warps (paper 002 Sec. 4.4.2, Fig. 15 "Repack 4")', { max: 1024 }),
-  p('gpgpu_rt_predictor_oracle', 'string', 'none', '', 'limit studies (paper 002 Sec. 6.3, Fig. 2): lookup = the table entry that verifies, if any; training = any node a prior ray hit (unbounded table); update = training with updates at lookup time', { choices: ['none', 'lookup', 'training', 'update'] }),
+  p('gpgpu_rt_predictor_oracle', 'string', 'none', '', 'limit studies (paper 002 Sec. 6.3, Fig. 2): lookup = the table entry that verifies, if any; training = any node a prior ray hit (unbounded table); update = training with updates at lookup time; never = every ray looked up, none predicted (the lookup pipeline\'s cost alone, not in the paper)', { choices: ['none', 'lookup', 'training', 'update', 'never'] }),
   p('gpgpu_rt_predictor_closest_hit', 'bool', '0', '', 'also predict closest-hit rays: a verified prediction trims tmax before the full traversal (paper 002 Sec. 6.4, global illumination)'),
   // --- statistics
   p('gpgpu_stats_sample_interval', 'int', '1000', 'cycles', 'period of the time series (RT occupancy over time)'),

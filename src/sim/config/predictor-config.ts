@@ -5,8 +5,12 @@
 
 export type ReplacementPolicy = 'lru' | 'lfu' | 'lru-k';
 export type RayHashFunction = 'grid-spherical' | 'two-point';
-/** Limit studies of Sec. 6.3: oracle lookup (OL), oracle training (OT), oracle update (OU). */
-export type PredictorOracle = 'none' | 'lookup' | 'training' | 'update';
+/**
+ * Limit studies of Sec. 6.3: oracle lookup (OL), oracle training (OT), oracle update (OU); and
+ * `never`, a control of this simulator's own: every ray goes through the lookup and update queues
+ * but none is predicted, which isolates what the lookup pipeline costs.
+ */
+export type PredictorOracle = 'none' | 'lookup' | 'training' | 'update' | 'never';
 
 export interface RayHashParams {
   fn: RayHashFunction;

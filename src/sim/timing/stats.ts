@@ -146,6 +146,20 @@ export const STAT_META: Record<string, StatMeta> = {
   rt_predictor_repacked_warps: { unit: 'warps', description: 'warps formed by the partial warp collector (Sec. 4.4.1)' },
   rt_predictor_collector_timeouts: { unit: 'warps', description: 'of those, partial warps that left on the collector timeout' },
   rt_predictor_avg_lookup_queue_cycles: { unit: 'cycles', description: 'cycles a ray waits in the lookup queue (4 ports by default)' },
+  rt_predictor_avg_pretraversal_cycles: { unit: 'cycles', description: 'cycles from a looked-up ray\'s entry into the RT unit to its first chance to traverse: lookup queue, its warp\'s other lookups, the partial warp collector and the wait for a Warp Buffer entry' },
+  rt_predictor_repacked_rays: { unit: 'rays', description: 'rays the partial warp collector moved into repacked warps' },
+  rt_predictor_avg_collector_cycles: { unit: 'cycles', description: 'cycles a repacked ray spent in the partial warp collector (timeout, and the wait for a Warp Buffer entry)' },
+  rt_predictor_latency_not_predicted: { unit: 'cycles', description: 'RT-unit latency (entry to finish) of a looked-up ray the table did not predict' },
+  rt_predictor_latency_verified: { unit: 'cycles', description: 'RT-unit latency of a verified ray' },
+  rt_predictor_latency_mispredicted: { unit: 'cycles', description: 'RT-unit latency of a mispredicted ray' },
+  rt_predictor_requests_not_predicted: { unit: 'requests', description: 'RT chunk requests sent by looked-up rays the table did not predict (part of rt_total_requests)' },
+  rt_predictor_requests_verified: { unit: 'requests', description: 'RT chunk requests sent by verified rays (traversal from the predicted nodes)' },
+  rt_predictor_requests_mispredicted_prediction: { unit: 'requests', description: 'RT chunk requests sent by mispredicted rays while traversing from the predicted nodes (wasted)' },
+  rt_predictor_requests_mispredicted_restart: { unit: 'requests', description: 'RT chunk requests sent by mispredicted rays in their restart from the root' },
+  rt_predictor_merged_not_predicted: { unit: 'chunks', description: 'chunks of not-predicted rays merged into a pending request instead of sent (part of rt_merged_in_warp)' },
+  rt_predictor_merged_verified: { unit: 'chunks', description: 'chunks of verified rays merged into a pending request' },
+  rt_predictor_merged_mispredicted_prediction: { unit: 'chunks', description: 'chunks of mispredicted rays\' traversals from the predicted nodes merged into a pending request' },
+  rt_predictor_merged_mispredicted_restart: { unit: 'chunks', description: 'chunks of mispredicted rays\' restarts merged into a pending request' },
 };
 
 export type CacheBreakdown = Record<'shader' | 'rt', Record<(typeof OUTCOME_NAMES)[number], number>>;
@@ -404,6 +418,20 @@ function predictorStats(p: PredictorStats, tableBytes: number): Record<string, n
     rt_predictor_repacked_warps: p.repackedWarps,
     rt_predictor_collector_timeouts: p.collectorTimeouts,
     rt_predictor_avg_lookup_queue_cycles: div(p.lookupQueueCycles, p.lookups),
+    rt_predictor_avg_pretraversal_cycles: div(p.preTraversalCycles, p.preTraversalRays),
+    rt_predictor_repacked_rays: p.repackedRays,
+    rt_predictor_avg_collector_cycles: div(p.collectorCycles, p.repackedRays),
+    rt_predictor_latency_not_predicted: div(p.latencyNotPredicted, p.lookups - p.predicted),
+    rt_predictor_latency_verified: div(p.latencyVerified, p.verified),
+    rt_predictor_latency_mispredicted: div(p.latencyMispredicted, p.mispredicted),
+    rt_predictor_requests_not_predicted: p.requestsNotPredicted,
+    rt_predictor_requests_verified: p.requestsVerified,
+    rt_predictor_requests_mispredicted_prediction: p.requestsMispredictedPrediction,
+    rt_predictor_requests_mispredicted_restart: p.requestsMispredictedRestart,
+    rt_predictor_merged_not_predicted: p.mergedNotPredicted,
+    rt_predictor_merged_verified: p.mergedVerified,
+    rt_predictor_merged_mispredicted_prediction: p.mergedMispredictedPrediction,
+    rt_predictor_merged_mispredicted_restart: p.mergedMispredictedRestart,
   };
 }
 

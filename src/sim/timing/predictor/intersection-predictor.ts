@@ -23,7 +23,8 @@
  * Oracles (Sec. 6.3, Fig. 2): `lookup` picks, among the nodes in the table, one that verifies the
  * ray (the deepest) if any exists, else the ray is not predicted; `training` does the same over
  * every node any earlier ray inserted (an unbounded table); `update` is `training` with the
- * ray's own update applied at lookup instead of after its traversal.
+ * ray's own update applied at lookup instead of after its traversal. `never` (not in the paper)
+ * predicts no ray: the lookup and update queues alone, a control for what the pipeline costs.
  */
 import type { PredictorConfig } from '../../config/predictor-config.js';
 import type { AccelerationStructure } from '../../rt/acceleration-structure.js';
@@ -57,6 +58,38 @@ export class PredictorStats {
   collectorTimeouts = 0;
   /** Cycles rays waited in the lookup queue, summed. */
   lookupQueueCycles = 0;
+  /**
+   * Cycles from a looked-up ray's entry into the RT unit to its first chance to traverse (ready in
+   * a warp of the buffer): the lookup, the wait for its warp's other lookups, and with repacking
+   * the partial warp collector and the wait for a Warp Buffer entry. Summed over looked-up rays
+   * with work; `collectorCycles` is the part spent in the collector (summed over repacked rays).
+   */
+  preTraversalCycles = 0;
+  preTraversalRays = 0;
+  collectorCycles = 0;
+  repackedRays = 0;
+  /**
+   * Cycles from entry to finish, summed per class of looked-up ray. These and the class counters
+   * below are counted by the predictor policy (predictor-policy.ts); behind the treelet queues
+   * they stay 0.
+   */
+  latencyNotPredicted = 0;
+  latencyVerified = 0;
+  latencyMispredicted = 0;
+  /**
+   * The RT unit's chunk requests by class of the looked-up ray that made them: fresh requests
+   * (sent to the L1D, `rt_total_requests`) and chunks merged into a pending request of the warp
+   * (`rt_merged_in_warp` / `_across_warps`). Mispredicted rays' are split into the prediction
+   * (traversal from the predicted nodes) and the restart from the root.
+   */
+  requestsNotPredicted = 0;
+  requestsVerified = 0;
+  requestsMispredictedPrediction = 0;
+  requestsMispredictedRestart = 0;
+  mergedNotPredicted = 0;
+  mergedVerified = 0;
+  mergedMispredictedPrediction = 0;
+  mergedMispredictedRestart = 0;
 
   add(o: PredictorStats): void {
     for (const k of Object.keys(this) as (keyof PredictorStats)[]) {
@@ -78,6 +111,8 @@ export interface Prediction {
   ops: number;
   predicted: boolean;
   verified: boolean;
+  /** The first `predictionTx` of `tx` traverse from the predicted nodes (0 when not predicted). */
+  predictionTx: number;
   /** The table update this ray makes when it finishes, if it hits. */
   update?: TableUpdate;
 }
@@ -158,10 +193,12 @@ export class IntersectionPredictor {
       (this.cfg.oracle === 'update' || !leaf ? {} : { update: this.tableUpdate(hash, accel, r, leaf) });
     const full = (): Prediction => {
       s.nodes += fullNodes;
-      return { tx: work.transactions, ops: work.boxTests + work.triangleTests + work.transforms, predicted: false, verified: false, ...updateOf(r.hitLeaf) };
+      return { tx: work.transactions, ops: work.boxTests + work.triangleTests + work.transforms, predicted: false, verified: false, predictionTx: 0, ...updateOf(r.hitLeaf) };
     };
     let nodes: readonly StartNode[] | undefined;
-    if (this.cfg.oracle === 'none') {
+    if (this.cfg.oracle === 'never') {
+      nodes = undefined;
+    } else if (this.cfg.oracle === 'none') {
       nodes = this.table.lookup(hash)?.filter((n) => n.accel === accel);
     } else {
       if (this.cfg.oracle === 'update' && r.hitLeaf) this.applyUpdate(this.tableUpdate(hash, accel, r, r.hitLeaf));
@@ -187,20 +224,20 @@ export class IntersectionPredictor {
       s.nodes += predNodes + fullNodes;
       return {
         tx: predTx.concat(work.transactions), ops: predOps + work.boxTests + work.triangleTests + work.transforms,
-        predicted: true, verified: false, ...updateOf(r.hitLeaf),
+        predicted: true, verified: false, predictionTx: predTx.length, ...updateOf(r.hitLeaf),
       };
     }
     s.verified++;
     const leaf = found.leafNode !== undefined ? { node: found.leafNode, instance: found.instanceIndex } : undefined;
     if (occlusion) {
       s.nodes += predNodes;
-      return { tx: predTx, ops: predOps, predicted: true, verified: true, ...updateOf(leaf) };
+      return { tx: predTx, ops: predOps, predicted: true, verified: true, predictionTx: predTx.length, ...updateOf(leaf) };
     }
     // Closest-hit ray: the predicted hit trims tmax, then the full traversal runs from the root.
     traverse(r.accel, { ...r.query, tmax: Math.min(r.query.tmax, res.committed!.t) }, { recordInto: this.rec, shortStackSize: r.shortStackSize });
     const trimmed = this.rec.toRtTransactions();
     s.nodes += predNodes + countNodes(trimmed);
-    return { tx: predTx.concat(trimmed), ops: predOps + opsOf(this.rec), predicted: true, verified: true, ...updateOf(r.hitLeaf) };
+    return { tx: predTx.concat(trimmed), ops: predOps + opsOf(this.rec), predicted: true, verified: true, predictionTx: predTx.length, ...updateOf(r.hitLeaf) };
   }
 
   /** The entry a hit ray writes: its hash and the Go-Up-Level ancestor of its hit leaf. */

@@ -24,6 +24,10 @@ export interface LookedUpRay extends RtRay {
   update?: TableUpdate | undefined;
   /** The table returned nodes for it. */
   predicted?: boolean;
+  /** Traversing from the predicted nodes found an intersection. */
+  verified?: boolean;
+  /** Its first `predictionTx` transactions traverse from the predicted nodes. */
+  predictionTx?: number;
 }
 
 export class PredictorLookup<R extends LookedUpRay> {
@@ -71,6 +75,8 @@ export class PredictorLookup<R extends LookedUpRay> {
       ray.update = pred.update;
       u.stats.ops += pred.ops;
       ray.predicted = pred.predicted;
+      ray.verified = pred.verified;
+      ray.predictionTx = pred.predictionTx;
       this.lookupDone.push(now + p.cfg.latency, ray);
     }
     if (this.lookupHead === this.lookupQueue.length) { truncate(this.lookupQueue, 0); this.lookupHead = 0; }

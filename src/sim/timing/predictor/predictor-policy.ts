@@ -19,7 +19,7 @@
 import type { RtLaneWork } from '../../warp-step.js';
 import { BaselineOrder, type Group, type OrderRay, type SmWarp } from '../rt/baseline-order.js';
 import type { RtUnit } from '../rt/rt-unit.js';
-import { COLLECTED, LOOKUP, READY } from '../rt/traversal-policy.js';
+import { COLLECTED, LOOKUP, READY, type RtRay } from '../rt/traversal-policy.js';
 import { type LookedUpRay, PredictorLookup } from './predictor-lookup.js';
 import { truncate } from '../truncate.js';
 
@@ -32,8 +32,10 @@ interface LookupGroup extends Group {
   held: PredictedRay[];
 }
 
-interface PredictedRay extends OrderRay, Pick<LookedUpRay, 'work' | 'update' | 'predicted'> {
+interface PredictedRay extends OrderRay, Pick<LookedUpRay, 'work' | 'update' | 'predicted' | 'verified' | 'predictionTx'> {
   warp: LookupGroup;
+  /** The cycle it entered the partial warp collector. */
+  collectedAt?: number;
 }
 
 export class PredictorPolicy extends BaselineOrder {
@@ -83,6 +85,37 @@ export class PredictorPolicy extends BaselineOrder {
     this.lookup.finished(r as PredictedRay);
   }
 
+  protected override finishRay(r: OrderRay, now: number): void {
+    const ray = r as PredictedRay;
+    const s = this.lookup.predictor.stats;
+    if (ray.predicted === false) s.latencyNotPredicted += now - ray.start;
+    else if (ray.predicted === true) {
+      if (ray.verified === true) s.latencyVerified += now - ray.start;
+      else s.latencyMispredicted += now - ray.start;
+    }
+    super.finishRay(r, now);
+  }
+
+  /** Chunk requests and merges by class of looked-up ray (rays not looked up have `predicted` unset). */
+  override requested(r: RtRay, fresh: number, merged: number): void {
+    const ray = r as PredictedRay;
+    if (ray.predicted === undefined) return;
+    const s = this.lookup.predictor.stats;
+    if (!ray.predicted) {
+      s.requestsNotPredicted += fresh;
+      s.mergedNotPredicted += merged;
+    } else if (ray.verified === true) {
+      s.requestsVerified += fresh;
+      s.mergedVerified += merged;
+    } else if (ray.idx < ray.predictionTx!) {
+      s.requestsMispredictedPrediction += fresh;
+      s.mergedMispredictedPrediction += merged;
+    } else {
+      s.requestsMispredictedRestart += fresh;
+      s.mergedMispredictedRestart += merged;
+    }
+  }
+
   /**
    * One cycle of the predictor (paper 002 Fig. 10): `ports` table updates and `ports` lookups;
    * lookups resolved `latency` cycles ago hand their rays to their warp, or with repacking the
@@ -98,6 +131,7 @@ export class PredictorPolicy extends BaselineOrder {
         this.finishRay(ray, now);
       } else if (ray.predicted === true && p.cfg.repack && this.collector.length < p.cfg.collectorSize) {
         ray.status = COLLECTED;
+        ray.collectedAt = now;
         w.active--;
         if (this.collector.length === 0) this.collectorSince = now;
         this.collector.push(ray);
@@ -107,7 +141,11 @@ export class PredictorPolicy extends BaselineOrder {
         w.held.push(ray);
       }
       if (w.lookups === 0 && w.held.length > 0) {
-        for (const r of w.held) w.readyRays.push(r);
+        for (const r of w.held) {
+          w.readyRays.push(r);
+          p.stats.preTraversalCycles += now - r.start;
+          p.stats.preTraversalRays++;
+        }
         truncate(w.held, 0);
       }
     });
@@ -125,6 +163,10 @@ export class PredictorPolicy extends BaselineOrder {
         ray.status = READY;
         w.active++;
         w.readyRays.push(ray);
+        p.stats.preTraversalCycles += now - ray.start;
+        p.stats.preTraversalRays++;
+        p.stats.collectorCycles += now - ray.collectedAt!;
+        p.stats.repackedRays++;
       }
       u.place(w);
       p.stats.repackedWarps++;

@@ -190,6 +190,7 @@ export class BaselineOrder implements TraversalPolicy {
   cycle(_now: number): void {}
   afterResponses(_now: number): void {}
   opStarted(): void {}
+  requested(_ray: RtRay, _fresh: number, _merged: number): void {}
   onResponse(_w: Waiter, _now: number): void {}
   portBeforeChunks(_now: number): boolean {
     return false;

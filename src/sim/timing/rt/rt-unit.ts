@@ -315,8 +315,11 @@ export class RtUnit implements MemClient {
     for (; taken < limit; taken++) {
       const ray = ready[taken]!;
       const t = ray.tx[ray.idx]!;
+      const merged0 = this.stats.mergedInWarp + this.stats.mergedAcrossWarps;
       const chunks = this.requests.request(ray, t.address, t.size, coalesce ? 1 : groups, coalesce ? 0 : w.entry, w, this.stats);
       if (chunks < 0) break;
+      const merged = this.stats.mergedInWarp + this.stats.mergedAcrossWarps - merged0;
+      this.policy.requested(ray, chunks - merged, merged);
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
       w.inflight++;

@@ -103,6 +103,11 @@ export interface TraversalPolicy {
   afterResponses(now: number): void;
   /** The ray's transaction is done (its operation finished, or it needed none). */
   advance(ray: RtRay, now: number): void;
+  /**
+   * The ray's next transaction was scheduled: `fresh` new chunk requests, `merged` chunks merged
+   * into pending ones (the predictor counts them per class of ray).
+   */
+  requested(ray: RtRay, fresh: number, merged: number): void;
   /** The ray starts an operation on a node of `kind` (treelets count tests per traversal mode). */
   opStarted(ray: RtRay, kind: RtNodeKind): void;
   /** The source's last ray is done and its last store acknowledged. */

@@ -440,6 +440,9 @@ export class TreeletPolicy implements TraversalPolicy {
     }
   }
 
+  /** The predictor's requests by class of ray are counted on the baseline order only (predictor-policy.ts). */
+  requested(_ray: RtRay, _fresh: number, _merged: number): void {}
+
   opStarted(ray: RtRay, kind: RtNodeKind): void {
     if (isBvhNode(kind)) {
       this.stats.modeTests[(ray as Ray).warp!.mode]!++;

@@ -77,3 +77,37 @@ test('closest-hit prediction (tmax trimming) also leaves the image unchanged', a
 test('a bad predictor knob is a config error naming it', (t) => {
   return t.throwsAsync(() => run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_hash=crc32']), { message: /gpgpu_rt_predictor_hash/ });
 });
+
+test('requests and merges by class of ray add up to the RT unit\'s when every ray is looked up', async (t) => {
+  const v = (await run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_closest_hit=1'], 'cornell')).stats.values;
+  const sum = (kind: string) =>
+    ['not_predicted', 'verified', 'mispredicted_prediction', 'mispredicted_restart'].reduce((a, c) => a + v[`rt_predictor_${kind}_${c}`]!, 0);
+  t.is(sum('requests'), v.rt_total_requests);
+  t.is(sum('merged'), v.rt_merged_in_warp! + v.rt_merged_across_warps!);
+  t.true(v.rt_predictor_requests_not_predicted! > 0);
+});
+
+test('class stats: a ray waits for its lookup before traversing; repacked rays wait in the collector; each class has a latency', async (t) => {
+  const v = (await run(['gpgpu_rt_predictor=1'])).stats.values;
+  t.true(v.rt_predictor_avg_pretraversal_cycles! >= v.rt_predictor_avg_lookup_queue_cycles!);
+  t.true(v.rt_predictor_repacked_rays! > 0 && v.rt_predictor_repacked_rays! <= v.rt_predictor_predicted!);
+  t.true(v.rt_predictor_avg_collector_cycles! > 0);
+  for (const c of ['not_predicted', 'verified', 'mispredicted']) t.true(v[`rt_predictor_latency_${c}`]! > 0, c);
+  // Only mispredicted rays restart from the root.
+  t.true(v.rt_predictor_requests_mispredicted_restart! > 0);
+  const off = (await run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_repack=0'])).stats.values;
+  t.is(off.rt_predictor_repacked_rays, 0);
+  t.is(off.rt_predictor_avg_collector_cycles, 0);
+});
+
+test('oracle never: every occlusion ray is looked up and none predicted, so node fetches are the full traversals\'', async (t) => {
+  const base = await run([]);
+  const never = await run(['gpgpu_rt_predictor=1', 'gpgpu_rt_predictor_oracle=never']);
+  t.deepEqual(Buffer.from(never.prepared.host.output!.levels[0]!.data.buffer), Buffer.from(base.prepared.host.output!.levels[0]!.data.buffer));
+  const v = never.stats.values;
+  t.true(v.rt_predictor_lookups! > 0);
+  t.is(v.rt_predictor_predicted, 0);
+  t.is(v.rt_predictor_nodes, v.rt_predictor_baseline_nodes);
+  t.is(v.rt_predictor_repacked_warps, 0);
+  t.is(v.rt_total_transactions, base.stats.values.rt_total_transactions);
+});

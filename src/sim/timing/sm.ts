@@ -589,6 +589,8 @@ export class Sm implements MemClient, CtaSlots {
     // The requests go straight into the queue, and are taken back if the instruction does not fit.
     const q = this.ldst;
     let responses = 0;
+    let loadLanes = 0;
+    let storeLanes = 0;
     for (; k < mem.length && mem[k]!.instIndex === i; k++) {
       const a = mem[k]!;
       if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
@@ -599,6 +601,8 @@ export class Sm implements MemClient, CtaSlots {
       if (perThread) perThreadRequests(a, q);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
+      if (kind === ReqKind.Load) loadLanes += popcount(a.laneMask);
+      else if (kind === ReqKind.Store) storeLanes += popcount(a.laneMask);
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.
@@ -606,12 +610,9 @@ export class Sm implements MemClient, CtaSlots {
       q.dropNewest(q.length - queued);
       return false;
     }
-    for (let j = this.memIdx[slot]!; j < k; j++) {
-      const a = mem[j]!;
-      if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
-      if (a.kind === 'load') this.stats.loadThreads += popcount(a.laneMask);
-      else if (a.kind === 'store') this.stats.storeThreads += popcount(a.laneMask);
-    }
+    // Counted once the instruction goes (a refused one is retried and would count again).
+    this.stats.loadThreads += loadLanes;
+    this.stats.storeThreads += storeLanes;
     this.memIdx[slot] = k;
     this.pendingMem[slot]! += responses;
     return true;

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { simulateWorkload } from '../src/driver/simulate-workload.js';
-import { calibrationDir, listBuiltinWorkloads } from '../src/sim/workload/load-manifest.js';
+import { calibrationDir, listBuiltinWorkloads, listCalibrationWorkloads } from '../src/sim/workload/load-manifest.js';
 import { simulatorCommitKey } from './case-studies/cached-runs.js';
 import { writeDocBlocks } from './case-studies/doc-blocks.js';
 import { repoRoot } from './jobs/wknd-runs.js';
@@ -75,6 +75,14 @@ const workloads = option('workloads', [...listBuiltinWorkloads().map((w) => w.na
 const presets = option('presets', ['baseline', 'mobile', 'treelet', 'rtx2060']);
 const sizes = option('sizes', ['256', '512']);
 const spp = option('spp', ['2'])[0]!;
+// A name that is no workload is the command's mistake, not a run that failed: refuse it before
+// anything runs, so no error result is kept for it.
+const known = new Set([...listBuiltinWorkloads(), ...listCalibrationWorkloads()].map((w) => w.name));
+const unknown = workloads.filter((w) => !known.has(w) && !existsSync(w));
+if (unknown.length > 0) {
+  process.stderr.write(`completion: unknown workload ${unknown.join(', ')} (known: ${[...known].join(', ')}; or a manifest path)\n`);
+  process.exit(2);
+}
 if (lumibench.length === 0 && !args.includes('--workloads')) {
   process.stdout.write(`LumiBench WKND: skipped (${join(calibrationDir(), 'lumibench-wknd')} not found)\n`);
 }

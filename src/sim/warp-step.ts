@@ -140,6 +140,19 @@ export interface StepDeps {
   start: Uint32Array;
   list: Uint32Array;
   fromMemory: Uint8Array;
+  /** Per instruction: the PTX op it issues as (ptx-op.ts: its unit, latency and initiation interval). */
+  ptx: Uint8Array;
+  /** Per instruction i: the PTX ops chain[chainStart[i] .. chainStart[i + 1]) that follow it on the critical path of the sequence it becomes. */
+  chainStart: Uint32Array;
+  chain: Uint8Array;
+  /**
+   * Per instruction i: its source registers regs[regStart[i] .. regStart[i + 1]) and its destination
+   * register dst[i] (-1: none), numbered by SSA value id as GPGPU-Sim numbers PTX's virtual
+   * registers (the operand collector's register banks).
+   */
+  regStart: Uint32Array;
+  regs: Int32Array;
+  dst: Int32Array;
 }
 
 export interface WarpStep {

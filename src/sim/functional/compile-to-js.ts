@@ -45,6 +45,7 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
+import { ptxOpsOf, type OperandTypes } from './ptx-ops-of.js';
 
 export class FunctionCompiler {
   private readonly layout: LayoutTable;
@@ -256,6 +257,27 @@ export class FunctionCompiler {
     return this.layout.leavesOf(this.typeOfValue(v));
   }
 
+  /** Operand types as the PTX-op mapping reads them (ptx-ops-of.ts). */
+  private readonly operandTypes: OperandTypes = {
+    scalar: (v) => {
+      let t = typeOf(this.m.types, this.typeOfValue(v));
+      if (t.kind === 'matrix') t = typeOf(this.m.types, t.column);
+      if (t.kind === 'vector') t = typeOf(this.m.types, t.elem);
+      if (t.kind === 'float') return t.width === 64 ? 'f64' : 'f32';
+      return t.kind === 'int' ? 'int' : 'other';
+    },
+    components: (v) => {
+      let t = typeOf(this.m.types, this.typeOfValue(v));
+      if (t.kind === 'matrix') t = typeOf(this.m.types, t.column);
+      return t.kind === 'vector' ? t.count : 1;
+    },
+  };
+
+  /** Whether an operand is a register of the PTX Vulkan-Sim runs (not a constant, a global pointer or a register-promoted variable). */
+  private isRegister(v: ValueId): boolean {
+    return this.statics.constantLeaves(v) === undefined && this.statics.globalPointer(v) === undefined && !this.promotedVars.has(v);
+  }
+
   private typeOfValue(v: ValueId): TypeId {
     const t = this.types.get(v) ?? this.statics.valueType(v);
     if (t === undefined) throw new SimError('internal', `unknown value %${v} in @${this.fn.name}`);
@@ -415,7 +437,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, memSites),
+      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v)),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
@@ -570,8 +592,8 @@ export class FunctionCompiler {
   }
 }
 
-/** In-piece register dependencies of the counted instructions (see StepDeps). */
-function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[]): StepDeps {
+/** In-piece register dependencies of the counted instructions, and what the issue stage charges each (see StepDeps). */
+function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[], types: OperandTypes, isRegister: (v: ValueId) => boolean): StepDeps {
   const producer = new Map<ValueId, number>();
   const start = new Uint32Array(counted.length + 1);
   const list: number[] = [];
@@ -590,5 +612,31 @@ function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[]): StepD
   start[counted.length] = list.length;
   const fromMemory = new Uint8Array(counted.length);
   for (const m of memSites) if (m.kind !== 'store' && m.instIndex < counted.length) fromMemory[m.instIndex] = 1;
-  return { start, list: Uint32Array.from(list), fromMemory };
+  const ptx = new Uint8Array(counted.length);
+  const chainStart = new Uint32Array(counted.length + 1);
+  const chain: number[] = [];
+  const regStart = new Uint32Array(counted.length + 1);
+  const regs: number[] = [];
+  const dst = new Int32Array(counted.length).fill(-1);
+  counted.forEach((inst, i) => {
+    const ops = ptxOpsOf(inst, types);
+    ptx[i] = ops[0]!;
+    chainStart[i] = chain.length;
+    for (let k = 1; k < ops.length; k++) chain.push(ops[k]!);
+    regStart[i] = regs.length;
+    const seen = new Set<number>();
+    for (const v of operands(inst)) {
+      if (!seen.has(v) && isRegister(v)) {
+        seen.add(v);
+        regs.push(v);
+      }
+    }
+    if ('id' in inst && typeof inst.id === 'number' && inst.op !== 'store') dst[i] = inst.id;
+  });
+  chainStart[counted.length] = chain.length;
+  regStart[counted.length] = regs.length;
+  return {
+    start, list: Uint32Array.from(list), fromMemory,
+    ptx, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
+  };
 }

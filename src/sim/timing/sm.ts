@@ -32,6 +32,8 @@ import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
+import { IssuePipeline, IssueUnit } from './operand-collector.js';
+import { PtxOp, PtxUnit, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
@@ -99,8 +101,7 @@ export class SmStats {
   }
 }
 
-/** Unit group per OpClass: 0 SP, 1 SFU, 2 LD/ST, -1 none (RT is its own unit). */
-const UNIT_GROUP = [0, 1, 2, 2, -1, 0, 0];
+const NO_REGS = new Int32Array(0);
 const INST_BYTES = 16;
 
 function popcount(x: number): number {
@@ -144,9 +145,16 @@ export class Sm implements MemClient, CtaSlots {
   private readonly ctaOf: Int32Array;
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
-  private readonly unitFree: Float64Array[];
-  /** issueWake's scratch: per unit group, the cycle its first unit frees up. */
-  private readonly unitFreeAt = new Float64Array(3);
+  /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
+  private readonly pipe: IssuePipeline;
+  /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
+  private readonly unitOfPtx: Uint8Array;
+  /** The unit class Control / Register instructions (branches, register moves) issue to. */
+  private readonly intUnit: IssueUnit;
+  /** Under gpgpu_dual_issue_diff_exec_units: the unit class a warp's further instruction in this cycle must not use (-1: any). */
+  private forbidUnit = -1;
+  /** The unit class of the instruction tryIssueCtx issued last. */
+  private lastUnit = -1;
   private readonly ldst = new LdstQueue();
   /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
   private readonly l1Pipe: L1LatencyQueue;
@@ -186,7 +194,16 @@ export class Sm implements MemClient, CtaSlots {
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
-    this.scoreboard = new InstructionScoreboard(nc, Math.max(...cfg.opLatency));
+    this.pipe = new IssuePipeline(cfg);
+    // Longest issue-to-result time of one instruction, but for double precision, which no ray tracing shader uses.
+    const longest = Math.max(...cfg.opLatency, ...cfg.ptxLatency.filter((_, k) => k < PtxOp.DpAdd || k > PtxOp.DpDiv)) + this.pipe.depth;
+    this.scoreboard = new InstructionScoreboard(nc, longest);
+    this.intUnit = cfg.units.int > 0 ? IssueUnit.Int : IssueUnit.Sp;
+    this.unitOfPtx = new Uint8Array(PTX_OP_COUNT);
+    for (let k = 0; k < PTX_OP_COUNT; k++) {
+      const u = ptxUnitOf(k as PtxOp);
+      this.unitOfPtx[k] = u === PtxUnit.Sp ? IssueUnit.Sp : u === PtxUnit.Sfu ? IssueUnit.Sfu : u === PtxUnit.Dp ? (cfg.units.dp > 0 ? IssueUnit.Dp : IssueUnit.Sfu) : this.intUnit;
+    }
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);
     this.inRt = new Uint8Array(nc);
@@ -198,7 +215,6 @@ export class Sm implements MemClient, CtaSlots {
     this.ctaOf = new Int32Array(n).fill(-1);
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
-    this.unitFree = [cfg.units.sp, cfg.units.sfu, cfg.units.mem].map((k) => new Float64Array(k));
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -319,6 +335,7 @@ export class Sm implements MemClient, CtaSlots {
     const banks = this.cfg.l1Banks;
     const q = this.ldst;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
+      if (q.headReadyAt() > now) break;
       const addr = q.headAddr();
       const words = q.headWords();
       const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;
@@ -363,7 +380,11 @@ export class Sm implements MemClient, CtaSlots {
     const c = this.itsSlot[slot] === 1 ? this.lastCtx[slot]! : slot;
     for (let k = 1; k < this.cfg.maxIssuePerWarp; k++) {
       this.nextIssueAt[c] = now;
-      if (!this.tryIssueCtx(slot, c, now)) {
+      // gpgpu_dual_issue_diff_exec_units: the next instruction must use another unit class.
+      this.forbidUnit = this.cfg.issue.dualIssueDiffUnits ? this.lastUnit : -1;
+      const issued = this.tryIssueCtx(slot, c, now);
+      this.forbidUnit = -1;
+      if (!issued) {
         this.nextIssueAt[c] = Math.max(this.nextIssueAt[c]!, now + 1);
         break;
       }
@@ -527,22 +548,20 @@ export class Sm implements MemClient, CtaSlots {
       }
     }
     const cls = step.opClasses[i]!;
-    const g = UNIT_GROUP[cls]!;
-    let unit = -1;
-    if (g >= 0) {
-      const free = this.unitFree[g]!;
-      let freeAt = Infinity;
-      for (let u = 0; u < free.length; u++) {
-        if (free[u]! <= now) { unit = u; break; }
-        if (free[u]! < freeAt) freeAt = free[u]!;
-      }
-      if (unit < 0) return this.notReadyUntil(freeAt);
+    const unit = this.issueUnitOf(step, i);
+    const sched = slot % this.sched.length;
+    if (unit >= 0) {
+      if (unit === this.forbidUnit) return false;
+      // The scheduler's ID_OC slot of that unit class must be empty (operand-collector.ts).
+      const free = this.pipe.slotFreeAt(unit, sched);
+      if (free > now) return this.notReadyUntil(free);
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) {
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return false;
     }
+    const queuedBefore = this.ldst.length;
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
@@ -550,8 +569,30 @@ export class Sm implements MemClient, CtaSlots {
       this.rtSent[c] = 1;
       this.inRt[c] = 1;
     }
-    if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
-    const done = now + this.cfg.opLatency[cls]!;
+    let done = now + this.cfg.opLatency[cls]!;
+    if (unit >= 0) {
+      // Through the operand collector to its unit; the result is written back `latency + depth` cycles after issue when nothing conflicts.
+      const deps = step.deps;
+      const alu = cls === OpClass.Alu || cls === OpClass.Sfu;
+      const op = alu ? this.ptxOpOf(step, i) : PtxOp.Other;
+      const mem = unit === IssueUnit.Mem;
+      const latency = mem ? 0 : alu ? this.cfg.ptxLatency[op]! : this.cfg.opLatency[cls]!;
+      const ii = mem ? 1 : alu ? this.cfg.ptxInitiation[op]! : this.cfg.opInitiation[cls]!;
+      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps.regs, deps.regStart[i]!, deps.regStart[i + 1]!, deps.dst[i]!, latency, ii);
+      else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
+      if (mem) {
+        // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
+        this.ldst.readyFrom(queuedBefore, this.pipe.execAt);
+        done = this.pipe.execAt;
+      } else {
+        done = this.pipe.writebackAt;
+        if (alu && deps !== undefined) {
+          // The dependent PTX ops that follow on the critical path of the sequence it becomes, each issued at its producer's writeback.
+          for (let k = deps.chainStart[i]!, end = deps.chainStart[i + 1]!; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+        }
+      }
+    }
+    this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     this.scoreboard.issued(c, i, done);
     this.nextIssueAt[c] = now + 1;
@@ -565,6 +606,29 @@ export class Sm implements MemClient, CtaSlots {
   }
 
   /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
+  /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */
+  private ptxOpOf(step: WarpStep, i: number): PtxOp {
+    if (step.deps !== undefined) return step.deps.ptx[i]! as PtxOp;
+    return step.opClasses[i] === OpClass.Sfu ? PtxOp.Sfu : PtxOp.Other;
+  }
+
+  /** The unit class instruction i of the step issues to, -1 for the RT unit's instruction (accepted at issue). */
+  private issueUnitOf(step: WarpStep, i: number): number {
+    const cls = step.opClasses[i]!;
+    switch (cls) {
+      case OpClass.Alu:
+      case OpClass.Sfu:
+        return this.unitOfPtx[this.ptxOpOf(step, i)]!;
+      case OpClass.Memory:
+      case OpClass.Texture:
+        return IssueUnit.Mem;
+      case OpClass.Rt:
+        return -1;
+      default:
+        return this.intUnit;
+    }
+  }
+
   private notReadyUntil(t: number): false {
     if (t < this.scanWake) this.scanWake = t;
     return false;
@@ -759,13 +823,6 @@ export class Sm implements MemClient, CtaSlots {
    * outside event (a unit freeing up, an issue interval or a block latency elapsing).
    */
   private issueWake(now: number): number {
-    // Per unit group, the cycle its first unit frees up.
-    const freeAt = this.unitFreeAt;
-    for (let g = 0; g < 3; g++) {
-      let free = Infinity;
-      for (const u of this.unitFree[g]!) free = Math.min(free, u);
-      freeAt[g] = free;
-    }
     let t = Infinity;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
@@ -778,9 +835,9 @@ export class Sm implements MemClient, CtaSlots {
         // context's latency, a response, an RT completion) is accounted for by that context.
         if (its && this.ctxIdle(c, now)) continue;
         if (this.instIdx[c]! < this.stepInsts[c]!) {
-          const g = UNIT_GROUP[step!.opClasses[this.instIdx[c]!]!]!;
+          const u = this.issueUnitOf(step!, this.instIdx[c]!);
           let at = this.nextIssueAt[c]!;
-          if (g >= 0) at = Math.max(at, freeAt[g]!);
+          if (u >= 0) at = Math.max(at, this.pipe.slotFreeAt(u, slot % this.sched.length));
           // Every warp was tried this cycle. One that was past its issue interval with a free unit
           // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
           if (at > now) t = Math.min(t, at);

@@ -142,6 +142,8 @@ export interface StepDeps {
   fromMemory: Uint8Array;
   /** Per instruction: the PTX op it issues as (ptx-op.ts: its unit, latency and initiation interval). */
   ptx: Uint8Array;
+  /** Per instruction: the PTX instructions it stands for (0: none, e.g. a register-promoted variable's load; it issues nothing). */
+  ptxCount: Uint8Array;
   /** Per instruction i: the PTX ops chain[chainStart[i] .. chainStart[i + 1]) that follow it on the critical path of the sequence it becomes. */
   chainStart: Uint32Array;
   chain: Uint8Array;

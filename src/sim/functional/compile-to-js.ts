@@ -45,7 +45,7 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
-import { ptxOpsOf, type OperandTypes } from './ptx-ops-of.js';
+import { ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
 
 export class FunctionCompiler {
   private readonly layout: LayoutTable;
@@ -266,12 +266,25 @@ export class FunctionCompiler {
       if (t.kind === 'float') return t.width === 64 ? 'f64' : 'f32';
       return t.kind === 'int' ? 'int' : 'other';
     },
-    components: (v) => {
-      let t = typeOf(this.m.types, this.typeOfValue(v));
+    components: (v) => this.operandTypes.componentsOfType(this.typeOfValue(v)),
+    componentsOfType: (id) => {
+      let t = typeOf(this.m.types, id);
       if (t.kind === 'matrix') t = typeOf(this.m.types, t.column);
       return t.kind === 'vector' ? t.count : 1;
     },
+    columnsOfType: (id) => {
+      const t = typeOf(this.m.types, id);
+      return t.kind === 'matrix' ? t.columns : 1;
+    },
+    isConstant: (v) => this.statics.constantLeaves(v) !== undefined,
   };
+
+  /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
+  private promotedRoot(inst: Inst): number {
+    const ptr = inst.op === 'load' || inst.op === 'store' ? inst.ptr : inst.op === 'accessChain' ? inst.base : undefined;
+    if (ptr === undefined) return -1;
+    return this.promoted.get(ptr)?.slot ?? -1;
+  }
 
   /** Whether an operand is a register of the PTX Vulkan-Sim runs (not a constant, a global pointer or a register-promoted variable). */
   private isRegister(v: ValueId): boolean {
@@ -437,7 +450,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v)),
+      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst)),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
@@ -592,38 +605,56 @@ export class FunctionCompiler {
   }
 }
 
-/** In-piece register dependencies of the counted instructions, and what the issue stage charges each (see StepDeps). */
-function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[], types: OperandTypes, isRegister: (v: ValueId) => boolean): StepDeps {
-  const producer = new Map<ValueId, number>();
-  const start = new Uint32Array(counted.length + 1);
+/**
+ * In-piece register dependencies of the counted instructions, and what the issue stage charges
+ * each (see StepDeps), on the PTX Vulkan-Sim runs: an instruction with no PTX counterpart
+ * (ptx-ops-of.ts: promoted-variable loads and stores, composite moves) issues nothing, and an
+ * instruction reading its value depends on the instructions that value comes from instead (a
+ * promoted load's value: the last store to that variable in the piece).
+ */
+function stepDeps(
+  counted: readonly Inst[], memSites: readonly MemSite[], types: OperandTypes,
+  isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number,
+): StepDeps {
+  const n = counted.length;
+  /** SSA value -> the issuing instructions of the piece its value comes from. */
+  const sources = new Map<ValueId, readonly number[]>();
+  /** Promoted variable (first slot) -> the issuing instructions of the value last stored to it in the piece. */
+  const stored = new Map<number, readonly number[]>();
+  const start = new Uint32Array(n + 1);
   const list: number[] = [];
-  counted.forEach((inst, i) => {
-    start[i] = list.length;
-    const seen = new Set<number>();
-    for (const v of operands(inst)) {
-      const p = producer.get(v);
-      if (p !== undefined && !seen.has(p)) {
-        seen.add(p);
-        list.push(p);
-      }
-    }
-    if ('id' in inst && typeof inst.id === 'number') producer.set(inst.id, i);
-  });
-  start[counted.length] = list.length;
-  const fromMemory = new Uint8Array(counted.length);
-  for (const m of memSites) if (m.kind !== 'store' && m.instIndex < counted.length) fromMemory[m.instIndex] = 1;
-  const ptx = new Uint8Array(counted.length);
-  const chainStart = new Uint32Array(counted.length + 1);
+  const ptx = new Uint8Array(n);
+  const ptxCount = new Uint8Array(n);
+  const chainStart = new Uint32Array(n + 1);
   const chain: number[] = [];
-  const regStart = new Uint32Array(counted.length + 1);
+  const regStart = new Uint32Array(n + 1);
   const regs: number[] = [];
-  const dst = new Int32Array(counted.length).fill(-1);
+  const dst = new Int32Array(n).fill(-1);
+  const sourcesOf = (v: ValueId): readonly number[] => sources.get(v) ?? [];
   counted.forEach((inst, i) => {
-    const ops = ptxOpsOf(inst, types);
-    ptx[i] = ops[0]!;
+    const root = promotedRoot(inst);
+    const seq = ptxSequenceOf(inst, types, root >= 0);
+    let from: readonly number[];
+    if (root >= 0 && inst.op === 'load') from = stored.get(root) ?? [];
+    else {
+      const acc = new Set<number>();
+      for (const v of operands(inst)) for (const p of sourcesOf(v)) acc.add(p);
+      from = [...acc];
+    }
+    // A store to part of a variable leaves the rest: a later load waits for every store to it in the piece.
+    if (root >= 0 && inst.op === 'store') stored.set(root, [...new Set([...(stored.get(root) ?? []), ...sourcesOf(inst.value)])]);
+    start[i] = list.length;
+    ptx[i] = seq.chain[0]!;
+    ptxCount[i] = Math.min(255, seq.count);
     chainStart[i] = chain.length;
-    for (let k = 1; k < ops.length; k++) chain.push(ops[k]!);
     regStart[i] = regs.length;
+    const id: ValueId | undefined = 'id' in inst && typeof inst.id === 'number' && inst.op !== 'store' ? inst.id : undefined;
+    if (seq.count === 0) {
+      if (id !== undefined) sources.set(id, from);
+      return;
+    }
+    list.push(...from);
+    for (let k = 1; k < seq.chain.length; k++) chain.push(seq.chain[k]!);
     const seen = new Set<number>();
     for (const v of operands(inst)) {
       if (!seen.has(v) && isRegister(v)) {
@@ -631,12 +662,18 @@ function stepDeps(counted: readonly Inst[], memSites: readonly MemSite[], types:
         regs.push(v);
       }
     }
-    if ('id' in inst && typeof inst.id === 'number' && inst.op !== 'store') dst[i] = inst.id;
+    if (id !== undefined) {
+      dst[i] = id;
+      sources.set(id, [i]);
+    }
   });
-  chainStart[counted.length] = chain.length;
-  regStart[counted.length] = regs.length;
+  start[n] = list.length;
+  chainStart[n] = chain.length;
+  regStart[n] = regs.length;
+  const fromMemory = new Uint8Array(n);
+  for (const m of memSites) if (m.kind !== 'store' && m.instIndex < n) fromMemory[m.instIndex] = 1;
   return {
     start, list: Uint32Array.from(list), fromMemory,
-    ptx, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
+    ptx, ptxCount, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
   };
 }

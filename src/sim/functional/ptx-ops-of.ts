@@ -14,6 +14,7 @@
  * lowering writes them, shortened to its structure; every such case is listed below by name.
  */
 import type { Inst, ValueId } from '../../ir/inst.js';
+import type { TypeId } from '../../ir/types.js';
 import { PtxOp } from '../ptx-op.js';
 
 /** What the mapping needs to know of an operand's type. */
@@ -22,6 +23,12 @@ export interface OperandTypes {
   scalar(v: ValueId): 'f32' | 'f64' | 'int' | 'other';
   /** Components of a vector (its column length for a matrix), 1 for a scalar. */
   components(v: ValueId): number;
+  /** The same for a type (an instruction's result type). */
+  componentsOfType(t: TypeId): number;
+  /** Columns of a matrix type, 1 otherwise. */
+  columnsOfType(t: TypeId): number;
+  /** Whether the value is a compile-time constant. */
+  isConstant(v: ValueId): boolean;
 }
 
 function arith(kind: 'f32' | 'f64' | 'int' | 'other', fp: PtxOp, dp: PtxOp, int: PtxOp): PtxOp {
@@ -42,8 +49,94 @@ function dot(k: ReturnType<OperandTypes['scalar']>, n: number): PtxOp[] {
 /** Integer division and remainder: NIR's nir_lower_idiv (u2f, rcp, mul, f2u, then the correction mul and sub). */
 const INT_DIVISION: readonly PtxOp[] = [PtxOp.Other, PtxOp.Sfu, PtxOp.FpMul, PtxOp.Other, PtxOp.IntMul, PtxOp.IntAdd];
 
+/** What an IR instruction becomes in Vulkan-Sim's PTX. */
+export interface PtxSequence {
+  /** The op it issues as, then the ops on its critical path (never empty). */
+  chain: readonly PtxOp[];
+  /** PTX instructions in all (components and parallel ops included); 0 for an instruction NIR's SSA form does not have. */
+  count: number;
+}
+
+/**
+ * Instructions with no PTX counterpart: NIR's lower_vars_to_ssa turns register-promotable
+ * variables into SSA values (their loads, stores and access chains vanish), its scalar ALU ops
+ * read vector components through swizzles (extract, shuffle, insert and construct are copy-
+ * propagated away), and bitcasts and copies are no-ops.
+ */
+const NO_PTX: ReadonlySet<string> = new Set(['extract', 'shuffle', 'insert', 'construct', 'copyObject', 'undef', 'bitcast', 'transpose', 'convertUToPtr', 'convertPtrToU']);
+
+/**
+ * The PTX sequence of instruction `inst`; `promoted`: it loads, stores or indexes a
+ * register-promoted variable (an SSA value in NIR).
+ */
+export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean): PtxSequence {
+  if (promoted || NO_PTX.has(inst.op)) return { chain: [PtxOp.Other], count: 0 };
+  const chain = ptxOpsOf(inst, types);
+  return { chain, count: ptxCountOf(inst, types, chain) };
+}
+
+/** PTX instructions of a non-vanishing instruction: per component for element-wise ops (NIR's ALU is scalar). */
+function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): number {
+  const n = 'type' in inst && typeof inst.type === 'number' ? types.componentsOfType(inst.type) : 1;
+  switch (inst.op) {
+    case 'binary':
+      switch (inst.kind) {
+        case 'dot':
+          return chain.length;
+        case 'matrixTimesVector':
+        case 'vectorTimesMatrix':
+          return n * chain.length;
+        case 'matrixTimesMatrix':
+          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * chain.length;
+        case 'outerProduct':
+        case 'matrixTimesScalar':
+          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type);
+        default:
+          return n * chain.length;
+      }
+    case 'ext': {
+      const reductions = ['length', 'distance', 'determinant'];
+      if (reductions.includes(inst.fn)) return chain.length;
+      const k = types.components(inst.args[0]!);
+      if (inst.fn === 'normalize') return 2 * k - 1 + 1 + k;
+      if (inst.fn === 'faceforward' || inst.fn === 'reflect') return 2 * k - 1 + 2 * k;
+      if (inst.fn === 'refract') return 2 * k - 1 + 6 + 2 * k;
+      if (inst.fn === 'cross') return 6;
+      if (inst.fn === 'mix') return 4 * n;
+      if (inst.fn === 'inverse') return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * 3;
+      return n * chain.length;
+    }
+    case 'compare':
+    case 'unary':
+    case 'select':
+    case 'convert':
+    case 'subgroup':
+    case 'bits':
+      return n;
+    case 'test':
+      // any / all: or / and over the components' predicates; isnan / isinf: a setp each.
+      return inst.kind === 'any' || inst.kind === 'all' ? Math.max(1, types.components(inst.a) - 1) : n;
+    case 'extractDynamic':
+      // NIR lowers an indirect vector index to a bcsel chain.
+      return Math.max(1, types.components(inst.value) - 1);
+    case 'insertDynamic':
+      return types.components(inst.composite);
+    case 'load':
+    case 'store':
+      // Scalar loads and stores per component (the access itself stays one vector access here).
+      return inst.op === 'load' ? types.componentsOfType(inst.type) : types.components(inst.value);
+    case 'accessChain':
+      // Address arithmetic per dynamic index (constant indices fold into the offset).
+      return inst.indices.filter((v) => !types.isConstant(v)).length;
+    case 'switch':
+      return 1 + inst.cases.length;
+    default:
+      return 1;
+  }
+}
+
 /** The PTX ops instruction `inst` becomes, first the one it issues as (never empty). */
-export function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
+function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
   switch (inst.op) {
     case 'binary': {
       const k = types.scalar(inst.a);

@@ -145,6 +145,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly ctaOf: Int32Array;
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
+  /** Per scheduler: the cycle it finishes issuing the PTX instructions of its last IR instruction. */
+  private readonly schedBusyUntil: Float64Array;
   /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
@@ -215,6 +217,7 @@ export class Sm implements MemClient, CtaSlots {
     this.ctaOf = new Int32Array(n).fill(-1);
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
+    this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -352,6 +355,8 @@ export class Sm implements MemClient, CtaSlots {
   private issueFrom(s: number, now: number): boolean {
     const slots = this.sched[s]!;
     if (slots.length === 0) return false;
+    // Still issuing the further PTX instructions of its last instruction.
+    if (this.schedBusyUntil[s]! > now) return this.notReadyUntil(this.schedBusyUntil[s]!);
     const last = this.lastIssued[s]!;
     if (this.cfg.scheduler === 'gto') {
       if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return this.issueMore(last, now);
@@ -528,7 +533,14 @@ export class Sm implements MemClient, CtaSlots {
       if (!this.ensureStep(slot, c, now)) return this.notReadyUntil(this.readyAt[c]!);
     }
     const step = this.steps[c]!;
-    const i = this.instIdx[c]!;
+    let i = this.instIdx[c]!;
+    const deps = step.deps;
+    if (deps !== undefined && i < step.insts && deps.ptxCount[i] === 0) {
+      // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
+      while (i < step.insts && deps.ptxCount[i] === 0) i++;
+      this.instIdx[c] = i;
+      if (i >= step.insts && (step.rt === undefined || this.rtSent[c] === 1)) return this.tryIssueCtx(slot, c, now);
+    }
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
       if (this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now)) {
@@ -539,8 +551,8 @@ export class Sm implements MemClient, CtaSlots {
       return false;
     }
     if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
-    if (step.deps !== undefined) {
-      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!, now);
+    if (deps !== undefined) {
+      const ready = this.scoreboard.readyAt(c, deps, i, this.pendingMem[c]!, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
@@ -570,9 +582,10 @@ export class Sm implements MemClient, CtaSlots {
       this.inRt[c] = 1;
     }
     let done = now + this.cfg.opLatency[cls]!;
+    // The PTX instructions it stands for issue one per cycle from this warp and its scheduler.
+    const count = deps !== undefined ? deps.ptxCount[i]! : 1;
     if (unit >= 0) {
       // Through the operand collector to its unit; the result is written back `latency + depth` cycles after issue when nothing conflicts.
-      const deps = step.deps;
       const alu = cls === OpClass.Alu || cls === OpClass.Sfu;
       const op = alu ? this.ptxOpOf(step, i) : PtxOp.Other;
       const mem = unit === IssueUnit.Mem;
@@ -588,19 +601,24 @@ export class Sm implements MemClient, CtaSlots {
         done = this.pipe.writebackAt;
         if (alu && deps !== undefined) {
           // The dependent PTX ops that follow on the critical path of the sequence it becomes, each issued at its producer's writeback.
-          for (let k = deps.chainStart[i]!, end = deps.chainStart[i + 1]!; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+          const from = deps.chainStart[i]!;
+          const end = deps.chainStart[i + 1]!;
+          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+          // Its other PTX instructions (further components) issue in the cycles after the first.
+          done += Math.max(0, count - 1 - (end - from));
         }
       }
     }
     this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     this.scoreboard.issued(c, i, done);
-    this.nextIssueAt[c] = now + 1;
+    this.nextIssueAt[c] = now + Math.max(1, count);
+    if (count > 1) this.schedBusyUntil[sched] = now + count;
     this.instIdx[c] = i + 1;
     const lanes = popcount(step.activeMask);
-    this.stats.warpInsts++;
-    this.stats.threadInsts += lanes;
-    this.stats.simtHistogram[lanes]!++;
+    this.stats.warpInsts += count;
+    this.stats.threadInsts += lanes * count;
+    this.stats.simtHistogram[lanes]! += count;
     if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
     return true;
   }

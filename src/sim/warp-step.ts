@@ -155,6 +155,16 @@ export interface StepDeps {
   regStart: Uint32Array;
   regs: Int32Array;
   dst: Int32Array;
+  /**
+   * Dependencies on earlier steps, for the per-register scoreboard: instruction i reads the keys
+   * xsrc[xStart[i] .. xStart[i + 1]) (SSA value ids defined before the piece, and promoted
+   * variables not stored in the piece before it, as 2^30 + their first slot) and writes the keys
+   * wkeys[wStart[i] .. wStart[i + 1]) (its result's id, and the promoted variables stored from it).
+   */
+  xStart: Uint32Array;
+  xsrc: Int32Array;
+  wStart: Uint32Array;
+  wkeys: Int32Array;
 }
 
 export interface WarpStep {

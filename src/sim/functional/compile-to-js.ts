@@ -277,6 +277,11 @@ export class FunctionCompiler {
       return t.kind === 'matrix' ? t.columns : 1;
     },
     isConstant: (v) => this.statics.constantLeaves(v) !== undefined,
+    rootKind: (v) => {
+      const info = this.statics.globalPtrInfo(v);
+      if (info === undefined || info.base.kind === 'builtin') return undefined;
+      return info.base.kind === 'shared' || info.base.kind === 'bufferArray' ? 'buffer' : 'variable';
+    },
   };
 
   /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
@@ -450,7 +455,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst)),
+      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
@@ -614,13 +619,20 @@ export class FunctionCompiler {
  */
 function stepDeps(
   counted: readonly Inst[], memSites: readonly MemSite[], types: OperandTypes,
-  isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number,
+  isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number, phis: number,
 ): StepDeps {
   const n = counted.length;
   /** SSA value -> the issuing instructions of the piece its value comes from. */
   const sources = new Map<ValueId, readonly number[]>();
   /** Promoted variable (first slot) -> the issuing instructions of the value last stored to it in the piece. */
   const stored = new Map<number, readonly number[]>();
+  /** The same for what comes from before the piece: SSA value / promoted variable -> cross-step keys (see StepDeps.xsrc). */
+  const crossOf = new Map<ValueId, readonly number[]>();
+  const storedCross = new Map<number, readonly number[]>();
+  const xStart = new Uint32Array(n + 1);
+  const xsrc: number[] = [];
+  const writes: number[][] = counted.map(() => []);
+  const crossKeysOf = (v: ValueId): readonly number[] => crossOf.get(v) ?? (sources.has(v) || !isRegister(v) ? [] : [v]);
   const start = new Uint32Array(n + 1);
   const list: number[] = [];
   const ptx = new Uint8Array(n);
@@ -635,25 +647,43 @@ function stepDeps(
     const root = promotedRoot(inst);
     const seq = ptxSequenceOf(inst, types, root >= 0);
     let from: readonly number[];
-    if (root >= 0 && inst.op === 'load') from = stored.get(root) ?? [];
-    else {
+    let cross: readonly number[];
+    if (root >= 0 && inst.op === 'load') {
+      from = stored.get(root) ?? [];
+      cross = stored.has(root) ? (storedCross.get(root) ?? []) : [PROMOTED_KEY + root];
+    } else {
       const acc = new Set<number>();
-      for (const v of operands(inst)) for (const p of sourcesOf(v)) acc.add(p);
+      const xacc = new Set<number>();
+      for (const v of operands(inst)) {
+        for (const p of sourcesOf(v)) acc.add(p);
+        for (const k of crossKeysOf(v)) xacc.add(k);
+      }
       from = [...acc];
+      cross = [...xacc];
     }
     // A store to part of a variable leaves the rest: a later load waits for every store to it in the piece.
-    if (root >= 0 && inst.op === 'store') stored.set(root, [...new Set([...(stored.get(root) ?? []), ...sourcesOf(inst.value)])]);
+    if (root >= 0 && inst.op === 'store') {
+      stored.set(root, [...new Set([...(stored.get(root) ?? []), ...sourcesOf(inst.value)])]);
+      storedCross.set(root, [...new Set([...(storedCross.get(root) ?? []), ...crossKeysOf(inst.value)])]);
+      // The instructions producing the stored value write the variable, for the steps after this one.
+      for (const p of sourcesOf(inst.value)) writes[p]!.push(PROMOTED_KEY + root);
+    }
     start[i] = list.length;
     ptx[i] = seq.chain[0]!;
     ptxCount[i] = Math.min(255, seq.count);
     chainStart[i] = chain.length;
     regStart[i] = regs.length;
+    xStart[i] = xsrc.length;
     const id: ValueId | undefined = 'id' in inst && typeof inst.id === 'number' && inst.op !== 'store' ? inst.id : undefined;
     if (seq.count === 0) {
-      if (id !== undefined) sources.set(id, from);
+      if (id !== undefined) {
+        sources.set(id, from);
+        crossOf.set(id, cross);
+      }
       return;
     }
     list.push(...from);
+    xsrc.push(...cross);
     for (let k = 1; k < seq.chain.length; k++) chain.push(seq.chain[k]!);
     const seen = new Set<number>();
     for (const v of operands(inst)) {
@@ -665,9 +695,20 @@ function stepDeps(
     if (id !== undefined) {
       dst[i] = id;
       sources.set(id, [i]);
+      writes[i]!.push(id);
     }
   });
   start[n] = list.length;
+  xStart[n] = xsrc.length;
+  // Out of SSA, each phi of the block is a mov the predecessor executes before branching here (translate_phi).
+  if (n > 0 && phis > 0) ptxCount[0] = Math.min(255, ptxCount[0]! + phis);
+  const wStart = new Uint32Array(n + 1);
+  const wkeys: number[] = [];
+  writes.forEach((w, i) => {
+    wStart[i] = wkeys.length;
+    wkeys.push(...w);
+  });
+  wStart[n] = wkeys.length;
   chainStart[n] = chain.length;
   regStart[n] = regs.length;
   const fromMemory = new Uint8Array(n);
@@ -675,5 +716,9 @@ function stepDeps(
   return {
     start, list: Uint32Array.from(list), fromMemory,
     ptx, ptxCount, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
+    xStart, xsrc: Int32Array.from(xsrc), wStart, wkeys: Int32Array.from(wkeys),
   };
 }
+
+/** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */
+const PROMOTED_KEY = 2 ** 30;

@@ -29,6 +29,22 @@ export interface OperandTypes {
   columnsOfType(t: TypeId): number;
   /** Whether the value is a compile-time constant. */
   isConstant(v: ValueId): boolean;
+  /**
+   * For a pointer that is a variable itself: 'buffer' for a descriptor-backed one (storage buffer,
+   * uniform, shader record), 'variable' for any other, undefined for a derived pointer or a builtin.
+   */
+  rootKind(v: ValueId): 'buffer' | 'variable' | undefined;
+}
+
+/**
+ * PTX instructions that reach a variable's address before an access chain or a load / store
+ * (mesa-vulkan-sim ptx_lower_instructions.py): a buffer's vulkan_resource_index and
+ * load_vulkan_descriptor, then its deref_cast (mov.b64): 3; any other variable's deref_var
+ * (mov.b64): 1.
+ */
+function rootCount(types: OperandTypes, ptr: ValueId): number {
+  const k = types.rootKind(ptr);
+  return k === 'buffer' ? 3 : k === 'variable' ? 1 : 0;
 }
 
 function arith(kind: 'f32' | 'f64' | 'int' | 'other', fp: PtxOp, dp: PtxOp, int: PtxOp): PtxOp {
@@ -123,11 +139,13 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
       return types.components(inst.composite);
     case 'load':
     case 'store':
-      // Scalar loads and stores per component (the access itself stays one vector access here).
-      return inst.op === 'load' ? types.componentsOfType(inst.type) : types.components(inst.value);
+      // Scalar loads and stores per component (ld.global / st.global per component; the access
+      // itself stays one vector access here), after the variable's own address when it has no chain.
+      return (inst.op === 'load' ? types.componentsOfType(inst.type) : types.components(inst.value)) + rootCount(types, inst.ptr);
     case 'accessChain':
-      // Address arithmetic per dynamic index (constant indices fold into the offset).
-      return inst.indices.filter((v) => !types.isConstant(v)).length;
+      // The root's address, then per index: deref_struct / constant deref_array add.u64 (1); a
+      // dynamic deref_array mov (or cvt), mul.wide, add.u64 (3).
+      return rootCount(types, inst.base) + inst.indices.reduce((a, v) => a + (types.isConstant(v) ? 1 : 3), 0);
     case 'switch':
       return 1 + inst.cases.length;
     default:
@@ -173,6 +191,15 @@ function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
       return extOps(inst.fn, types, inst.args);
     case 'subgroup':
       return inst.kind.startsWith('shuffle') || inst.kind === 'broadcast' || inst.kind === 'broadcastFirst' ? [PtxOp.Shfl] : [PtxOp.Other];
+    case 'accessChain': {
+      // mov of the root, then an add.u64 per index (a dynamic one after its mul.wide).
+      const ops: PtxOp[] = [PtxOp.Other];
+      for (const v of inst.indices) {
+        if (!types.isConstant(v)) ops.push(PtxOp.IntMul);
+        ops.push(PtxOp.IntAdd);
+      }
+      return ops;
+    }
     default:
       // unary (neg, not), compare (setp), test, select (selp), convert (cvt), bitcast, composites
       // (mov), bit ops (popc, brev, bfe, bfi: opcodes set_opcode_and_latency leaves at 1),

@@ -102,6 +102,8 @@ export class SmStats {
 }
 
 const NO_REGS = new Int32Array(0);
+/** Entries per context of the cross-step register scoreboard (direct-mapped by key). */
+const XREG = 64;
 const INST_BYTES = 16;
 
 function popcount(x: number): number {
@@ -147,6 +149,9 @@ export class Sm implements MemClient, CtaSlots {
   private readonly lastIssued: Int32Array;
   /** Per scheduler: the cycle it finishes issuing the PTX instructions of its last IR instruction. */
   private readonly schedBusyUntil: Float64Array;
+  /** Per context, XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
+  private readonly xTag: Int32Array;
+  private readonly xDone: Float64Array;
   /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
@@ -218,6 +223,8 @@ export class Sm implements MemClient, CtaSlots {
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
+    this.xTag = new Int32Array(nc * XREG).fill(-1);
+    this.xDone = new Float64Array(nc * XREG);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -417,10 +424,14 @@ export class Sm implements MemClient, CtaSlots {
   private ensureStep(slot: number, c: number, now: number): boolean {
     const step = this.steps[c];
     if (step !== null && (this.instIdx[c]! < step.insts || (step.rt !== undefined && this.rtSent[c] === 0))) return true;
-    if (this.pendingMem[c]! > 0 || this.inRt[c] === 1 || this.readyAt[c]! > now) return false;
+    // The next step starts once the loads and the traversal it may read are back; register results
+    // still in flight are waited for per register (xTag / xDone). A warp finishes, and an ITS split
+    // starts, once every result is written back.
+    if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
     const warp = this.warps[slot]!;
-    if (this.itsSlot[slot] === 1) return this.fetchSplitStep(slot, c, warp, now);
+    if (this.itsSlot[slot] === 1) return this.readyAt[c]! > now ? false : this.fetchSplitStep(slot, c, warp, now);
     if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
+      if (this.readyAt[c]! > now) return false;
       this.finishWarp(slot, now);
       return false;
     }
@@ -558,6 +569,17 @@ export class Sm implements MemClient, CtaSlots {
         this.nextIssueAt[c] = ready;
         return this.notReadyUntil(ready);
       }
+      // Results of earlier steps still in flight.
+      let xready = 0;
+      for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
+        const key = deps.xsrc[k]!;
+        const e = c * XREG + (key & (XREG - 1));
+        if (this.xTag[e] === key && this.xDone[e]! > xready) xready = this.xDone[e]!;
+      }
+      if (xready > now) {
+        this.nextIssueAt[c] = xready;
+        return this.notReadyUntil(xready);
+      }
     }
     const cls = step.opClasses[i]!;
     const unit = this.issueUnitOf(step, i);
@@ -611,6 +633,14 @@ export class Sm implements MemClient, CtaSlots {
     }
     this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
+    if (deps !== undefined) {
+      for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
+        const key = deps.wkeys[k]!;
+        const e = c * XREG + (key & (XREG - 1));
+        this.xTag[e] = key;
+        this.xDone[e] = done;
+      }
+    }
     this.scoreboard.issued(c, i, done);
     this.nextIssueAt[c] = now + Math.max(1, count);
     if (count > 1) this.schedBusyUntil[sched] = now + count;

@@ -104,6 +104,8 @@ export class SmStats {
 const NO_REGS = new Int32Array(0);
 /** Entries per context of the cross-step register scoreboard (direct-mapped by key). */
 const XREG = 64;
+/** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
+const LOAD_SLOTS = 16;
 const INST_BYTES = 16;
 
 function popcount(x: number): number {
@@ -152,6 +154,12 @@ export class Sm implements MemClient, CtaSlots {
   /** Per context, XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
   private readonly xTag: Int32Array;
   private readonly xDone: Float64Array;
+  /** Per load slot (context * LOAD_SLOTS + k): responses still to come, the instruction and the step it belongs to. */
+  private readonly ldLeft: Int32Array;
+  private readonly ldInst: Int32Array;
+  private readonly ldStep: (WarpStep | null)[];
+  /** The load slot sendMemory gave the instruction it queued last (-1: none, it loads nothing). */
+  private lastLoadSlot = -1;
   /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
@@ -225,6 +233,9 @@ export class Sm implements MemClient, CtaSlots {
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
     this.xTag = new Int32Array(nc * XREG).fill(-1);
     this.xDone = new Float64Array(nc * XREG);
+    this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
+    this.ldInst = new Int32Array(nc * LOAD_SLOTS);
+    this.ldStep = new Array<WarpStep | null>(nc * LOAD_SLOTS).fill(null);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -239,7 +250,7 @@ export class Sm implements MemClient, CtaSlots {
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
     this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
       this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
-    this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
+    this.slotWaiter = Array.from({ length: nc * LOAD_SLOTS }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
   get residentWarps(): number {
@@ -302,12 +313,28 @@ export class Sm implements MemClient, CtaSlots {
     }
   }
 
-  /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
+  /** Load / atomic response for load slot `w.tag` (context * LOAD_SLOTS + slot), from the L1 hit path or a reply. */
   onResponse(w: Waiter, now: number): void {
-    // An instruction that reads a loaded value issues once the data is written back.
-    if (--this.pendingMem[w.tag]! === 0 && this.scoreboard.loadsDone(w.tag)) this.nextIssueAt[w.tag] = now + 1;
+    const c = (w.tag / LOAD_SLOTS) | 0;
+    --this.pendingMem[c];
+    if (--this.ldLeft[w.tag]! === 0) {
+      // The load's data is written back in the next cycle: its readers in this step and later ones may issue then.
+      const step = this.ldStep[w.tag]!;
+      const i = this.ldInst[w.tag]!;
+      this.ldStep[w.tag] = null;
+      if (step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
+      const deps = step.deps;
+      if (deps !== undefined) {
+        for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
+          const key = deps.wkeys[k]!;
+          const e = c * XREG + (key & (XREG - 1));
+          if (this.xTag[e] === key && this.xDone[e] === Infinity) this.xDone[e] = now + 1;
+        }
+      }
+      if (this.nextIssueAt[c] === Infinity) this.nextIssueAt[c] = now + 1;
+    }
     this.wakeAt = 0;
-    if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
+    if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);
     if (this.virt !== null) this.virt.mayChange();
   }
 
@@ -424,14 +451,17 @@ export class Sm implements MemClient, CtaSlots {
   private ensureStep(slot: number, c: number, now: number): boolean {
     const step = this.steps[c];
     if (step !== null && (this.instIdx[c]! < step.insts || (step.rt !== undefined && this.rtSent[c] === 0))) return true;
-    // The next step starts once the loads and the traversal it may read are back; register results
-    // still in flight are waited for per register (xTag / xDone). A warp finishes, and an ITS split
-    // starts, once every result is written back.
-    if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
+    // The next step starts once the traversal it may read is back; register results and loads
+    // still in flight are waited for per register (the scoreboard, xTag / xDone). A warp finishes,
+    // an ITS split starts, and a replayed trace's step (no register information) starts, once every
+    // result and load is back.
+    if (this.inRt[c] === 1) return false;
+    const settled = this.pendingMem[c] === 0 && this.readyAt[c]! <= now;
     const warp = this.warps[slot]!;
-    if (this.itsSlot[slot] === 1) return this.readyAt[c]! > now ? false : this.fetchSplitStep(slot, c, warp, now);
+    if (this.itsSlot[slot] === 1) return settled ? this.fetchSplitStep(slot, c, warp, now) : false;
+    if (!settled && step !== null && step.deps === undefined) return false;
     if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
-      if (this.readyAt[c]! > now) return false;
+      if (!settled) return false;
       this.finishWarp(slot, now);
       return false;
     }
@@ -539,7 +569,7 @@ export class Sm implements MemClient, CtaSlots {
     if (this.instIdx[c]! < this.stepInsts[c]!) {
       if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     } else {
-      if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
+      if (this.inRt[c] === 1) return false;
       // No step to start yet: its latency is still running (a finished warp shifts the slot lists instead).
       if (!this.ensureStep(slot, c, now)) return this.notReadyUntil(this.readyAt[c]!);
     }
@@ -563,7 +593,7 @@ export class Sm implements MemClient, CtaSlots {
     }
     if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     if (deps !== undefined) {
-      const ready = this.scoreboard.readyAt(c, deps, i, this.pendingMem[c]!, now);
+      const ready = this.scoreboard.readyAt(c, deps, i, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
@@ -633,15 +663,17 @@ export class Sm implements MemClient, CtaSlots {
     }
     this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
+    // A load's readers wait for its data (settled by onResponse).
+    const loads = this.lastLoadSlot >= 0;
     if (deps !== undefined) {
       for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
         const key = deps.wkeys[k]!;
         const e = c * XREG + (key & (XREG - 1));
         this.xTag[e] = key;
-        this.xDone[e] = done;
+        this.xDone[e] = loads ? Infinity : done;
       }
     }
-    this.scoreboard.issued(c, i, done);
+    this.scoreboard.issued(c, i, loads ? Infinity : done);
     this.nextIssueAt[c] = now + Math.max(1, count);
     if (count > 1) this.schedBusyUntil[sched] = now + count;
     this.instIdx[c] = i + 1;
@@ -686,7 +718,21 @@ export class Sm implements MemClient, CtaSlots {
   private sendMemory(slot: number, step: WarpStep, i: number): boolean {
     const mem = step.memory;
     let k = this.memIdx[slot]!;
+    this.lastLoadSlot = -1;
     if (k >= mem.length || mem[k]!.instIndex !== i) return true;
+    // A load slot for its responses (its waiter tells the scoreboard which load is back).
+    let ls = -1;
+    for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
+      if (mem[j]!.kind === 'store') continue;
+      for (let e = slot * LOAD_SLOTS, end = e + LOAD_SLOTS; e < end; e++) {
+        if (this.ldStep[e] === null) {
+          ls = e;
+          break;
+        }
+      }
+      if (ls < 0) return false;
+      break;
+    }
     // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
     // expanding uncoalesced per-thread accesses into their requests is the expensive part.
     const queued = this.ldst.length;
@@ -709,7 +755,7 @@ export class Sm implements MemClient, CtaSlots {
       const before = q.length;
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      q.setAccess(kind, slot, a.space === 'local' || (a.space === 'rtState' && !perThread));
+      q.setAccess(kind, ls >= 0 ? ls : slot * LOAD_SLOTS, a.space === 'local' || (a.space === 'rtState' && !perThread));
       if (perThread) perThreadRequests(a, q);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
@@ -727,6 +773,12 @@ export class Sm implements MemClient, CtaSlots {
     this.stats.storeThreads += storeLanes;
     this.memIdx[slot] = k;
     this.pendingMem[slot]! += responses;
+    if (responses > 0) {
+      this.ldLeft[ls] = responses;
+      this.ldInst[ls] = i;
+      this.ldStep[ls] = step;
+      this.lastLoadSlot = ls;
+    }
     return true;
   }
 

@@ -137,9 +137,9 @@ export interface RtRayRecord {
  * Values from earlier steps are not listed: a step starts only after those are ready.
  */
 export interface StepDeps {
+  /** Per instruction i: the earlier instructions of the step whose results it reads, list[start[i] .. start[i + 1]). */
   start: Uint32Array;
   list: Uint32Array;
-  fromMemory: Uint8Array;
   /** Per instruction: the PTX op it issues as (ptx-op.ts: its unit, latency and initiation interval). */
   ptx: Uint8Array;
   /** Per instruction: the PTX instructions it stands for (0: none, e.g. a register-promoted variable's load; it issues nothing). */

@@ -444,6 +444,13 @@ function issueStage(
   }
   const gen = int('gpgpu_operand_collector_num_units_gen');
   if (gen > 0) sets.push({ units: gen, inPorts: Math.max(1, int('gpgpu_operand_collector_num_in_ports_gen')), outPorts: Math.max(1, int('gpgpu_operand_collector_num_out_ports_gen')), serves: [0, 1, 2, 3, 4] });
+  // A unit class with units but no collector set would never receive an instruction (GPGPU-Sim stalls for ever).
+  const unitKeys = ['gpgpu_num_sp_units', 'gpgpu_num_int_units', 'gpgpu_num_sfu_units', 'gpgpu_num_dp_units', 'gpgpu_num_mem_units'];
+  unitKeys.forEach((key, u) => {
+    if (int(key) > 0 && !sets.some((s) => s.serves.includes(u))) {
+      fail('gpgpu_operand_collector_num_units_gen', rawText('gpgpu_operand_collector_num_units_gen')[1], `no operand collector unit serves the ${int(key)} units of ${key}: give it a specialized set or generic units`);
+    }
+  });
   return {
     subCore, regBanks, portThroughput: int('gpgpu_reg_file_port_throughput', 1), dualIssueDiffUnits: bool('gpgpu_dual_issue_diff_exec_units'),
     idOcWidth: idOc, ocExWidth: ocEx, exWbWidth: widths[10]!, collectorSets: sets,

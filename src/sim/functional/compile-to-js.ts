@@ -455,7 +455,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, memSites, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length),
+      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
@@ -618,7 +618,7 @@ export class FunctionCompiler {
  * promoted load's value: the last store to that variable in the piece).
  */
 function stepDeps(
-  counted: readonly Inst[], memSites: readonly MemSite[], types: OperandTypes,
+  counted: readonly Inst[], types: OperandTypes,
   isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number, phis: number,
 ): StepDeps {
   const n = counted.length;
@@ -711,10 +711,8 @@ function stepDeps(
   wStart[n] = wkeys.length;
   chainStart[n] = chain.length;
   regStart[n] = regs.length;
-  const fromMemory = new Uint8Array(n);
-  for (const m of memSites) if (m.kind !== 'store' && m.instIndex < n) fromMemory[m.instIndex] = 1;
   return {
-    start, list: Uint32Array.from(list), fromMemory,
+    start, list: Uint32Array.from(list),
     ptx, ptxCount, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
     xStart, xsrc: Int32Array.from(xsrc), wStart, wkeys: Int32Array.from(wkeys),
   };

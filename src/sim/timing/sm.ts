@@ -1,12 +1,18 @@
 /**
- * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), a block-boundary
- * scoreboard, per-op-class latency and initiation interval on SP / SFU / LD-ST units, an
- * instruction cache, the load/store unit feeding the L1D, and the RT unit.
+ * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), GPGPU-Sim's issue stage
+ * (operand-collector.ts: ID_OC registers, collector units, register banks, the SP / INT / SFU /
+ * DP / LD-ST units, writeback), a per-register scoreboard, an instruction cache, the load/store
+ * unit feeding the L1D, and the RT unit.
  *
  * Execution-driven: a warp's next step (basic block) is executed functionally (`warp.step()`)
- * only when the warp may start it in simulated time, i.e. when every load and the RT work of its
- * previous step have returned and the previous step's instruction latencies have elapsed. The
- * step's instructions then issue one per cycle per warp, at most one per scheduler per cycle.
+ * when the warp reaches it in simulated time: its previous step's instructions have all issued
+ * and that step's traversal is back. Its instructions then issue in order, each once the values
+ * it reads are written back (the in-step scoreboard for this step's producers, the cross-step
+ * table for earlier steps' results and register-promoted variables; a load's value when that
+ * load's responses are back) and its unit class's ID_OC slot is free. An instruction stands for
+ * the PTX instructions Vulkan-Sim would run in its place (ptx-ops-of.ts): they issue on
+ * consecutive cycles from the warp and its scheduler, at most one per scheduler per cycle, and an
+ * instruction with none (a promoted variable's load or store, a composite move) issues nothing.
  *
  * Independent thread scheduling (Vulkan-Sim IV-B, warps with `independentSplits`): a warp's
  * splits each have their own step in flight, in a per-split context with its own scoreboard
@@ -20,9 +26,13 @@
  * - A slot holds at most one warp. Per-step state lives in typed arrays indexed by context
  *   c = k * n + slot (k < warpSize): context k = 0 is the slot itself, the only one a warp on
  *   the SIMT stack uses, so that path is unchanged. `pendingMem[c]` counts the context's
- *   outstanding load/atomic responses; LD/ST entries, load waiters and RT-unit entries are
- *   tagged with the context.
- * - Memory accesses of instruction i are sent when instruction i issues (never earlier).
+ *   outstanding load/atomic responses; LD/ST entries and load waiters are tagged with the
+ *   context's load slot (context * LOAD_SLOTS + k, one per load instruction in flight), RT-unit
+ *   entries with the context.
+ * - Memory accesses of instruction i are queued when instruction i issues and leave for the L1D
+ *   from the cycle the LD/ST unit takes it (never earlier).
+ * - A warp finishes, and an ITS split or a replayed trace's step (no register information)
+ *   starts, only once every result and load of its context is back.
  * - No per-cycle allocation.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
@@ -106,6 +116,8 @@ const NO_REGS = new Int32Array(0);
 const XREG = 64;
 /** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
 const LOAD_SLOTS = 16;
+/** ldInst of the load slot that carries ray virtualization's state loads. */
+const STATE_LOAD = -2;
 const INST_BYTES = 16;
 
 function popcount(x: number): number {
@@ -297,6 +309,7 @@ export class Sm implements MemClient, CtaSlots {
       this.lastCtx[slot] = slot;
       for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
         const c = k * this.n + slot;
+        this.clearRegisters(c);
         this.steps[c] = null;
         this.stepInsts[c] = 0;
         this.scoreboard.startStep(c);
@@ -322,8 +335,9 @@ export class Sm implements MemClient, CtaSlots {
       const step = this.ldStep[w.tag]!;
       const i = this.ldInst[w.tag]!;
       this.ldStep[w.tag] = null;
-      if (step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
-      const deps = step.deps;
+      this.ldInst[w.tag] = 0;
+      if (step !== null && step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
+      const deps = step === null ? undefined : step.deps;
       if (deps !== undefined) {
         for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
           const key = deps.wkeys[k]!;
@@ -725,7 +739,7 @@ export class Sm implements MemClient, CtaSlots {
     for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
       if (mem[j]!.kind === 'store') continue;
       for (let e = slot * LOAD_SLOTS, end = e + LOAD_SLOTS; e < end; e++) {
-        if (this.ldStep[e] === null) {
+        if (this.ldStep[e] === null && this.ldLeft[e] === 0) {
           ls = e;
           break;
         }
@@ -861,6 +875,7 @@ export class Sm implements MemClient, CtaSlots {
       this.steps[slot] = sw.step;
       this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
       this.scoreboard.startStep(slot);
+      this.clearRegisters(slot);
       this.instIdx[slot] = sw.instIdx;
       this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;
@@ -880,9 +895,27 @@ export class Sm implements MemClient, CtaSlots {
     return slots;
   }
 
+  /** A new warp in context c: no register write or load of the warp before is pending for it. */
+  private clearRegisters(c: number): void {
+    this.xTag.fill(-1, c * XREG, (c + 1) * XREG);
+    this.ldLeft.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+    this.ldStep.fill(null, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+    this.ldInst.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+  }
+
   stateAccess(addr: number, bytes: number, kind: ReqKind, slot: number): void {
-    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot < 0 ? 0 : slot, false);
-    if (kind === ReqKind.Load) this.pendingMem[slot]++;
+    let tag = slot < 0 ? 0 : slot * LOAD_SLOTS;
+    if (kind === ReqKind.Load) {
+      // State loads share one load slot of the context (instruction STATE_LOAD): the warp waits for all of them.
+      let e = -1;
+      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldInst[k] === STATE_LOAD && this.ldLeft[k]! > 0) e = k;
+      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldStep[k] === null && this.ldLeft[k] === 0) e = k;
+      this.ldInst[e] = STATE_LOAD;
+      this.ldLeft[e]!++;
+      tag = e;
+      this.pendingMem[slot]++;
+    }
+    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, tag, false);
   }
 
   /** The RT unit finished the traceRay with this ticket. */

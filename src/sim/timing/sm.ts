@@ -80,8 +80,12 @@ export interface TimingWarp {
 }
 
 export class SmStats {
+  /** PTX-equivalent warp and thread instructions issued (GPGPU-Sim's gpu_warp_insn / gpu_sim_insn). */
   warpInsts = 0;
   threadInsts = 0;
+  /** IR instructions issued: one per instruction the functional core executed. */
+  irWarpInsts = 0;
+  irThreadInsts = 0;
   /** Issued warp instructions by number of active lanes (index 0..32): SIMT efficiency. */
   readonly simtHistogram = new Float64Array(33);
   /** Sum over cycles of resident warps. */
@@ -99,6 +103,8 @@ export class SmStats {
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
     this.threadInsts += o.threadInsts;
+    this.irWarpInsts += o.irWarpInsts;
+    this.irThreadInsts += o.irThreadInsts;
     for (let i = 0; i < 33; i++) this.simtHistogram[i]! += o.simtHistogram[i]!;
     this.residentWarpCycles += o.residentWarpCycles;
     this.issueCycles += o.issueCycles;
@@ -163,7 +169,7 @@ export class Sm implements MemClient, CtaSlots {
   private readonly lastIssued: Int32Array;
   /** Per scheduler: the cycle it finishes issuing the PTX instructions of its last IR instruction. */
   private readonly schedBusyUntil: Float64Array;
-  /** Per context, XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
+  /** Per slot (warp; its ITS contexts share it), XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
   private readonly xTag: Int32Array;
   private readonly xDone: Float64Array;
   /** Per load slot (context * LOAD_SLOTS + k): responses still to come, the instruction and the step it belongs to. */
@@ -243,8 +249,8 @@ export class Sm implements MemClient, CtaSlots {
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
-    this.xTag = new Int32Array(nc * XREG).fill(-1);
-    this.xDone = new Float64Array(nc * XREG);
+    this.xTag = new Int32Array(n * XREG).fill(-1);
+    this.xDone = new Float64Array(n * XREG);
     this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
     this.ldInst = new Int32Array(nc * LOAD_SLOTS);
     this.ldStep = new Array<WarpStep | null>(nc * LOAD_SLOTS).fill(null);
@@ -341,7 +347,7 @@ export class Sm implements MemClient, CtaSlots {
       if (deps !== undefined) {
         for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
           const key = deps.wkeys[k]!;
-          const e = c * XREG + (key & (XREG - 1));
+          const e = (c % this.n) * XREG + (key & (XREG - 1));
           if (this.xTag[e] === key && this.xDone[e] === Infinity) this.xDone[e] = now + 1;
         }
       }
@@ -472,7 +478,7 @@ export class Sm implements MemClient, CtaSlots {
     if (this.inRt[c] === 1) return false;
     const settled = this.pendingMem[c] === 0 && this.readyAt[c]! <= now;
     const warp = this.warps[slot]!;
-    if (this.itsSlot[slot] === 1) return settled ? this.fetchSplitStep(slot, c, warp, now) : false;
+    if (this.itsSlot[slot] === 1) return this.fetchSplitStep(slot, c, warp, now);
     if (!settled && step !== null && step.deps === undefined) return false;
     if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
       if (!settled) return false;
@@ -498,10 +504,10 @@ export class Sm implements MemClient, CtaSlots {
    */
   private fetchSplitStep(slot: number, c: number, warp: TimingWarp, now: number): boolean {
     if (warp.done) {
-      if (this.busyLanes(slot, now) === 0) this.finishWarp(slot, now);
+      if (this.allSettled(slot, now)) this.finishWarp(slot, now);
       return false;
     }
-    const busy = this.busyLanes(slot, now);
+    const busy = this.busyLanes(slot);
     let id = -1;
     for (const s of warp.runnableSplits!()) {
       if ((s.mask & busy) === 0 && !this.waitsForMemorySplit(slot, warp, s.id, now)) {
@@ -534,26 +540,36 @@ export class Sm implements MemClient, CtaSlots {
     for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
       const c = k * this.n + slot;
       const st = this.steps[c];
-      if (st === null || st.rt !== undefined || st.split === undefined || this.ctxIdle(c, now)) continue;
+      if (st === null || st.rt !== undefined || st.split === undefined || this.ctxSettled(c, now)) continue;
       if (warp.waitsAtJoin(split, st.split)) return true;
     }
     return false;
   }
 
-  /** Whether context c has no step, or its step issued completely and every result is back. */
-  private ctxIdle(c: number, now: number): boolean {
+  /** Whether context c has no step, or its step issued completely and its traversal is back (its lanes may go on: the register tables hold what is still in flight). */
+  private ctxIdle(c: number): boolean {
     const s = this.steps[c];
     if (s === null) return true;
-    return this.instIdx[c]! >= s.insts && (s.rt === undefined || this.rtSent[c] === 1) &&
-      this.pendingMem[c] === 0 && this.inRt[c] === 0 && this.readyAt[c]! <= now;
+    return this.instIdx[c]! >= s.insts && (s.rt === undefined || this.rtSent[c] === 1) && this.inRt[c] === 0;
   }
 
-  /** ITS: lanes of the warp in `slot` whose step is still in flight in some context. */
-  private busyLanes(slot: number, now: number): number {
+  /** Whether context c is idle and every result and load of it is back. */
+  private ctxSettled(c: number, now: number): boolean {
+    return this.ctxIdle(c) && this.pendingMem[c] === 0 && this.readyAt[c]! <= now;
+  }
+
+  /** ITS: every context of the warp in `slot` settled (it may finish). */
+  private allSettled(slot: number, now: number): boolean {
+    for (let k = 0; k <= this.ctxHigh[slot]!; k++) if (!this.ctxSettled(k * this.n + slot, now)) return false;
+    return true;
+  }
+
+  /** ITS: lanes of the warp in `slot` whose step is still issuing (or in the RT unit) in some context. */
+  private busyLanes(slot: number): number {
     let m = 0;
     for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
       const c = k * this.n + slot;
-      if (!this.ctxIdle(c, now)) m |= this.steps[c]!.activeMask;
+      if (!this.ctxIdle(c)) m |= this.steps[c]!.activeMask;
     }
     return m;
   }
@@ -592,7 +608,12 @@ export class Sm implements MemClient, CtaSlots {
     const deps = step.deps;
     if (deps !== undefined && i < step.insts && deps.ptxCount[i] === 0) {
       // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
-      while (i < step.insts && deps.ptxCount[i] === 0) i++;
+      const lanes = popcount(step.activeMask);
+      while (i < step.insts && deps.ptxCount[i] === 0) {
+        i++;
+        this.stats.irWarpInsts++;
+        this.stats.irThreadInsts += lanes;
+      }
       this.instIdx[c] = i;
       if (i >= step.insts && (step.rt === undefined || this.rtSent[c] === 1)) return this.tryIssueCtx(slot, c, now);
     }
@@ -617,7 +638,7 @@ export class Sm implements MemClient, CtaSlots {
       let xready = 0;
       for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
         const key = deps.xsrc[k]!;
-        const e = c * XREG + (key & (XREG - 1));
+        const e = slot * XREG + (key & (XREG - 1));
         if (this.xTag[e] === key && this.xDone[e]! > xready) xready = this.xDone[e]!;
       }
       if (xready > now) {
@@ -682,7 +703,7 @@ export class Sm implements MemClient, CtaSlots {
     if (deps !== undefined) {
       for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
         const key = deps.wkeys[k]!;
-        const e = c * XREG + (key & (XREG - 1));
+        const e = slot * XREG + (key & (XREG - 1));
         this.xTag[e] = key;
         this.xDone[e] = loads ? Infinity : done;
       }
@@ -694,8 +715,10 @@ export class Sm implements MemClient, CtaSlots {
     const lanes = popcount(step.activeMask);
     this.stats.warpInsts += count;
     this.stats.threadInsts += lanes * count;
+    this.stats.irWarpInsts++;
+    this.stats.irThreadInsts += lanes;
     this.stats.simtHistogram[lanes]! += count;
-    if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
+    if (this.timeline !== null) this.timeline.issue(c, lanes, count, this.pendingMem[c]!, now);
     return true;
   }
 
@@ -897,7 +920,8 @@ export class Sm implements MemClient, CtaSlots {
 
   /** A new warp in context c: no register write or load of the warp before is pending for it. */
   private clearRegisters(c: number): void {
-    this.xTag.fill(-1, c * XREG, (c + 1) * XREG);
+    const slot = c % this.n;
+    this.xTag.fill(-1, slot * XREG, (slot + 1) * XREG);
     this.ldLeft.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
     this.ldStep.fill(null, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
     this.ldInst.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
@@ -966,7 +990,7 @@ export class Sm implements MemClient, CtaSlots {
         const step = this.steps[c];
         // ITS: an idle context was tried and found no split free to start; what frees one (another
         // context's latency, a response, an RT completion) is accounted for by that context.
-        if (its && this.ctxIdle(c, now)) continue;
+        if (its && this.ctxSettled(c, now)) continue;
         if (this.instIdx[c]! < this.stepInsts[c]!) {
           const u = this.issueUnitOf(step!, this.instIdx[c]!);
           let at = this.nextIssueAt[c]!;

@@ -351,7 +351,13 @@ export class Sm implements MemClient, CtaSlots {
           if (this.xTag[e] === key && this.xDone[e] === Infinity) this.xDone[e] = now + 1;
         }
       }
-      if (this.nextIssueAt[c] === Infinity) this.nextIssueAt[c] = now + 1;
+      // Its readers may be in any context of the warp (ITS splits share the register table).
+      const slot = c % this.n;
+      const high = this.itsSlot[slot] === 1 ? this.ctxHigh[slot]! : 0;
+      for (let k = 0; k <= high; k++) {
+        const r = k * this.n + slot;
+        if (this.nextIssueAt[r] === Infinity) this.nextIssueAt[r] = now + 1;
+      }
     }
     this.wakeAt = 0;
     if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);

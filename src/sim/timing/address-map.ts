@@ -21,6 +21,7 @@
 import { parseAddressMapping } from '../config/address-mapping.js';
 import { ConfigError } from '../config/config-error.js';
 import { bitwiseHash, ipolyHash } from './index-hash.js';
+import { SectorIds } from './sector-ids.js';
 
 /** Bit fields of the mapping, as 64-bit masks split into two 32-bit halves. */
 interface BitMask {
@@ -53,6 +54,11 @@ export interface DecodedAddress {
 const TWO32 = 2 ** 32;
 
 export class AddressMap {
+  /**
+   * The memory side's numbering of the sectors it touches (sector-ids.ts): the caches, MSHRs and
+   * requests carry ids, and the decode here takes the byte address an id stands for.
+   */
+  readonly sectors = new SectorIds();
   readonly channels: number;
   readonly subPerChannel: number;
   readonly banks: number;

@@ -150,7 +150,7 @@ export class DramChannel {
   tryPush(req: MemRequest, now: number): boolean {
     if (this.queue.length >= this.capacity) return false;
     this.accountPending(now);
-    const a = this.map.decodeInto(req.addr, this.decoded);
+    const a = this.map.decodeInto(this.map.sectors.addressOf(req.line), this.decoded);
     this.queue.push({ req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store });
     if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;

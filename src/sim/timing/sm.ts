@@ -484,7 +484,7 @@ export class Sm implements MemClient, CtaSlots {
     const lines = Math.max(1, Math.ceil((step.insts * INST_BYTES) / this.icache.lineBytes));
     let misses = 0;
     for (let i = 0; i < lines; i++) {
-      const line = base + i * this.icache.lineBytes;
+      const line = this.icache.lineIdOf(base + i * this.icache.lineBytes);
       this.stats.icacheAccesses++;
       if (!this.icache.probe(line)) {
         misses++;

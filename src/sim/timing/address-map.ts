@@ -52,6 +52,8 @@ export interface DecodedAddress {
 }
 
 const TWO32 = 2 ** 32;
+/** POW2[k] = 2 ** k (a table: `2 ** k` with a variable k is a call to pow; this runs for every L1 miss and DRAM request). */
+const POW2 = Array.from({ length: 64 }, (_, k) => 2 ** k);
 
 export class AddressMap {
   /**
@@ -63,6 +65,11 @@ export class AddressMap {
   readonly subPerChannel: number;
   readonly banks: number;
   private readonly chipStart: number;
+  /** 2 ** chipStart, and the place value of the lowest address bit above the chip and sub-partition bits. */
+  private readonly chipUnit: number;
+  private readonly higherUnit: number;
+  /** Channels rounded up to a power of two, times sub-partitions per channel: the IPOLY partition hash's range. */
+  private readonly hashedPartitions: number;
   private readonly gap: boolean;
   private readonly chipMask: BitMask;
   private readonly bankMask: BitMask;
@@ -129,6 +136,9 @@ export class AddressMap {
     this.subIdMask = split(subId);
     this.subIdRemoved = removedBits(this.subIdMask);
     this.chipSubIdRemoved = removedBits(split(chip | subId));
+    this.chipUnit = 2 ** this.chipStart;
+    this.higherUnit = 2 ** (this.chipStart + this.log2Channels + this.log2Sub);
+    this.hashedPartitions = 2 ** this.log2Channels * this.subPerChannel;
   }
 
   /** Memory channel of an address. */
@@ -171,22 +181,23 @@ export class AddressMap {
    */
   private restOf(addr: number): number {
     if (!this.gap) return addr;
-    const unit = 2 ** this.chipStart;
-    return Math.floor(Math.floor(addr / unit) / this.channels) * unit + (addr % unit);
+    const unit = this.chipUnit;
+    const above = Math.floor(addr / unit);
+    // addr - above * unit is addr % unit (exact: unit is a power of two), without a floating-point modulo.
+    return Math.floor(above / this.channels) * unit + (addr - above * unit);
   }
 
   /** The sub-partition of `addr`, given its raw bank bits (the partition index hash applied). */
   private subPartitionFrom(addr: number, rawBank: number): number {
-    const chip = this.gap ? Math.floor(addr / 2 ** this.chipStart) % this.channels : pext(addr, this.chipMask);
+    const chip = this.gap ? Math.floor(addr / this.chipUnit) % this.channels : pext(addr, this.chipMask);
     const sub = rawBank & (this.subPerChannel - 1);
     if (this.partitionIndexing === 0) return chip * this.subPerChannel + sub;
     const higher = this.gap
-      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels)
-      : Math.floor(addr / 2 ** (this.chipStart + this.log2Channels + this.log2Sub));
+      ? Math.floor(Math.floor(addr / this.chipUnit) / this.channels)
+      : Math.floor(addr / this.higherUnit);
     if (this.partitionIndexing === 1) return bitwiseHash(higher, chip, this.channels) * this.subPerChannel + sub;
     // IPOLY over channels x sub-partitions (next power of two of the channel count), then modulo.
-    const n = 2 ** this.log2Channels * this.subPerChannel;
-    return ipolyHash(higher, chip * this.subPerChannel + sub, n) % (this.channels * this.subPerChannel);
+    return ipolyHash(higher, chip * this.subPerChannel + sub, this.hashedPartitions) % (this.channels * this.subPerChannel);
   }
 
   /**
@@ -221,12 +232,12 @@ function pext(addr: number, mask: BitMask): number {
   let pos = 0;
   for (let m = mask.lo; m !== 0; m &= m - 1) {
     const b = 31 - Math.clz32(m & -m);
-    if ((lo >>> b) & 1) out += 2 ** pos;
+    if ((lo >>> b) & 1) out += POW2[pos]!;
     pos++;
   }
   for (let m = mask.hi; m !== 0; m &= m - 1) {
     const b = 31 - Math.clz32(m & -m);
-    if ((hi >>> b) & 1) out += 2 ** pos;
+    if ((hi >>> b) & 1) out += POW2[pos]!;
     pos++;
   }
   return out;
@@ -249,7 +260,9 @@ function removeBits(addr: number, removed: readonly number[]): number {
   let a = addr;
   for (let i = 0; i < removed.length; i++) {
     const p = removed[i]!;
-    a = Math.floor(a / (2 * p)) * p + (a % p);
+    const above = Math.floor(a / p);
+    // a - above * p is a % p (exact: p is a power of two), without a floating-point modulo.
+    a = Math.floor(above / 2) * p + (a - above * p);
   }
   return a;
 }

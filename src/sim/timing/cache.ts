@@ -9,15 +9,15 @@
  * for, as GPGPU-Sim computes it, so the numbering changes no statistic.
  *
  * Invariants:
- * - `frameOf` maps exactly the valid lines to their frame; a line is in at most one frame.
+ * - `frameOf` maps exactly the valid lines to their frame and every other line ever filled to
+ *   ABSENT; a line is in at most one frame.
  * - Each set's frames form one recency list; the tail is the next victim.
  * - Lines are allocated at fill time (the MSHR holds the miss until then).
  * - A miss is compulsory until the line has been filled into this cache once.
  */
 import type { CacheGeometry } from '../config/cache-config.js';
 import { hashIndex } from './index-hash.js';
-import { LineFrameTable } from './line-frame-table.js';
-import { LineSet } from './line-set.js';
+import { ABSENT, LineFrameTable, NEVER } from './line-frame-table.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
 import { SECTOR_BYTES, SectorIds } from './sector-ids.js';
 import { SectorMap } from './sector-map.js';
@@ -116,10 +116,8 @@ export class Cache {
   private readonly next: Int32Array;
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
-  /** The frame of each valid line. */
+  /** The frame of each valid line; ABSENT for the other lines ever filled (the compulsory / capacity split). */
   private readonly frameOf: LineFrameTable;
-  /** Lines ever filled. */
-  private readonly seen: LineSet;
   readonly stats = new CacheStats();
   /** Outstanding misses by MSHR key (`mshrKeyOf`). */
   readonly mshr: SectorMap<MemRequest>;
@@ -130,6 +128,8 @@ export class Cache {
   private readonly lineIdMask: number;
   /** The eviction `fill` returns (reused: valid until the next fill). */
   private readonly eviction: Eviction = { line: 0, dirty: false };
+  /** What the last `allocate` evicted: `eviction`, or undefined. */
+  private evicted: Eviction | undefined = undefined;
 
   /**
    * `ids`: the numbering of the byte addresses this cache's line ids stand for (one for the whole
@@ -148,9 +148,8 @@ export class Cache {
     this.ways = geometry.ways;
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
-    this.frameOf = new LineFrameTable(frames, idsPerLineLog2);
+    this.frameOf = new LineFrameTable(2 * frames, idsPerLineLog2);
     this.mshr = new SectorMap<MemRequest>(2 * geometry.mshrEntries);
-    this.seen = new LineSet(idsPerLineLog2, 2 * frames);
     this.tags = new Int32Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);
     this.sectored = geometry.sectored && geometry.lineBytes === 128;
@@ -220,7 +219,7 @@ export class Cache {
    * this cache, else capacity/conflict (it was here and got evicted).
    */
   missKind(line: number): AccessOutcome {
-    return this.seen.has(line) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
+    return this.frameOf.get(line) === NEVER ? AccessOutcome.MissCompulsory : AccessOutcome.MissCapacityConflict;
   }
 
   /**
@@ -231,7 +230,7 @@ export class Cache {
    */
   lookup(line: number, words: number): AccessOutcome {
     const f = this.frameOf.get(line);
-    if (f < 0) return this.missKind(line);
+    if (f < 0) return f === NEVER ? AccessOutcome.MissCompulsory : AccessOutcome.MissCapacityConflict;
     if (this.lru) this.touch(this.setOfFrame(f), f);
     if (!this.sectored) return AccessOutcome.Hit;
     const need = sectorsOf(words);
@@ -254,19 +253,17 @@ export class Cache {
 
   /** Fills the sectors of `words` (allocating the line if absent); returns the evicted line, if any. */
   fillWords(line: number, words: number, dirty: boolean): Eviction | undefined {
-    const ev = this.fill(line, dirty);
-    const f = this.frameOf.get(line);
+    const f = this.allocate(line, dirty);
     this.filled[f]! |= this.sectored ? sectorsOf(words) : 0xf;
-    return ev;
+    return this.evicted;
   }
 
   /** Writes `words` into the line (allocating it, without fetching, if absent: lazy fetch-on-read). */
   writeWords(line: number, words: number): Eviction | undefined {
-    const ev = this.fill(line, true);
-    const f = this.frameOf.get(line);
+    const f = this.allocate(line, true);
     this.written[f]! |= words;
     if (!this.sectored) this.filled[f] = 0xf;
-    return ev;
+    return this.evicted;
   }
 
   /** Write-evict of the sectors of `words` (GPGPU-Sim wr_hit_we: block->set_status(INVALID, sector mask)). */
@@ -295,7 +292,7 @@ export class Cache {
   invalidate(line: number): void {
     const f = this.frameOf.get(line);
     if (f < 0) return;
-    this.frameOf.delete(line);
+    this.frameOf.set(line, ABSENT);
     this.tags[f] = -1;
     this.dirty[f] = 0;
     this.filled[f] = 0;
@@ -318,20 +315,25 @@ export class Cache {
 
   /** Allocates `line` (no-op if present); returns the evicted valid line, if any (an object reused by the next fill). */
   fill(line: number, dirty: boolean): Eviction | undefined {
+    this.allocate(line, dirty);
+    return this.evicted;
+  }
+
+  /** `fill`, returning the line's frame; what it evicted is left in `evicted`. */
+  private allocate(line: number, dirty: boolean): number {
     const present = this.frameOf.get(line);
+    this.evicted = undefined;
     if (present >= 0) {
       if (dirty) this.dirty[present] = 1;
-      return undefined;
+      return present;
     }
-    this.seen.add(line);
     const set = this.setOf(line);
     const victim = this.tail[set]!;
-    let ev: Eviction | undefined;
     if (this.tags[victim] !== -1) {
-      ev = this.eviction;
+      const ev = (this.evicted = this.eviction);
       ev.line = this.tags[victim]!;
       ev.dirty = this.dirty[victim] === 1;
-      this.frameOf.delete(ev.line);
+      this.frameOf.set(ev.line, ABSENT);
     }
     this.tags[victim] = line;
     this.dirty[victim] = dirty ? 1 : 0;
@@ -340,7 +342,7 @@ export class Cache {
     this.frameOf.set(line, victim);
     // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
     this.touch(set, victim);
-    return ev;
+    return victim;
   }
 
   /**

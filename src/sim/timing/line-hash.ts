@@ -1,7 +1,7 @@
 /**
  * The home slot of a key in the memory side's open-addressing tables, and the tables' deletion.
  * Two key kinds: sector and line ids (sector-ids.ts: non-negative integers below 2^30, in
- * Int32Arrays; line-frame-table.ts, line-set.ts, sector-map.ts) and other numeric keys such as the
+ * Int32Arrays; line-frame-table.ts, sector-map.ts) and other numeric keys such as the
  * RT unit's chunk keys (doubles below 2^53, in Float64Arrays; line-map.ts).
  */
 

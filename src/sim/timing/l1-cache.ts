@@ -81,12 +81,29 @@ export class L1DataCache {
   }
 
   /**
+   * An access to byte address `addr` (the RT unit's; `accessSector` takes the sector id).
    * `local`: the access is to thread-local memory (the `L` write policy writes it back).
    * `words`: the 4-byte words of the line the access touches (sectored caches hit per sector).
    */
   access(
     addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local = false,
     words = ALL_WORDS,
+  ): boolean {
+    return this.accessSector(this.map.sectors.idOf(addr), bytes, kind, source, waiter, now, local, words);
+  }
+
+  /** The id (sector-ids.ts) of the sector holding byte address `addr`, as `accessSector` takes it. */
+  sectorOf(addr: number): number {
+    return this.map.sectors.idOf(addr);
+  }
+
+  /**
+   * `access` by sector id: the shader path's (the LD/ST unit's latency pipeline carries ids, so no
+   * address above 2^31 crosses a call, where V8 would box it).
+   */
+  accessSector(
+    sector: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local: boolean,
+    words: number,
   ): boolean {
     const c = this.cache;
     if (source === ReqSource.Rt) this.rtClaimAt = -Infinity;
@@ -95,7 +112,7 @@ export class L1DataCache {
       if (waiter) this.hit(waiter, source, now);
       return true;
     }
-    const line = c.lineIdOf(addr);
+    const line = c.lineOf(sector);
     if (kind === ReqKind.Atomic) {
       if (this.missQueue.full || this.claimedByRt(source, now)) return this.fail(source);
       this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiterList(waiter), now), now + 1);

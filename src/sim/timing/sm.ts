@@ -211,8 +211,8 @@ export class Sm implements MemClient, CtaSlots {
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
-      this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
+    this.l1Lookup = (sector, bytes, words, kind, slot, local, now) =>
+      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
     this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -326,7 +326,7 @@ export class Sm implements MemClient, CtaSlots {
         this.stats.l1BankConflicts++;
         break;
       }
-      this.l1Pipe.enter(bank, addr, q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
+      this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
       this.wakeAt = 0;
     }

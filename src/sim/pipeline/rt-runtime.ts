@@ -102,6 +102,12 @@ export class RtRuntime {
   private readonly frames: RayFrame[][] = [];
   private traversalSerial = 0;
   private readonly work = new Map<number, RtLaneWork>();
+  /**
+   * The transaction record every traversal writes into (issue 25: a record per ray, four typed
+   * arrays, was the functional core's largest allocation); its content is copied into the ray's
+   * RtLaneWork before the next traversal, and the result's reference to it is dropped.
+   */
+  private readonly record = new TransactionRecord();
   /** FCC: each warp's coalescing table for its current traceRay (keys and thread masks per row). */
   private readonly fccTables = new Map<number, { tag: string; rows: { key: number; mask: number }[] }>();
   /** FCC: traceRays each thread issued per nesting depth (identifies the warp's current traceRay). */
@@ -315,10 +321,11 @@ export class RtRuntime {
       direction: [args[10]!, args[11]!, args[12]!],
       tmax: args[13]!,
     };
-    const record = this.opts.record ? new TransactionRecord() : undefined;
+    const record = this.opts.record ? this.record : undefined;
     const result = traverse(as, ray, record ? { recordInto: record, shortStackSize: this.opts.shortStackSize ?? 8 } : {});
     if (record && this.opts.fcc) this.recordCoalescingBuffer(thread, stack.length, result, record);
     if (record) {
+      result.transactions = undefined;
       const work = record.toLaneWork(thread & 31);
       if (this.opts.recordRays) {
         const leaf = result.committed ?? result.candidates[0];

@@ -152,6 +152,24 @@ export class AddressMap {
     return this.subPartitionFrom(addr, pext(rest, this.bankMask));
   }
 
+  /**
+   * `subPartitionOf` the line or sector `id` (sector-ids.ts) stands for: the byte address stays
+   * inside this call (a double passed across a call that V8 does not inline is boxed).
+   */
+  subPartitionOfSector(id: number): number {
+    return this.subPartitionOf(this.sectors.addressOf(id));
+  }
+
+  /** `decodeInto` of the line or sector `id` (sector-ids.ts) stands for (see subPartitionOfSector). */
+  decodeSectorInto(id: number, out: DecodedAddress): DecodedAddress {
+    return this.decodeInto(this.sectors.addressOf(id), out);
+  }
+
+  /** `partitionAddress` of the line `id` (sector-ids.ts) stands for (see subPartitionOfSector). */
+  partitionAddressOfSector(id: number): number {
+    return this.partitionAddress(this.sectors.addressOf(id));
+  }
+
   /** Bank (after dram_bnk_indexing_policy), row and column inside the channel. */
   decode(addr: number): DecodedAddress {
     return this.decodeInto(addr, { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 });

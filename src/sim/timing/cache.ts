@@ -134,10 +134,10 @@ export class Cache {
   /**
    * `ids`: the numbering of the byte addresses this cache's line ids stand for (one for the whole
    * memory side: an L1's line id is the L2's). `indexAddress`: the address the set index is
-   * computed from, given the line's byte address (the L2 of a sub-partition uses the partition
-   * address, GPGPU-Sim l2_cache_config::set_index); the tag stays the full line.
+   * computed from, given the line id (the L2 of a sub-partition uses the partition address of
+   * the line's byte address, GPGPU-Sim l2_cache_config::set_index); the tag stays the full line.
    */
-  constructor(readonly geometry: CacheGeometry, readonly ids = new SectorIds(), private readonly indexAddress?: (addr: number) => number) {
+  constructor(readonly geometry: CacheGeometry, readonly ids = new SectorIds(), private readonly indexAddress?: (line: number) => number) {
     this.lineBytes = geometry.lineBytes;
     if (this.lineBytes < SECTOR_BYTES) throw new Error(`internal: cache lines of ${this.lineBytes} bytes are below the timing model's ${SECTOR_BYTES}-byte sectors`);
     this.lineLog2 = Math.log2(geometry.lineBytes);
@@ -182,9 +182,8 @@ export class Cache {
 
   private setOf(line: number): number {
     if (this.sets === 1) return 0;
-    const addr = this.ids.addressOf(line);
-    if (this.linearSets) return Math.floor(addr / this.lineBytes) % this.sets;
-    return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(addr) : addr, this.sets, this.lineLog2);
+    if (this.linearSets) return Math.floor(this.ids.addressOf(line) / this.lineBytes) % this.sets;
+    return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(line) : this.ids.addressOf(line), this.sets, this.lineLog2);
   }
 
   /** The set frame f belongs to (frames are laid out set by set): no hashing of the line on a hit. */

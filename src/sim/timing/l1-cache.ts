@@ -225,7 +225,7 @@ export class L1DataCache {
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
     const createdAt = source === ReqSource.Shader ? now - this.pipelineLatency : now;
-    return memRequest(line, bytes, words, kind, source, this.sm, this.map.subPartitionOf(this.map.sectors.addressOf(line)), waiters, now, createdAt, 0, false, NO_MSHR);
+    return memRequest(line, bytes, words, kind, source, this.sm, this.map.subPartitionOfSector(line), waiters, now, createdAt, 0, false, NO_MSHR);
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */

@@ -55,7 +55,7 @@ export class L2Bank {
   private readonly writeAllocate: boolean;
 
   constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
-    this.cache = new Cache(cfg.l2, map.sectors, (addr) => map.partitionAddress(addr));
+    this.cache = new Cache(cfg.l2, map.sectors, (line) => map.partitionAddressOfSector(line));
     this.pending = new SectorMap<MemRequest[]>(2 * cfg.l2.mshrEntries);
     this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
     this.replyLimit = cfg.partitionQueues.l2ToIcnt;

@@ -108,6 +108,8 @@ export class RtRuntime {
    * RtLaneWork before the next traversal, and the result's reference to it is dropped.
    */
   private readonly record = new TransactionRecord();
+  /** Hit-attribute buffers of ended rays (endTrace), reused by the next traversals: two typed arrays per ray otherwise. */
+  private readonly freeAttributes: Uint8Array[] = [];
   /** FCC: each warp's coalescing table for its current traceRay (keys and thread masks per row). */
   private readonly fccTables = new Map<number, { tag: string; rows: { key: number; mask: number }[] }>();
   /** FCC: traceRays each thread issued per nesting depth (identifies the warp's current traceRay). */
@@ -196,6 +198,8 @@ export class RtRuntime {
       case 'endTrace':
         lane.hitAttributes.set(f.callerAttributes);
         this.frames[thread]!.pop();
+        // Nothing reads an ended ray's frame: its buffers serve the next rays.
+        this.freeAttributes.push(f.callerAttributes, f.committedAttributes);
         return undefined;
     }
   }
@@ -344,8 +348,9 @@ export class RtRuntime {
     c.candidates += result.candidates.length;
     for (const h of result.candidates) if (h.kind === 'procedural') c.proceduralCandidates++;
 
-    const callerAttributes = lane.hitAttributes.slice(0, HIT_ATTRIBUTE_BYTES);
-    const committedAttributes = new Uint8Array(HIT_ATTRIBUTE_BYTES);
+    const callerAttributes = this.freeAttributes.pop() ?? new Uint8Array(HIT_ATTRIBUTE_BYTES);
+    callerAttributes.set(lane.hitAttributes.subarray(0, HIT_ATTRIBUTE_BYTES));
+    const committedAttributes = this.freeAttributes.pop()?.fill(0) ?? new Uint8Array(HIT_ATTRIBUTE_BYTES);
     const committed = result.committed;
     if (committed) writeBarycentrics(committedAttributes, committed.u, committed.v);
     stack.push({

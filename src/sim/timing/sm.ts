@@ -266,8 +266,8 @@ export class Sm implements MemClient, CtaSlots {
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
-      this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
+    this.l1Lookup = (sector, bytes, words, kind, slot, local, now) =>
+      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
     this.slotWaiter = Array.from({ length: nc * LOAD_SLOTS }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
@@ -406,7 +406,7 @@ export class Sm implements MemClient, CtaSlots {
         this.stats.l1BankConflicts++;
         break;
       }
-      this.l1Pipe.enter(bank, addr, q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
+      this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -587,7 +587,7 @@ export class Sm implements MemClient, CtaSlots {
     const lines = Math.max(1, Math.ceil((step.insts * INST_BYTES) / this.icache.lineBytes));
     let misses = 0;
     for (let i = 0; i < lines; i++) {
-      const line = base + i * this.icache.lineBytes;
+      const line = this.icache.lineIdOf(base + i * this.icache.lineBytes);
       this.stats.icacheAccesses++;
       if (!this.icache.probe(line)) {
         misses++;

@@ -8,9 +8,7 @@
  *
  * Ignored options (IGNORED_GPGPUSIM_KEYS, as the loader lists them), each in one of three
  * treatments:
- * - alternative: the closest modelled setting the option's configured value implies (e.g.
- *   gpgpu_num_int_units 4: separate INT pipes, expressed as gpgpu_num_sp_units + 4 since int and
- *   fp ALU ops share the SP pipes here); the effect is cycles(config + alternative) /
+ * - alternative: the closest modelled setting the option's configured value implies; the effect is cycles(config + alternative) /
  *   cycles(config) - 1. It estimates the option's effect, it is not the option: the table names
  *   the alternative used.
  * - not modelled: no modelled setting expresses it; the table says "not measurable", never a
@@ -54,22 +52,20 @@ const INERT: readonly [RegExp, string][] = [
   [/^ptx_opcode_latency_dp$|^ptx_opcode_initiation_dp$|tensor|tesnor|^trace_opcode_latency_initiation_dp$/, 'no double-precision or tensor-core instruction in these shaders'],
   [/^trace_opcode_latency_initiation_/, 'Accel-Sim trace-driven table; execution-driven runs use ptx_opcode_*'],
   [/^gpgpu_num_rt_core_units$/, 'one RT unit per SM, as modelled'],
+  [/^gpgpu_reg_bank_use_warp_id$/, 'Vulkan-Sim\'s operand collector adds the warp id to the register bank whatever this says (opndcoll_rfu_t::init), as modelled'],
+  [/^specialized_unit_\d$/, 'no instruction of these shaders goes to a specialized unit'],
   [/^gpgpu_mem_address_mask$|^gpgpu_mem_addr_test$/, 'gpgpu_mem_addr_mapping is given (and modelled): it replaces every mask gpgpu_mem_address_mask sets (GPGPU-Sim addrdec_parseoption); gpgpu_mem_addr_test only checks the mapping'],
 ];
 
 /** The treatment an ignored option's configured value implies, where it depends on the value (undefined: use INERT / not modelled). */
 function byValue(key: string, v: ConfigValues): Treatment | undefined {
   switch (key) {
-    case 'gpgpu_num_int_units':
-      return { kind: 'alternative', overrides: [`gpgpu_num_sp_units=${v.num('gpgpu_num_sp_units') + v.num(key)}`], why: 'separate INT pipes: int and fp ALU ops share the SP pipes here, so their sum' };
-    case 'ptx_opcode_latency_fp':
-    case 'ptx_opcode_initiation_fp': {
-      const intKey = key.replace('_fp', '_int');
-      const fp = v.list(key);
-      const int = v.list(intKey);
-      if (fp[0] === int[0]) return { kind: 'inert', why: `fp add ${key.includes('latency') ? 'latency' : 'initiation'} ${fp[0]} equals the modelled ALU class value ${intKey}[0]` };
-      return { kind: 'alternative', overrides: [`${intKey}=${[fp[0], ...int.slice(1)].join(',')}`], why: `the ALU class at the fp add value ${fp[0]}` };
-    }
+    case 'gpgpu_tex_cache:l1':
+      return { kind: 'inert', why: 'no texture instruction in this frame: Vulkan-Sim\'s own stats count none (gpgpu_n_tex_insn 0, gpgpu_n_mem_texture 0), and vvision\'s shaders sample no image here' };
+    case 'gpgpu_inst_fetch_throughput':
+      return v.num('gpgpu_perfect_inst_const_cache') === 1 && v.num(key) >= v.num('gpgpu_num_sched_per_core') * v.num('gpgpu_max_insn_issue_per_warp')
+        ? { kind: 'inert', why: `with a perfect I-cache every fetch hits, and ${v.num(key)} fetch-decode rounds per cycle (shader_core_ctx::cycle) refill every instruction buffer the ${v.num('gpgpu_num_sched_per_core')} schedulers can empty in a cycle, in that cycle` }
+        : undefined;
     case 'gpgpu_gmem_skip_L1D':
       return v.num(key) === 0 ? { kind: 'inert', why: 'value 0: global accesses go through the L1D, as modelled' } : undefined;
     case 'gpgpu_cache:dl2_texture_only':
@@ -135,6 +131,12 @@ function perturbations(v: ConfigValues): Perturbation[] {
   add('gpgpu_rt_max_warps', scaled('gpgpu_rt_max_warps', 2), 'x2');
   add('gpgpu_rt_intersection_latency', scaled('gpgpu_rt_intersection_latency', 2), 'x2');
   add('ptx_opcode_latency_sfu', scaled('ptx_opcode_latency_sfu', 0.5), '/2');
+  add('ptx_opcode_latency_fp', scaled('ptx_opcode_latency_fp', 2), 'x2');
+  add('gpgpu_reg_file_port_throughput', v.num('gpgpu_reg_file_port_throughput') > 1 ? '1' : '2', 'one operand collector step per cycle, or two');
+  add('gpgpu_sub_core_model', v.num('gpgpu_sub_core_model') === 1 ? '0' : '1', 'schedulers share every ID_OC slot and register bank, or the reverse');
+  add('gpgpu_num_reg_banks', String(Math.max(v.num('gpgpu_num_sched_per_core'), v.num('gpgpu_num_reg_banks') / 2)), '/2');
+  add('gpgpu_operand_collector_num_units_gen', v.num('gpgpu_operand_collector_num_units_gen') > 1 ? String(v.num('gpgpu_operand_collector_num_units_gen') / 2) : undefined, '/2');
+  add('gpgpu_num_int_units', v.num('gpgpu_num_int_units') > 0 ? '0' : undefined, 'no INT units: integer and untyped ALU ops on the SP units');
   add('gpgpu_frfcfs_dram_sched_queue_size', scaled('gpgpu_frfcfs_dram_sched_queue_size', 0.5), '/2');
   return out;
 }

@@ -18,6 +18,7 @@ const GPGPU_SIM_DEFAULTS: Record<string, string> = {
   gpgpu_mem_addr_mapping: '',
   gpgpu_perfect_inst_const_cache: '0',
   network_mode: '1',
+  gpgpu_reg_file_port_throughput: '1',
   ptx_opcode_initiation_fp: '1,2,1,1,4',
   ptx_opcode_latency_fp: '4,13,4,5,39',
 };

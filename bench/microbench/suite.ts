@@ -76,7 +76,7 @@ function warpsPerSm(c: GpuConfig): number {
 }
 
 /** The groups of rows, in the order they run (`only` picks some). */
-export const MICROBENCH_GROUPS = ['latency', 'bandwidth', 'issue', 'l1bank', 'rt'] as const;
+export const MICROBENCH_GROUPS = ['latency', 'bandwidth', 'issue', 'chain', 'l1bank', 'rt'] as const;
 export type MicrobenchGroup = (typeof MICROBENCH_GROUPS)[number];
 
 export async function runMicrobenchmarks(
@@ -216,6 +216,43 @@ export async function runMicrobenchmarks(
       formula: `min(gpgpu_num_sched_per_core ${v.num('gpgpu_num_sched_per_core')} x gpgpu_max_insn_issue_per_warp ${v.num('gpgpu_max_insn_issue_per_warp')}, gpgpu_num_sp_units ${v.num('gpgpu_num_sp_units')} / ptx_opcode_initiation_fp[0] ${v.list('ptx_opcode_initiation_fp')[0]})`,
       detail: `${wps} warps per SM`,
     });
+  }
+
+  // --- dependent-issue latency: one warp, a chain of dependent operations of one kind. Expected
+  // from GPGPU-Sim's pipeline (shader.cc) as read: issue puts the instruction in its ID_OC register
+  // (cycle t); the operand collector, stepped gpgpu_reg_file_port_throughput (p) times per cycle in
+  // the LD/ST unit's cycle, allocates a collector unit in the first step of t + 1, reads the operand
+  // in the next step and dispatches to OC_EX in the step after; the functional unit takes it in the
+  // cycle after the dispatch's; its result reaches EX_WB latency + 1 cycles later and is written
+  // back (releasing the scoreboard) at the start of the next cycle, whose issue stage issues the
+  // dependent instruction: latency + floor((p + 2) / p) + 3 cycles. Latencies from
+  // set_opcode_and_latency: add.f32 ptx_opcode_latency_fp[0], max.f32 [1], sqrt.approx
+  // ptx_opcode_latency_sfu, xor.b32 not listed there (1).
+  if (want('chain')) {
+    const p = v.num('gpgpu_reg_file_port_throughput');
+    const pipeline = Math.floor((p + 2) / p) + 3;
+    const fpLat = v.list('ptx_opcode_latency_fp');
+    const chains = [
+      { op: 0, name: 'fp add (x = x + c)', latency: fpLat[0]!, why: `ptx_opcode_latency_fp[0] ${fpLat[0]}` },
+      { op: 1, name: 'fp max (x = max(x, c))', latency: fpLat[1]!, why: `ptx_opcode_latency_fp[1] ${fpLat[1]}` },
+      { op: 2, name: 'integer xor (u = u ^ k)', latency: 1, why: 'xor: set_opcode_and_latency default 1' },
+      { op: 3, name: 'sqrt (x = sqrt(x))', latency: v.num('ptx_opcode_latency_sfu'), why: `ptx_opcode_latency_sfu ${v.num('ptx_opcode_latency_sfu')}` },
+    ];
+    const per = 128;
+    const trips = [2, 6];
+    const ops = (trips[1]! - trips[0]!) * per;
+    for (const ch of chains) {
+      const [a, b] = [await run(config, overrides, 'chain', { iters: trips[0]!, op: ch.op, c: 0.5, k: 1234567 }, cfg.warpSize, 1), await run(config, overrides, 'chain', { iters: trips[1]!, op: ch.op, c: 0.5, k: 1234567 }, cfg.warpSize, 1)];
+      const cycles = b.stats.gpu_sim_cycle! - a.stats.gpu_sim_cycle!;
+      const insts = b.stats.gpu_warp_insn! - a.stats.gpu_warp_insn!;
+      const irInsts = b.stats.vvision_ir_warp_insn! - a.stats.vvision_ir_warp_insn!;
+      add({
+        mechanism: 'issue', figure: `dependent ${ch.name}: cycles from one operation's issue to the next's`,
+        achieved: cycles / ops, expected: ch.latency + pipeline, unit: 'cycles',
+        formula: `${ch.why} + GPGPU-Sim's issue-to-writeback pipeline ${pipeline} (ID_OC, collector unit at the next cycle's first step, operand read, dispatch, unit the cycle after, EX_WB after latency + 1, writeback; gpgpu_reg_file_port_throughput ${p})`,
+        detail: `1 warp; ${(insts / ops).toFixed(2)} PTX-equivalent warp instructions per operation (${(irInsts / ops).toFixed(2)} IR instructions: the variable's load and store have no PTX counterpart); ${per} per trip, ${trips.join(' vs ')} trips`,
+      });
+    }
   }
 
   // --- L1D throughput by stride: a few warps per SM, all hits after the first iteration.

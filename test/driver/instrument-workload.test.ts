@@ -77,8 +77,8 @@ test('--config: instrumented and uninstrumented runs on the timing model; overhe
   t.is(timed.runs[0]!.counters.threadInsts, functional.runs[0]!.counters.threadInsts);
   t.is(timed.runs[0]!.dump.entryCount, functional.runs[0]!.dump.entryCount);
   // The timing model issued exactly what the functional core executed, instrumentation included.
-  t.is(timed.runs[0]!.timing!.values.gpu_sim_insn, timed.runs[0]!.counters.threadInsts);
-  t.true(timed.timing!.baseline.values.gpu_sim_insn! < timed.runs[0]!.counters.threadInsts);
+  t.is(timed.runs[0]!.timing!.values.vvision_ir_thread_insn, timed.runs[0]!.counters.threadInsts);
+  t.true(timed.timing!.baseline.values.vvision_ir_thread_insn! < timed.runs[0]!.counters.threadInsts);
 });
 
 test('--config with an unknown preset fails before simulating', async (t) => {

@@ -4,7 +4,7 @@ import { simulateWorkload } from '../../src/driver/simulate-workload.js';
 test('timing run: the timing model issues exactly what the functional core executed, deterministically', async (t) => {
   const a = await simulateWorkload('tri', { config: 'mobile', width: 32, height: 16 });
   const b = await simulateWorkload('tri', { config: 'mobile', width: 32, height: 16 });
-  t.is(a.stats.values.gpu_sim_insn, a.counters!.threadInsts);
+  t.is(a.stats.values.vvision_ir_thread_insn, a.counters!.threadInsts);
   t.is(a.stats.values.gpu_sim_cycle, b.stats.values.gpu_sim_cycle);
   t.true(a.stats.values.gpu_sim_cycle! > 0);
   t.is(a.stats.values.rt_fcc_buffer_accesses, 0);

@@ -27,18 +27,78 @@ export interface ConfigKnobs {
   gpgpu_num_sfu_units?: number;
   /** load/store units per SM [units]. Default 1. */
   gpgpu_num_mem_units?: number;
-  /** integer latency add,max,mul,mad,div[,shfl]; [0] is the ALU class latency (an Accel-Sim 6th entry, shfl, is read and unused) [cycles]. Default 4,13,4,5,145. */
+  /** integer pipelines per SM: integer and untyped ALU ops (mov, setp, selp, logic, branches) issue here, fp ops to the SP units (GPGPU-Sim INTP_OP / ALU_OP); 0 = everything on the SP units. Default: the tested SM75 config [units]. Default 4. */
+  gpgpu_num_int_units?: number;
+  /** double-precision pipelines per SM; 0 = double ops issue to the SFU units, as GPGPU-Sim does [units]. Default 0. */
+  gpgpu_num_dp_units?: number;
+  /** integer latency add,max,mul,mad,div[,shfl] (a missing shfl entry: 32) [cycles]. Default 4,13,4,5,145,32. */
   ptx_opcode_latency_int?: number[] | string;
-  /** integer initiation interval add,max,mul,mad,div[,shfl]; [0] is the ALU class interval [cycles]. Default 1,2,2,2,8. */
+  /** integer initiation interval add,max,mul,mad,div[,shfl] (a missing shfl entry: 4) [cycles]. Default 2,2,2,2,8,4. */
   ptx_opcode_initiation_int?: number[] | string;
-  /** SFU (transcendental, div, sqrt) latency [cycles]. Default 21. */
+  /** single-precision latency add,max,mul,mad,div [cycles]. Default 4,13,4,5,39. */
+  ptx_opcode_latency_fp?: number[] | string;
+  /** single-precision initiation interval add,max,mul,mad,div [cycles]. Default 2,2,2,2,4. */
+  ptx_opcode_initiation_fp?: number[] | string;
+  /** double-precision latency add,max,mul,mad,div [cycles]. Default 8,19,8,8,330. */
+  ptx_opcode_latency_dp?: number[] | string;
+  /** double-precision initiation interval add,max,mul,mad,div [cycles]. Default 4,4,4,4,130. */
+  ptx_opcode_initiation_dp?: number[] | string;
+  /** SFU latency: sqrt, rsqrt, rcp, sin, cos, ex2, lg2 [cycles]. Default 21. */
   ptx_opcode_latency_sfu?: number;
   /** SFU initiation interval [cycles]. Default 8. */
   ptx_opcode_initiation_sfu?: number;
-  /** branch / call / vote latency [cycles]. Default 1. */
+  /** branch / call / vote latency (GPGPU-Sim: 1, the default of set_opcode_and_latency) [cycles]. Default 1. */
   gpgpu_control_latency?: number;
-  /** latency of register-promoted local loads and stores [cycles]. Default 1. */
+  /** latency of register-promoted local loads and stores (movs in PTX: 1) [cycles]. Default 1. */
   gpgpu_register_op_latency?: number;
+  /** pipeline register widths ID_OC_SP,ID_OC_DP,ID_OC_INT,ID_OC_SFU,ID_OC_MEM,OC_EX_SP,OC_EX_DP,OC_EX_INT,OC_EX_SFU,OC_EX_MEM,EX_WB[,ID_OC_TENSOR_CORE,OC_EX_TENSOR_CORE,ID_OC_RT,OC_EX_RT] (tensor and RT entries read, not used: the RT unit accepts its instruction at issue) [slots]. Default 4,0,4,4,4,4,0,4,4,4,8,4,4,4,4. */
+  gpgpu_pipeline_widths?: number[] | string;
+  /** each warp scheduler owns one slot of every ID_OC register and a quarter of the register banks (GPGPU-Sim sub_core_model). Default 1. */
+  gpgpu_sub_core_model?: boolean | 0 | 1;
+  /** per-unit operand collector sets (gpgpu_operand_collector_num_units_sp/_sfu/_mem/_dp/_int) beside the generic set. Default 0. */
+  gpgpu_enable_specialized_operand_collector?: boolean | 0 | 1;
+  /** generic collector units per SM (serve every unit class) [units]. Default 8. */
+  gpgpu_operand_collector_num_units_gen?: number;
+  /** generic collector input ports: each allocates one instruction per operand collector step [ports]. Default 8. */
+  gpgpu_operand_collector_num_in_ports_gen?: number;
+  /** generic collector dispatch units: each dispatches one ready collector unit per step [ports]. Default 8. */
+  gpgpu_operand_collector_num_out_ports_gen?: number;
+  /** specialized SP collector units [units]. Default 4. */
+  gpgpu_operand_collector_num_units_sp?: number;
+  /** specialized SFU collector units [units]. Default 4. */
+  gpgpu_operand_collector_num_units_sfu?: number;
+  /** specialized MEM collector units [units]. Default 2. */
+  gpgpu_operand_collector_num_units_mem?: number;
+  /** specialized DP collector units [units]. Default 0. */
+  gpgpu_operand_collector_num_units_dp?: number;
+  /** specialized INT collector units [units]. Default 0. */
+  gpgpu_operand_collector_num_units_int?: number;
+  /** specialized SP collector input ports [ports]. Default 1. */
+  gpgpu_operand_collector_num_in_ports_sp?: number;
+  /** specialized SP collector dispatch units [ports]. Default 1. */
+  gpgpu_operand_collector_num_out_ports_sp?: number;
+  /** specialized SFU collector input ports [ports]. Default 1. */
+  gpgpu_operand_collector_num_in_ports_sfu?: number;
+  /** specialized SFU collector dispatch units [ports]. Default 1. */
+  gpgpu_operand_collector_num_out_ports_sfu?: number;
+  /** specialized MEM collector input ports [ports]. Default 1. */
+  gpgpu_operand_collector_num_in_ports_mem?: number;
+  /** specialized MEM collector dispatch units [ports]. Default 1. */
+  gpgpu_operand_collector_num_out_ports_mem?: number;
+  /** specialized DP collector input ports [ports]. Default 0. */
+  gpgpu_operand_collector_num_in_ports_dp?: number;
+  /** specialized DP collector dispatch units [ports]. Default 0. */
+  gpgpu_operand_collector_num_out_ports_dp?: number;
+  /** specialized INT collector input ports [ports]. Default 0. */
+  gpgpu_operand_collector_num_in_ports_int?: number;
+  /** specialized INT collector dispatch units [ports]. Default 0. */
+  gpgpu_operand_collector_num_out_ports_int?: number;
+  /** register file banks per SM: one read per bank per operand collector step (register r of warp w in bank (r + w) mod banks, within the scheduler's share under the sub-core model) [banks]. Default 16. */
+  gpgpu_num_reg_banks?: number;
+  /** operand collector steps per cycle (GPGPU-Sim steps the collector this many times in each LD/ST unit cycle) [steps/cycle]. Default 2. */
+  gpgpu_reg_file_port_throughput?: number;
+  /** with gpgpu_max_insn_issue_per_warp > 1, a warp's second instruction in a cycle must go to another unit class. Default 1. */
+  gpgpu_dual_issue_diff_exec_units?: boolean | 0 | 1;
   /** coalesced requests waiting for the L1D per SM; a memory instruction stalls when full [requests]. Default 64. */
   gpgpu_ldst_queue_size?: number;
   /** instruction cache per SM (Table III: 128KB 16-way) [cache]. Default N:64:128:16,L:R:f:N:L,S:2:48,4. */

@@ -38,22 +38,13 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['instruction fetch throughput: fetch is modelled by the I-cache (gpgpu_cache:il1, or gpgpu_perfect_inst_const_cache) without a fetch-width limit', [
     'gpgpu_inst_fetch_throughput',
   ]],
-  ['issue-stage detail: the model issues through gpgpu_num_sched_per_core schedulers into SP/SFU/mem units; per-unit widths, operand collectors, register banks and sub-core partitioning are not modelled', [
-    'gpgpu_pipeline_widths', 'gpgpu_num_dp_units', 'gpgpu_num_int_units', 'gpgpu_tensor_core_avail', 'gpgpu_num_tensor_core_units',
-    'gpgpu_sub_core_model', 'gpgpu_enable_specialized_operand_collector', 'gpgpu_operand_collector_num_units_gen',
-    'gpgpu_operand_collector_num_in_ports_gen', 'gpgpu_operand_collector_num_out_ports_gen',
-    'gpgpu_operand_collector_num_units_sp', 'gpgpu_operand_collector_num_units_dp', 'gpgpu_operand_collector_num_units_sfu',
-    'gpgpu_operand_collector_num_units_int', 'gpgpu_operand_collector_num_units_tensor_core',
-    'gpgpu_operand_collector_num_units_mem', 'gpgpu_operand_collector_num_in_ports_sp', 'gpgpu_operand_collector_num_out_ports_sp',
-    'gpgpu_num_reg_banks', 'gpgpu_reg_bank_use_warp_id', 'gpgpu_reg_file_port_throughput', 'gpgpu_dual_issue_diff_exec_units',
-    'gpgpu_num_rt_core_units', 'specialized_unit_1', 'specialized_unit_2', 'specialized_unit_3', 'gpgpu_simd_model',
+  ['issue-stage parts no ray tracing shader reaches: tensor cores and the specialized units (no such instruction here); gpgpu_reg_bank_use_warp_id is registered but Vulkan-Sim\'s operand collector always adds the warp id to the bank (opndcoll_rfu_t::init sets the warp shift unconditionally); the RT unit takes its instruction at issue, so gpgpu_num_rt_core_units is one RT unit per SM as modelled; gpgpu_simd_model 1 is the SIMT stack modelled', [
+    'gpgpu_tensor_core_avail', 'gpgpu_num_tensor_core_units', 'gpgpu_operand_collector_num_units_tensor_core',
+    'gpgpu_reg_bank_use_warp_id', 'gpgpu_num_rt_core_units', 'specialized_unit_1', 'specialized_unit_2', 'specialized_unit_3', 'gpgpu_simd_model',
   ]],
-  ['latency of a unit the IR never uses: no double-precision or tensor-core instructions in ray tracing shaders here (doubles in the IR run as fp32-class ALU ops)', [
-    'ptx_opcode_latency_dp', 'ptx_opcode_initiation_dp', 'ptx_opcode_latency_tesnor', 'ptx_opcode_initiation_tensor',
+  ['latency of a unit the IR never uses: no tensor-core instructions in ray tracing shaders here', [
+    'ptx_opcode_latency_tesnor', 'ptx_opcode_initiation_tensor',
     'trace_opcode_latency_initiation_dp', 'trace_opcode_latency_initiation_tensor',
-  ]],
-  ['fp ALU latency table: the model has one ALU class for int and fp arithmetic, timed by ptx_opcode_latency_int[0] / ptx_opcode_initiation_int[0] (equal to the fp add latency, 4 cycles, in every tested config); fp divides run in the SFU class', [
-    'ptx_opcode_latency_fp', 'ptx_opcode_initiation_fp',
   ]],
   ['Accel-Sim trace-driven latency tables: vvision is execution-driven and uses the ptx_opcode_* tables', [
     'trace_opcode_latency_initiation_int', 'trace_opcode_latency_initiation_sp', 'trace_opcode_latency_initiation_sfu',

@@ -34,10 +34,15 @@ export interface GpuConfig {
   schedulersPerSm: number;
   scheduler: 'gto' | 'lrr';
   maxIssuePerWarp: number;
-  units: { sp: number; sfu: number; mem: number };
-  /** Indexed by OpClass (warp-step.ts): Alu, Sfu, Memory, Texture, Rt, Control, Register. */
+  units: { sp: number; sfu: number; mem: number; int: number; dp: number };
+  /** Indexed by OpClass (warp-step.ts): Alu, Sfu, Memory, Texture, Rt, Control, Register (Alu and Sfu instructions are timed by ptxLatency instead). */
   opLatency: number[];
   opInitiation: number[];
+  /** Latency and initiation interval per PTX op (ptx-op.ts), from the ptx_opcode_* lists. */
+  ptxLatency: number[];
+  ptxInitiation: number[];
+  /** The issue stage between the schedulers and the units (operand-collector.ts). */
+  issue: IssueStageConfig;
   ldstQueueSize: number;
   il1: CacheGeometry;
   icacheMissLatency: number;
@@ -251,11 +256,16 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
     schedulersPerSm: int('gpgpu_num_sched_per_core', 1),
     scheduler: str('gpgpu_scheduler') as 'gto' | 'lrr',
     maxIssuePerWarp: int('gpgpu_max_insn_issue_per_warp', 1),
-    units: { sp: int('gpgpu_num_sp_units', 1), sfu: int('gpgpu_num_sfu_units', 1), mem: int('gpgpu_num_mem_units', 1) },
+    units: {
+      sp: int('gpgpu_num_sp_units', 1), sfu: int('gpgpu_num_sfu_units', 1), mem: int('gpgpu_num_mem_units', 1),
+      int: int('gpgpu_num_int_units'), dp: int('gpgpu_num_dp_units'),
+    },
     // Memory / texture / RT instructions occupy the issue slot for one cycle; their real latency
     // comes from the memory system and the RT unit.
     opLatency: [Math.max(1, intLat[0]!), sfuLat, 1, 1, 1, ctl, reg],
     opInitiation: [Math.max(1, intIni[0]!), sfuIni, 1, 1, 1, 1, 1],
+    ...ptxTables(intLat, intIni, list('ptx_opcode_latency_fp'), list('ptx_opcode_initiation_fp'), list('ptx_opcode_latency_dp'), list('ptx_opcode_initiation_dp'), sfuLat, sfuIni),
+    issue: issueStage(int, bool, list('gpgpu_pipeline_widths'), int('gpgpu_num_sched_per_core', 1), fail, rawText),
     ldstQueueSize: int('gpgpu_ldst_queue_size', 1),
     il1: withOrigin('gpgpu_cache:il1', (v) => parseCacheConfig(v, 'gpgpu_cache:il1')),
     icacheMissLatency: int('gpgpu_icache_miss_latency'),
@@ -374,4 +384,75 @@ function splitOrigin(origin: string | undefined): [string | undefined, number | 
   if (!origin || origin === '--set') return [origin, undefined];
   const i = origin.lastIndexOf(':');
   return [origin.slice(0, i), Number(origin.slice(i + 1))];
+}
+
+/** GPGPU-Sim's issue stage, as operand-collector.ts models it. */
+export interface IssueStageConfig {
+  subCore: boolean;
+  regBanks: number;
+  /** Operand collector steps per cycle (gpgpu_reg_file_port_throughput). */
+  portThroughput: number;
+  dualIssueDiffUnits: boolean;
+  /** ID_OC and OC_EX register widths per IssueUnit (SP, INT, SFU, DP, MEM), and the EX_WB width. */
+  idOcWidth: number[];
+  ocExWidth: number[];
+  exWbWidth: number;
+  /** Collector unit sets: units, input ports, dispatch units, and the IssueUnits they serve. */
+  collectorSets: { units: number; inPorts: number; outPorts: number; serves: number[] }[];
+}
+
+/** Per PtxOp (ptx-op.ts order) latency and interval, from the int / fp / dp / sfu lists. */
+function ptxTables(intLat: number[], intIni: number[], fpLat: number[], fpIni: number[], dpLat: number[], dpIni: number[], sfuLat: number, sfuIni: number): { ptxLatency: number[]; ptxInitiation: number[] } {
+  const shflLat = intLat[5] ?? 32;
+  const shflIni = intIni[5] ?? 4;
+  const at = (xs: number[], k: number): number => Math.max(1, xs[k]!);
+  const latency = [1, at(intLat, 0), at(intLat, 1), at(intLat, 2), at(intLat, 3), at(intLat, 4), Math.max(1, shflLat),
+    at(fpLat, 0), at(fpLat, 1), at(fpLat, 2), at(fpLat, 3), at(fpLat, 4), at(dpLat, 0), at(dpLat, 1), at(dpLat, 2), at(dpLat, 3), at(dpLat, 4), Math.max(1, sfuLat)];
+  const initiation = [1, at(intIni, 0), at(intIni, 1), at(intIni, 2), at(intIni, 3), at(intIni, 4), Math.max(1, shflIni),
+    at(fpIni, 0), at(fpIni, 1), at(fpIni, 2), at(fpIni, 3), at(fpIni, 4), at(dpIni, 0), at(dpIni, 1), at(dpIni, 2), at(dpIni, 3), at(dpIni, 4), Math.max(1, sfuIni)];
+  return { ptxLatency: latency, ptxInitiation: initiation };
+}
+
+function issueStage(
+  int: (name: string, min?: number) => number,
+  bool: (name: string) => boolean,
+  widths: number[],
+  schedulers: number,
+  fail: (name: string, origin: string | undefined, why: string) => never,
+  rawText: (name: string) => [string, string | undefined],
+): IssueStageConfig {
+  // gpgpu_pipeline_widths order: ID_OC_SP, ID_OC_DP, ID_OC_INT, ID_OC_SFU, ID_OC_MEM, OC_EX_SP, OC_EX_DP, OC_EX_INT, OC_EX_SFU, OC_EX_MEM, EX_WB, ...
+  const idOc = [widths[0]!, widths[2]!, widths[3]!, widths[1]!, widths[4]!];
+  const ocEx = [widths[5]!, widths[7]!, widths[8]!, widths[6]!, widths[9]!];
+  const subCore = bool('gpgpu_sub_core_model');
+  const regBanks = int('gpgpu_num_reg_banks', 1);
+  if (subCore && regBanks % schedulers !== 0) {
+    fail('gpgpu_num_reg_banks', rawText('gpgpu_num_reg_banks')[1], `${regBanks} banks do not divide among ${schedulers} schedulers (gpgpu_sub_core_model 1 gives each scheduler an equal share, as GPGPU-Sim asserts)`);
+  }
+  // IssueUnit order: Sp 0, Int 1, Sfu 2, Dp 3, Mem 4.
+  const sets: IssueStageConfig['collectorSets'] = [];
+  if (bool('gpgpu_enable_specialized_operand_collector')) {
+    const spec = (unit: string, serves: number): void => {
+      const units = int(`gpgpu_operand_collector_num_units_${unit}`);
+      if (units > 0) sets.push({ units, inPorts: Math.max(1, int(`gpgpu_operand_collector_num_in_ports_${unit}`)), outPorts: Math.max(1, int(`gpgpu_operand_collector_num_out_ports_${unit}`)), serves: [serves] });
+    };
+    spec('sp', 0);
+    spec('int', 1);
+    spec('sfu', 2);
+    spec('dp', 3);
+    spec('mem', 4);
+  }
+  const gen = int('gpgpu_operand_collector_num_units_gen');
+  if (gen > 0) sets.push({ units: gen, inPorts: Math.max(1, int('gpgpu_operand_collector_num_in_ports_gen')), outPorts: Math.max(1, int('gpgpu_operand_collector_num_out_ports_gen')), serves: [0, 1, 2, 3, 4] });
+  // A unit class with units but no collector set would never receive an instruction (GPGPU-Sim stalls for ever).
+  const unitKeys = ['gpgpu_num_sp_units', 'gpgpu_num_int_units', 'gpgpu_num_sfu_units', 'gpgpu_num_dp_units', 'gpgpu_num_mem_units'];
+  unitKeys.forEach((key, u) => {
+    if (int(key) > 0 && !sets.some((s) => s.serves.includes(u))) {
+      fail('gpgpu_operand_collector_num_units_gen', rawText('gpgpu_operand_collector_num_units_gen')[1], `no operand collector unit serves the ${int(key)} units of ${key}: give it a specialized set or generic units`);
+    }
+  });
+  return {
+    subCore, regBanks, portThroughput: int('gpgpu_reg_file_port_throughput', 1), dualIssueDiffUnits: bool('gpgpu_dual_issue_diff_exec_units'),
+    idOcWidth: idOc, ocExWidth: ocEx, exWbWidth: widths[10]!, collectorSets: sets,
+  };
 }

@@ -102,6 +102,14 @@ export class RtRuntime {
   private readonly frames: RayFrame[][] = [];
   private traversalSerial = 0;
   private readonly work = new Map<number, RtLaneWork>();
+  /**
+   * The transaction record every traversal writes into (issue 25: a record per ray, four typed
+   * arrays, was the functional core's largest allocation); its content is copied into the ray's
+   * RtLaneWork before the next traversal, and the result's reference to it is dropped.
+   */
+  private readonly record = new TransactionRecord();
+  /** Hit-attribute buffers of ended rays (endTrace), reused by the next traversals: two typed arrays per ray otherwise. */
+  private readonly freeAttributes: Uint8Array[] = [];
   /** FCC: each warp's coalescing table for its current traceRay (keys and thread masks per row). */
   private readonly fccTables = new Map<number, { tag: string; rows: { key: number; mask: number }[] }>();
   /** FCC: traceRays each thread issued per nesting depth (identifies the warp's current traceRay). */
@@ -190,6 +198,8 @@ export class RtRuntime {
       case 'endTrace':
         lane.hitAttributes.set(f.callerAttributes);
         this.frames[thread]!.pop();
+        // Nothing reads an ended ray's frame: its buffers serve the next rays.
+        this.freeAttributes.push(f.callerAttributes, f.committedAttributes);
         return undefined;
     }
   }
@@ -315,10 +325,11 @@ export class RtRuntime {
       direction: [args[10]!, args[11]!, args[12]!],
       tmax: args[13]!,
     };
-    const record = this.opts.record ? new TransactionRecord() : undefined;
+    const record = this.opts.record ? this.record : undefined;
     const result = traverse(as, ray, record ? { recordInto: record, shortStackSize: this.opts.shortStackSize ?? 8 } : {});
     if (record && this.opts.fcc) this.recordCoalescingBuffer(thread, stack.length, result, record);
     if (record) {
+      result.transactions = undefined;
       const work = record.toLaneWork(thread & 31);
       if (this.opts.recordRays) {
         const leaf = result.committed ?? result.candidates[0];
@@ -337,8 +348,9 @@ export class RtRuntime {
     c.candidates += result.candidates.length;
     for (const h of result.candidates) if (h.kind === 'procedural') c.proceduralCandidates++;
 
-    const callerAttributes = lane.hitAttributes.slice(0, HIT_ATTRIBUTE_BYTES);
-    const committedAttributes = new Uint8Array(HIT_ATTRIBUTE_BYTES);
+    const callerAttributes = this.freeAttributes.pop() ?? new Uint8Array(HIT_ATTRIBUTE_BYTES);
+    callerAttributes.set(lane.hitAttributes.subarray(0, HIT_ATTRIBUTE_BYTES));
+    const committedAttributes = this.freeAttributes.pop()?.fill(0) ?? new Uint8Array(HIT_ATTRIBUTE_BYTES);
     const committed = result.committed;
     if (committed) writeBarycentrics(committedAttributes, committed.u, committed.v);
     stack.push({

@@ -21,6 +21,7 @@
 import { parseAddressMapping } from '../config/address-mapping.js';
 import { ConfigError } from '../config/config-error.js';
 import { bitwiseHash, ipolyHash } from './index-hash.js';
+import { SectorIds } from './sector-ids.js';
 
 /** Bit fields of the mapping, as 64-bit masks split into two 32-bit halves. */
 interface BitMask {
@@ -51,12 +52,24 @@ export interface DecodedAddress {
 }
 
 const TWO32 = 2 ** 32;
+/** POW2[k] = 2 ** k (a table: `2 ** k` with a variable k is a call to pow; this runs for every L1 miss and DRAM request). */
+const POW2 = Array.from({ length: 64 }, (_, k) => 2 ** k);
 
 export class AddressMap {
+  /**
+   * The memory side's numbering of the sectors it touches (sector-ids.ts): the caches, MSHRs and
+   * requests carry ids, and the decode here takes the byte address an id stands for.
+   */
+  readonly sectors = new SectorIds();
   readonly channels: number;
   readonly subPerChannel: number;
   readonly banks: number;
   private readonly chipStart: number;
+  /** 2 ** chipStart, and the place value of the lowest address bit above the chip and sub-partition bits. */
+  private readonly chipUnit: number;
+  private readonly higherUnit: number;
+  /** Channels rounded up to a power of two, times sub-partitions per channel: the IPOLY partition hash's range. */
+  private readonly hashedPartitions: number;
   private readonly gap: boolean;
   private readonly chipMask: BitMask;
   private readonly bankMask: BitMask;
@@ -123,6 +136,9 @@ export class AddressMap {
     this.subIdMask = split(subId);
     this.subIdRemoved = removedBits(this.subIdMask);
     this.chipSubIdRemoved = removedBits(split(chip | subId));
+    this.chipUnit = 2 ** this.chipStart;
+    this.higherUnit = 2 ** (this.chipStart + this.log2Channels + this.log2Sub);
+    this.hashedPartitions = 2 ** this.log2Channels * this.subPerChannel;
   }
 
   /** Memory channel of an address. */
@@ -134,6 +150,24 @@ export class AddressMap {
   subPartitionOf(addr: number): number {
     const rest = this.restOf(addr);
     return this.subPartitionFrom(addr, pext(rest, this.bankMask));
+  }
+
+  /**
+   * `subPartitionOf` the line or sector `id` (sector-ids.ts) stands for: the byte address stays
+   * inside this call (a double passed across a call that V8 does not inline is boxed).
+   */
+  subPartitionOfSector(id: number): number {
+    return this.subPartitionOf(this.sectors.addressOf(id));
+  }
+
+  /** `decodeInto` of the line or sector `id` (sector-ids.ts) stands for (see subPartitionOfSector). */
+  decodeSectorInto(id: number, out: DecodedAddress): DecodedAddress {
+    return this.decodeInto(this.sectors.addressOf(id), out);
+  }
+
+  /** `partitionAddress` of the line `id` (sector-ids.ts) stands for (see subPartitionOfSector). */
+  partitionAddressOfSector(id: number): number {
+    return this.partitionAddress(this.sectors.addressOf(id));
   }
 
   /** Bank (after dram_bnk_indexing_policy), row and column inside the channel. */
@@ -165,22 +199,23 @@ export class AddressMap {
    */
   private restOf(addr: number): number {
     if (!this.gap) return addr;
-    const unit = 2 ** this.chipStart;
-    return Math.floor(Math.floor(addr / unit) / this.channels) * unit + (addr % unit);
+    const unit = this.chipUnit;
+    const above = Math.floor(addr / unit);
+    // addr - above * unit is addr % unit (exact: unit is a power of two), without a floating-point modulo.
+    return Math.floor(above / this.channels) * unit + (addr - above * unit);
   }
 
   /** The sub-partition of `addr`, given its raw bank bits (the partition index hash applied). */
   private subPartitionFrom(addr: number, rawBank: number): number {
-    const chip = this.gap ? Math.floor(addr / 2 ** this.chipStart) % this.channels : pext(addr, this.chipMask);
+    const chip = this.gap ? Math.floor(addr / this.chipUnit) % this.channels : pext(addr, this.chipMask);
     const sub = rawBank & (this.subPerChannel - 1);
     if (this.partitionIndexing === 0) return chip * this.subPerChannel + sub;
     const higher = this.gap
-      ? Math.floor(Math.floor(addr / 2 ** this.chipStart) / this.channels)
-      : Math.floor(addr / 2 ** (this.chipStart + this.log2Channels + this.log2Sub));
+      ? Math.floor(Math.floor(addr / this.chipUnit) / this.channels)
+      : Math.floor(addr / this.higherUnit);
     if (this.partitionIndexing === 1) return bitwiseHash(higher, chip, this.channels) * this.subPerChannel + sub;
     // IPOLY over channels x sub-partitions (next power of two of the channel count), then modulo.
-    const n = 2 ** this.log2Channels * this.subPerChannel;
-    return ipolyHash(higher, chip * this.subPerChannel + sub, n) % (this.channels * this.subPerChannel);
+    return ipolyHash(higher, chip * this.subPerChannel + sub, this.hashedPartitions) % (this.channels * this.subPerChannel);
   }
 
   /**
@@ -215,12 +250,12 @@ function pext(addr: number, mask: BitMask): number {
   let pos = 0;
   for (let m = mask.lo; m !== 0; m &= m - 1) {
     const b = 31 - Math.clz32(m & -m);
-    if ((lo >>> b) & 1) out += 2 ** pos;
+    if ((lo >>> b) & 1) out += POW2[pos]!;
     pos++;
   }
   for (let m = mask.hi; m !== 0; m &= m - 1) {
     const b = 31 - Math.clz32(m & -m);
-    if ((hi >>> b) & 1) out += 2 ** pos;
+    if ((hi >>> b) & 1) out += POW2[pos]!;
     pos++;
   }
   return out;
@@ -243,7 +278,9 @@ function removeBits(addr: number, removed: readonly number[]): number {
   let a = addr;
   for (let i = 0; i < removed.length; i++) {
     const p = removed[i]!;
-    a = Math.floor(a / (2 * p)) * p + (a % p);
+    const above = Math.floor(a / p);
+    // a - above * p is a % p (exact: p is a power of two), without a floating-point modulo.
+    a = Math.floor(above / 2) * p + (a - above * p);
   }
   return a;
 }

@@ -4,18 +4,23 @@
  * compulsory miss, capacity/conflict miss, reservation failure) -- the data behind Vulkan-Sim
  * Fig. 14. Used for L1D, the dedicated RT cache, L2 banks and the instruction cache.
  *
+ * Lines are named by their line id (sector-ids.ts: the id of their first 32-byte sector, a small
+ * integer), not their byte address; the set index is computed from the byte address the id stands
+ * for, as GPGPU-Sim computes it, so the numbering changes no statistic.
+ *
  * Invariants:
- * - `frameOf` maps exactly the valid lines to their frame; a line is in at most one frame.
+ * - `frameOf` maps exactly the valid lines to their frame and every other line ever filled to
+ *   ABSENT; a line is in at most one frame.
  * - Each set's frames form one recency list; the tail is the next victim.
  * - Lines are allocated at fill time (the MSHR holds the miss until then).
  * - A miss is compulsory until the line has been filled into this cache once.
  */
 import type { CacheGeometry } from '../config/cache-config.js';
 import { hashIndex } from './index-hash.js';
-import { LineFrameTable } from './line-frame-table.js';
-import { LineMap } from './line-map.js';
-import { LineSet } from './line-set.js';
+import { ABSENT, LineFrameTable, NEVER } from './line-frame-table.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
+import { SECTOR_BYTES, SectorIds } from './sector-ids.js';
+import { SectorMap } from './sector-map.js';
 
 export const enum AccessOutcome {
   Hit = 0,
@@ -86,6 +91,7 @@ export class CacheStats {
   }
 }
 
+/** A line a fill evicted: `line` is its line id. */
 export interface Eviction {
   line: number;
   dirty: boolean;
@@ -96,7 +102,8 @@ export class Cache {
   private readonly sets: number;
   private readonly ways: number;
   private readonly lru: boolean;
-  private readonly tags: Float64Array;
+  /** Per frame: the line id held, -1 when invalid. */
+  private readonly tags: Int32Array;
   private readonly dirty: Uint8Array;
   /** Sectored caches track readability per 32-byte sector (`sectored` false: whole lines). */
   private readonly sectored: boolean;
@@ -109,33 +116,41 @@ export class Cache {
   private readonly next: Int32Array;
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
-  /** The frame of each valid line. */
+  /** The frame of each valid line; ABSENT for the other lines ever filled (the compulsory / capacity split). */
   private readonly frameOf: LineFrameTable;
-  /** Lines ever filled. */
-  private readonly seen: LineSet;
   readonly stats = new CacheStats();
-  /** Outstanding misses by line address. */
-  readonly mshr: LineMap<MemRequest>;
+  /** Outstanding misses by MSHR key (`mshrKeyOf`). */
+  readonly mshr: SectorMap<MemRequest>;
 
   private readonly linearSets: boolean;
   private readonly lineLog2: number;
+  /** Sector ids per line, less one: a line id is a sector id with these bits clear. */
+  private readonly lineIdMask: number;
+  /** The eviction `fill` returns (reused: valid until the next fill). */
+  private readonly eviction: Eviction = { line: 0, dirty: false };
+  /** What the last `allocate` evicted: `eviction`, or undefined. */
+  private evicted: Eviction | undefined = undefined;
 
   /**
-   * `indexAddress`: the address the set index is computed from (the L2 of a sub-partition uses
-   * the partition address, GPGPU-Sim l2_cache_config::set_index); the tag stays the full line.
+   * `ids`: the numbering of the byte addresses this cache's line ids stand for (one for the whole
+   * memory side: an L1's line id is the L2's). `indexAddress`: the address the set index is
+   * computed from, given the line id (the L2 of a sub-partition uses the partition address of
+   * the line's byte address, GPGPU-Sim l2_cache_config::set_index); the tag stays the full line.
    */
-  constructor(readonly geometry: CacheGeometry, private readonly indexAddress?: (line: number) => number) {
+  constructor(readonly geometry: CacheGeometry, readonly ids = new SectorIds(), private readonly indexAddress?: (line: number) => number) {
     this.lineBytes = geometry.lineBytes;
+    if (this.lineBytes < SECTOR_BYTES) throw new Error(`internal: cache lines of ${this.lineBytes} bytes are below the timing model's ${SECTOR_BYTES}-byte sectors`);
     this.lineLog2 = Math.log2(geometry.lineBytes);
+    const idsPerLineLog2 = this.lineLog2 - Math.log2(SECTOR_BYTES);
+    this.lineIdMask = (1 << idsPerLineLog2) - 1;
     this.linearSets = geometry.setIndex === 'linear' && indexAddress === undefined;
     this.sets = geometry.sets;
     this.ways = geometry.ways;
     this.lru = geometry.replacement === 'lru';
     const frames = this.sets * this.ways;
-    this.frameOf = new LineFrameTable(frames, this.lineBytes);
-    this.mshr = new LineMap<MemRequest>(this.lineBytes, 2 * geometry.mshrEntries);
-    this.seen = new LineSet(this.lineBytes, 2 * frames);
-    this.tags = new Float64Array(frames).fill(-1);
+    this.frameOf = new LineFrameTable(2 * frames, idsPerLineLog2);
+    this.mshr = new SectorMap<MemRequest>(2 * geometry.mshrEntries);
+    this.tags = new Int32Array(frames).fill(-1);
     this.dirty = new Uint8Array(frames);
     this.sectored = geometry.sectored && geometry.lineBytes === 128;
     this.filled = new Uint8Array(frames);
@@ -155,14 +170,20 @@ export class Cache {
     }
   }
 
-  lineOf(addr: number): number {
-    return addr - (addr % this.lineBytes);
+  /** The line id of the line holding sector `id`. */
+  lineOf(id: number): number {
+    return id & ~this.lineIdMask;
+  }
+
+  /** The line id of the line holding byte address `addr`. */
+  lineIdOf(addr: number): number {
+    return this.ids.idOf(addr) & ~this.lineIdMask;
   }
 
   private setOf(line: number): number {
     if (this.sets === 1) return 0;
-    if (this.linearSets) return Math.floor(line / this.lineBytes) % this.sets;
-    return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(line) : line, this.sets, this.lineLog2);
+    if (this.linearSets) return Math.floor(this.ids.addressOf(line) / this.lineBytes) % this.sets;
+    return hashIndex(this.geometry.setIndex, this.indexAddress ? this.indexAddress(line) : this.ids.addressOf(line), this.sets, this.lineLog2);
   }
 
   /** The set frame f belongs to (frames are laid out set by set): no hashing of the line on a hit. */
@@ -197,7 +218,7 @@ export class Cache {
    * this cache, else capacity/conflict (it was here and got evicted).
    */
   missKind(line: number): AccessOutcome {
-    return this.seen.has(line) ? AccessOutcome.MissCapacityConflict : AccessOutcome.MissCompulsory;
+    return this.frameOf.get(line) === NEVER ? AccessOutcome.MissCompulsory : AccessOutcome.MissCapacityConflict;
   }
 
   /**
@@ -208,7 +229,7 @@ export class Cache {
    */
   lookup(line: number, words: number): AccessOutcome {
     const f = this.frameOf.get(line);
-    if (f < 0) return this.missKind(line);
+    if (f < 0) return f === NEVER ? AccessOutcome.MissCompulsory : AccessOutcome.MissCapacityConflict;
     if (this.lru) this.touch(this.setOfFrame(f), f);
     if (!this.sectored) return AccessOutcome.Hit;
     const need = sectorsOf(words);
@@ -231,19 +252,17 @@ export class Cache {
 
   /** Fills the sectors of `words` (allocating the line if absent); returns the evicted line, if any. */
   fillWords(line: number, words: number, dirty: boolean): Eviction | undefined {
-    const ev = this.fill(line, dirty);
-    const f = this.frameOf.get(line);
+    const f = this.allocate(line, dirty);
     this.filled[f]! |= this.sectored ? sectorsOf(words) : 0xf;
-    return ev;
+    return this.evicted;
   }
 
   /** Writes `words` into the line (allocating it, without fetching, if absent: lazy fetch-on-read). */
   writeWords(line: number, words: number): Eviction | undefined {
-    const ev = this.fill(line, true);
-    const f = this.frameOf.get(line);
+    const f = this.allocate(line, true);
     this.written[f]! |= words;
     if (!this.sectored) this.filled[f] = 0xf;
-    return ev;
+    return this.evicted;
   }
 
   /** Write-evict of the sectors of `words` (GPGPU-Sim wr_hit_we: block->set_status(INVALID, sector mask)). */
@@ -272,7 +291,7 @@ export class Cache {
   invalidate(line: number): void {
     const f = this.frameOf.get(line);
     if (f < 0) return;
-    this.frameOf.delete(line);
+    this.frameOf.set(line, ABSENT);
     this.tags[f] = -1;
     this.dirty[f] = 0;
     this.filled[f] = 0;
@@ -293,20 +312,27 @@ export class Cache {
     }
   }
 
-  /** Allocates `line` (no-op if present); returns the evicted valid line, if any. */
+  /** Allocates `line` (no-op if present); returns the evicted valid line, if any (an object reused by the next fill). */
   fill(line: number, dirty: boolean): Eviction | undefined {
+    this.allocate(line, dirty);
+    return this.evicted;
+  }
+
+  /** `fill`, returning the line's frame; what it evicted is left in `evicted`. */
+  private allocate(line: number, dirty: boolean): number {
     const present = this.frameOf.get(line);
+    this.evicted = undefined;
     if (present >= 0) {
       if (dirty) this.dirty[present] = 1;
-      return undefined;
+      return present;
     }
-    this.seen.add(line);
     const set = this.setOf(line);
     const victim = this.tail[set]!;
-    let ev: Eviction | undefined;
     if (this.tags[victim] !== -1) {
-      ev = { line: this.tags[victim]!, dirty: this.dirty[victim] === 1 };
-      this.frameOf.delete(ev.line);
+      const ev = (this.evicted = this.eviction);
+      ev.line = this.tags[victim]!;
+      ev.dirty = this.dirty[victim] === 1;
+      this.frameOf.set(ev.line, ABSENT);
     }
     this.tags[victim] = line;
     this.dirty[victim] = dirty ? 1 : 0;
@@ -315,18 +341,19 @@ export class Cache {
     this.frameOf.set(line, victim);
     // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
     this.touch(set, victim);
-    return ev;
+    return victim;
   }
 
-  /** True if an MSHR entry can be allocated for a new line. */
   /**
    * The MSHR entry a miss of `words` in `line` takes: the line, or in a sectored cache its first
-   * sector's address (GPGPU-Sim's SECTOR_ASSOC MSHRs are per 32 B sector).
+   * sector's id (GPGPU-Sim's SECTOR_ASSOC MSHRs are per 32 B sector).
    */
   mshrKeyOf(line: number, words: number): number {
     if (!this.sectored || words === 0) return line;
-    return line + 32 * ((31 - Math.clz32(words & -words)) >> 3);
+    return line + ((31 - Math.clz32(words & -words)) >> 3);
   }
+
+  /** True if an MSHR entry can be allocated for a new line. */
 
   mshrFree(): boolean {
     return this.mshr.size < this.geometry.mshrEntries;

@@ -38,8 +38,9 @@ export function coalesce(access: MemAccess, out: LineRequestSink): void {
     if (((access.laneMask >>> lane) & 1) === 0) continue;
     const a0 = access.addresses[lane]!;
     const a1 = a0 + size - 1;
-    for (let w = a0 - (a0 % 4); w <= a1; w += 4) {
-      const line = w - (w % LINE_BYTES);
+    // Math.trunc(x / m) * m is x - x % m (exact: m is a power of two), without a floating-point modulo.
+    for (let w = Math.trunc(a0 / 4) * 4; w <= a1; w += 4) {
+      const line = Math.trunc(w / LINE_BYTES) * LINE_BYTES;
       const bit = 1 << ((w - line) >> 2);
       // Linear search: a warp touches few distinct lines, and it keeps first-touch order.
       let k = n - 1;

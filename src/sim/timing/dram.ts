@@ -69,6 +69,8 @@ interface CoreTiming {
 
 export class DramChannel {
   private readonly queue: Queued[] = [];
+  /** Entries of requests a bank has finished, reused by tryPush (issue 25: one object per DRAM request). */
+  private readonly freeQueued: Queued[] = [];
   /** tryPush's scratch. */
   private readonly decoded: DecodedAddress = { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 };
   /** Per bank: the request it serves (GPGPU-Sim bk[j]->mrq), its atoms left, open row and timers. */
@@ -150,8 +152,17 @@ export class DramChannel {
   tryPush(req: MemRequest, now: number): boolean {
     if (this.queue.length >= this.capacity) return false;
     this.accountPending(now);
-    const a = this.map.decodeInto(req.addr, this.decoded);
-    this.queue.push({ req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store });
+    const a = this.map.decodeSectorInto(req.line, this.decoded);
+    let q = this.freeQueued.pop();
+    if (q === undefined) q = { req, bank: a.bank, row: a.row, arrival: now, write: req.kind === ReqKind.Store };
+    else {
+      q.req = req;
+      q.bank = a.bank;
+      q.row = a.row;
+      q.arrival = now;
+      q.write = req.kind === ReqKind.Store;
+    }
+    this.queue.push(q);
     if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;
   }
@@ -283,6 +294,7 @@ export class DramChannel {
       this.bankReq[best] = null;
       if (this.queuedFor[best]! > 0) this.readyBanks++;
       this.busyBanks--;
+      this.freeQueued.push(q);
       if (q.write) {
         releaseRequest(q.req);
         continue;

@@ -27,7 +27,7 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
 import type { Network } from './network.js';
-import { memRequest, type MemRequest, releaseRequest, ReqKind, ReqSource, type Waiter, waiterList } from './mem-request.js';
+import { memRequest, type MemRequest, NO_MSHR, releaseRequest, ReqKind, ReqSource, type Waiter, waiterList } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
 
 export class L1DataCache {
@@ -68,7 +68,7 @@ export class L1DataCache {
     geometry = cfg.l1d,
     private readonly bypass = false,
   ) {
-    this.cache = new Cache(geometry);
+    this.cache = new Cache(geometry, map.sectors);
     this.missQueue = new TimedQueue<MemRequest>(geometry.missQueue);
     this.rtHitLatency = cfg.rt.cacheHitLatency;
     this.pipelineLatency = cfg.l1Latency;
@@ -81,12 +81,29 @@ export class L1DataCache {
   }
 
   /**
+   * An access to byte address `addr` (the RT unit's; `accessSector` takes the sector id).
    * `local`: the access is to thread-local memory (the `L` write policy writes it back).
    * `words`: the 4-byte words of the line the access touches (sectored caches hit per sector).
    */
   access(
     addr: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local = false,
     words = ALL_WORDS,
+  ): boolean {
+    return this.accessSector(this.map.sectors.idOf(addr), bytes, kind, source, waiter, now, local, words);
+  }
+
+  /** The id (sector-ids.ts) of the sector holding byte address `addr`, as `accessSector` takes it. */
+  sectorOf(addr: number): number {
+    return this.map.sectors.idOf(addr);
+  }
+
+  /**
+   * `access` by sector id: the shader path's (the LD/ST unit's latency pipeline carries ids, so no
+   * address above 2^31 crosses a call, where V8 would box it).
+   */
+  accessSector(
+    sector: number, bytes: number, kind: ReqKind, source: ReqSource, waiter: Waiter | null, now: number, local: boolean,
+    words: number,
   ): boolean {
     const c = this.cache;
     if (source === ReqSource.Rt) this.rtClaimAt = -Infinity;
@@ -95,7 +112,7 @@ export class L1DataCache {
       if (waiter) this.hit(waiter, source, now);
       return true;
     }
-    const line = c.lineOf(addr);
+    const line = c.lineOf(sector);
     if (kind === ReqKind.Atomic) {
       if (this.missQueue.full || this.claimedByRt(source, now)) return this.fail(source);
       this.missQueue.tryPush(this.request(line, bytes, words, kind, source, waiterList(waiter), now), now + 1);
@@ -169,7 +186,7 @@ export class L1DataCache {
       return false;
     }
     if (this.claimedByRt(source, now)) return false;
-    const req = this.request(this.cache.lineOf(addr), bytes, words, ReqKind.Load, source, waiterList(waiter), now);
+    const req = this.request(this.cache.lineIdOf(addr), bytes, words, ReqKind.Load, source, waiterList(waiter), now);
     req.uncached = true;
     this.missQueue.tryPush(req, now + 1);
     return true;
@@ -208,7 +225,7 @@ export class L1DataCache {
 
   private request(line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, waiters: Waiter[] | null, now: number): MemRequest {
     const createdAt = source === ReqSource.Shader ? now - this.pipelineLatency : now;
-    return memRequest(line, bytes, words, kind, source, this.sm, this.map.subPartitionOf(line), waiters, now, createdAt, 0, false, undefined);
+    return memRequest(line, bytes, words, kind, source, this.sm, this.map.subPartitionOfSector(line), waiters, now, createdAt, 0, false, NO_MSHR);
   }
 
   /** Wakes hit waiters and sends the head miss into the interconnect (retrying when refused). */
@@ -238,8 +255,8 @@ export class L1DataCache {
 
   onReply(req: MemRequest, now: number): void {
     if (req.kind === ReqKind.Load && !req.uncached) {
-      if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.addr, req.words, false), req.source, now);
-      this.cache.mshr.delete(req.mshrKey ?? req.addr);
+      if (!this.bypass) this.writeBackEviction(this.cache.fillWords(req.line, req.words, false), req.source, now);
+      this.cache.mshr.delete(req.mshrKey !== NO_MSHR ? req.mshrKey : req.line);
     }
     if (req.waiters) for (const w of req.waiters) w.client.onResponse(w, now);
     releaseRequest(req);

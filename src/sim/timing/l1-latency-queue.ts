@@ -21,11 +21,12 @@ import type { ReqKind } from './mem-request.js';
  * The L1D's tag lookup of the access at a bank's stage 0 (`slot`: the LD/ST queue's context);
  * returns false when the L1D refuses it this cycle (it is retried next cycle).
  */
-export type L1Lookup = (addr: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number) => boolean;
+export type L1Lookup = (sector: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number) => boolean;
 
 /** Per bank a ring of `latency` entries in typed arrays (issue 25.2: no object per shader access). */
 export class L1LatencyQueue {
-  private readonly addr: Float64Array;
+  /** The sector id (sector-ids.ts) of each access. */
+  private readonly sector: Int32Array;
   private readonly bytes: Int32Array;
   private readonly words: Uint32Array;
   private readonly kind: Uint8Array;
@@ -41,7 +42,7 @@ export class L1LatencyQueue {
 
   constructor(private readonly banks: number, private readonly latency: number) {
     const n = banks * latency;
-    this.addr = new Float64Array(n);
+    this.sector = new Int32Array(n);
     this.bytes = new Int32Array(n);
     this.words = new Uint32Array(n);
     this.kind = new Uint8Array(n);
@@ -62,9 +63,9 @@ export class L1LatencyQueue {
     return this.lastEntry[bank] !== now && this.count[bank]! < this.latency;
   }
 
-  enter(bank: number, addr: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number): void {
+  enter(bank: number, sector: number, bytes: number, words: number, kind: ReqKind, slot: number, local: boolean, now: number): void {
     const i = bank * this.latency + ((this.head[bank]! + this.count[bank]!) % this.latency);
-    this.addr[i] = addr;
+    this.sector[i] = sector;
     this.bytes[i] = bytes;
     this.words[i] = words;
     this.kind[i] = kind;
@@ -83,7 +84,7 @@ export class L1LatencyQueue {
       if (this.count[b] === 0) continue;
       const i = b * this.latency + this.head[b]!;
       if (this.enteredAt[i]! + this.latency > now) continue;
-      if (!lookup(this.addr[i]!, this.bytes[i]!, this.words[i]!, this.kind[i]! as ReqKind, this.slot[i]!, this.local[i] === 1, now)) continue;
+      if (!lookup(this.sector[i]!, this.bytes[i]!, this.words[i]!, this.kind[i]! as ReqKind, this.slot[i]!, this.local[i] === 1, now)) continue;
       this.head[b] = (this.head[b]! + 1) % this.latency;
       this.count[b]!--;
       this.total--;

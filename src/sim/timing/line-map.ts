@@ -1,6 +1,6 @@
 /**
- * A map from non-negative numeric keys (line addresses, MSHR sector keys, RT chunk keys) to
- * objects: an open-addressing table with linear probing, keys in a typed array, that doubles when
+ * A map from non-negative numeric keys below 2^53 (the RT unit's chunk keys; the caches' MSHRs,
+ * whose keys are sector ids, use sector-map.ts) to objects: an open-addressing table with linear probing, keys in a typed array, that doubles when
  * half full and never shrinks (issue 25.2: a `Map` over such keys boxes every key that is not a
  * small integer and rehashes as it grows and shrinks, which the MSHR tables do all the time).
  * Iteration is not offered: no caller may depend on an order.

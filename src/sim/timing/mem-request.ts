@@ -2,9 +2,9 @@
  * One memory request as it travels SM -> L1 -> interconnect -> L2 -> DRAM and back, and the
  * waiters it wakes when it returns.
  *
- * Invariants: `addr` is aligned to the L1 line for L1-cacheable requests (RT chunks keep their
- * 32 B-aligned address in `chunkAddr`); `bytes` is the data moved (sectors x 32 or the chunk);
- * `waiters` is null for stores (fire-and-forget).
+ * Invariants: `line` is the line id (sector-ids.ts) of the line the request reads or writes, an
+ * L1 line from the SMs, an L2 line toward DRAM; `bytes` is the data moved (sectors x 32 or the
+ * chunk); `waiters` is null for stores (fire-and-forget).
  *
  * Lifetime: requests are reused (issue 25.2: one object per L1 miss, L2 fill and write-back was
  * the timing model's largest allocation). The last holder of a request releases it, and nothing
@@ -44,7 +44,8 @@ export interface Waiter {
 }
 
 export interface MemRequest {
-  addr: number;
+  /** The line id (sector-ids.ts: a small integer; the address map decodes the byte address it stands for). */
+  line: number;
   bytes: number;
   /** The 4-byte words of the line `addr` the request reads or writes (cache.ts ALL_WORDS: the whole line). */
   words: number;
@@ -63,21 +64,24 @@ export interface MemRequest {
   returnAt: number;
   /** A load that bypasses the L1 (no MSHR, no fill): treelet queues' ray data (paper 001 Sec. 4.2). */
   uncached: boolean;
-  /** The MSHR entry it holds: the line, or in a sectored cache its first sector (GPGPU-Sim SECTOR_ASSOC MSHRs); undefined when none. */
-  mshrKey: number | undefined;
+  /** The MSHR entry it holds: the line, or in a sectored cache its first sector's id (GPGPU-Sim SECTOR_ASSOC MSHRs); NO_MSHR when none. */
+  mshrKey: number;
 }
+
+/** `mshrKey` of a request that holds no MSHR entry. */
+export const NO_MSHR = -1;
 
 /**
  * A request with every field, always in this order: all requests then share one object shape,
  * so the network, L2 and DRAM code that reads them stays monomorphic (issue 25.2).
  */
 export function memRequest(
-  addr: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, sm: number, subPartition: number,
-  waiters: Waiter[] | null, sentAt: number, createdAt: number, returnAt: number, uncached: boolean, mshrKey: number | undefined,
+  line: number, bytes: number, words: number, kind: ReqKind, source: ReqSource, sm: number, subPartition: number,
+  waiters: Waiter[] | null, sentAt: number, createdAt: number, returnAt: number, uncached: boolean, mshrKey: number,
 ): MemRequest {
   const r = freeRequests.pop();
-  if (r === undefined) return { addr, bytes, words, kind, source, sm, subPartition, waiters, sentAt, createdAt, returnAt, uncached, mshrKey };
-  r.addr = addr;
+  if (r === undefined) return { line, bytes, words, kind, source, sm, subPartition, waiters, sentAt, createdAt, returnAt, uncached, mshrKey };
+  r.line = line;
   r.bytes = bytes;
   r.words = words;
   r.kind = kind;

@@ -16,10 +16,10 @@ import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
-import { LineMap } from './line-map.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
-import { memRequest, type MemRequest, releaseRequest, ReqKind } from './mem-request.js';
+import { memRequest, type MemRequest, NO_MSHR, releaseRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
+import { SectorMap } from './sector-map.js';
 import { TimedQueue } from './timed-queue.js';
 import { truncate } from './truncate.js';
 
@@ -27,8 +27,8 @@ import { truncate } from './truncate.js';
 const SECTORS_PER_REQUEST = 4;
 
 /** A copy of `req` with these fields replaced and no waiters: the L2's own request toward DRAM. */
-function withFields(req: MemRequest, addr: number, bytes: number, words: number, kind: ReqKind, subPartition: number, mshrKey: number | undefined): MemRequest {
-  return memRequest(addr, bytes, words, kind, req.source, req.sm, subPartition, null, req.sentAt, req.createdAt, req.returnAt, req.uncached, mshrKey);
+function withFields(req: MemRequest, line: number, bytes: number, words: number, kind: ReqKind, subPartition: number, mshrKey: number): MemRequest {
+  return memRequest(line, bytes, words, kind, req.source, req.sm, subPartition, null, req.sentAt, req.createdAt, req.returnAt, req.uncached, mshrKey);
 }
 
 export class L2Bank {
@@ -36,8 +36,8 @@ export class L2Bank {
   /** The ROP delay queue (unbounded, as GPGPU-Sim's m_rop). */
   private readonly rop = new TimedQueue<MemRequest>(1 << 30);
   private readonly icntToL2: TimedQueue<MemRequest>;
-  /** Misses by line: the requests waiting for the DRAM fill. */
-  private readonly pending: LineMap<MemRequest[]>;
+  /** Misses by MSHR key (Cache.mshrKeyOf): the requests waiting for the DRAM fill. */
+  private readonly pending: SectorMap<MemRequest[]>;
   /** Emptied lists of `pending`, reused for the next misses. */
   private readonly freeLists: MemRequest[][] = [];
   /** L2-to-icnt. */
@@ -55,8 +55,8 @@ export class L2Bank {
   private readonly writeAllocate: boolean;
 
   constructor(cfg: GpuConfig, readonly id: number, private readonly latency: number, map: AddressMap, private readonly memLatency: MemLatencyStats) {
-    this.cache = new Cache(cfg.l2, (line) => map.partitionAddress(line));
-    this.pending = new LineMap<MemRequest[]>(cfg.l2.lineBytes, 2 * cfg.l2.mshrEntries);
+    this.cache = new Cache(cfg.l2, map.sectors, (line) => map.partitionAddressOfSector(line));
+    this.pending = new SectorMap<MemRequest[]>(2 * cfg.l2.mshrEntries);
     this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
     this.replyLimit = cfg.partitionQueues.l2ToIcnt;
     this.missQueueLimit = cfg.l2.missQueue;
@@ -103,7 +103,7 @@ export class L2Bank {
   /** Returns false when the access cannot proceed this cycle (it stays at the ROP head). */
   private access(req: MemRequest): boolean {
     const c = this.cache;
-    const line = c.lineOf(req.addr);
+    const line = c.lineOf(req.line);
     if (req.kind === ReqKind.Store) {
       // Every store from an SM is acknowledged (GPGPU-Sim's write ack): a header-only reply.
       // A sectored L2 hits a store only on readable sectors; a partial write to a sector that is
@@ -161,14 +161,14 @@ export class L2Bank {
 
   private evict(ev: { line: number; dirty: boolean } | undefined): void {
     if (ev?.dirty) {
-      this.missQueue.push(memRequest(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, 0, -1, this.id, null, 0, 0, 0, false, undefined));
+      this.missQueue.push(memRequest(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, 0, -1, this.id, null, 0, 0, 0, false, NO_MSHR));
     }
   }
 
   /** A DRAM read came back: fill the line and reply to everything merged on it. */
   onDramReturn(fetch: MemRequest): void {
-    const line = fetch.addr;
-    const key = fetch.mshrKey ?? this.cache.mshrKeyOf(line, fetch.words);
+    const line = fetch.line;
+    const key = fetch.mshrKey !== NO_MSHR ? fetch.mshrKey : this.cache.mshrKeyOf(line, fetch.words);
     const waiting = this.pending.get(key);
     this.pending.delete(key);
     let dirty = false;

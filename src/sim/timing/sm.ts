@@ -1,12 +1,18 @@
 /**
- * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), a block-boundary
- * scoreboard, per-op-class latency and initiation interval on SP / SFU / LD-ST units, an
- * instruction cache, the load/store unit feeding the L1D, and the RT unit.
+ * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), GPGPU-Sim's issue stage
+ * (operand-collector.ts: ID_OC registers, collector units, register banks, the SP / INT / SFU /
+ * DP / LD-ST units, writeback), a per-register scoreboard, an instruction cache, the load/store
+ * unit feeding the L1D, and the RT unit.
  *
  * Execution-driven: a warp's next step (basic block) is executed functionally (`warp.step()`)
- * only when the warp may start it in simulated time, i.e. when every load and the RT work of its
- * previous step have returned and the previous step's instruction latencies have elapsed. The
- * step's instructions then issue one per cycle per warp, at most one per scheduler per cycle.
+ * when the warp reaches it in simulated time: its previous step's instructions have all issued
+ * and that step's traversal is back. Its instructions then issue in order, each once the values
+ * it reads are written back (the in-step scoreboard for this step's producers, the cross-step
+ * table for earlier steps' results and register-promoted variables; a load's value when that
+ * load's responses are back) and its unit class's ID_OC slot is free. An instruction stands for
+ * the PTX instructions Vulkan-Sim would run in its place (ptx-ops-of.ts): they issue on
+ * consecutive cycles from the warp and its scheduler, at most one per scheduler per cycle, and an
+ * instruction with none (a promoted variable's load or store, a composite move) issues nothing.
  *
  * Independent thread scheduling (Vulkan-Sim IV-B, warps with `independentSplits`): a warp's
  * splits each have their own step in flight, in a per-split context with its own scoreboard
@@ -20,9 +26,13 @@
  * - A slot holds at most one warp. Per-step state lives in typed arrays indexed by context
  *   c = k * n + slot (k < warpSize): context k = 0 is the slot itself, the only one a warp on
  *   the SIMT stack uses, so that path is unchanged. `pendingMem[c]` counts the context's
- *   outstanding load/atomic responses; LD/ST entries, load waiters and RT-unit entries are
- *   tagged with the context.
- * - Memory accesses of instruction i are sent when instruction i issues (never earlier).
+ *   outstanding load/atomic responses; LD/ST entries and load waiters are tagged with the
+ *   context's load slot (context * LOAD_SLOTS + k, one per load instruction in flight), RT-unit
+ *   entries with the context.
+ * - Memory accesses of instruction i are queued when instruction i issues and leave for the L1D
+ *   from the cycle the LD/ST unit takes it (never earlier).
+ * - A warp finishes, and an ITS split or a replayed trace's step (no register information)
+ *   starts, only once every result and load of its context is back.
  * - No per-cycle allocation.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
@@ -32,6 +42,8 @@ import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
+import { IssuePipeline, IssueUnit } from './operand-collector.js';
+import { PtxOp, PtxUnit, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
@@ -68,8 +80,12 @@ export interface TimingWarp {
 }
 
 export class SmStats {
+  /** PTX-equivalent warp and thread instructions issued (GPGPU-Sim's gpu_warp_insn / gpu_sim_insn). */
   warpInsts = 0;
   threadInsts = 0;
+  /** IR instructions issued: one per instruction the functional core executed. */
+  irWarpInsts = 0;
+  irThreadInsts = 0;
   /** Issued warp instructions by number of active lanes (index 0..32): SIMT efficiency. */
   readonly simtHistogram = new Float64Array(33);
   /** Sum over cycles of resident warps. */
@@ -87,6 +103,8 @@ export class SmStats {
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
     this.threadInsts += o.threadInsts;
+    this.irWarpInsts += o.irWarpInsts;
+    this.irThreadInsts += o.irThreadInsts;
     for (let i = 0; i < 33; i++) this.simtHistogram[i]! += o.simtHistogram[i]!;
     this.residentWarpCycles += o.residentWarpCycles;
     this.issueCycles += o.issueCycles;
@@ -99,8 +117,13 @@ export class SmStats {
   }
 }
 
-/** Unit group per OpClass: 0 SP, 1 SFU, 2 LD/ST, -1 none (RT is its own unit). */
-const UNIT_GROUP = [0, 1, 2, 2, -1, 0, 0];
+const NO_REGS = new Int32Array(0);
+/** Entries per context of the cross-step register scoreboard (direct-mapped by key). */
+const XREG = 64;
+/** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
+const LOAD_SLOTS = 16;
+/** ldInst of the load slot that carries ray virtualization's state loads. */
+const STATE_LOAD = -2;
 const INST_BYTES = 16;
 
 function popcount(x: number): number {
@@ -144,9 +167,27 @@ export class Sm implements MemClient, CtaSlots {
   private readonly ctaOf: Int32Array;
   private readonly sched: number[][];
   private readonly lastIssued: Int32Array;
-  private readonly unitFree: Float64Array[];
-  /** issueWake's scratch: per unit group, the cycle its first unit frees up. */
-  private readonly unitFreeAt = new Float64Array(3);
+  /** Per scheduler: the cycle it finishes issuing the PTX instructions of its last IR instruction. */
+  private readonly schedBusyUntil: Float64Array;
+  /** Per slot (warp; its ITS contexts share it), XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
+  private readonly xTag: Int32Array;
+  private readonly xDone: Float64Array;
+  /** Per load slot (context * LOAD_SLOTS + k): responses still to come, the instruction and the step it belongs to. */
+  private readonly ldLeft: Int32Array;
+  private readonly ldInst: Int32Array;
+  private readonly ldStep: (WarpStep | null)[];
+  /** The load slot sendMemory gave the instruction it queued last (-1: none, it loads nothing). */
+  private lastLoadSlot = -1;
+  /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
+  private readonly pipe: IssuePipeline;
+  /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
+  private readonly unitOfPtx: Uint8Array;
+  /** The unit class Control / Register instructions (branches, register moves) issue to. */
+  private readonly intUnit: IssueUnit;
+  /** Under gpgpu_dual_issue_diff_exec_units: the unit class a warp's further instruction in this cycle must not use (-1: any). */
+  private forbidUnit = -1;
+  /** The unit class of the instruction tryIssueCtx issued last. */
+  private lastUnit = -1;
   private readonly ldst = new LdstQueue();
   /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
   private readonly l1Pipe: L1LatencyQueue;
@@ -186,7 +227,16 @@ export class Sm implements MemClient, CtaSlots {
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
-    this.scoreboard = new InstructionScoreboard(nc, Math.max(...cfg.opLatency));
+    this.pipe = new IssuePipeline(cfg);
+    // Longest issue-to-result time of one instruction, but for double precision, which no ray tracing shader uses.
+    const longest = Math.max(...cfg.opLatency, ...cfg.ptxLatency.filter((_, k) => k < PtxOp.DpAdd || k > PtxOp.DpDiv)) + this.pipe.depth;
+    this.scoreboard = new InstructionScoreboard(nc, longest);
+    this.intUnit = cfg.units.int > 0 ? IssueUnit.Int : IssueUnit.Sp;
+    this.unitOfPtx = new Uint8Array(PTX_OP_COUNT);
+    for (let k = 0; k < PTX_OP_COUNT; k++) {
+      const u = ptxUnitOf(k as PtxOp);
+      this.unitOfPtx[k] = u === PtxUnit.Sp ? IssueUnit.Sp : u === PtxUnit.Sfu ? IssueUnit.Sfu : u === PtxUnit.Dp ? (cfg.units.dp > 0 ? IssueUnit.Dp : IssueUnit.Sfu) : this.intUnit;
+    }
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);
     this.inRt = new Uint8Array(nc);
@@ -198,7 +248,12 @@ export class Sm implements MemClient, CtaSlots {
     this.ctaOf = new Int32Array(n).fill(-1);
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
-    this.unitFree = [cfg.units.sp, cfg.units.sfu, cfg.units.mem].map((k) => new Float64Array(k));
+    this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
+    this.xTag = new Int32Array(n * XREG).fill(-1);
+    this.xDone = new Float64Array(n * XREG);
+    this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
+    this.ldInst = new Int32Array(nc * LOAD_SLOTS);
+    this.ldStep = new Array<WarpStep | null>(nc * LOAD_SLOTS).fill(null);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -211,9 +266,9 @@ export class Sm implements MemClient, CtaSlots {
     this.icache = new Cache(cfg.il1);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (addr, bytes, words, kind, slot, local, now) =>
-      this.l1.access(addr, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
-    this.slotWaiter = Array.from({ length: nc }, (_, tag) => ({ client: this as MemClient, tag }));
+    this.l1Lookup = (sector, bytes, words, kind, slot, local, now) =>
+      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
+    this.slotWaiter = Array.from({ length: nc * LOAD_SLOTS }, (_, tag) => ({ client: this as MemClient, tag }));
   }
 
   get residentWarps(): number {
@@ -260,6 +315,7 @@ export class Sm implements MemClient, CtaSlots {
       this.lastCtx[slot] = slot;
       for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
         const c = k * this.n + slot;
+        this.clearRegisters(c);
         this.steps[c] = null;
         this.stepInsts[c] = 0;
         this.scoreboard.startStep(c);
@@ -276,12 +332,35 @@ export class Sm implements MemClient, CtaSlots {
     }
   }
 
-  /** Load / atomic response for a warp context (from the L1 hit path or a reply). */
+  /** Load / atomic response for load slot `w.tag` (context * LOAD_SLOTS + slot), from the L1 hit path or a reply. */
   onResponse(w: Waiter, now: number): void {
-    // An instruction that reads a loaded value issues once the data is written back.
-    if (--this.pendingMem[w.tag]! === 0 && this.scoreboard.loadsDone(w.tag)) this.nextIssueAt[w.tag] = now + 1;
+    const c = (w.tag / LOAD_SLOTS) | 0;
+    --this.pendingMem[c];
+    if (--this.ldLeft[w.tag]! === 0) {
+      // The load's data is written back in the next cycle: its readers in this step and later ones may issue then.
+      const step = this.ldStep[w.tag]!;
+      const i = this.ldInst[w.tag]!;
+      this.ldStep[w.tag] = null;
+      this.ldInst[w.tag] = 0;
+      if (step !== null && step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
+      const deps = step === null ? undefined : step.deps;
+      if (deps !== undefined) {
+        for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
+          const key = deps.wkeys[k]!;
+          const e = (c % this.n) * XREG + (key & (XREG - 1));
+          if (this.xTag[e] === key && this.xDone[e] === Infinity) this.xDone[e] = now + 1;
+        }
+      }
+      // Its readers may be in any context of the warp (ITS splits share the register table).
+      const slot = c % this.n;
+      const high = this.itsSlot[slot] === 1 ? this.ctxHigh[slot]! : 0;
+      for (let k = 0; k <= high; k++) {
+        const r = k * this.n + slot;
+        if (this.nextIssueAt[r] === Infinity) this.nextIssueAt[r] = now + 1;
+      }
+    }
     this.wakeAt = 0;
-    if (this.timeline !== null) this.timeline.response(w.tag, this.pendingMem[w.tag]!, now);
+    if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);
     if (this.virt !== null) this.virt.mayChange();
   }
 
@@ -319,6 +398,7 @@ export class Sm implements MemClient, CtaSlots {
     const banks = this.cfg.l1Banks;
     const q = this.ldst;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
+      if (q.headReadyAt() > now) break;
       const addr = q.headAddr();
       const words = q.headWords();
       const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;
@@ -326,7 +406,7 @@ export class Sm implements MemClient, CtaSlots {
         this.stats.l1BankConflicts++;
         break;
       }
-      this.l1Pipe.enter(bank, addr, q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
+      this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
       this.wakeAt = 0;
     }
@@ -335,6 +415,8 @@ export class Sm implements MemClient, CtaSlots {
   private issueFrom(s: number, now: number): boolean {
     const slots = this.sched[s]!;
     if (slots.length === 0) return false;
+    // Still issuing the further PTX instructions of its last instruction.
+    if (this.schedBusyUntil[s]! > now) return this.notReadyUntil(this.schedBusyUntil[s]!);
     const last = this.lastIssued[s]!;
     if (this.cfg.scheduler === 'gto') {
       if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return this.issueMore(last, now);
@@ -363,7 +445,11 @@ export class Sm implements MemClient, CtaSlots {
     const c = this.itsSlot[slot] === 1 ? this.lastCtx[slot]! : slot;
     for (let k = 1; k < this.cfg.maxIssuePerWarp; k++) {
       this.nextIssueAt[c] = now;
-      if (!this.tryIssueCtx(slot, c, now)) {
+      // gpgpu_dual_issue_diff_exec_units: the next instruction must use another unit class.
+      this.forbidUnit = this.cfg.issue.dualIssueDiffUnits ? this.lastUnit : -1;
+      const issued = this.tryIssueCtx(slot, c, now);
+      this.forbidUnit = -1;
+      if (!issued) {
         this.nextIssueAt[c] = Math.max(this.nextIssueAt[c]!, now + 1);
         break;
       }
@@ -391,10 +477,17 @@ export class Sm implements MemClient, CtaSlots {
   private ensureStep(slot: number, c: number, now: number): boolean {
     const step = this.steps[c];
     if (step !== null && (this.instIdx[c]! < step.insts || (step.rt !== undefined && this.rtSent[c] === 0))) return true;
-    if (this.pendingMem[c]! > 0 || this.inRt[c] === 1 || this.readyAt[c]! > now) return false;
+    // The next step starts once the traversal it may read is back; register results and loads
+    // still in flight are waited for per register (the scoreboard, xTag / xDone). A warp finishes,
+    // an ITS split starts, and a replayed trace's step (no register information) starts, once every
+    // result and load is back.
+    if (this.inRt[c] === 1) return false;
+    const settled = this.pendingMem[c] === 0 && this.readyAt[c]! <= now;
     const warp = this.warps[slot]!;
     if (this.itsSlot[slot] === 1) return this.fetchSplitStep(slot, c, warp, now);
+    if (!settled && step !== null && step.deps === undefined) return false;
     if (this.lastStep[slot] === 1 || (step === null && warp.done)) {
+      if (!settled) return false;
       this.finishWarp(slot, now);
       return false;
     }
@@ -417,10 +510,10 @@ export class Sm implements MemClient, CtaSlots {
    */
   private fetchSplitStep(slot: number, c: number, warp: TimingWarp, now: number): boolean {
     if (warp.done) {
-      if (this.busyLanes(slot, now) === 0) this.finishWarp(slot, now);
+      if (this.allSettled(slot, now)) this.finishWarp(slot, now);
       return false;
     }
-    const busy = this.busyLanes(slot, now);
+    const busy = this.busyLanes(slot);
     let id = -1;
     for (const s of warp.runnableSplits!()) {
       if ((s.mask & busy) === 0 && !this.waitsForMemorySplit(slot, warp, s.id, now)) {
@@ -453,26 +546,36 @@ export class Sm implements MemClient, CtaSlots {
     for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
       const c = k * this.n + slot;
       const st = this.steps[c];
-      if (st === null || st.rt !== undefined || st.split === undefined || this.ctxIdle(c, now)) continue;
+      if (st === null || st.rt !== undefined || st.split === undefined || this.ctxSettled(c, now)) continue;
       if (warp.waitsAtJoin(split, st.split)) return true;
     }
     return false;
   }
 
-  /** Whether context c has no step, or its step issued completely and every result is back. */
-  private ctxIdle(c: number, now: number): boolean {
+  /** Whether context c has no step, or its step issued completely and its traversal is back (its lanes may go on: the register tables hold what is still in flight). */
+  private ctxIdle(c: number): boolean {
     const s = this.steps[c];
     if (s === null) return true;
-    return this.instIdx[c]! >= s.insts && (s.rt === undefined || this.rtSent[c] === 1) &&
-      this.pendingMem[c] === 0 && this.inRt[c] === 0 && this.readyAt[c]! <= now;
+    return this.instIdx[c]! >= s.insts && (s.rt === undefined || this.rtSent[c] === 1) && this.inRt[c] === 0;
   }
 
-  /** ITS: lanes of the warp in `slot` whose step is still in flight in some context. */
-  private busyLanes(slot: number, now: number): number {
+  /** Whether context c is idle and every result and load of it is back. */
+  private ctxSettled(c: number, now: number): boolean {
+    return this.ctxIdle(c) && this.pendingMem[c] === 0 && this.readyAt[c]! <= now;
+  }
+
+  /** ITS: every context of the warp in `slot` settled (it may finish). */
+  private allSettled(slot: number, now: number): boolean {
+    for (let k = 0; k <= this.ctxHigh[slot]!; k++) if (!this.ctxSettled(k * this.n + slot, now)) return false;
+    return true;
+  }
+
+  /** ITS: lanes of the warp in `slot` whose step is still issuing (or in the RT unit) in some context. */
+  private busyLanes(slot: number): number {
     let m = 0;
     for (let k = 0; k <= this.ctxHigh[slot]!; k++) {
       const c = k * this.n + slot;
-      if (!this.ctxIdle(c, now)) m |= this.steps[c]!.activeMask;
+      if (!this.ctxIdle(c)) m |= this.steps[c]!.activeMask;
     }
     return m;
   }
@@ -484,7 +587,7 @@ export class Sm implements MemClient, CtaSlots {
     const lines = Math.max(1, Math.ceil((step.insts * INST_BYTES) / this.icache.lineBytes));
     let misses = 0;
     for (let i = 0; i < lines; i++) {
-      const line = base + i * this.icache.lineBytes;
+      const line = this.icache.lineIdOf(base + i * this.icache.lineBytes);
       this.stats.icacheAccesses++;
       if (!this.icache.probe(line)) {
         misses++;
@@ -502,12 +605,24 @@ export class Sm implements MemClient, CtaSlots {
     if (this.instIdx[c]! < this.stepInsts[c]!) {
       if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     } else {
-      if (this.pendingMem[c]! > 0 || this.inRt[c] === 1) return false;
+      if (this.inRt[c] === 1) return false;
       // No step to start yet: its latency is still running (a finished warp shifts the slot lists instead).
       if (!this.ensureStep(slot, c, now)) return this.notReadyUntil(this.readyAt[c]!);
     }
     const step = this.steps[c]!;
-    const i = this.instIdx[c]!;
+    let i = this.instIdx[c]!;
+    const deps = step.deps;
+    if (deps !== undefined && i < step.insts && deps.ptxCount[i] === 0) {
+      // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
+      const lanes = popcount(step.activeMask);
+      while (i < step.insts && deps.ptxCount[i] === 0) {
+        i++;
+        this.stats.irWarpInsts++;
+        this.stats.irThreadInsts += lanes;
+      }
+      this.instIdx[c] = i;
+      if (i >= step.insts && (step.rt === undefined || this.rtSent[c] === 1)) return this.tryIssueCtx(slot, c, now);
+    }
     if (i >= step.insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
       if (this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now)) {
@@ -518,31 +633,40 @@ export class Sm implements MemClient, CtaSlots {
       return false;
     }
     if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
-    if (step.deps !== undefined) {
-      const ready = this.scoreboard.readyAt(c, step.deps, i, this.pendingMem[c]!, now);
+    if (deps !== undefined) {
+      const ready = this.scoreboard.readyAt(c, deps, i, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
         return this.notReadyUntil(ready);
       }
+      // Results of earlier steps still in flight.
+      let xready = 0;
+      for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
+        const key = deps.xsrc[k]!;
+        const e = slot * XREG + (key & (XREG - 1));
+        if (this.xTag[e] === key && this.xDone[e]! > xready) xready = this.xDone[e]!;
+      }
+      if (xready > now) {
+        this.nextIssueAt[c] = xready;
+        return this.notReadyUntil(xready);
+      }
     }
     const cls = step.opClasses[i]!;
-    const g = UNIT_GROUP[cls]!;
-    let unit = -1;
-    if (g >= 0) {
-      const free = this.unitFree[g]!;
-      let freeAt = Infinity;
-      for (let u = 0; u < free.length; u++) {
-        if (free[u]! <= now) { unit = u; break; }
-        if (free[u]! < freeAt) freeAt = free[u]!;
-      }
-      if (unit < 0) return this.notReadyUntil(freeAt);
+    const unit = this.issueUnitOf(step, i);
+    const sched = slot % this.sched.length;
+    if (unit >= 0) {
+      if (unit === this.forbidUnit) return false;
+      // The scheduler's ID_OC slot of that unit class must be empty (operand-collector.ts).
+      const free = this.pipe.slotFreeAt(unit, sched);
+      if (free > now) return this.notReadyUntil(free);
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) {
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return false;
     }
+    const queuedBefore = this.ldst.length;
     if (!this.sendMemory(c, step, i)) return false;
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
@@ -550,21 +674,84 @@ export class Sm implements MemClient, CtaSlots {
       this.rtSent[c] = 1;
       this.inRt[c] = 1;
     }
-    if (unit >= 0) this.unitFree[g]![unit] = now + this.cfg.opInitiation[cls]!;
-    const done = now + this.cfg.opLatency[cls]!;
+    let done = now + this.cfg.opLatency[cls]!;
+    // The PTX instructions it stands for issue one per cycle from this warp and its scheduler.
+    const count = deps !== undefined ? deps.ptxCount[i]! : 1;
+    if (unit >= 0) {
+      // Through the operand collector to its unit; the result is written back `latency + depth` cycles after issue when nothing conflicts.
+      const alu = cls === OpClass.Alu || cls === OpClass.Sfu;
+      const op = alu ? this.ptxOpOf(step, i) : PtxOp.Other;
+      const mem = unit === IssueUnit.Mem;
+      const latency = mem ? 0 : alu ? this.cfg.ptxLatency[op]! : this.cfg.opLatency[cls]!;
+      const ii = mem ? 1 : alu ? this.cfg.ptxInitiation[op]! : this.cfg.opInitiation[cls]!;
+      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps.regs, deps.regStart[i]!, deps.regStart[i + 1]!, deps.dst[i]!, latency, ii);
+      else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
+      if (mem) {
+        // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
+        this.ldst.readyFrom(queuedBefore, this.pipe.execAt);
+        done = this.pipe.execAt;
+      } else {
+        done = this.pipe.writebackAt;
+        if (alu && deps !== undefined) {
+          // The dependent PTX ops that follow on the critical path of the sequence it becomes, each issued at its producer's writeback.
+          const from = deps.chainStart[i]!;
+          const end = deps.chainStart[i + 1]!;
+          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+          // Its other PTX instructions (further components) issue in the cycles after the first.
+          done += Math.max(0, count - 1 - (end - from));
+        }
+      }
+    }
+    this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
-    this.scoreboard.issued(c, i, done);
-    this.nextIssueAt[c] = now + 1;
+    // A load's readers wait for its data (settled by onResponse).
+    const loads = this.lastLoadSlot >= 0;
+    if (deps !== undefined) {
+      for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
+        const key = deps.wkeys[k]!;
+        const e = slot * XREG + (key & (XREG - 1));
+        this.xTag[e] = key;
+        this.xDone[e] = loads ? Infinity : done;
+      }
+    }
+    this.scoreboard.issued(c, i, loads ? Infinity : done);
+    this.nextIssueAt[c] = now + Math.max(1, count);
+    if (count > 1) this.schedBusyUntil[sched] = now + count;
     this.instIdx[c] = i + 1;
     const lanes = popcount(step.activeMask);
-    this.stats.warpInsts++;
-    this.stats.threadInsts += lanes;
-    this.stats.simtHistogram[lanes]!++;
-    if (this.timeline !== null) this.timeline.issue(c, lanes, this.pendingMem[c]!, now);
+    this.stats.warpInsts += count;
+    this.stats.threadInsts += lanes * count;
+    this.stats.irWarpInsts++;
+    this.stats.irThreadInsts += lanes;
+    this.stats.simtHistogram[lanes]! += count;
+    if (this.timeline !== null) this.timeline.issue(c, lanes, count, this.pendingMem[c]!, now);
     return true;
   }
 
   /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
+  /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */
+  private ptxOpOf(step: WarpStep, i: number): PtxOp {
+    if (step.deps !== undefined) return step.deps.ptx[i]! as PtxOp;
+    return step.opClasses[i] === OpClass.Sfu ? PtxOp.Sfu : PtxOp.Other;
+  }
+
+  /** The unit class instruction i of the step issues to, -1 for the RT unit's instruction (accepted at issue). */
+  private issueUnitOf(step: WarpStep, i: number): number {
+    const cls = step.opClasses[i]!;
+    switch (cls) {
+      case OpClass.Alu:
+      case OpClass.Sfu:
+        return this.unitOfPtx[this.ptxOpOf(step, i)]!;
+      case OpClass.Memory:
+      case OpClass.Texture:
+        return IssueUnit.Mem;
+      case OpClass.Rt:
+        return -1;
+      default:
+        return this.intUnit;
+    }
+  }
+
   private notReadyUntil(t: number): false {
     if (t < this.scanWake) this.scanWake = t;
     return false;
@@ -574,7 +761,21 @@ export class Sm implements MemClient, CtaSlots {
   private sendMemory(slot: number, step: WarpStep, i: number): boolean {
     const mem = step.memory;
     let k = this.memIdx[slot]!;
+    this.lastLoadSlot = -1;
     if (k >= mem.length || mem[k]!.instIndex !== i) return true;
+    // A load slot for its responses (its waiter tells the scoreboard which load is back).
+    let ls = -1;
+    for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
+      if (mem[j]!.kind === 'store') continue;
+      for (let e = slot * LOAD_SLOTS, end = e + LOAD_SLOTS; e < end; e++) {
+        if (this.ldStep[e] === null && this.ldLeft[e] === 0) {
+          ls = e;
+          break;
+        }
+      }
+      if (ls < 0) return false;
+      break;
+    }
     // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
     // expanding uncoalesced per-thread accesses into their requests is the expensive part.
     const queued = this.ldst.length;
@@ -597,7 +798,7 @@ export class Sm implements MemClient, CtaSlots {
       const before = q.length;
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      q.setAccess(kind, slot, a.space === 'local' || (a.space === 'rtState' && !perThread));
+      q.setAccess(kind, ls >= 0 ? ls : slot * LOAD_SLOTS, a.space === 'local' || (a.space === 'rtState' && !perThread));
       if (perThread) perThreadRequests(a, q);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
@@ -615,6 +816,12 @@ export class Sm implements MemClient, CtaSlots {
     this.stats.storeThreads += storeLanes;
     this.memIdx[slot] = k;
     this.pendingMem[slot]! += responses;
+    if (responses > 0) {
+      this.ldLeft[ls] = responses;
+      this.ldInst[ls] = i;
+      this.ldStep[ls] = step;
+      this.lastLoadSlot = ls;
+    }
     return true;
   }
 
@@ -697,6 +904,7 @@ export class Sm implements MemClient, CtaSlots {
       this.steps[slot] = sw.step;
       this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
       this.scoreboard.startStep(slot);
+      this.clearRegisters(slot);
       this.instIdx[slot] = sw.instIdx;
       this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;
@@ -716,9 +924,28 @@ export class Sm implements MemClient, CtaSlots {
     return slots;
   }
 
+  /** A new warp in context c: no register write or load of the warp before is pending for it. */
+  private clearRegisters(c: number): void {
+    const slot = c % this.n;
+    this.xTag.fill(-1, slot * XREG, (slot + 1) * XREG);
+    this.ldLeft.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+    this.ldStep.fill(null, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+    this.ldInst.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+  }
+
   stateAccess(addr: number, bytes: number, kind: ReqKind, slot: number): void {
-    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, slot < 0 ? 0 : slot, false);
-    if (kind === ReqKind.Load) this.pendingMem[slot]++;
+    let tag = slot < 0 ? 0 : slot * LOAD_SLOTS;
+    if (kind === ReqKind.Load) {
+      // State loads share one load slot of the context (instruction STATE_LOAD): the warp waits for all of them.
+      let e = -1;
+      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldInst[k] === STATE_LOAD && this.ldLeft[k]! > 0) e = k;
+      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldStep[k] === null && this.ldLeft[k] === 0) e = k;
+      this.ldInst[e] = STATE_LOAD;
+      this.ldLeft[e]!++;
+      tag = e;
+      this.pendingMem[slot]++;
+    }
+    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, tag, false);
   }
 
   /** The RT unit finished the traceRay with this ticket. */
@@ -759,13 +986,6 @@ export class Sm implements MemClient, CtaSlots {
    * outside event (a unit freeing up, an issue interval or a block latency elapsing).
    */
   private issueWake(now: number): number {
-    // Per unit group, the cycle its first unit frees up.
-    const freeAt = this.unitFreeAt;
-    for (let g = 0; g < 3; g++) {
-      let free = Infinity;
-      for (const u of this.unitFree[g]!) free = Math.min(free, u);
-      freeAt[g] = free;
-    }
     let t = Infinity;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
@@ -776,11 +996,11 @@ export class Sm implements MemClient, CtaSlots {
         const step = this.steps[c];
         // ITS: an idle context was tried and found no split free to start; what frees one (another
         // context's latency, a response, an RT completion) is accounted for by that context.
-        if (its && this.ctxIdle(c, now)) continue;
+        if (its && this.ctxSettled(c, now)) continue;
         if (this.instIdx[c]! < this.stepInsts[c]!) {
-          const g = UNIT_GROUP[step!.opClasses[this.instIdx[c]!]!]!;
+          const u = this.issueUnitOf(step!, this.instIdx[c]!);
           let at = this.nextIssueAt[c]!;
-          if (g >= 0) at = Math.max(at, freeAt[g]!);
+          if (u >= 0) at = Math.max(at, this.pipe.slotFreeAt(u, slot % this.sched.length));
           // Every warp was tried this cycle. One that was past its issue interval with a free unit
           // was blocked by a full LD/ST queue or RT warp buffer, whose progress wakes the SM.
           if (at > now) t = Math.min(t, at);

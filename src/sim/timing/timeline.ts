@@ -361,22 +361,23 @@ class SmTrack implements SmTimelineHooks {
     if (k === 0) this.rec.emit(CTA_LAUNCH, this.pid, this.tid0 + slot, now, now, cta, 0, 0, now);
   }
 
-  issue(c: number, lanes: number, pendingLoads: number, now: number): void {
+  issue(c: number, lanes: number, count: number, pendingLoads: number, now: number): void {
     const slot = c % this.n;
+    const span = Math.max(1, count);
     this.settle(slot, now);
     this.setPending(c, slot, pendingLoads);
-    if (this.open[slot] === ISSUE && this.issueEnd[slot]! >= now) this.issueEnd[slot] = now + 1;
+    if (this.open[slot] === ISSUE && this.issueEnd[slot]! >= now) this.issueEnd[slot] = now + span;
     else {
       this.close(slot, now);
       this.open[slot] = ISSUE;
       this.openStart[slot] = now;
-      this.issueEnd[slot] = now + 1;
+      this.issueEnd[slot] = now + span;
       this.insts[slot] = 0;
       this.threads[slot] = 0;
     }
     if (now >= this.rec.start && now < this.rec.end) {
-      this.insts[slot]!++;
-      this.threads[slot]! += lanes;
+      this.insts[slot]! += count;
+      this.threads[slot]! += lanes * count;
     }
   }
 

@@ -7,50 +7,50 @@ const geo = (s: string) => parseCacheConfig(s, 'test');
 test('LRU evicts the least recently used line of the set', (t) => {
   const c = new Cache(geo('N:2:128:2,L:B:m:N:L,A:8:4,4'));
   // Lines 0, 256, 512 map to set 0 (line index even).
-  c.fill(0, false);
-  c.fill(256, false);
-  t.true(c.probe(0)); // 0 becomes most recent
-  const ev = c.fill(512, false);
-  t.deepEqual(ev, { line: 256, dirty: false });
-  t.true(c.probe(0));
-  t.false(c.probe(256));
-  t.true(c.probe(512));
+  c.fill(c.lineIdOf(0), false);
+  c.fill(c.lineIdOf(256), false);
+  t.true(c.probe(c.lineIdOf(0))); // 0 becomes most recent
+  const ev = c.fill(c.lineIdOf(512), false);
+  t.deepEqual(ev, { line: c.lineIdOf(256), dirty: false });
+  t.true(c.probe(c.lineIdOf(0)));
+  t.false(c.probe(c.lineIdOf(256)));
+  t.true(c.probe(c.lineIdOf(512)));
 });
 
 test('FIFO evicts the oldest fill even if it was just hit', (t) => {
   const c = new Cache(geo('N:1:128:2,F:B:m:N:L,A:8:4,4'));
-  c.fill(0, false);
-  c.fill(128, false);
-  t.true(c.probe(0));
-  t.is(c.fill(256, false)!.line, 0);
+  c.fill(c.lineIdOf(0), false);
+  c.fill(c.lineIdOf(128), false);
+  t.true(c.probe(c.lineIdOf(0)));
+  t.is(c.fill(c.lineIdOf(256), false)!.line, c.lineIdOf(0));
 });
 
 test('dirty lines report a dirty eviction; sets are independent', (t) => {
   const c = new Cache(geo('N:2:128:1,L:B:m:N:L,A:8:4,4'));
-  c.fill(0, false);
-  c.fill(128, false); // set 1
-  c.markDirty(0);
-  t.deepEqual(c.fill(256, false), { line: 0, dirty: true });
-  t.true(c.probe(128));
+  c.fill(c.lineIdOf(0), false);
+  c.fill(c.lineIdOf(128), false); // set 1
+  c.markDirty(c.lineIdOf(0));
+  t.deepEqual(c.fill(c.lineIdOf(256), false), { line: c.lineIdOf(0), dirty: true });
+  t.true(c.probe(c.lineIdOf(128)));
 });
 
 test('misses are compulsory until the line was filled once, then capacity/conflict', (t) => {
   const c = new Cache(geo('N:1:128:1,L:B:m:N:L,A:8:4,4'));
-  t.is(c.missKind(0), AccessOutcome.MissCompulsory);
-  t.is(c.missKind(0), AccessOutcome.MissCompulsory, 'a no-allocate store miss does not make the line seen');
-  c.fill(0, false);
-  c.fill(128, false);
-  t.is(c.missKind(0), AccessOutcome.MissCapacityConflict);
-  t.is(c.missKind(4096), AccessOutcome.MissCompulsory);
+  t.is(c.missKind(c.lineIdOf(0)), AccessOutcome.MissCompulsory);
+  t.is(c.missKind(c.lineIdOf(0)), AccessOutcome.MissCompulsory, 'a no-allocate store miss does not make the line seen');
+  c.fill(c.lineIdOf(0), false);
+  c.fill(c.lineIdOf(128), false);
+  t.is(c.missKind(c.lineIdOf(0)), AccessOutcome.MissCapacityConflict);
+  t.is(c.missKind(c.lineIdOf(4096)), AccessOutcome.MissCompulsory);
 });
 
 test('a fully associative cache holds exactly its capacity under LRU', (t) => {
   const c = new Cache(geo('N:1:128:512,L:L:m:N:L,A:256:8,16:0,32'));
-  for (let i = 0; i < 512; i++) c.fill(i * 128, false);
+  for (let i = 0; i < 512; i++) c.fill(c.lineIdOf(i * 128), false);
   let hits = 0;
-  for (let i = 0; i < 512; i++) if (c.probe(i * 128)) hits++;
+  for (let i = 0; i < 512; i++) if (c.probe(c.lineIdOf(i * 128))) hits++;
   t.is(hits, 512);
-  c.fill(512 * 128, false);
-  t.false(c.probe(0), 'line 0 was least recently used');
-  t.true(c.probe(128));
+  c.fill(c.lineIdOf(512 * 128), false);
+  t.false(c.probe(c.lineIdOf(0)), 'line 0 was least recently used');
+  t.true(c.probe(c.lineIdOf(128)));
 });

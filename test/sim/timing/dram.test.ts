@@ -7,7 +7,7 @@ import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js
 // One channel of the RTX 2060 memory system (its mapping string, 16 banks in 4 groups).
 const cfg = loadConfig('rtx2060', ['gpgpu_n_mem=1']);
 const map = new AddressMap({ channels: 1, subPerChannel: 2, banks: cfg.dram.nbk, ...cfg.addressMapping });
-const req = (addr: number, kind = ReqKind.Load, bytes = 32): MemRequest => ({ addr, bytes, kind, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: undefined, words: 0xff });
+const req = (addr: number, kind = ReqKind.Load, bytes = 32): MemRequest => ({ line: map.sectors.idOf(addr), bytes, kind, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: -1, words: 0xff });
 
 /** The first 32 B-aligned address after `from` whose decoding satisfies `pred`. */
 function find(pred: (a: ReturnType<AddressMap['decode']>) => boolean, from = 0): number {
@@ -21,7 +21,7 @@ function drain(ch: DramChannel, reqs: MemRequest[]): Map<number, number> {
   const back = new Map<number, number>();
   for (let now = 0; now < 1_000_000 && !ch.idle(); now++) {
     ch.cycle(now);
-    for (let r = ch.popReturn(now); r; r = ch.popReturn(now)) back.set(r.addr, now);
+    for (let r = ch.popReturn(now); r; r = ch.popReturn(now)) back.set(map.sectors.addressOf(r.line), now);
   }
   return back;
 }

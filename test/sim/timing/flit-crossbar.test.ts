@@ -2,14 +2,14 @@ import test from 'ava';
 import { FlitCrossbar } from '../../../src/sim/timing/flit-crossbar.js';
 import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
 
-const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: undefined, words: 0xffffffff });
+const req = (line: number): MemRequest => ({ line, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: -1, words: 0xffffffff });
 
 test('a packet arrives latency + flits - 1 cycles after it is accepted', (t) => {
   const net = new FlitCrossbar(1, 1, 8, 40, 4);
   t.true(net.tryPush(0, 0, req(0), 128, 10)); // 136 B = 4 flits
   t.is(net.nextArrival(0), 10 + 4 - 1 + 8);
   t.is(net.receive(0, 20), undefined);
-  t.is(net.receive(0, 21)!.addr, 0);
+  t.is(net.receive(0, 21)!.line, 0);
 });
 
 test('a source port is busy for the flits of its last packet (bandwidth)', (t) => {
@@ -28,8 +28,8 @@ test('a full destination buffer refuses until a packet is received (back-pressur
   t.truthy(net.receive(0, 5));
   t.true(net.tryPush(2, 0, req(2), 0, 5));
   // Delivery order is acceptance order.
-  t.is(net.receive(0, 10)!.addr, 1);
-  t.is(net.receive(0, 10)!.addr, 2);
+  t.is(net.receive(0, 10)!.line, 1);
+  t.is(net.receive(0, 10)!.line, 2);
   t.true(net.idle());
 });
 

@@ -94,6 +94,6 @@ test('ITS on ao: different cycles from the SIMT stack, the same image, determini
   t.is(again.stats.values.gpu_sim_cycle, its.stats.values.gpu_sim_cycle);
   t.deepEqual(again.counters, its.counters);
   // Every instruction the functional core executed is issued exactly once.
-  t.is(its.stats.values.gpu_warp_insn, its.counters.warpInsts);
-  t.is(its.stats.values.gpu_sim_insn, its.counters.threadInsts);
+  t.is(its.stats.values.vvision_ir_warp_insn, its.counters.warpInsts);
+  t.is(its.stats.values.vvision_ir_thread_insn, its.counters.threadInsts);
 });

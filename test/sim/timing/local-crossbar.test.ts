@@ -2,7 +2,7 @@ import test from 'ava';
 import { LocalCrossbar, type LocalCrossbarConfig } from '../../../src/sim/timing/local-crossbar.js';
 import { type MemRequest, ReqKind } from '../../../src/sim/timing/mem-request.js';
 
-const req = (addr: number): MemRequest => ({ addr, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: undefined, words: 0xffffffff });
+const req = (line: number): MemRequest => ({ line, bytes: 128, kind: ReqKind.Load, source: 0, sm: 0, subPartition: 0, waiters: null, sentAt: 0, createdAt: 0, returnAt: 0, uncached: false, mshrKey: -1, words: 0xffffffff });
 const islip: LocalCrossbarConfig = { inBufferLimit: 512, outBufferLimit: 512, arbiter: 1, grantCycles: 1 };
 
 /** A request subnet of `sms` SMs and `mems` sub-partitions (SMs are nodes 0.., memories follow). */
@@ -16,7 +16,7 @@ test('a packet pushed in one cycle moves at the next advance and is received aft
   t.is(net.nextArrival(0), Infinity);
   net.advance(11);
   t.is(net.nextArrival(0), -Infinity);
-  t.is(net.receive(0, 12)!.addr, 0);
+  t.is(net.receive(0, 12)!.line, 0);
   t.true(net.idle());
 });
 
@@ -25,8 +25,8 @@ test('packet size does not matter: a 128-byte packet moves in one cycle like a h
   t.true(net.tryPush(0, 0, req(0), 128, 0));
   t.true(net.tryPush(0, 1, req(1), 0, 0), 'the input FIFO takes another packet in the same cycle');
   net.advance(1);
-  t.is(net.receive(0, 2)!.addr, 0);
-  t.is(net.receive(1, 2)!.addr, 1, 'the new head went to another output in the same advance');
+  t.is(net.receive(0, 2)!.line, 0);
+  t.is(net.receive(1, 2)!.line, 1, 'the new head went to another output in the same advance');
 });
 
 test('each output takes one packet per cycle; iSLIP grants inputs round robin from past the last grant', (t) => {
@@ -36,7 +36,7 @@ test('each output takes one packet per cycle; iSLIP grants inputs round robin fr
   for (let c = 1; c <= 6; c++) {
     net.advance(c);
     const r = net.receive(0, c)!;
-    order.push(r.addr);
+    order.push(r.line);
     t.is(net.receive(0, c), undefined, 'one packet per output per cycle');
   }
   t.deepEqual(order, [0, 10, 20, 1, 11, 21]);
@@ -62,11 +62,11 @@ test('only input heads move: a head for a full output blocks the packets behind 
   net.advance(2); // req 1 cannot move: output 0 is full; req 2 waits behind it
   t.is(net.receive(1, 2), undefined);
   t.is(net.outBufferFull, 1);
-  t.is(net.receive(0, 3)!.addr, 0);
+  t.is(net.receive(0, 3)!.line, 0);
   net.advance(3);
   net.advance(4);
-  t.is(net.receive(0, 5)!.addr, 1);
-  t.is(net.receive(1, 5)!.addr, 2);
+  t.is(net.receive(0, 5)!.line, 1);
+  t.is(net.receive(1, 5)!.line, 2);
 });
 
 test('a full input FIFO refuses the push (icnt_has_buffer)', (t) => {
@@ -84,5 +84,5 @@ test('the reply subnet numbers memories first: sources are sub-partitions, desti
   t.true(net.tryPush(2, 1, req(7), 32, 0));
   net.advance(1);
   t.is(net.receive(0, 2), undefined);
-  t.is(net.receive(1, 2)!.addr, 7);
+  t.is(net.receive(1, 2)!.line, 7);
 });

@@ -2,16 +2,19 @@ import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
 import { OpClass, type WarpStep } from '../../../src/sim/warp-step.js';
-import { FULL_MASK, ScriptedWarp, aluStep } from './synthetic-warp.js';
+import { PtxOp } from '../../../src/sim/ptx-op.js';
+import { IssuePipeline, IssueUnit } from '../../../src/sim/timing/operand-collector.js';
+import { FULL_MASK, ScriptedWarp, aluStep, withPtx } from './synthetic-warp.js';
 
-function aluKernel(warps: number, steps: number, insts: number): ScriptedWarp[] {
-  return Array.from({ length: warps }, (_, w) => new ScriptedWarp(Array.from({ length: steps }, () => aluStep(insts)), w));
+/** Warps of independent ALU instructions; `ops`: the PTX ops they issue as (none: untyped ALU ops, e.g. movs, on the INT units). */
+function aluKernel(warps: number, steps: number, insts: number, ops?: readonly PtxOp[]): ScriptedWarp[] {
+  const step = () => (ops === undefined ? aluStep(insts) : withPtx(aluStep(insts), ops));
+  return Array.from({ length: warps }, (_, w) => new ScriptedWarp(Array.from({ length: steps }, step), w));
 }
 
-function warpIpc(overrides: string[], warps = 32): number {
-  // Initiation interval 1 (MOBILE's is 2) so one SP unit can take an instruction every cycle.
-  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', 'ptx_opcode_initiation_int=1,2,2,2,8', ...overrides]);
-  const s = simulate(aluKernel(warps, 20, 50), cfg);
+function warpIpc(overrides: string[], warps = 32, ops?: readonly PtxOp[]): number {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', ...overrides]);
+  const s = simulate(aluKernel(warps, 20, 50, ops), cfg);
   return s.values.gpu_warp_insn! / s.values.gpu_sim_cycle!;
 }
 
@@ -22,11 +25,14 @@ test('an ALU-only kernel reaches the configured issue rate (schedulers per SM)',
   }
 });
 
-test('SP units and their initiation interval bound ALU throughput', (t) => {
-  const oneUnit = warpIpc(['gpgpu_num_sp_units=1']);
-  t.true(oneUnit > 0.95 && oneUnit <= 1, `1 SP unit: ${oneUnit}`);
-  const ii2 = warpIpc(['ptx_opcode_initiation_int=2,2,2,2,8']);
+test('SP units and their initiation interval bound fp throughput', (t) => {
+  const fp = [PtxOp.FpAdd];
+  const oneUnit = warpIpc(['gpgpu_num_sp_units=1', 'ptx_opcode_initiation_fp=1,2,2,2,4'], 32, fp);
+  t.true(oneUnit > 0.95 && oneUnit <= 1, `1 SP unit, II 1: ${oneUnit}`);
+  const ii2 = warpIpc(['gpgpu_num_sp_units=4', 'ptx_opcode_initiation_fp=2,2,2,2,4'], 32, fp);
   t.true(ii2 > 1.9 && ii2 <= 2, `4 SP units, II 2: ${ii2}`);
+  const intToo = warpIpc(['gpgpu_num_sp_units=4', 'ptx_opcode_initiation_fp=2,2,2,2,4'], 32, [PtxOp.FpAdd, PtxOp.Other]);
+  t.true(intToo > 3.5, `fp on the SP units beside untyped ops on the INT units: ${intToo}`);
 });
 
 test('IPC counts thread instructions: partially active warps issue fewer', (t) => {
@@ -45,7 +51,12 @@ test('SFU latency separates dependent blocks; the scoreboard waits at block boun
     fn: 0, block: 5, activeMask: FULL_MASK, insts: 1, opClasses: new Uint8Array([OpClass.Sfu]), memory: [],
   };
   const run = (n: number) => simulate([new ScriptedWarp(Array.from({ length: n }, () => sfu))], cfg).values.gpu_sim_cycle!;
-  t.is((run(20) - run(10)) / 10, 50);
+  // A replayed step (no register information, so no operand reads) starts once the one before is
+  // written back: the SFU latency plus the issue-to-writeback pipeline.
+  const pipe = new IssuePipeline(cfg);
+  pipe.reserve(0, IssueUnit.Sfu, 0, 0, new Int32Array(0), 0, 0, -1, 50, 1);
+  t.is(pipe.writebackAt, 54);
+  t.is((run(20) - run(10)) / 10, pipe.writebackAt);
 });
 
 test('GTO and LRR both finish the same work at about the same rate on independent ALU warps', (t) => {
@@ -82,8 +93,12 @@ test('CTA limits: more warps than slots run in waves; occupancy reflects residen
 });
 
 test('gpgpu_max_insn_issue_per_warp lets one warp dual-issue when units allow', (t) => {
-  const one = warpIpc(['gpgpu_num_sched_per_core=1'], 1);
-  const two = warpIpc(['gpgpu_num_sched_per_core=1', 'gpgpu_max_insn_issue_per_warp=2'], 1);
+  // Alternating fp and untyped ops: with gpgpu_dual_issue_diff_exec_units the second instruction must use another unit.
+  const mix = [PtxOp.FpAdd, PtxOp.Other];
+  const one = warpIpc(['gpgpu_num_sched_per_core=1'], 1, mix);
+  const two = warpIpc(['gpgpu_num_sched_per_core=1', 'gpgpu_max_insn_issue_per_warp=2'], 1, mix);
+  const same = warpIpc(['gpgpu_num_sched_per_core=1', 'gpgpu_max_insn_issue_per_warp=2'], 1, [PtxOp.FpAdd]);
+  t.true(same / one < 1.1, `one unit class: no dual issue (${same} vs ${one})`);
   // A lone warp also pays cold instruction-cache misses and block-boundary latency, so compare.
   t.true(one <= 1, `single issue: ${one}`);
   t.true(two / one > 1.6 && two <= 2, `dual issue ${two} vs single ${one}`);

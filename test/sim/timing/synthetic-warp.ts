@@ -5,6 +5,7 @@
 import type { TimingWarp } from '../../../src/sim/timing/gpu.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../../../src/sim/warp-step.js';
 import { seededRandom } from '../../../src/sim/seeded-random.js';
+import type { PtxOp } from '../../../src/sim/ptx-op.js';
 
 export const FULL_MASK = 0xffffffff | 0;
 
@@ -96,4 +97,19 @@ export function traversalWorkload(warps: number, traces: number, depth: number, 
     out.push(new ScriptedWarp(steps, w));
   }
   return out;
+}
+
+/** The step with register information as the functional core gives it: instruction i issues as PTX op `ops[i % ops.length]`, one PTX instruction each, no dependencies. */
+export function withPtx(step: Omit<WarpStep, 'done' | 'warp'>, ops: readonly PtxOp[]): Omit<WarpStep, 'done' | 'warp'> {
+  const n = step.insts;
+  const zeros = new Uint32Array(n + 1);
+  return {
+    ...step,
+    deps: {
+      start: zeros, list: new Uint32Array(0),
+      ptx: Uint8Array.from({ length: n }, (_, i) => ops[i % ops.length]!), ptxCount: new Uint8Array(n).fill(1),
+      chainStart: zeros, chain: new Uint8Array(0), regStart: zeros, regs: new Int32Array(0), dst: new Int32Array(n).fill(-1),
+      xStart: zeros, xsrc: new Int32Array(0), wStart: zeros, wkeys: new Int32Array(0),
+    },
+  };
 }

@@ -1,0 +1,305 @@
+/**
+ * The PTX ops an IR instruction becomes in Vulkan-Sim, for the timing model's per-opcode latency
+ * (ptx-op.ts): the op the instruction issues as, then the ops on the critical path of the
+ * dependent sequence that Vulkan-Sim's NIR-to-PTX translator emits for it (mesa-vulkan-sim
+ * `nir_print.c` PTX printer and `ptx_lower_instructions.py`: fadd -> add.f32, fmul -> mul.f32,
+ * frcp / frsq / fsqrt -> rcp / rsqrt / sqrt.approx, fmin / fmax -> min / max.f32, fsat -> max then
+ * min, flrp -> sub, mul, mul, add, fpow -> lg2, mul, ex2, comparisons -> setp, bcsel -> selp;
+ * there is no ffma or fdiv in that printer, so NIR's lowering gives mul then add, and rcp then
+ * mul). Vector components run in parallel and add nothing to the path; a reduction (dot, length)
+ * adds one add per component after the first.
+ *
+ * Where NIR lowers a GLSL function into a longer polynomial or sequence (inverse trigonometry,
+ * smoothstep, refract, integer division), the path lists the sequence's dependent steps as the
+ * lowering writes them, shortened to its structure; every such case is listed below by name.
+ */
+import type { Inst, ValueId } from '../../ir/inst.js';
+import type { TypeId } from '../../ir/types.js';
+import { PtxOp } from '../ptx-op.js';
+
+/** What the mapping needs to know of an operand's type. */
+export interface OperandTypes {
+  /** The scalar kind of the value (its element kind for a vector or matrix). */
+  scalar(v: ValueId): 'f32' | 'f64' | 'int' | 'other';
+  /** Components of a vector (its column length for a matrix), 1 for a scalar. */
+  components(v: ValueId): number;
+  /** The same for a type (an instruction's result type). */
+  componentsOfType(t: TypeId): number;
+  /** Columns of a matrix type, 1 otherwise. */
+  columnsOfType(t: TypeId): number;
+  /** Whether the value is a compile-time constant. */
+  isConstant(v: ValueId): boolean;
+  /**
+   * For a pointer that is a variable itself: 'buffer' for a descriptor-backed one (storage buffer,
+   * uniform, shader record), 'variable' for any other, undefined for a derived pointer or a builtin.
+   */
+  rootKind(v: ValueId): 'buffer' | 'variable' | undefined;
+}
+
+/**
+ * PTX instructions that reach a variable's address before an access chain or a load / store
+ * (mesa-vulkan-sim ptx_lower_instructions.py): a buffer's vulkan_resource_index and
+ * load_vulkan_descriptor, then its deref_cast (mov.b64): 3; any other variable's deref_var
+ * (mov.b64): 1.
+ */
+function rootCount(types: OperandTypes, ptr: ValueId): number {
+  const k = types.rootKind(ptr);
+  return k === 'buffer' ? 3 : k === 'variable' ? 1 : 0;
+}
+
+function arith(kind: 'f32' | 'f64' | 'int' | 'other', fp: PtxOp, dp: PtxOp, int: PtxOp): PtxOp {
+  return kind === 'f32' ? fp : kind === 'f64' ? dp : kind === 'int' ? int : PtxOp.Other;
+}
+
+const add = (k: ReturnType<OperandTypes['scalar']>): PtxOp => arith(k, PtxOp.FpAdd, PtxOp.DpAdd, PtxOp.IntAdd);
+const mul = (k: ReturnType<OperandTypes['scalar']>): PtxOp => arith(k, PtxOp.FpMul, PtxOp.DpMul, PtxOp.IntMul);
+const minMax = (k: ReturnType<OperandTypes['scalar']>): PtxOp => arith(k, PtxOp.FpMinMax, PtxOp.DpMinMax, PtxOp.IntMinMax);
+
+/** mul then one add per further component: a dot product of n-component vectors. */
+function dot(k: ReturnType<OperandTypes['scalar']>, n: number): PtxOp[] {
+  const ops = [mul(k)];
+  for (let i = 1; i < n; i++) ops.push(add(k));
+  return ops;
+}
+
+/** Integer division and remainder: NIR's nir_lower_idiv (u2f, rcp, mul, f2u, then the correction mul and sub). */
+const INT_DIVISION: readonly PtxOp[] = [PtxOp.Other, PtxOp.Sfu, PtxOp.FpMul, PtxOp.Other, PtxOp.IntMul, PtxOp.IntAdd];
+
+/** What an IR instruction becomes in Vulkan-Sim's PTX. */
+export interface PtxSequence {
+  /** The op it issues as, then the ops on its critical path (never empty). */
+  chain: readonly PtxOp[];
+  /** PTX instructions in all (components and parallel ops included); 0 for an instruction NIR's SSA form does not have. */
+  count: number;
+}
+
+/**
+ * Instructions with no PTX counterpart: NIR's lower_vars_to_ssa turns register-promotable
+ * variables into SSA values (their loads, stores and access chains vanish), its scalar ALU ops
+ * read vector components through swizzles (extract, shuffle, insert and construct are copy-
+ * propagated away), and bitcasts and copies are no-ops.
+ */
+const NO_PTX: ReadonlySet<string> = new Set(['extract', 'shuffle', 'insert', 'construct', 'copyObject', 'undef', 'bitcast', 'transpose', 'convertUToPtr', 'convertPtrToU']);
+
+/**
+ * The PTX sequence of instruction `inst`; `promoted`: it loads, stores or indexes a
+ * register-promoted variable (an SSA value in NIR).
+ */
+export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean): PtxSequence {
+  if (promoted || NO_PTX.has(inst.op)) return { chain: [PtxOp.Other], count: 0 };
+  const chain = ptxOpsOf(inst, types);
+  return { chain, count: ptxCountOf(inst, types, chain) };
+}
+
+/** PTX instructions of a non-vanishing instruction: per component for element-wise ops (NIR's ALU is scalar). */
+function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): number {
+  const n = 'type' in inst && typeof inst.type === 'number' ? types.componentsOfType(inst.type) : 1;
+  switch (inst.op) {
+    case 'binary':
+      switch (inst.kind) {
+        case 'dot':
+          return chain.length;
+        case 'matrixTimesVector':
+        case 'vectorTimesMatrix':
+          return n * chain.length;
+        case 'matrixTimesMatrix':
+          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * chain.length;
+        case 'outerProduct':
+        case 'matrixTimesScalar':
+          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type);
+        default:
+          return n * chain.length;
+      }
+    case 'ext': {
+      const reductions = ['length', 'distance', 'determinant'];
+      if (reductions.includes(inst.fn)) return chain.length;
+      const k = types.components(inst.args[0]!);
+      if (inst.fn === 'normalize') return 2 * k - 1 + 1 + k;
+      if (inst.fn === 'faceforward' || inst.fn === 'reflect') return 2 * k - 1 + 2 * k;
+      if (inst.fn === 'refract') return 2 * k - 1 + 6 + 2 * k;
+      if (inst.fn === 'cross') return 6;
+      if (inst.fn === 'mix') return 4 * n;
+      if (inst.fn === 'inverse') return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * 3;
+      return n * chain.length;
+    }
+    case 'compare':
+    case 'unary':
+    case 'select':
+    case 'convert':
+    case 'subgroup':
+    case 'bits':
+      return n;
+    case 'test':
+      // any / all: or / and over the components' predicates; isnan / isinf: a setp each.
+      return inst.kind === 'any' || inst.kind === 'all' ? Math.max(1, types.components(inst.a) - 1) : n;
+    case 'extractDynamic':
+      // NIR lowers an indirect vector index to a bcsel chain.
+      return Math.max(1, types.components(inst.value) - 1);
+    case 'insertDynamic':
+      return types.components(inst.composite);
+    case 'load':
+    case 'store':
+      // Scalar loads and stores per component (ld.global / st.global per component; the access
+      // itself stays one vector access here), after the variable's own address when it has no chain.
+      return (inst.op === 'load' ? types.componentsOfType(inst.type) : types.components(inst.value)) + rootCount(types, inst.ptr);
+    case 'accessChain':
+      // The root's address, then per index: deref_struct / constant deref_array add.u64 (1); a
+      // dynamic deref_array mov (or cvt), mul.wide, add.u64 (3).
+      return rootCount(types, inst.base) + inst.indices.reduce((a, v) => a + (types.isConstant(v) ? 1 : 3), 0);
+    case 'switch':
+      return 1 + inst.cases.length;
+    default:
+      return 1;
+  }
+}
+
+/** The PTX ops instruction `inst` becomes, first the one it issues as (never empty). */
+function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
+  switch (inst.op) {
+    case 'binary': {
+      const k = types.scalar(inst.a);
+      switch (inst.kind) {
+        case 'add':
+        case 'sub':
+          return [add(k)];
+        case 'mul':
+        case 'vectorTimesScalar':
+        case 'matrixTimesScalar':
+        case 'outerProduct':
+          return [mul(k)];
+        case 'div':
+          // fdiv: rcp then mul; f64 keeps div.f64 (DP DIV); integers through nir_lower_idiv.
+          return k === 'f32' ? [PtxOp.Sfu, PtxOp.FpMul] : k === 'f64' ? [PtxOp.DpDiv] : INT_DIVISION;
+        case 'rem':
+        case 'mod':
+          // x - y * floor(x / y): rcp, mul, cvt.rmi, mul, sub.
+          return k === 'int' ? INT_DIVISION : [PtxOp.Sfu, mul(k), PtxOp.Other, mul(k), add(k)];
+        case 'dot':
+          return dot(k, types.components(inst.a));
+        case 'matrixTimesVector':
+        case 'matrixTimesMatrix':
+          // Each result component is a dot product over the left matrix's columns.
+          return dot(k, types.components(inst.b));
+        case 'vectorTimesMatrix':
+          return dot(k, types.components(inst.a));
+        default:
+          // shl, shr, and, or, xor.
+          return [PtxOp.Other];
+      }
+    }
+    case 'ext':
+      return extOps(inst.fn, types, inst.args);
+    case 'subgroup':
+      return inst.kind.startsWith('shuffle') || inst.kind === 'broadcast' || inst.kind === 'broadcastFirst' ? [PtxOp.Shfl] : [PtxOp.Other];
+    case 'accessChain': {
+      // mov of the root, then an add.u64 per index (a dynamic one after its mul.wide).
+      const ops: PtxOp[] = [PtxOp.Other];
+      for (const v of inst.indices) {
+        if (!types.isConstant(v)) ops.push(PtxOp.IntMul);
+        ops.push(PtxOp.IntAdd);
+      }
+      return ops;
+    }
+    default:
+      // unary (neg, not), compare (setp), test, select (selp), convert (cvt), bitcast, composites
+      // (mov), bit ops (popc, brev, bfe, bfi: opcodes set_opcode_and_latency leaves at 1),
+      // memory, control, RT: their latency is the memory system's, the RT unit's, or 1.
+      return [PtxOp.Other];
+  }
+}
+
+function extOps(fn: string, types: OperandTypes, args: readonly ValueId[]): readonly PtxOp[] {
+  const k = types.scalar(args[0]!);
+  const n = types.components(args[0]!);
+  switch (fn) {
+    case 'min':
+    case 'max':
+    case 'nmin':
+    case 'nmax':
+      return [minMax(k)];
+    case 'clamp':
+    case 'nclamp':
+      return [minMax(k), minMax(k)];
+    case 'sqrt':
+    case 'inversesqrt':
+    case 'sin':
+    case 'cos':
+    case 'exp2':
+    case 'log2':
+      return [PtxOp.Sfu];
+    case 'exp':
+      return [PtxOp.FpMul, PtxOp.Sfu];
+    case 'log':
+      return [PtxOp.Sfu, PtxOp.FpMul];
+    case 'pow':
+      return [PtxOp.Sfu, PtxOp.FpMul, PtxOp.Sfu];
+    case 'tan':
+      // sin / cos: cos, rcp, mul (sin in parallel).
+      return [PtxOp.Sfu, PtxOp.Sfu, PtxOp.FpMul];
+    case 'asin':
+    case 'acos':
+    case 'atan':
+    case 'atan2':
+      // NIR's polynomial approximations: a reciprocal or root, then a Horner chain of mul/add, then a select.
+      return [PtxOp.Sfu, PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpMul, PtxOp.Other];
+    case 'sinh':
+    case 'cosh':
+    case 'tanh':
+    case 'asinh':
+    case 'acosh':
+    case 'atanh':
+      // Through exp / log: mul, ex2 (or lg2 of a root), then the combining add and a reciprocal.
+      return [PtxOp.FpMul, PtxOp.Sfu, PtxOp.FpAdd, PtxOp.Sfu, PtxOp.FpMul];
+    case 'radians':
+    case 'degrees':
+      return [PtxOp.FpMul];
+    case 'abs':
+    case 'floor':
+    case 'ceil':
+    case 'trunc':
+    case 'round':
+    case 'roundEven':
+    case 'findLSB':
+    case 'findMSB':
+      return [PtxOp.Other];
+    case 'sign':
+    case 'step':
+      return [PtxOp.Other, PtxOp.Other];
+    case 'fract':
+      return [PtxOp.Other, add(k)];
+    case 'modf':
+    case 'modfStruct':
+    case 'frexp':
+    case 'ldexp':
+      return [PtxOp.Other, add(k)];
+    case 'mix':
+      // flrp: sub (1 - t), mul, then add (the other mul runs beside).
+      return [add(k), mul(k), add(k)];
+    case 'fma':
+      return [mul(k), add(k)];
+    case 'smoothstep':
+      // t = fsat((x - e0) * rcp(e1 - e0)); t * t * (3 - 2t).
+      return [add(k), PtxOp.Sfu, mul(k), minMax(k), minMax(k), mul(k), mul(k)];
+    case 'length':
+      return [...dot(k, n), PtxOp.Sfu];
+    case 'distance':
+      return [add(k), ...dot(k, n), PtxOp.Sfu];
+    case 'normalize':
+      return [...dot(k, n), PtxOp.Sfu, mul(k)];
+    case 'cross':
+      return [mul(k), add(k)];
+    case 'faceforward':
+      return [...dot(k, n), PtxOp.Other, PtxOp.Other];
+    case 'reflect':
+      return [...dot(k, n), mul(k), mul(k), add(k)];
+    case 'refract':
+      return [...dot(k, n), mul(k), add(k), mul(k), PtxOp.Sfu, add(k), mul(k), add(k)];
+    case 'determinant':
+      return [mul(k), add(k), add(k)];
+    case 'inverse':
+      return [mul(k), add(k), add(k), PtxOp.Sfu, mul(k)];
+    default:
+      // pack / unpack: shifts, masks and conversions.
+      return [PtxOp.Other, PtxOp.Other];
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * GPGPU-Sim's path from issue to writeback (shader.cc: `scheduler_unit::cycle`, `opndcoll_rfu_t`,
+ * `pipelined_simd_unit`, `shader_core_ctx::writeback`), as one SM's reservation tables:
+ *
+ * 1. Issue puts the instruction in its unit's ID_OC pipeline register; under
+ *    `gpgpu_sub_core_model` each scheduler owns one slot of it (`register_set::has_free(sub_core,
+ *    id)`), else any of the `gpgpu_pipeline_widths` slots. A scheduler cannot issue to a unit
+ *    whose slot is still full.
+ * 2. The operand collector runs `gpgpu_reg_file_port_throughput` steps per cycle, in the LD/ST
+ *    unit's cycle, after the units before it took their instructions. A step dispatches ready
+ *    collector units, grants register reads, then allocates collector units: each input port takes
+ *    one instruction per step into a free unit of its collector set (the generic set of
+ *    `gpgpu_operand_collector_num_units_gen` units through `_num_in_ports_gen` ports, or the
+ *    specialized sets), and the slot frees. A unit's operands are read in later steps, at most one
+ *    read per register bank per step (`gpgpu_num_reg_banks`; a bank written back in that cycle
+ *    reads nothing in its first step); the bank of register r of warp w is (r + w) mod the banks,
+ *    within the scheduler's share of them under the sub-core model (`register_bank`). A unit whose
+ *    operands are all read dispatches in a later step, through one of its set's
+ *    `_num_out_ports` dispatch units, into the unit's OC_EX register (its pipeline width).
+ * 3. A functional unit takes the oldest OC_EX instruction in the cycle after the dispatch when its
+ *    dispatch register is free (it holds an instruction for its initiation interval) and no other
+ *    result of that unit completes in the same cycle (`occupied`), and at most `EX_WB` width results
+ *    complete per cycle (the result buses). The result reaches EX_WB `latency + 1` cycles after the
+ *    unit took it and is written back in the next cycle, whose issue stage may issue a dependent
+ *    instruction: `latency + 5` cycles after the producer issued when nothing conflicts.
+ *
+ * The tables are filled in issue order, each instruction taking the earliest free step or cycle
+ * for each resource after its previous stage: the same constraints as GPGPU-Sim's cycle-by-cycle
+ * arbitration (oldest first per register set, FIFO per bank), resolved when the instruction
+ * issues. Memory instructions take the same path to the LD/ST unit (their accesses leave for the
+ * L1D from the cycle it takes them); the RT unit's instruction is accepted at issue.
+ *
+ * Invariants: reservations lie at most RING steps (or cycles) after the cycle being issued (an
+ * instruction whose path would reach further is held at issue by its full ID_OC slot); ring
+ * entries hold the step or cycle they reserve, so stale entries never match.
+ */
+import type { GpuConfig } from '../config/gpu-config.js';
+
+/** The functional-unit classes an instruction issues to (GPGPU-Sim's ID_OC / OC_EX register sets). */
+export const enum IssueUnit {
+  Sp = 0,
+  Int = 1,
+  Sfu = 2,
+  Dp = 3,
+  Mem = 4,
+}
+export const ISSUE_UNITS = 5;
+
+const RING = 4096;
+const MASK = RING - 1;
+
+interface CollectorSet {
+  /** Step at which each collector unit frees (its instruction dispatched). */
+  free: Float64Array;
+  inPorts: number;
+  outPorts: number;
+  /** Allocations / dispatches reserved per step: the step in `*Step`, the count in `*Count`. */
+  allocStep: Float64Array;
+  allocCount: Int32Array;
+  dispStep: Float64Array;
+  dispCount: Int32Array;
+}
+
+export class IssuePipeline {
+  private readonly p: number;
+  private readonly subCore: boolean;
+  private readonly schedulers: number;
+  private readonly banks: number;
+  private readonly banksPerSched: number;
+  /** Per unit and ID_OC slot: the cycle the slot frees (its instruction moved into a collector unit). */
+  private readonly idoc: Float64Array[];
+  /** Per unit and OC_EX slot: the cycle the slot frees (a functional unit took its instruction). */
+  private readonly ocex: Float64Array[];
+  /** Per unit class, per unit: the cycle its dispatch register frees. */
+  private readonly fuFree: Float64Array[];
+  /** Per unit class, per unit: completion cycles reserved (ring of cycles). */
+  private readonly fuDone: Float64Array[];
+  /** Collector sets serving each unit class, specialized first. */
+  private readonly setsFor: CollectorSet[][];
+  /** Per bank: the steps reserved (ring of steps). */
+  private readonly bankStep: Float64Array;
+  /** Results completing per cycle (the EX_WB width): ring of cycle, count. */
+  private readonly wbCycle = new Float64Array(RING).fill(-1);
+  private readonly wbCount = new Int32Array(RING);
+  private readonly wbWidth: number;
+  /** Cycles from issue to writeback of an instruction of latency 0 that meets no conflict. */
+  readonly depth: number;
+
+  /** Set by `reserve`: the cycle the functional unit (or LD/ST unit) takes the instruction. */
+  execAt = 0;
+  /** Set by `reserve`: the cycle its result is written back (a dependent instruction may issue then). */
+  writebackAt = 0;
+
+  constructor(cfg: GpuConfig, measure = true) {
+    const is = cfg.issue;
+    this.p = is.portThroughput;
+    this.subCore = is.subCore;
+    this.schedulers = cfg.schedulersPerSm;
+    this.banks = is.regBanks;
+    this.banksPerSched = is.subCore ? Math.max(1, Math.floor(is.regBanks / cfg.schedulersPerSm)) : is.regBanks;
+    const units = [cfg.units.sp, cfg.units.int, cfg.units.sfu, cfg.units.dp, cfg.units.mem];
+    this.idoc = is.idOcWidth.map((w) => new Float64Array(is.subCore ? cfg.schedulersPerSm : Math.max(1, w)));
+    this.ocex = is.ocExWidth.map((w) => new Float64Array(Math.max(1, w)));
+    this.fuFree = units.map((k) => new Float64Array(Math.max(1, k)));
+    this.fuDone = units.map((k) => new Float64Array(Math.max(1, k) * RING).fill(-1));
+    const sets = is.collectorSets.map((s) => ({
+      set: {
+        free: new Float64Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts,
+        allocStep: new Float64Array(RING).fill(-1), allocCount: new Int32Array(RING),
+        dispStep: new Float64Array(RING).fill(-1), dispCount: new Int32Array(RING),
+      } satisfies CollectorSet,
+      serves: s.serves,
+    }));
+    this.setsFor = Array.from({ length: ISSUE_UNITS }, (_, u) => sets.filter((s) => s.set.free.length > 0 && s.serves.includes(u)).map((s) => s.set));
+    for (let u = 0; u < ISSUE_UNITS; u++) {
+      if (this.setsFor[u]!.length === 0 && units[u]! > 0) throw new Error(`issue stage: no operand collector set serves unit class ${u}`);
+    }
+    this.bankStep = new Float64Array(this.banks * RING).fill(-1);
+    this.wbWidth = Math.max(1, is.exWbWidth);
+    this.depth = measure ? IssuePipeline.measureDepth(cfg) : 0;
+  }
+
+  /** The cycle scheduler `sched`'s ID_OC slot of unit class `u` frees (issue to it waits until then). */
+  slotFreeAt(u: IssueUnit, sched: number): number {
+    const slots = this.idoc[u]!;
+    if (this.subCore) return slots[sched % slots.length]!;
+    let t = Infinity;
+    for (let i = 0; i < slots.length; i++) if (slots[i]! < t) t = slots[i]!;
+    return t;
+  }
+
+  /**
+   * Reserves the path of an instruction scheduler `sched` issues at cycle `now` for warp `warp` to
+   * unit class `u`, reading registers regs[from..to) and writing `dst` (-1: none), with the unit's
+   * `latency` and initiation interval `ii`; sets `execAt` and `writebackAt`. The caller checked
+   * `slotFreeAt(u, sched) <= now`.
+   */
+  reserve(now: number, u: IssueUnit, sched: number, warp: number, regs: Int32Array, from: number, to: number, dst: number, latency: number, ii: number): void {
+    const p = this.p;
+    // 1. ID_OC slot, then a collector unit from the next cycle's first step.
+    const slots = this.idoc[u]!;
+    let slot = 0;
+    if (this.subCore) slot = sched % slots.length;
+    else for (let i = 1; i < slots.length; i++) if (slots[i]! < slots[slot]!) slot = i;
+    const sets = this.setsFor[u]!;
+    let alloc = (now + 1) * p;
+    let set = sets[0]!;
+    let cu = 0;
+    for (let guard = 0; ; guard++) {
+      let best = Infinity;
+      for (const s of sets) {
+        for (let k = 0; k < s.free.length; k++) {
+          const at = Math.max(alloc, s.free[k]!);
+          if (at < best || (at === best && s !== set && sets.indexOf(s) < sets.indexOf(set))) {
+            best = at;
+            set = s;
+            cu = k;
+          }
+        }
+      }
+      alloc = best;
+      const r = alloc & MASK;
+      if (set.allocStep[r] !== alloc || set.allocCount[r]! < set.inPorts || guard >= RING) break;
+      alloc++;
+    }
+    this.count(set.allocStep, set.allocCount, alloc);
+    slots[slot] = Math.floor(alloc / p);
+    // 2. Register reads, one per bank per step, from the step after the allocation.
+    let lastRead = alloc;
+    for (let k = from; k < to; k++) {
+      const b = this.bankOf(regs[k]!, warp, sched);
+      let s = alloc + 1;
+      while (this.bankStep[b * RING + (s & MASK)] === s && s - alloc < RING) s++;
+      this.bankStep[b * RING + (s & MASK)] = s;
+      if (s > lastRead) lastRead = s;
+    }
+    // 3. Dispatch into OC_EX in a later step, with a dispatch port and an OC_EX slot free.
+    const ex = this.ocex[u]!;
+    let disp = lastRead + 1;
+    let exSlot = 0;
+    for (let guard = 0; ; guard++) {
+      const cyc = Math.floor(disp / p);
+      exSlot = 0;
+      for (let i = 1; i < ex.length; i++) if (ex[i]! < ex[exSlot]!) exSlot = i;
+      if (ex[exSlot]! > cyc) {
+        disp = Math.max(disp + 1, ex[exSlot]! * p);
+        continue;
+      }
+      const r = disp & MASK;
+      if (set.dispStep[r] !== disp || set.dispCount[r]! < set.outPorts || guard >= RING) break;
+      disp++;
+    }
+    this.count(set.dispStep, set.dispCount, disp);
+    set.free[cu] = disp;
+    // 4. A functional unit takes it in a later cycle: dispatch register free, its completion cycle
+    // free on that unit and on the result buses.
+    const fus = this.fuFree[u]!;
+    const done = this.fuDone[u]!;
+    let e = Math.floor(disp / p) + 1;
+    let unit = 0;
+    for (let guard = 0; guard < RING; guard++, e++) {
+      unit = -1;
+      const c = e + latency + 1;
+      const r = c & MASK;
+      if (this.wbCycle[r] === c && this.wbCount[r]! >= this.wbWidth) continue;
+      for (let k = 0; k < fus.length; k++) {
+        if (fus[k]! <= e && done[k * RING + r] !== c) {
+          unit = k;
+          break;
+        }
+      }
+      if (unit >= 0) break;
+    }
+    if (unit < 0) unit = 0;
+    fus[unit] = e + ii;
+    const complete = e + latency + 1;
+    done[unit * RING + (complete & MASK)] = complete;
+    this.count(this.wbCycle, this.wbCount, complete);
+    ex[exSlot] = e;
+    // 5. Writeback in the next cycle: the destination bank reads nothing in that cycle's first step.
+    const wb = complete + 1;
+    if (dst >= 0) {
+      const b = this.bankOf(dst, warp, sched);
+      this.bankStep[b * RING + ((wb * p) & MASK)] = wb * p;
+    }
+    this.execAt = e;
+    this.writebackAt = wb;
+  }
+
+  private count(steps: Float64Array, counts: Int32Array, at: number): void {
+    const r = at & MASK;
+    if (steps[r] !== at) {
+      steps[r] = at;
+      counts[r] = 0;
+    }
+    counts[r]!++;
+  }
+
+  private bankOf(reg: number, warp: number, sched: number): number {
+    const b = reg + warp;
+    return this.subCore ? (b % this.banksPerSched) + (sched % this.schedulers) * this.banksPerSched : b % this.banks;
+  }
+
+  /** Issue-to-writeback cycles of a latency-0, one-register instruction alone in a fresh pipeline: the dependent-issue overhead. */
+  private static measureDepth(cfg: GpuConfig): number {
+    const fresh = new IssuePipeline(cfg, false);
+    const u = fresh.setsFor.findIndex((sets, k) => sets.length > 0 && fresh.fuFree[k]!.length > 0) as IssueUnit;
+    fresh.reserve(0, u, 0, 0, Int32Array.of(0), 0, 1, 0, 0, 1);
+    return fresh.writebackAt;
+  }
+}

@@ -1,0 +1,49 @@
+import test from 'ava';
+import type { Inst, ValueId } from '../../../src/ir/inst.js';
+import type { TypeId } from '../../../src/ir/types.js';
+import { PtxOp } from '../../../src/sim/ptx-op.js';
+import { ptxSequenceOf, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
+
+// Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable. Types: 10 vec3, 11 float, 12 uint.
+const v = (n: number): ValueId => n as unknown as ValueId;
+const ty = (n: number): TypeId => n as unknown as TypeId;
+const types: OperandTypes = {
+  scalar: (x) => (Number(x) === 5 || Number(x) === 6 ? 'int' : 'f32'),
+  components: (x) => (Number(x) <= 3 ? 3 : 1),
+  componentsOfType: (t) => (Number(t) === 10 ? 3 : 1),
+  columnsOfType: () => 1,
+  isConstant: (x) => Number(x) === 6,
+  rootKind: (x) => (Number(x) === 7 ? 'buffer' : undefined),
+};
+const inst = (i: Record<string, unknown>): Inst => i as unknown as Inst;
+
+test('an element-wise vec3 op is three PTX instructions of its opcode, one on the critical path', (t) => {
+  const s = ptxSequenceOf(inst({ op: 'binary', kind: 'add', id: v(20), type: ty(10), a: v(1), b: v(2) }), types, false);
+  t.deepEqual(s, { chain: [PtxOp.FpAdd], count: 3 });
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'add', id: v(21), type: ty(12), a: v(5), b: v(6) }), types, false), { chain: [PtxOp.IntAdd], count: 1 });
+});
+
+test('dot, normalize, clamp and fdiv become the sequences Vulkan-Sim\'s translator emits', (t) => {
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'dot', id: v(22), type: ty(11), a: v(1), b: v(2) }), types, false), {
+    chain: [PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpAdd], count: 3,
+  });
+  const n = ptxSequenceOf(inst({ op: 'ext', fn: 'normalize', id: v(23), type: ty(10), args: [v(1)] }), types, false);
+  t.deepEqual(n.chain, [PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpAdd, PtxOp.Sfu, PtxOp.FpMul], 'dot, rsqrt, scale');
+  t.is(n.count, 5 + 1 + 3);
+  t.deepEqual(ptxSequenceOf(inst({ op: 'ext', fn: 'clamp', id: v(24), type: ty(11), args: [v(4), v(4), v(4)] }), types, false).chain, [PtxOp.FpMinMax, PtxOp.FpMinMax]);
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'div', id: v(25), type: ty(11), a: v(4), b: v(4) }), types, false).chain, [PtxOp.Sfu, PtxOp.FpMul], 'rcp then mul');
+});
+
+test('register-promoted moves and composite moves have no PTX counterpart', (t) => {
+  t.is(ptxSequenceOf(inst({ op: 'load', id: v(26), type: ty(11), ptr: v(30) }), types, true).count, 0);
+  t.is(ptxSequenceOf(inst({ op: 'extract', id: v(27), type: ty(11), value: v(1), indices: [0] }), types, false).count, 0);
+  t.is(ptxSequenceOf(inst({ op: 'construct', id: v(28), type: ty(10), parts: [v(4), v(4), v(4)] }), types, false).count, 0);
+});
+
+test('a buffer access chain costs its descriptor, cast and one add per index (three for a dynamic one); a vec3 load three ld', (t) => {
+  const chain = ptxSequenceOf(inst({ op: 'accessChain', id: v(29), type: ty(11), base: v(7), indices: [v(6), v(5)] }), types, false);
+  t.is(chain.count, 3 + 1 + 3);
+  t.deepEqual(chain.chain, [PtxOp.Other, PtxOp.IntAdd, PtxOp.IntMul, PtxOp.IntAdd]);
+  t.is(ptxSequenceOf(inst({ op: 'load', id: v(31), type: ty(10), ptr: v(29) }), types, false).count, 3);
+  t.is(ptxSequenceOf(inst({ op: 'load', id: v(32), type: ty(11), ptr: v(7) }), types, false).count, 1 + 3, 'a load straight from the buffer variable');
+});

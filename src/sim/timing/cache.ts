@@ -16,6 +16,7 @@
  * - A miss is compulsory until the line has been filled into this cache once.
  */
 import type { CacheGeometry } from '../config/cache-config.js';
+import { ConfigError } from '../config/config-error.js';
 import { hashIndex } from './index-hash.js';
 import { ABSENT, LineFrameTable, NEVER } from './line-frame-table.js';
 import { type MemRequest, ReqSource } from './mem-request.js';
@@ -139,7 +140,9 @@ export class Cache {
    */
   constructor(readonly geometry: CacheGeometry, readonly ids = new SectorIds(), private readonly indexAddress?: (line: number) => number) {
     this.lineBytes = geometry.lineBytes;
-    if (this.lineBytes < SECTOR_BYTES) throw new Error(`internal: cache lines of ${this.lineBytes} bytes are below the timing model's ${SECTOR_BYTES}-byte sectors`);
+    if (this.lineBytes < SECTOR_BYTES) {
+      throw new ConfigError(`cache line size ${this.lineBytes} bytes: the timing model's caches need lines of at least ${SECTOR_BYTES} bytes (its 32-byte sectors)`, 'cache');
+    }
     this.lineLog2 = Math.log2(geometry.lineBytes);
     const idsPerLineLog2 = this.lineLog2 - Math.log2(SECTOR_BYTES);
     this.lineIdMask = (1 << idsPerLineLog2) - 1;

@@ -54,3 +54,7 @@ test('a fully associative cache holds exactly its capacity under LRU', (t) => {
   t.false(c.probe(c.lineIdOf(0)), 'line 0 was least recently used');
   t.true(c.probe(c.lineIdOf(128)));
 });
+
+test('lines below the 32-byte sector are refused as a configuration error', (t) => {
+  t.throws(() => new Cache(geo('N:2:16:2,L:B:m:N:L,A:8:4,4')), { message: /at least 32 bytes/ });
+});

@@ -39,22 +39,23 @@ export const enum PtxOp {
 
 export const PTX_OP_COUNT = 18;
 
-/** The functional unit a PTX op issues to (GPGPU-Sim's op_type: SP_OP, INTP_OP / ALU_OP, SFU_OP, DP_OP). */
-export const enum PtxUnit {
+/**
+ * The unit classes an instruction issues to (GPGPU-Sim's op_type SP_OP, INTP_OP / ALU_OP, SFU_OP,
+ * DP_OP, and the LD/ST unit), which are also its ID_OC / OC_EX register sets.
+ */
+export const enum IssueUnit {
   Sp = 0,
   Int = 1,
   Sfu = 2,
   Dp = 3,
+  Mem = 4,
 }
+export const ISSUE_UNITS = 5;
 
-export function ptxUnitOf(op: PtxOp): PtxUnit {
-  if (op === PtxOp.Sfu || op === PtxOp.IntDiv || op === PtxOp.FpDiv) return PtxUnit.Sfu;
-  if (op >= PtxOp.DpAdd && op <= PtxOp.DpDiv) return op === PtxOp.DpDiv ? PtxUnit.Sfu : PtxUnit.Dp;
-  if (op >= PtxOp.FpAdd && op <= PtxOp.FpMad) return PtxUnit.Sp;
-  return PtxUnit.Int;
+/** The unit class a PTX op issues to, on a GPU with INT and DP units (sm.ts folds them into SP / SFU when there are none). */
+export function ptxUnitOf(op: PtxOp): IssueUnit {
+  if (op === PtxOp.Sfu || op === PtxOp.IntDiv || op === PtxOp.FpDiv || op === PtxOp.DpDiv) return IssueUnit.Sfu;
+  if (op >= PtxOp.DpAdd && op <= PtxOp.DpMad) return IssueUnit.Dp;
+  if (op >= PtxOp.FpAdd && op <= PtxOp.FpMad) return IssueUnit.Sp;
+  return IssueUnit.Int;
 }
-
-export const PTX_OP_NAMES: readonly string[] = [
-  'other (mov, setp, selp, cvt, logic, shifts, branches)', 'int add', 'int min/max', 'int mul', 'int mad', 'int div', 'shfl',
-  'fp add', 'fp min/max', 'fp mul', 'fp mad', 'fp div', 'dp add', 'dp min/max', 'dp mul', 'dp mad', 'dp div', 'sfu',
-];

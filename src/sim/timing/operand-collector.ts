@@ -35,16 +35,8 @@
  * entries hold the step or cycle they reserve, so stale entries never match.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
+import { IssueUnit, ISSUE_UNITS } from '../ptx-op.js';
 
-/** The functional-unit classes an instruction issues to (GPGPU-Sim's ID_OC / OC_EX register sets). */
-export const enum IssueUnit {
-  Sp = 0,
-  Int = 1,
-  Sfu = 2,
-  Dp = 3,
-  Mem = 4,
-}
-export const ISSUE_UNITS = 5;
 
 const RING = 4096;
 const MASK = RING - 1;
@@ -151,7 +143,8 @@ export class IssuePipeline {
       for (const s of sets) {
         for (let k = 0; k < s.free.length; k++) {
           const at = Math.max(alloc, s.free[k]!);
-          if (at < best || (at === best && s !== set && sets.indexOf(s) < sets.indexOf(set))) {
+          // Strictly earlier only: on a tie the set visited first (specialized before generic) keeps it.
+          if (at < best) {
             best = at;
             set = s;
             cu = k;

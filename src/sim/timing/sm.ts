@@ -42,8 +42,8 @@ import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
-import { IssuePipeline, IssueUnit } from './operand-collector.js';
-import { PtxOp, PtxUnit, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
+import { IssuePipeline } from './operand-collector.js';
+import { IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
@@ -235,7 +235,7 @@ export class Sm implements MemClient, CtaSlots {
     this.unitOfPtx = new Uint8Array(PTX_OP_COUNT);
     for (let k = 0; k < PTX_OP_COUNT; k++) {
       const u = ptxUnitOf(k as PtxOp);
-      this.unitOfPtx[k] = u === PtxUnit.Sp ? IssueUnit.Sp : u === PtxUnit.Sfu ? IssueUnit.Sfu : u === PtxUnit.Dp ? (cfg.units.dp > 0 ? IssueUnit.Dp : IssueUnit.Sfu) : this.intUnit;
+      this.unitOfPtx[k] = u === IssueUnit.Int ? this.intUnit : u === IssueUnit.Dp && cfg.units.dp === 0 ? IssueUnit.Sfu : u;
     }
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);

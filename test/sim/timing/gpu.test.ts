@@ -1,6 +1,7 @@
 import test from 'ava';
 import { loadConfig, type GpuConfig } from '../../../src/sim/config/gpu-config.js';
-import { IssuePipeline, IssueUnit } from '../../../src/sim/timing/operand-collector.js';
+import { IssuePipeline } from '../../../src/sim/timing/operand-collector.js';
+import { IssueUnit } from '../../../src/sim/ptx-op.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
 import { ScriptedWarp, chaseStep, loadStep, traversalWorkload } from './synthetic-warp.js';
 

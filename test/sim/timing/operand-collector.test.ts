@@ -1,6 +1,7 @@
 import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
-import { IssuePipeline, IssueUnit } from '../../../src/sim/timing/operand-collector.js';
+import { IssuePipeline } from '../../../src/sim/timing/operand-collector.js';
+import { IssueUnit } from '../../../src/sim/ptx-op.js';
 
 const regs = (...r: number[]): Int32Array => Int32Array.from(r);
 

@@ -2,8 +2,8 @@ import test from 'ava';
 import { loadConfig } from '../../../src/sim/config/gpu-config.js';
 import { simulate } from '../../../src/sim/timing/gpu.js';
 import { OpClass, type WarpStep } from '../../../src/sim/warp-step.js';
-import { PtxOp } from '../../../src/sim/ptx-op.js';
-import { IssuePipeline, IssueUnit } from '../../../src/sim/timing/operand-collector.js';
+import { IssueUnit, PtxOp } from '../../../src/sim/ptx-op.js';
+import { IssuePipeline } from '../../../src/sim/timing/operand-collector.js';
 import { FULL_MASK, ScriptedWarp, aluStep, withPtx } from './synthetic-warp.js';
 
 /** Warps of independent ALU instructions; `ops`: the PTX ops they issue as (none: untyped ALU ops, e.g. movs, on the INT units). */

@@ -42,6 +42,7 @@ import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
 import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
+import { RegisterTable } from './register-table.js';
 import { IssuePipeline } from './operand-collector.js';
 import { IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
@@ -118,8 +119,6 @@ export class SmStats {
 }
 
 const NO_REGS = new Int32Array(0);
-/** Entries per context of the cross-step register scoreboard (direct-mapped by key). */
-const XREG = 64;
 /** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
 const LOAD_SLOTS = 16;
 /** ldInst of the load slot that carries ray virtualization's state loads. */
@@ -169,9 +168,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly lastIssued: Int32Array;
   /** Per scheduler: the cycle it finishes issuing the PTX instructions of its last IR instruction. */
   private readonly schedBusyUntil: Float64Array;
-  /** Per slot (warp; its ITS contexts share it), XREG direct-mapped entries: the register (or promoted variable) key last written, and when its value is written back. */
-  private readonly xTag: Int32Array;
-  private readonly xDone: Float64Array;
+  /** Register writebacks across steps, per warp (register-table.ts). */
+  private readonly regs: RegisterTable;
   /** Per load slot (context * LOAD_SLOTS + k): responses still to come, the instruction and the step it belongs to. */
   private readonly ldLeft: Int32Array;
   private readonly ldInst: Int32Array;
@@ -249,8 +247,7 @@ export class Sm implements MemClient, CtaSlots {
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
-    this.xTag = new Int32Array(n * XREG).fill(-1);
-    this.xDone = new Float64Array(n * XREG);
+    this.regs = new RegisterTable(n);
     this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
     this.ldInst = new Int32Array(nc * LOAD_SLOTS);
     this.ldStep = new Array<WarpStep | null>(nc * LOAD_SLOTS).fill(null);
@@ -343,16 +340,9 @@ export class Sm implements MemClient, CtaSlots {
       this.ldStep[w.tag] = null;
       this.ldInst[w.tag] = 0;
       if (step !== null && step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
-      const deps = step === null ? undefined : step.deps;
-      if (deps !== undefined) {
-        for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-          const key = deps.wkeys[k]!;
-          const e = (c % this.n) * XREG + (key & (XREG - 1));
-          if (this.xTag[e] === key && this.xDone[e] === Infinity) this.xDone[e] = now + 1;
-        }
-      }
       // Its readers may be in any context of the warp (ITS splits share the register table).
       const slot = c % this.n;
+      if (step !== null && step.deps !== undefined) this.regs.settle(slot, step.deps, i, now + 1);
       const high = this.itsSlot[slot] === 1 ? this.ctxHigh[slot]! : 0;
       for (let k = 0; k <= high; k++) {
         const r = k * this.n + slot;
@@ -478,7 +468,7 @@ export class Sm implements MemClient, CtaSlots {
     const step = this.steps[c];
     if (step !== null && (this.instIdx[c]! < step.insts || (step.rt !== undefined && this.rtSent[c] === 0))) return true;
     // The next step starts once the traversal it may read is back; register results and loads
-    // still in flight are waited for per register (the scoreboard, xTag / xDone). A warp finishes,
+    // still in flight are waited for per register (the scoreboard, the register table). A warp finishes,
     // an ITS split starts, and a replayed trace's step (no register information) starts, once every
     // result and load is back.
     if (this.inRt[c] === 1) return false;
@@ -641,12 +631,7 @@ export class Sm implements MemClient, CtaSlots {
         return this.notReadyUntil(ready);
       }
       // Results of earlier steps still in flight.
-      let xready = 0;
-      for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
-        const key = deps.xsrc[k]!;
-        const e = slot * XREG + (key & (XREG - 1));
-        if (this.xTag[e] === key && this.xDone[e]! > xready) xready = this.xDone[e]!;
-      }
+      const xready = this.regs.readyAt(slot, deps, i);
       if (xready > now) {
         this.nextIssueAt[c] = xready;
         return this.notReadyUntil(xready);
@@ -706,14 +691,7 @@ export class Sm implements MemClient, CtaSlots {
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     // A load's readers wait for its data (settled by onResponse).
     const loads = this.lastLoadSlot >= 0;
-    if (deps !== undefined) {
-      for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-        const key = deps.wkeys[k]!;
-        const e = slot * XREG + (key & (XREG - 1));
-        this.xTag[e] = key;
-        this.xDone[e] = loads ? Infinity : done;
-      }
-    }
+    if (deps !== undefined) this.regs.written(slot, deps, i, loads ? Infinity : done);
     this.scoreboard.issued(c, i, loads ? Infinity : done);
     this.nextIssueAt[c] = now + Math.max(1, count);
     if (count > 1) this.schedBusyUntil[sched] = now + count;
@@ -926,8 +904,7 @@ export class Sm implements MemClient, CtaSlots {
 
   /** A new warp in context c: no register write or load of the warp before is pending for it. */
   private clearRegisters(c: number): void {
-    const slot = c % this.n;
-    this.xTag.fill(-1, slot * XREG, (slot + 1) * XREG);
+    this.regs.clear(c % this.n);
     this.ldLeft.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
     this.ldStep.fill(null, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
     this.ldInst.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);

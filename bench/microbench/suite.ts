@@ -109,9 +109,10 @@ export async function runMicrobenchmarks(
   // network_mode 2 (GPGPU-Sim's local crossbar): a request moves at the advance after its push and is
   // taken the cycle after (2), a reply is taken the cycle after its push (1); mode 1: icnt_latency each way.
   const localXbar = v.num('network_mode') === 2;
-  const roundTrip = localXbar ? 3 : 2 * icnt;
+  // The reply's cycle in the cluster's ejection FIFO (reply-ejection.ts) is the + 1.
+  const roundTrip = (localXbar ? 3 : 2 * icnt) + 1;
   const l2Path = l1Lat + roundTrip + rop;
-  const l2Formula = `gpgpu_l1_latency ${l1Lat} + ${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
+  const l2Formula = `gpgpu_l1_latency ${l1Lat} + ${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + ejection FIFO 1 + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
   const chase = async (lines: number, steps: number, strideWords: number, maskWords: number): Promise<{ lat: number[]; stats: Record<string, number> }> => {
     const r = await run(config, overrides, 'chase', { steps, strideWords, maskWords, activeLanes: 1 }, cfg.warpSize, 1);
     const all = r.probe.loadLatencies[0]!;
@@ -281,7 +282,7 @@ export async function runMicrobenchmarks(
   //     misses take the L1D's miss path without gpgpu_l1_latency.
   if (want('rt')) {
     const rtL2 = roundTrip + rop;
-    const rtL2Formula = `${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
+    const rtL2Formula = `${localXbar ? 'network_mode 2 round trip 3' : `2 x icnt_latency ${icnt}`} + ejection FIFO 1 + gpgpu_l2_rop_latency x core/L2 clock ${f1(rop)}`;
     await rtNodeRows({
       v, warpsPerSm: wps, add, l1Lines: cacheBytes(cfg.l1d) / lineBytes,
       l2Path: rtL2, l2Formula: rtL2Formula,

@@ -32,6 +32,17 @@ export interface CacheGeometry {
   missQueue: number;
   /** The optional fifth letter of the policy group: L linear (default), P IPOLY, H Fermi hash, X bitwise XOR. */
   setIndex: SetIndexFunction;
+  /** Bytes the data array moves per cycle (the optional last group; GPGPU-Sim's default is the line size). */
+  dataPortWidth: number;
+}
+
+/**
+ * Cycles a fill occupies the cache's fill port (GPGPU-Sim bandwidth_management::use_fill_port):
+ * one atom (a 32 B sector, or the line when not sectored) over the data port width, rounded down,
+ * so a port as wide as the atom takes one fill per cycle and a wider one never blocks.
+ */
+export function fillPortCycles(g: CacheGeometry): number {
+  return Math.floor((g.sectored ? 32 : g.lineBytes) / g.dataPortWidth);
 }
 
 const REP: Record<string, ReplacementPolicy> = { L: 'lru', F: 'fifo' };
@@ -87,9 +98,11 @@ export function parseCacheConfig(text: string, key: string): CacheGeometry {
     mshrMaxMerge = STREAMING_MSHR_MAX_MERGE;
   }
   const missQueue = positiveInt(groups[3]!.split(':')[0]!, bad);
+  const dataPortWidth = groups[4] === undefined || groups[4].trim() === '0' ? lineBytes! : positiveInt(groups[4].trim(), bad);
+  if (lineBytes! % dataPortWidth !== 0) bad(`data port width ${dataPortWidth} does not divide the line size ${lineBytes}`);
   return {
     sectored, sets: sets!, lineBytes: lineBytes!, ways: ways!,
-    replacement, write, alloc, writeAlloc, mshrEntries, mshrMaxMerge, missQueue, setIndex,
+    replacement, write, alloc, writeAlloc, mshrEntries, mshrMaxMerge, missQueue, setIndex, dataPortWidth,
   };
 }
 

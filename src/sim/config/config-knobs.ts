@@ -133,6 +133,10 @@ export interface ConfigKnobs {
   icnt_in_buffer_limit?: number;
   /** network_mode 2: packets buffered per output FIFO [packets]. Default 64. */
   icnt_out_buffer_limit?: number;
+  /** per SM cluster: replies taken off the interconnect wait in this FIFO, and the cluster hands its head to the SM one per cycle (GPGPU-Sim simt_core_cluster::icnt_cycle) [packets]. Default 8. */
+  gpgpu_n_cluster_ejection_buffer_size?: number;
+  /** per SM: the LD/ST unit's response queue; a load reply leaves the cluster's ejection FIFO only while it has room, and it fills the L1D one per cycle when the fill port is free (GPGPU-Sim ldst_unit::cycle); RT-unit replies wait for its room too but go to the RT unit [packets]. Default 2. */
+  gpgpu_n_ldst_response_buffer_size?: number;
   /** network_mode 2: 1 = requests and replies share one crossbar, 2 = one each; the same here, since requests and replies use disjoint input and output nodes [subnets]. Default 2. */
   icnt_subnets?: "1" | "2";
   /** network_mode 2: crossbar arbiter, 0 = naive round robin, 1 = iSLIP. Default 1. */
@@ -155,6 +159,8 @@ export interface ConfigKnobs {
   gpgpu_dram_scheduler?: number;
   /** DRAM scheduler queue per channel [requests]. Default 64. */
   gpgpu_frfcfs_dram_sched_queue_size?: number;
+  /** DRAM return queue per channel: completed reads wait here for their sub-partition's DRAM-to-L2 queue; while it is full the channel issues no column command, and it bounds the requests a channel may hold (credits = scheduler queue + return queue); 0 = unlimited (GPGPU-Sim dram.cc returnq, arbitration_metadata) [requests]. Default 0. */
+  gpgpu_dram_return_queue_size?: number;
   /** DRAM data bus clock / command clock: a column command moves an atom of burst x bus width x chips bytes in burst / ratio command clocks (GPGPU-Sim dram.cc) [ratio]. Default 2. */
   dram_data_command_freq_ratio?: number;
   /** address to DRAM chip / bank / row / column bits, GPGPU-Sim addrdec syntax (R row, B bank, C column, S burst, D chip, 0 unused; dramid@N puts the chip bits at bit N); the low bank bits pick the sub-partition. Default dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS. */

@@ -26,8 +26,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
     'gpgpu_shmem_option', 'gpgpu_smem_latency', 'gpgpu_unified_l1d_size', 'gpgpu_adaptive_cache_config',
     'gpgpu_cache:dl1PrefL1', 'gpgpu_cache:dl1PrefShared',
   ]],
-  ['L1D write ratio / response buffers: the unified L1D/shared carve-out ratio and the cluster ejection / LD/ST response buffer sizes are not modelled (replies enter the SM as they arrive)', [
-    'gpgpu_l1_cache_write_ratio', 'gpgpu_n_cluster_ejection_buffer_size', 'gpgpu_n_ldst_response_buffer_size',
+  ['L1D write ratio: the unified L1D/shared carve-out ratio is not modelled (ray tracing shaders use no shared memory, so the L1D has the whole carve-out)', [
+    'gpgpu_l1_cache_write_ratio',
   ]],
   ['L1D bypass switch for CUDA ld.cg: every global access of a ray tracing shader goes through the L1D here, as with the 0 Vulkan-Sim sets', [
     'gpgpu_gmem_skip_L1D',
@@ -55,8 +55,8 @@ const REASONS: readonly (readonly [string, readonly string[]])[] = [
   ['address-mask presets and the aliasing self-test: gpgpu_mem_addr_mapping (modelled) replaces every mask gpgpu_mem_address_mask would set (GPGPU-Sim addrdec_parseoption), so it has no effect when a mapping is given; gpgpu_mem_addr_test only checks the mapping (address-map tests do the same sweep)', [
     'gpgpu_mem_address_mask', 'gpgpu_mem_addr_test',
   ]],
-  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size); the return queue size, separate write queues and the dual bus interface are not modelled', [
-    'gpgpu_dram_return_queue_size', 'gpgpu_l2_rop_latency_stall',
+  ['DRAM queue detail: each channel has one FR-FCFS queue (gpgpu_frfcfs_dram_sched_queue_size) and its return queue (gpgpu_dram_return_queue_size); separate write queues and the dual bus interface are not modelled', [
+    'gpgpu_l2_rop_latency_stall',
     'dram_dual_bus_interface', 'dram_seperate_write_queue_enable', 'dram_write_queue_size',
   ]],
   ['memcpy before kernels: buffers and images are in device memory before the first launch, with caches starting empty; the flush between launches is gpgpu_flush_l1_cache / gpgpu_flush_l2_cache', [

@@ -58,11 +58,15 @@ export interface GpuConfig {
   partitionQueues: { icntToL2: number; l2ToDram: number; dramToL2: number; l2ToIcnt: number };
   /** The interconnect: `mode` 1 the flit crossbar, 2 GPGPU-Sim's local crossbar (network.ts). */
   icnt: { mode: 1 | 2; latency: number; flitBytes: number; bufferPackets: number; outBufferPackets: number; arbiter: 0 | 1; grantCycles: number };
+  /** The reply path into an SM (reply-ejection.ts): the cluster's ejection FIFO and the LD/ST unit's response queue, in packets. */
+  ejection: { clusterBuffer: number; ldstResponseBuffer: number };
   numMemChannels: number;
   subPartitionsPerChannel: number;
   dram: DramTiming & {
     busBytesPerChip: number; chipsPerChannel: number; burstLength: number; dataCommandRatio: number;
     frfcfs: boolean; queueSize: number; returnLatency: number;
+    /** gpgpu_dram_return_queue_size (0 = unlimited). */
+    returnQueueSize: number;
     /** dram_bnkgrp_indexing_policy: 0 higher bank bits, 1 lower. */
     bankGroupIndexing: number;
     /** false under dram_elimnate_rw_turnaround. */
@@ -284,6 +288,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       mode: int('network_mode', 1) as 1 | 2, latency: int('icnt_latency', 1), flitBytes: int('icnt_flit_size', 1), bufferPackets: int('icnt_in_buffer_limit', 1),
       outBufferPackets: int('icnt_out_buffer_limit', 1), arbiter: int('icnt_arbiter_algo', 0) as 0 | 1, grantCycles: int('icnt_grant_cycles', 1),
     },
+    ejection: { clusterBuffer: int('gpgpu_n_cluster_ejection_buffer_size', 1), ldstResponseBuffer: int('gpgpu_n_ldst_response_buffer_size', 1) },
     numMemChannels: int('gpgpu_n_mem', 1),
     subPartitionsPerChannel: int('gpgpu_n_sub_partition_per_mchannel', 1),
     dram: {
@@ -296,6 +301,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       rwTurnaround: !bool('dram_elimnate_rw_turnaround'),
       frfcfs: int('gpgpu_dram_scheduler') === 1,
       queueSize: int('gpgpu_frfcfs_dram_sched_queue_size', 1),
+      returnQueueSize: int('gpgpu_dram_return_queue_size'),
       returnLatency: int('dram_latency'),
     },
     addressMapping: {

@@ -107,7 +107,11 @@ export class DramChannel {
   private readonly frfcfs: boolean;
   private readonly nbk: number;
 
-  constructor(cfg: GpuConfig, private readonly map: AddressMap) {
+  /** gpgpu_dram_return_queue_size: completed reads held before their sub-partition takes them (0 = unlimited). */
+  private readonly returnQueueSize: number;
+
+  /** `onWriteDone` hears each completed write's sub-partition (its DRAM credit comes back). */
+  constructor(cfg: GpuConfig, private readonly map: AddressMap, private readonly onWriteDone: (subPartition: number) => void = () => {}) {
     const r = cfg.clocks.coreMhz / cfg.clocks.dramMhz;
     const d = cfg.dram;
     const burst = Math.floor(d.burstLength / d.dataCommandRatio);
@@ -121,6 +125,7 @@ export class DramChannel {
     };
     this.atomBytes = d.burstLength * d.busBytesPerChip * d.chipsPerChannel;
     this.returnLatency = d.returnLatency;
+    this.returnQueueSize = d.returnQueueSize;
     this.capacity = d.queueSize;
     this.frfcfs = d.frfcfs;
     const nbk = (this.nbk = d.nbk);
@@ -165,6 +170,13 @@ export class DramChannel {
     this.queue.push(q);
     if (++this.queuedFor[a.bank]! === 1 && this.bankReq[a.bank] === null) this.readyBanks++;
     return true;
+  }
+
+  /** The oldest completed read whose data is back by `now`, left in the return queue. */
+  peekReturn(now: number): MemRequest | undefined {
+    if (this.doneHead >= this.done.length) return undefined;
+    const head = this.done[this.doneHead]!;
+    return head.at > now ? undefined : head.req;
   }
 
   /** Pops a completed read whose data is back by `now`. */
@@ -259,9 +271,22 @@ export class DramChannel {
     }
   }
 
+  /**
+   * True while the return queue is full: reads whose data is back and not yet taken fill it, and
+   * GPGPU-Sim's DRAM then stops draining its read/write pipeline (dram_t::cycle), so no column
+   * command issues until the partition takes one.
+   */
+  private returnQueueFull(now: number): boolean {
+    const cap = this.returnQueueSize;
+    if (cap === 0 || this.done.length - this.doneHead < cap) return false;
+    const last = this.doneHead + cap - 1;
+    return this.done[last]!.at <= now;
+  }
+
   /** Column commands in time order while their earliest legal time falls in this core cycle. */
   private columnCommands(now: number, end: number): void {
     const t = this.t;
+    if (this.returnQueueFull(now)) return;
     for (;;) {
       let best = -1;
       let bestAt = Infinity;
@@ -296,6 +321,7 @@ export class DramChannel {
       this.busyBanks--;
       this.freeQueued.push(q);
       if (q.write) {
+        this.onWriteDone(q.req.subPartition);
         releaseRequest(q.req);
         continue;
       }

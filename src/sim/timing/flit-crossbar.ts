@@ -92,6 +92,11 @@ export class FlitCrossbar implements Network {
   /** Packets move on their own timers: nothing to do per cycle. */
   advance(_now: number): void {}
 
+  /** The flit crossbar has no GPGPU-Sim input and output FIFOs to report. */
+  bufferOccupancy(): null {
+    return null;
+  }
+
   nextArrival(dst: number): number {
     return this.inbox[dst]!.nextReady();
   }

@@ -16,6 +16,7 @@
  * called in simulated-time order; the run ends when every warp has finished and the memory system has drained (or at maxCycles).
  */
 import type { GpuConfig } from '../config/gpu-config.js';
+import { fillPortCycles } from '../config/cache-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { AddressMap } from './address-map.js';
 import { CacheStats } from './cache.js';
@@ -26,6 +27,7 @@ import { LocalCrossbar } from './local-crossbar.js';
 import { MemLatencyStats } from './mem-latency-stats.js';
 import type { Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
+import { ReplyEjection } from './reply-ejection.js';
 import { RtStats } from './rt/rt-stats.js';
 import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
@@ -94,6 +96,7 @@ export class Gpu {
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map, this.memLatency));
     const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
+    this.ejection = new ReplyEjection(cfg.numSms, cfg.ejection.clusterBuffer, cfg.ejection.ldstResponseBuffer, fillPortCycles(cfg.l1d), this.memLatency);
     this.partitionWake = new Float64Array(this.partitions.length);
     this.smWake = new Float64Array(this.sms.length);
   }
@@ -101,6 +104,8 @@ export class Gpu {
   /** Memory replies delivered to SMs so far (progress, for the deadlock watchdog). */
   repliesDelivered = 0;
   readonly memLatency = new MemLatencyStats();
+  /** The cluster ejection FIFOs and LD/ST response queues between the reply network and the SMs. */
+  private readonly ejection: ReplyEjection;
 
   /** Per partition: no tick needed before this cycle unless a request arrives. */
   private readonly partitionWake: Float64Array;
@@ -119,18 +124,13 @@ export class Gpu {
    */
   cycle(now: number): boolean {
     const sms = this.sms;
-    for (let i = 0; i < sms.length && this.replyNet.nextDelivery() <= now; i++) {
-      const reply = this.replyNet.receive(i, now);
-      if (reply) {
-        this.memLatency.responses++;
-        const m = this.memLatency;
-        m.responseLatencySum += now - reply.createdAt;
-        m.icnt2shSum += now - reply.returnAt;
-        if (now - reply.createdAt > m.maxResponseLatency) m.maxResponseLatency = now - reply.createdAt;
-        if (now - reply.returnAt > m.maxIcnt2sh) m.maxIcnt2sh = now - reply.returnAt;
-        sms[i]!.onReply(reply, now);
-        this.repliesDelivered++;
-        this.smWake[i] = now;
+    const ej = this.ejection;
+    if (!ej.idle() || this.replyNet.nextDelivery() <= now) {
+      for (let i = 0; i < sms.length; i++) {
+        if (ej.cycle(i, now, this.replyNet, sms[i]!)) {
+          this.repliesDelivered++;
+          this.smWake[i] = now;
+        }
       }
     }
     for (let i = 0; i < this.partitions.length; i++) {
@@ -161,10 +161,11 @@ export class Gpu {
   }
 
   idle(): boolean {
-    return this.reqNet.idle() && this.replyNet.idle() && this.partitions.every((p) => p.idle()) && this.sms.every((s) => s.idle());
+    return this.reqNet.idle() && this.replyNet.idle() && this.ejection.idle() && this.partitions.every((p) => p.idle()) && this.sms.every((s) => s.idle());
   }
 
   nextEvent(now: number): number {
+    if (!this.ejection.idle()) return now + 1;
     let t = Math.min(this.reqNet.nextEvent(now), this.replyNet.nextEvent(now));
     for (const p of this.partitions) {
       t = Math.min(t, p.nextEvent(now));
@@ -325,7 +326,16 @@ export interface AggregateStats {
   virtualization: VirtualizationStats | null;
   icntPackets: number;
   icntBytes: number;
+  /** Packets held in the local crossbar's FIFOs, summed over cycles (null under the flit crossbar). */
+  icntBuffers: IcntBufferSums | null;
   memLatency: MemLatencyStats;
+}
+
+export interface IcntBufferSums {
+  reqIn: number;
+  reqOut: number;
+  replyIn: number;
+  replyOut: number;
 }
 
 export function aggregateStats(gpu: Gpu): AggregateStats {
@@ -351,8 +361,15 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
     sm, l1d, l2, dram, rt, treelet, virtualization,
     icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
     icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
+    icntBuffers: icntBufferSums(gpu),
     memLatency: Object.assign(new MemLatencyStats(), gpu.memLatency),
   };
+}
+
+function icntBufferSums(gpu: Gpu): IcntBufferSums | null {
+  const req = gpu.reqNet.bufferOccupancy();
+  const reply = gpu.replyNet.bufferOccupancy();
+  return req && reply ? { reqIn: req.inSum, reqOut: req.outSum, replyIn: reply.inSum, replyOut: reply.outSum } : null;
 }
 
 /** What `buildStats` needs, from aggregated counters over `cycles` cycles and the samples of those cycles. */
@@ -380,6 +397,8 @@ export function statsInput(
     rt: a.rt,
     icntPackets: a.icntPackets,
     icntBytes: a.icntBytes,
+    icntBuffers: a.icntBuffers,
+    numSubPartitions: config.numMemChannels * config.subPartitionsPerChannel,
     memLatency: a.memLatency,
     sampleInterval: config.statsSampleInterval,
     samplesRays: [...samples.rays],

@@ -100,6 +100,9 @@ export class LocalCrossbar implements Network {
   stalls = 0;
   /** Cycles an output FIFO was full when a packet could have moved (GPGPU-Sim out_buffer_full). */
   outBufferFull = 0;
+  /** Packets held in input / output FIFOs, summed over cycles (GPGPU-Sim in_buffer_util, out_buffer_util). */
+  private inUtil = 0;
+  private outUtil = 0;
 
   constructor(
     nShader: number,
@@ -158,9 +161,17 @@ export class LocalCrossbar implements Network {
   }
 
   advance(_now: number): void {
-    if (this.queuedIn === 0) return;
-    if (this.cfg.arbiter === 1) this.islip();
-    else this.roundRobin();
+    if (this.queuedIn > 0) {
+      if (this.cfg.arbiter === 1) this.islip();
+      else this.roundRobin();
+    }
+    // A cycle the GPU skips is one in which this subnet holds nothing, so summing per call is exact.
+    this.inUtil += this.queuedIn;
+    this.outUtil += this.queuedOut;
+  }
+
+  bufferOccupancy(): { inSum: number; outSum: number; inputs: number; outputs: number } {
+    return { inSum: this.inUtil, outSum: this.outUtil, inputs: this.srcHi - this.srcLo, outputs: this.dstHi - this.dstLo };
   }
 
   /** xbar_router::iSLIP_Advance. */

@@ -13,9 +13,11 @@
  * a bank stops taking new requests while its queues are full (back-pressure into the network).
  */
 import type { GpuConfig } from '../config/gpu-config.js';
+import { fillPortCycles } from '../config/cache-config.js';
 import type { AddressMap } from './address-map.js';
 import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
 import { DramChannel } from './dram.js';
+import { DramCredits } from './dram-credits.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import { memRequest, type MemRequest, NO_MSHR, releaseRequest, ReqKind } from './mem-request.js';
 import type { Network } from './network.js';
@@ -49,6 +51,10 @@ export class L2Bank {
   private readonly missQueueLimit: number;
   /** L2-to-DRAM: the partition hands its head to the DRAM scheduler. */
   readonly toDram: MemRequest[] = [];
+  /** DRAM-to-L2: reads back from DRAM, filled into the L2 one per cycle while its fill port is free. */
+  readonly fromDram: TimedQueue<MemRequest>;
+  private readonly fillCycles: number;
+  private fillFreeAt = 0;
   private readonly toDramLimit: number;
   private readonly fetchWholeLine: boolean;
   /** Store misses allocate the line dirty without fetching it (GPGPU-Sim lazy fetch-on-read). */
@@ -59,6 +65,8 @@ export class L2Bank {
     this.pending = new SectorMap<MemRequest[]>(2 * cfg.l2.mshrEntries);
     this.icntToL2 = new TimedQueue<MemRequest>(cfg.partitionQueues.icntToL2);
     this.replyLimit = cfg.partitionQueues.l2ToIcnt;
+    this.fromDram = new TimedQueue<MemRequest>(cfg.partitionQueues.dramToL2);
+    this.fillCycles = fillPortCycles(cfg.l2);
     this.missQueueLimit = cfg.l2.missQueue;
     this.toDramLimit = cfg.partitionQueues.l2ToDram;
     this.fetchWholeLine = !cfg.l2.sectored;
@@ -88,6 +96,11 @@ export class L2Bank {
         this.memLatency.l1ToIcntSum += incoming.sentAt - incoming.createdAt;
         this.rop.tryPush(incoming, now + this.latency);
       }
+    }
+    // DRAM-to-L2: one fill per cycle while the fill port is free (memory_sub_partition::cache_cycle).
+    if (this.fromDram.length > 0 && now >= this.fillFreeAt) {
+      this.onDramReturn(this.fromDram.pop());
+      this.fillFreeAt = now + Math.max(1, this.fillCycles);
     }
     if (this.missQueue.length > 0 && this.toDram.length < this.toDramLimit) this.toDram.push(this.missQueue.shift()!);
     const head = this.icntToL2.peek(now);
@@ -165,8 +178,8 @@ export class L2Bank {
     }
   }
 
-  /** A DRAM read came back: fill the line and reply to everything merged on it. */
-  onDramReturn(fetch: MemRequest): void {
+  /** A DRAM read is filled: the line and a reply to everything merged on it. */
+  private onDramReturn(fetch: MemRequest): void {
     const line = fetch.line;
     const key = fetch.mshrKey !== NO_MSHR ? fetch.mshrKey : this.cache.mshrKeyOf(line, fetch.words);
     const waiting = this.pending.get(key);
@@ -189,7 +202,7 @@ export class L2Bank {
 
   /** True when nothing waits in the bank except ROP-latency entries and DRAM fills. */
   quiet(): boolean {
-    return this.replyCount() === 0 && this.toDram.length === 0 && this.missQueue.length === 0 && this.icntToL2.length === 0;
+    return this.replyCount() === 0 && this.toDram.length === 0 && this.missQueue.length === 0 && this.icntToL2.length === 0 && this.fromDram.length === 0;
   }
 
   nextEvent(now: number): number {
@@ -213,18 +226,48 @@ export class MemoryPartition {
       const latency = Math.max(1, Math.round((cfg.l2Latency * cfg.clocks.coreMhz) / cfg.clocks.l2Mhz));
       this.banks.push(new L2Bank(cfg, channel * cfg.subPartitionsPerChannel + s, latency, map, memLatency));
     }
-    this.dram = new DramChannel(cfg, map);
+    this.credits = new DramCredits(cfg.subPartitionsPerChannel, cfg.dram.queueSize, cfg.dram.returnQueueSize);
+    this.dram = new DramChannel(cfg, map, (sub) => this.credits.giveBack(sub - this.banks[0]!.id));
+    this.dramPerCore = cfg.clocks.dramMhz / cfg.clocks.coreMhz;
   }
 
+  private readonly credits: DramCredits;
+  /** DRAM command clocks per core cycle. */
+  private readonly dramPerCore: number;
+
+  /**
+   * One core cycle: the DRAM's command clocks in it, each moving one read from the DRAM's return
+   * queue into its sub-partition's DRAM-to-L2 queue (waiting while that is full) and taking one
+   * request from the L2-to-DRAM queues, sub-partitions in round-robin order, each only with a
+   * credit and room in its DRAM-to-L2 queue (memory_partition_unit::dram_cycle); then the L2 banks.
+   */
   cycle(now: number, reqNet: Network, replyNet: Network): void {
     this.dram.cycle(now);
-    for (let r = this.dram.popReturn(now); r !== undefined; r = this.dram.popReturn(now)) {
-      this.banks[r.subPartition - this.banks[0]!.id]!.onDramReturn(r);
+    const ticks = Math.floor((now + 1) * this.dramPerCore) - Math.floor(now * this.dramPerCore);
+    const first = this.banks[0]!.id;
+    const n = this.banks.length;
+    for (let k = 0; k < ticks; k++) {
+      const r = this.dram.peekReturn(now);
+      if (r !== undefined) {
+        const b = this.banks[r.subPartition - first]!;
+        if (!b.fromDram.full) {
+          this.dram.popReturn(now);
+          b.fromDram.tryPush(r, now);
+          this.credits.giveBack(r.subPartition - first);
+        }
+      }
+      for (let p = 0; p < n; p++) {
+        const s = (p + this.credits.lastBorrower + 1) % n;
+        const b = this.banks[s]!;
+        if (b.toDram.length === 0 || b.fromDram.full || !this.credits.has(s)) continue;
+        if (this.dram.tryPush(b.toDram[0]!, now)) {
+          b.toDram.shift();
+          this.credits.borrow(s);
+        }
+        break;
+      }
     }
-    for (const b of this.banks) {
-      while (b.toDram.length > 0 && this.dram.tryPush(b.toDram[0]!, now)) b.toDram.shift();
-      b.cycle(now, reqNet, replyNet);
-    }
+    for (const b of this.banks) b.cycle(now, reqNet, replyNet);
   }
 
   /**

@@ -26,6 +26,12 @@ export interface Network {
   nextDelivery(): number;
   /** Moves packets through the network: called once per cycle, after the memory side and before the SMs. */
   advance(now: number): void;
+  /**
+   * GPGPU-Sim's buffer utilisation (local_interconnect.cc in_buffer_util / out_buffer_util): the
+   * packets held in the input and output FIFOs, summed over every cycle after the packets moved;
+   * null for a network without those FIFOs.
+   */
+  bufferOccupancy(): { inSum: number; outSum: number; inputs: number; outputs: number } | null;
   /** Earliest cycle at which anything in the network can change (for event skipping). */
   nextEvent(now: number): number;
   idle(): boolean;

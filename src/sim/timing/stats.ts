@@ -10,6 +10,7 @@
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import { CacheStats, FailCause, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
+import type { IcntBufferSums } from './gpu.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt/rt-stats.js';
 import type { SmStats } from './sm.js';
@@ -60,6 +61,10 @@ export const STAT_META: Record<string, StatMeta> = {
   maxmflatency: { unit: 'cycles', description: 'the longest creation-to-response time of any request (GPGPU-Sim maxmflatency); a frame reports the run so far' },
   max_icnt2mem_latency: { unit: 'cycles', description: 'the longest creation-to-L2 time of any request (GPGPU-Sim max_icnt2mem_latency)' },
   max_icnt2sh_latency: { unit: 'cycles', description: 'the longest time a response spent in the reply network (GPGPU-Sim max_icnt2sh_latency)' },
+  Req_Network_in_buffer_avg_util: { unit: 'packets', description: 'requests waiting in an SM\'s input FIFO of the local crossbar, per SM, per cycle (GPGPU-Sim Req_Network_in_buffer_avg_util; network_mode 2 only)' },
+  Req_Network_out_buffer_avg_util: { unit: 'packets', description: 'requests waiting in a sub-partition\'s output FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Req_Network_out_buffer_avg_util)' },
+  Reply_Network_in_buffer_avg_util: { unit: 'packets', description: 'replies waiting in a sub-partition\'s input FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Reply_Network_in_buffer_avg_util)' },
+  Reply_Network_out_buffer_avg_util: { unit: 'packets', description: 'replies waiting in an SM\'s output FIFO of the local crossbar, per SM, per cycle (GPGPU-Sim Reply_Network_out_buffer_avg_util)' },
   averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
   avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over requests and divided by the responses (GPGPU-Sim avg_icnt2mem_latency)' },
   avg_l1_to_icnt_latency: { unit: 'cycles', description: 'mean cycles from a request\'s creation to the L1 handing it to the network (L1D latency pipeline and miss queue), over requests from SMs' },
@@ -212,6 +217,8 @@ export interface StatsInput {
   rt: RtStats;
   icntPackets: number;
   icntBytes: number;
+  icntBuffers: IcntBufferSums | null;
+  numSubPartitions: number;
   memLatency: MemLatencyStats;
   sampleInterval: number;
   samplesRays: number[];
@@ -288,6 +295,13 @@ export function buildStats(x: StatsInput): TimingStats {
     maxmflatency: m.maxResponseLatency,
     max_icnt2mem_latency: m.maxIcnt2mem,
     max_icnt2sh_latency: m.maxIcnt2sh,
+    // GPGPU-Sim's local crossbar buffer utilisation: packets per input (output) FIFO, per cycle.
+    ...(x.icntBuffers ? {
+      Req_Network_in_buffer_avg_util: div(x.icntBuffers.reqIn, x.cycles * x.numSms),
+      Req_Network_out_buffer_avg_util: div(x.icntBuffers.reqOut, x.cycles * x.numSubPartitions),
+      Reply_Network_in_buffer_avg_util: div(x.icntBuffers.replyIn, x.cycles * x.numSubPartitions),
+      Reply_Network_out_buffer_avg_util: div(x.icntBuffers.replyOut, x.cycles * x.numSms),
+    } : {}),
   };
   const d = x.dram;
   const dram = {

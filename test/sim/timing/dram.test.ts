@@ -92,3 +92,27 @@ test('writes use column commands but return nothing', (t) => {
   t.is(ch.stats.writes, 1);
   t.is(ch.stats.columnCommands, 1);
 });
+
+test('a full return queue stops the column commands until the partition takes a read (dram_t::cycle returnq)', (t) => {
+  const oneCfg = loadConfig('rtx2060', ['gpgpu_n_mem=1', 'gpgpu_dram_return_queue_size=1']);
+  const ch = new DramChannel(oneCfg, map);
+  const writesDone: number[] = [];
+  t.true(ch.tryPush(req(0), 0));
+  let now = 0;
+  for (; ch.peekReturn(now) === undefined; now++) ch.cycle(now);
+  // The first read is back and nobody takes it: the queue (1) is full, the next read waits.
+  t.true(ch.tryPush(req(sameRow), now));
+  for (const end = now + 2000; now < end; now++) ch.cycle(now);
+  t.is(ch.stats.columnCommands, 1);
+  t.not(ch.popReturn(now), undefined);
+  for (const end = now + 2000; now < end; now++) ch.cycle(now);
+  t.is(ch.stats.columnCommands, 2, 'taking the read frees the queue');
+  // Unlimited (the default 0): both issue at once.
+  const free = new DramChannel(loadConfig('rtx2060', ['gpgpu_n_mem=1', 'gpgpu_dram_return_queue_size=0']), map, (s) => writesDone.push(s));
+  free.tryPush(req(0), 0);
+  free.tryPush(req(sameRow), 0);
+  free.tryPush(req(otherRow, ReqKind.Store), 0);
+  for (let now = 0; now < 4000; now++) free.cycle(now);
+  t.is(free.stats.columnCommands, 3);
+  t.deepEqual(writesDone, [0], 'the completed write hands its sub-partition back for its credit');
+});

@@ -41,7 +41,8 @@ test('a pointer chase hitting in the L2 costs L1 + the network round trip + L2 l
       // Mode 2 (GPGPU-Sim's local crossbar): a request moves the cycle after its push and is taken the
       // cycle after that, a reply is taken the cycle after its push; packets of any size move at once.
       // Mode 1: `icnt_latency` each way, and the one-line L1's 128 B line takes flits on the reply.
-      const roundTrip = mode === 2 ? 3 : 2 * cfg.icnt.latency;
+      // Either way the reply then spends a cycle in the cluster's ejection FIFO (reply-ejection.ts).
+      const roundTrip = (mode === 2 ? 3 : 2 * cfg.icnt.latency) + 1;
       const expected = cfg.l1Latency + roundTrip + l2 + toLdst(cfg) - 1;
       const slack = 4 + (mode === 1 ? Math.ceil(128 / cfg.icnt.flitBytes) : 0);
       t.true(hop >= expected && hop <= expected + slack, `mode ${mode}, L2 ${l2}: measured ${hop}, expected ~${expected}`);
@@ -55,7 +56,7 @@ test('a pointer chase missing everywhere costs the L2 path plus the DRAM access'
   const d = cfg.dram;
   // Activate, then one column command per atom (tCCD apart), data CL after the last one.
   const atoms = 128 / (d.burstLength * d.busBytesPerChip * d.chipsPerChannel);
-  const l2Path = cfg.l1Latency + (cfg.icnt.mode === 2 ? 3 : 2 * cfg.icnt.latency) + cfg.l2Latency + toLdst(cfg) - 1;
+  const l2Path = cfg.l1Latency + (cfg.icnt.mode === 2 ? 3 : 2 * cfg.icnt.latency) + 1 + cfg.l2Latency + toLdst(cfg) - 1;
   const low = l2Path + d.returnLatency + (d.RCD + d.CL) * r;
   const high = low + (d.RP + d.RAS + (atoms - 1) * Math.max(d.CCD, d.CCDL)) * r + 6;
   const hop = hopLatency([], (i) => 0x100000 + i * 40960);

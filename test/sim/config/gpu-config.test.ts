@@ -72,7 +72,17 @@ test('predictor follows the intersection-prediction paper Table 2 (2 SMs, 64 war
   t.is(p.l2.ways, 16);
   t.deepEqual(p.clocks, { coreMhz: 1365, icntMhz: 1365, l2Mhz: 1365, dramMhz: 3500 });
   t.is(p.dram.queueSize, 64);
+  t.is(p.icnt.bufferPackets, 512);
+  t.is(p.ejection.clusterBuffer, 32);
   t.is(p.rt.predictor.enabled, false, 'the study turns it on');
+});
+
+test('predictor has the paper\'s RT unit (Sec. 5.1): 8 warps, greedy-then-oldest memory scheduling, 8-entry stack, 2-cycle tests', (t) => {
+  const p = loadConfig('predictor');
+  t.is(p.rt.maxWarps, 8);
+  t.is(p.rt.scheduler, 'warp');
+  t.is(p.rt.stackEntries, 8);
+  t.deepEqual([p.rt.latency[1], p.rt.latency[4], p.rt.latency[5]], [2, 2, 2], 'box test, triangle test, triangle hit');
 });
 
 test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t) => {

@@ -36,7 +36,7 @@ export class MicrobenchProbe extends TimelineRecorder {
     const rtSince = new Map<number, number>();
     return {
       launch: () => {},
-      issue: (c, _lanes, pendingLoads, now) => {
+      issue: (c, _lanes, _count, pendingLoads, now) => {
         if ((pending.get(c) ?? 0) === 0 && pendingLoads > 0) since.set(c, now);
         pending.set(c, pendingLoads);
       },

@@ -10,7 +10,6 @@
 export interface SmTimelineHooks {
   /** The next warp of CTA `cta` (its warps arrive in order, one call each) takes warp slot `slot`. */
   launch(slot: number, cta: number, now: number): void;
-  /** Context c issued one warp instruction with `lanes` active lanes; `pendingLoads`: the context's outstanding load / atomic responses after the issue. */
   /** Context c issued an instruction standing for `count` PTX instructions (issued on consecutive cycles) of `lanes` active lanes. */
   issue(c: number, lanes: number, count: number, pendingLoads: number, now: number): void;
   /** A load / atomic response for context c arrived; `pendingLoads` are still outstanding. */

@@ -138,6 +138,9 @@ function perturbations(v: ConfigValues): Perturbation[] {
   add('gpgpu_operand_collector_num_units_gen', v.num('gpgpu_operand_collector_num_units_gen') > 1 ? String(v.num('gpgpu_operand_collector_num_units_gen') / 2) : undefined, '/2');
   add('gpgpu_num_int_units', v.num('gpgpu_num_int_units') > 0 ? '0' : undefined, 'no INT units: integer and untyped ALU ops on the SP units');
   add('gpgpu_frfcfs_dram_sched_queue_size', scaled('gpgpu_frfcfs_dram_sched_queue_size', 0.5), '/2');
+  add('gpgpu_dram_return_queue_size', v.num('gpgpu_dram_return_queue_size') > 0 ? scaled('gpgpu_dram_return_queue_size', 0.5) : '96', 'half the DRAM return queue (fewer credits per channel)');
+  add('gpgpu_n_cluster_ejection_buffer_size', '1', 'a one-packet ejection FIFO: the cluster takes a reply off the network only once the last has gone to the SM');
+  add('gpgpu_n_ldst_response_buffer_size', '1', 'a one-packet LD/ST response queue');
   return out;
 }
 

@@ -92,10 +92,21 @@ export class CacheStats {
   }
 }
 
-/** A line a fill evicted: `line` is its line id. */
+/** A line a fill evicted: `line` is its line id; `dirtySectors` its modified 32 B sectors (all four when not sectored). */
 export interface Eviction {
   line: number;
   dirty: boolean;
+  dirtySectors: number;
+}
+
+/**
+ * What a dirty eviction writes back: GPGPU-Sim's sectored blocks send only their MODIFIED sectors
+ * (sector_cache_block::get_modified_size, 32 B each), a line cache block the whole line.
+ */
+export function writebackBytes(ev: Eviction, sectored: boolean, lineBytes: number): { bytes: number; words: number } {
+  if (!sectored) return { bytes: lineBytes, words: 0xffffffff };
+  const s = ev.dirtySectors;
+  return { bytes: 32 * ((s & 1) + ((s >> 1) & 1) + ((s >> 2) & 1) + ((s >> 3) & 1)), words: wordsOfSectors(s) };
 }
 
 export class Cache {
@@ -105,6 +116,7 @@ export class Cache {
   private readonly lru: boolean;
   /** Per frame: the line id held, -1 when invalid. */
   private readonly tags: Int32Array;
+  /** Per frame: its modified sectors (bit k = sector k; 0xf for a dirty line of a cache that is not sectored). */
   private readonly dirty: Uint8Array;
   /** Sectored caches track readability per 32-byte sector (`sectored` false: whole lines). */
   private readonly sectored: boolean;
@@ -128,7 +140,7 @@ export class Cache {
   /** Sector ids per line, less one: a line id is a sector id with these bits clear. */
   private readonly lineIdMask: number;
   /** The eviction `fill` returns (reused: valid until the next fill). */
-  private readonly eviction: Eviction = { line: 0, dirty: false };
+  private readonly eviction: Eviction = { line: 0, dirty: false, dirtySectors: 0 };
   /** What the last `allocate` evicted: `eviction`, or undefined. */
   private evicted: Eviction | undefined = undefined;
 
@@ -255,14 +267,14 @@ export class Cache {
 
   /** Fills the sectors of `words` (allocating the line if absent); returns the evicted line, if any. */
   fillWords(line: number, words: number, dirty: boolean): Eviction | undefined {
-    const f = this.allocate(line, dirty);
+    const f = this.allocate(line, dirty ? this.sectorMask(words) : 0);
     this.filled[f]! |= this.sectored ? sectorsOf(words) : 0xf;
     return this.evicted;
   }
 
   /** Writes `words` into the line (allocating it, without fetching, if absent: lazy fetch-on-read). */
   writeWords(line: number, words: number): Eviction | undefined {
-    const f = this.allocate(line, true);
+    const f = this.allocate(line, this.sectorMask(words));
     this.written[f]! |= words;
     if (!this.sectored) this.filled[f] = 0xf;
     return this.evicted;
@@ -278,13 +290,20 @@ export class Cache {
     if (f < 0) return;
     const s = sectorsOf(words);
     this.filled[f]! &= ~s;
+    this.dirty[f]! &= ~s;
     this.written[f] = (this.written[f]! & ~wordsOfSectors(s)) >>> 0;
     if (this.filled[f] === 0 && this.written[f] === 0) this.invalidate(line);
   }
 
-  markDirty(line: number): void {
+  /** The sectors of `words` (an atomic's) are modified in place. */
+  markDirty(line: number, words: number): void {
     const f = this.frameOf.get(line);
-    if (f >= 0) this.dirty[f] = 1;
+    if (f >= 0) this.dirty[f]! |= this.sectorMask(words);
+  }
+
+  /** The sectors `words` touch, or the whole line in a cache that is not sectored. */
+  private sectorMask(words: number): number {
+    return this.sectored ? sectorsOf(words) : 0xf;
   }
 
   /**
@@ -317,16 +336,16 @@ export class Cache {
 
   /** Allocates `line` (no-op if present); returns the evicted valid line, if any (an object reused by the next fill). */
   fill(line: number, dirty: boolean): Eviction | undefined {
-    this.allocate(line, dirty);
+    this.allocate(line, dirty ? 0xf : 0);
     return this.evicted;
   }
 
   /** `fill`, returning the line's frame; what it evicted is left in `evicted`. */
-  private allocate(line: number, dirty: boolean): number {
+  private allocate(line: number, dirtySectors: number): number {
     const present = this.frameOf.get(line);
     this.evicted = undefined;
     if (present >= 0) {
-      if (dirty) this.dirty[present] = 1;
+      this.dirty[present]! |= dirtySectors;
       return present;
     }
     const set = this.setOf(line);
@@ -334,11 +353,12 @@ export class Cache {
     if (this.tags[victim] !== -1) {
       const ev = (this.evicted = this.eviction);
       ev.line = this.tags[victim]!;
-      ev.dirty = this.dirty[victim] === 1;
+      ev.dirtySectors = this.dirty[victim]!;
+      ev.dirty = ev.dirtySectors !== 0;
       this.frameOf.set(ev.line, ABSENT);
     }
     this.tags[victim] = line;
-    this.dirty[victim] = dirty ? 1 : 0;
+    this.dirty[victim] = dirtySectors;
     this.filled[victim] = this.sectored ? 0 : 0xf;
     this.written[victim] = 0;
     this.frameOf.set(line, victim);
@@ -377,7 +397,7 @@ export class Cache {
     for (let f = 0; f < this.tags.length; f++) {
       const line = this.tags[f]!;
       if (line === -1) continue;
-      if (this.dirty[f] === 1) dirty++;
+      if (this.dirty[f] !== 0) dirty++;
       this.invalidate(line);
     }
     return dirty;

@@ -25,7 +25,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
-import { ALL_WORDS, AccessOutcome, Cache } from './cache.js';
+import { ALL_WORDS, AccessOutcome, Cache, type Eviction, writebackBytes } from './cache.js';
 import type { Network } from './network.js';
 import { memRequest, type MemRequest, NO_MSHR, releaseRequest, ReqKind, ReqSource, type Waiter, waiterList } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
@@ -203,8 +203,10 @@ export class L1DataCache {
     else this.hitQueue.tryPush(waiter, now + this.rtHitLatency);
   }
 
-  private writeBackEviction(ev: { line: number; dirty: boolean } | undefined, source: ReqSource, now: number): void {
-    if (ev?.dirty) this.writebacks.push(this.request(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, source, null, now));
+  private writeBackEviction(ev: Eviction | undefined, source: ReqSource, now: number): void {
+    if (!ev?.dirty) return;
+    const wb = writebackBytes(ev, this.cache.geometry.sectored, this.cache.lineBytes);
+    this.writebacks.push(this.request(ev.line, wb.bytes, wb.words, ReqKind.Store, source, null, now));
   }
 
   /** A refusal for want of an MSHR or miss-queue entry: an RT access claims the next one. */

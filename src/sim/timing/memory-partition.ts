@@ -15,7 +15,7 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import { fillPortCycles } from '../config/cache-config.js';
 import type { AddressMap } from './address-map.js';
-import { ALL_WORDS, AccessOutcome, Cache, FailCause, wordsOfSectors } from './cache.js';
+import { AccessOutcome, Cache, type Eviction, FailCause, wordsOfSectors, writebackBytes } from './cache.js';
 import { DramChannel } from './dram.js';
 import { DramCredits } from './dram-credits.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
@@ -138,7 +138,7 @@ export class L2Bank {
     const outcome = c.lookup(line, req.words);
     if (outcome === AccessOutcome.Hit) {
       c.stats.count(req.source, AccessOutcome.Hit);
-      if (req.kind === ReqKind.Atomic) c.markDirty(line);
+      if (req.kind === ReqKind.Atomic) c.markDirty(line, req.words);
       this.replies.push(req);
       return true;
     }
@@ -172,9 +172,10 @@ export class L2Bank {
     return false;
   }
 
-  private evict(ev: { line: number; dirty: boolean } | undefined): void {
+  private evict(ev: Eviction | undefined): void {
     if (ev?.dirty) {
-      this.missQueue.push(memRequest(ev.line, this.cache.lineBytes, ALL_WORDS, ReqKind.Store, 0, -1, this.id, null, 0, 0, 0, false, NO_MSHR));
+      const wb = writebackBytes(ev, this.cache.geometry.sectored, this.cache.lineBytes);
+      this.missQueue.push(memRequest(ev.line, wb.bytes, wb.words, ReqKind.Store, 0, -1, this.id, null, 0, 0, 0, false, NO_MSHR));
     }
   }
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parseCacheConfig } from '../../../src/sim/config/cache-config.js';
-import { AccessOutcome, Cache } from '../../../src/sim/timing/cache.js';
+import { AccessOutcome, Cache, writebackBytes } from '../../../src/sim/timing/cache.js';
 
 const geo = (s: string) => parseCacheConfig(s, 'test');
 
@@ -11,7 +11,7 @@ test('LRU evicts the least recently used line of the set', (t) => {
   c.fill(c.lineIdOf(256), false);
   t.true(c.probe(c.lineIdOf(0))); // 0 becomes most recent
   const ev = c.fill(c.lineIdOf(512), false);
-  t.deepEqual(ev, { line: c.lineIdOf(256), dirty: false });
+  t.deepEqual(ev, { line: c.lineIdOf(256), dirty: false, dirtySectors: 0 });
   t.true(c.probe(c.lineIdOf(0)));
   t.false(c.probe(c.lineIdOf(256)));
   t.true(c.probe(c.lineIdOf(512)));
@@ -29,9 +29,23 @@ test('dirty lines report a dirty eviction; sets are independent', (t) => {
   const c = new Cache(geo('N:2:128:1,L:B:m:N:L,A:8:4,4'));
   c.fill(c.lineIdOf(0), false);
   c.fill(c.lineIdOf(128), false); // set 1
-  c.markDirty(c.lineIdOf(0));
-  t.deepEqual(c.fill(c.lineIdOf(256), false), { line: c.lineIdOf(0), dirty: true });
+  c.markDirty(c.lineIdOf(0), 1);
+  t.deepEqual(c.fill(c.lineIdOf(256), false), { line: c.lineIdOf(0), dirty: true, dirtySectors: 0xf });
   t.true(c.probe(c.lineIdOf(128)));
+});
+
+test('a sectored line writes back only its modified sectors (sector_cache_block::get_modified_size); a line cache the whole line', (t) => {
+  const c = new Cache(geo('S:1:128:1,L:B:m:L:L,A:8:4,4'));
+  c.writeWords(c.lineIdOf(0), 0x1); // word 0: sector 0
+  c.writeWords(c.lineIdOf(0), 0x1 << 24); // word 24: sector 3
+  const ev = c.fill(c.lineIdOf(128), false)!;
+  t.is(ev.dirtySectors, 0b1001);
+  t.deepEqual(writebackBytes(ev, true, 128), { bytes: 64, words: 0xff0000ff });
+  t.deepEqual(writebackBytes(ev, false, 128), { bytes: 128, words: 0xffffffff });
+  // A read fill does not dirty a sector; an atomic's sector does.
+  c.fillWords(c.lineIdOf(256), 0xff00, false);
+  c.markDirty(c.lineIdOf(256), 0xff00);
+  t.is(c.fill(c.lineIdOf(384), false)!.dirtySectors, 0b0010);
 });
 
 test('misses are compulsory until the line was filled once, then capacity/conflict', (t) => {

@@ -9,7 +9,7 @@
  * 8-byte aligned offsets; `privateGlobalBytes` is where call frames start.
  */
 import type { FloatModel } from './float-model.js';
-import { isRtStateStorage } from './rt-state-storage.js';
+import { isRtStateStorage, RT_STATE_ALLOC_BYTES } from './rt-state-storage.js';
 import type { ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Constant, Global, Module } from '../../ir/module.js';
@@ -68,7 +68,7 @@ export class ModuleStatics {
         return;
       }
       const pointee = this.pointee(g);
-      off = alignUp(off, 8);
+      off = alignUp(off, isRtStateStorage(g.storage) ? RT_STATE_ALLOC_BYTES : 8);
       this.privateOffset.set(index, off);
       off += Math.max(4, this.layout.sizeOf(pointee));
     });

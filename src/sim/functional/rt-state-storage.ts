@@ -7,6 +7,15 @@
  */
 import type { StorageClass } from '../../ir/types.js';
 
+/**
+ * Vulkan-Sim gives each such variable of each thread its own allocation (`rt_alloc_mem` ->
+ * `gpgpusim_alloc` -> GPGPU-Sim `gpu_malloc`, which rounds every allocation up to 256 bytes), so
+ * every variable starts a 256-byte block. The private layout starts each one on such a block, so
+ * the timing model's per-thread layout (gpgpu_rt_thread_state per_thread) gives each variable its
+ * own block, at the block's start, as Vulkan-Sim's addresses are.
+ */
+export const RT_STATE_ALLOC_BYTES = 256;
+
 export function isRtStateStorage(s: StorageClass): boolean {
   return s === 'rayPayload' || s === 'incomingRayPayload' || s === 'hitAttribute' || s === 'callableData' || s === 'incomingCallableData';
 }

@@ -14,6 +14,7 @@
  */
 import { LINE_BYTES, SECTOR_BYTES, type LineRequestSink } from './coalescer.js';
 import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
+import { RT_STATE_ALLOC_BYTES } from '../functional/rt-state-storage.js';
 
 /** Base of the per-thread blocks, above every other region of the address plan. */
 export const RT_STATE_BASE = 2 ** 46;
@@ -21,8 +22,8 @@ export const RT_STATE_BASE = 2 ** 46;
 export const RT_TABLE_BASE = 2 ** 47;
 /** Base of the RT units' triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each), one 2^32-byte region per SM. */
 export const RT_HIT_STORE_BASE = 2 ** 50;
-/** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block. */
-export const RT_STATE_BLOCK_BYTES = 256;
+/** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block (each variable starts one: rt-state-storage.ts). */
+export const RT_STATE_BLOCK_BYTES = RT_STATE_ALLOC_BYTES;
 /** Blocks reserved per thread (its private state up to 16 KiB). */
 const BLOCKS_PER_THREAD = 64;
 
@@ -30,6 +31,9 @@ const BLOCKS_PER_THREAD = 64;
  * The per-thread address of byte `offset` of a thread's private state: the state is cut into
  * 256-byte blocks, and block b of the 32 lanes of a warp are consecutive allocations (GPGPU-Sim
  * runs a warp's threads one after another, so their allocations of one variable are adjacent).
+ * Every variable starts a block (the private layout aligns them: rt-state-storage.ts), so a
+ * variable of up to 256 bytes is its own block, at its start, as Vulkan-Sim's allocation is; a
+ * larger one continues in block b + 1 of the same lane rather than in the lane's next 256 bytes.
  */
 export function perThreadAddress(warp: number, lane: number, offset: number): number {
   const block = Math.floor(offset / RT_STATE_BLOCK_BYTES);

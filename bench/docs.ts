@@ -110,11 +110,12 @@ if (wanted('scaling')) {
     const v = results[i]!.values;
     const theirs = i < 2 ? refs.find((r) => r.width === runs[i]!.width)!.figures.L2_total_cache_reservation_fails! : VULKAN_SIM_128.L2_total_cache_reservation_fails;
     return `| ${runs[i]!.width}x${runs[i]!.height} ${runs[i]!.spp} spp | ${fmt(v.L2_total_cache_reservation_fails!)} | ${fmt(v.L2_reservation_fail_mshr_merge!)} | ` +
-      `${fmt(v.L2_reservation_fails_until_cycle!)} of ${fmt(v.gpu_sim_cycle!)} (${(100 * v.L2_reservation_fails_until_cycle! / v.gpu_sim_cycle!).toFixed(1)}%) | ${fmt(v.max_icnt2mem_latency!)} | ${fmt(theirs)}${i === 2 ? ' (quoted by issue 26; no stats.txt here)' : ''} |`;
+      `${fmt(v.L2_reservation_fails_until_cycle!)} of ${fmt(v.gpu_sim_cycle!)} (${(100 * v.L2_reservation_fails_until_cycle! / v.gpu_sim_cycle!).toFixed(1)}%) | ${fmt(v.max_icnt2mem_latency!)} | ` +
+      `${fmt(v.avg_icnt2mem_latency!)} | ${fmt(v.Req_Network_in_buffer_avg_util!)} | ${fmt(theirs)}${i === 2 ? ' (quoted by issue 26; no stats.txt here)' : ''} |`;
   });
   setBlock('calibration-why-l2', [
-    '| SM75_RTX2060 | vvision L2 reservation fails | of them, MSHR merge limit | last refusal by cycle | max_icnt2mem_latency | Vulkan-Sim L2 reservation fails |',
-    '|---|---|---|---|---|---|',
+    '| SM75_RTX2060 | vvision L2 reservation fails | of them, MSHR merge limit | last refusal by cycle | max_icnt2mem_latency | avg_icnt2mem_latency | Req_Network_in_buffer_avg_util | Vulkan-Sim L2 reservation fails |',
+    '|---|---|---|---|---|---|---|---|',
     ...why,
   ].join('\n'));
 }

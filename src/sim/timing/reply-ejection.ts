@@ -23,30 +23,7 @@ import type { MemRequest } from './mem-request.js';
 import { ReqSource } from './mem-request.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import type { Network } from './network.js';
-
-/** A bounded FIFO of replies (ring). */
-class ReplyFifo {
-  private readonly items: (MemRequest | undefined)[];
-  private head = 0;
-  length = 0;
-  constructor(readonly capacity: number) {
-    this.items = new Array<MemRequest | undefined>(capacity).fill(undefined);
-  }
-  push(r: MemRequest): void {
-    this.items[(this.head + this.length) % this.capacity] = r;
-    this.length++;
-  }
-  front(): MemRequest {
-    return this.items[this.head]!;
-  }
-  shift(): MemRequest {
-    const r = this.items[this.head]!;
-    this.items[this.head] = undefined;
-    this.head = (this.head + 1) % this.capacity;
-    this.length--;
-    return r;
-  }
-}
+import { TimedQueue } from './timed-queue.js';
 
 export interface ReplySink {
   /** A reply enters SM `sm` (its L1D fill, or the RT unit). */
@@ -54,8 +31,9 @@ export interface ReplySink {
 }
 
 export class ReplyEjection {
-  private readonly cluster: ReplyFifo[];
-  private readonly ldst: ReplyFifo[];
+  /** Per SM: the cluster's ejection FIFO and the LD/ST response queue (bounded FIFOs; every entry is ready when pushed). */
+  private readonly cluster: TimedQueue<MemRequest>[];
+  private readonly ldst: TimedQueue<MemRequest>[];
   /** Per SM: the first cycle its L1D fill port is free again. */
   private readonly fillFreeAt: Float64Array;
   /** Replies held in any FIFO or response queue (the path has work while this is non-zero). */
@@ -68,8 +46,8 @@ export class ReplyEjection {
     private readonly fillCycles: number,
     private readonly memLatency: MemLatencyStats,
   ) {
-    this.cluster = Array.from({ length: sms }, () => new ReplyFifo(clusterBuffer));
-    this.ldst = Array.from({ length: sms }, () => new ReplyFifo(ldstResponseBuffer));
+    this.cluster = Array.from({ length: sms }, () => new TimedQueue<MemRequest>(clusterBuffer));
+    this.ldst = Array.from({ length: sms }, () => new TimedQueue<MemRequest>(ldstResponseBuffer));
     this.fillFreeAt = new Float64Array(sms);
   }
 
@@ -82,25 +60,25 @@ export class ReplyEjection {
     const fifo = this.cluster[i]!;
     const ldst = this.ldst[i]!;
     let delivered = false;
-    if (fifo.length > 0 && ldst.length < ldst.capacity) {
-      const r = fifo.shift();
+    if (fifo.length > 0 && !ldst.full) {
+      const r = fifo.pop();
       this.readDone(r, now);
       if (r.source === ReqSource.Rt) {
         this.held--;
         sm.onReply(r, now);
         delivered = true;
-      } else ldst.push(r);
+      } else ldst.tryPush(r, now);
     }
-    if (fifo.length < fifo.capacity) {
+    if (!fifo.full) {
       const r = net.receive(i, now);
       if (r !== undefined) {
-        fifo.push(r);
+        fifo.tryPush(r, now);
         this.held++;
       }
     }
     if (ldst.length > 0 && now >= this.fillFreeAt[i]!) {
       this.held--;
-      sm.onReply(ldst.shift(), now);
+      sm.onReply(ldst.pop(), now);
       // The port frees when the occupied cycles have been replenished, one per cycle from this one.
       this.fillFreeAt[i] = now + Math.max(1, this.fillCycles);
       delivered = true;

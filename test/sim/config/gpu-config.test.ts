@@ -83,6 +83,7 @@ test('predictor has the paper\'s RT unit (Sec. 5.1): 8 warps, greedy-then-oldest
   t.is(p.rt.scheduler, 'warp');
   t.is(p.rt.stackEntries, 8);
   t.deepEqual([p.rt.latency[1], p.rt.latency[4], p.rt.latency[5]], [2, 2, 2], 'box test, triangle test, triangle hit');
+  t.is(p.rt.threadState, 'interleaved', 'a CUDA kernel: per-thread state in local memory');
 });
 
 test('treelet follows the treelet paper Table 1 and rtx2060 Zatel Table II', (t) => {

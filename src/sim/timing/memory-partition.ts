@@ -7,7 +7,11 @@
  * DRAM); misses merge per line (per sector when sectored) in the MSHRs and leave through the L2's
  * miss queue, one per cycle into L2-to-DRAM; replies leave through L2-to-icnt, one per cycle. The
  * bank takes a request off the network only while icnt-to-L2 has room for a request's four
- * sectors (gpu-sim.cc, `full(SECTOR_CHUNCK_SIZE)`).
+ * sectors (gpu-sim.cc, `full(SECTOR_CHUNCK_SIZE)`). Toward and back from DRAM, per DRAM command
+ * clock: one request leaves an L2-to-DRAM queue (sub-partitions in round-robin order, each with a
+ * DRAM credit and room in its DRAM-to-L2 queue: dram-credits.ts) and one completed read leaves
+ * the DRAM's return queue for its sub-partition's DRAM-to-L2 queue, which fills the L2 one
+ * sector per cycle while the fill port is free.
  *
  * Invariants: every load / atomic that enters a bank gets exactly one reply; stores get none;
  * a bank stops taking new requests while its queues are full (back-pressure into the network).

@@ -11,21 +11,22 @@
  * instruction each ring entry belongs to, so a late `settle` never overwrites a newer one;
  * `readyInst[c]` is an instruction of the context's current step found ready at some cycle (-1
  * after `startStep`): its producers are all written back, and that does not change before it
- * issues, so it stays ready while it waits for a unit or the LD/ST queue.
+ * issues, so it stays ready while it waits for a unit or the LD/ST queue. A ring entry is a pair
+ * (owner + 1, ready cycle) side by side in one Float64Array, so a probe reads one cache line; 0 is
+ * no owner, so the rings of contexts never used stay untouched (zero) memory.
  */
 import type { StepDeps } from '../warp-step.js';
 
 export class InstructionScoreboard {
-  private readonly doneAt: Float64Array;
-  private readonly owner: Int32Array;
+  /** Per context, a ring of (owner instruction + 1, ready cycle) pairs. */
+  private readonly ring: Float64Array;
   private readonly mask: number;
   private readonly readyInst: Int32Array;
 
   constructor(contexts: number, longestLatency: number) {
     const ring = 2 ** Math.ceil(Math.log2(longestLatency + 2));
     this.mask = ring - 1;
-    this.doneAt = new Float64Array(contexts * ring);
-    this.owner = new Int32Array(contexts * ring).fill(-1);
+    this.ring = new Float64Array(contexts * ring * 2);
     this.readyInst = new Int32Array(contexts).fill(-1);
   }
 
@@ -33,20 +34,20 @@ export class InstructionScoreboard {
   startStep(c: number): void {
     this.readyInst[c] = -1;
     const ring = this.mask + 1;
-    this.owner.fill(-1, c * ring, (c + 1) * ring);
+    this.ring.fill(0, c * ring * 2, (c + 1) * ring * 2);
   }
 
   /** Instruction i of context c issued; its result is ready at `done` (Infinity: a load, until `settle`). */
   issued(c: number, i: number, done: number): void {
-    const e = c * (this.mask + 1) + (i & this.mask);
-    this.doneAt[e] = done;
-    this.owner[e] = i;
+    const e = (c * (this.mask + 1) + (i & this.mask)) * 2;
+    this.ring[e] = i + 1;
+    this.ring[e + 1] = done;
   }
 
   /** Load instruction i of the context's current step has its data back: ready at `done`. */
   settle(c: number, i: number, done: number): void {
-    const e = c * (this.mask + 1) + (i & this.mask);
-    if (this.owner[e] === i) this.doneAt[e] = done;
+    const e = (c * (this.mask + 1) + (i & this.mask)) * 2;
+    if (this.ring[e] === i + 1) this.ring[e + 1] = done;
   }
 
   /**
@@ -60,8 +61,8 @@ export class InstructionScoreboard {
     for (let k = deps.start[i]!, end = deps.start[i + 1]!; k < end; k++) {
       const p = deps.list[k]!;
       if (i - p < ring) {
-        const e = c * ring + (p & this.mask);
-        if (this.owner[e] === p && this.doneAt[e]! > ready) ready = this.doneAt[e]!;
+        const e = (c * ring + (p & this.mask)) * 2;
+        if (this.ring[e] === p + 1 && this.ring[e + 1]! > ready) ready = this.ring[e + 1]!;
       }
     }
     if (ready <= now) this.readyInst[c] = i;

@@ -1,7 +1,7 @@
 /**
  * The per-warp part of GPGPU-Sim's register scoreboard that spans blocks (sm.ts): for each warp
  * slot (its ITS contexts share it), the keys its instructions wrote (SSA value ids, and
- * register-promoted variables as 2^30 + their first slot: StepDeps.wkeys / xsrc) and the cycle
+ * register-promoted variables as 2^30 + their first slot: a StepDeps record's WKeys / XSrc) and the cycle
  * each value is written back, Infinity while it is a load's value not yet back.
  *
  * Invariants: direct-mapped, ENTRIES per slot by key; a key that a later one displaced reads as
@@ -9,7 +9,7 @@
  * entry is a pair (key + 1, writeback cycle) side by side in one Float64Array, so a probe reads one
  * cache line; 0 is an empty entry.
  */
-import type { StepDeps } from '../warp-step.js';
+import { DepField, type StepDeps } from '../step-deps-layout.js';
 
 const ENTRIES = 64;
 
@@ -29,8 +29,9 @@ export class RegisterTable {
   /** The cycle the values instruction i reads from earlier steps are written back (0: all are). */
   readyAt(slot: number, deps: StepDeps, i: number): number {
     let ready = 0;
-    for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
-      const key = deps.xsrc[k]!;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.XSrc]!, end = deps[r + DepField.WKeys]!; k < end; k++) {
+      const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       if (this.table[e] === key + 1 && this.table[e + 1]! > ready) ready = this.table[e + 1]!;
     }
@@ -39,8 +40,9 @@ export class RegisterTable {
 
   /** Instruction i issued: what it writes is written back at `done` (Infinity for a load, until `settle`). */
   written(slot: number, deps: StepDeps, i: number, done: number): void {
-    for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-      const key = deps.wkeys[k]!;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+      const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       this.table[e] = key + 1;
       this.table[e + 1] = done;
@@ -49,8 +51,9 @@ export class RegisterTable {
 
   /** Load instruction i's data is back: what it writes is written back at `done`, unless written since. */
   settle(slot: number, deps: StepDeps, i: number, done: number): void {
-    for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-      const key = deps.wkeys[k]!;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+      const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       if (this.table[e] === key + 1 && this.table[e + 1] === Infinity) this.table[e + 1] = done;
     }

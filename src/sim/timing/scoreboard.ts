@@ -17,7 +17,7 @@
  * is no owner, so the rings of contexts never used stay untouched (zero) memory. A step has fewer
  * than STEP_SPAN instructions.
  */
-import type { StepDeps } from '../warp-step.js';
+import { DepField, type StepDeps } from '../step-deps-layout.js';
 
 /** Owner tags of one step: step * STEP_SPAN + instruction + 1, exact in a double for 2^29 steps per context. */
 const STEP_SPAN = 2 ** 24;
@@ -66,8 +66,9 @@ export class InstructionScoreboard {
     let ready = 0;
     const ring = this.mask + 1;
     const base = this.stepBase[c]! + 1;
-    for (let k = deps.start[i]!, end = deps.start[i + 1]!; k < end; k++) {
-      const p = deps.list[k]!;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.Deps]!, end = deps[r + DepField.Chain]!; k < end; k++) {
+      const p = deps[k]!;
       if (i - p < ring) {
         const e = (c * ring + (p & this.mask)) * 2;
         if (this.ring[e] === base + p && this.ring[e + 1]! > ready) ready = this.ring[e + 1]!;

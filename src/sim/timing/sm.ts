@@ -37,6 +37,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
+import { DepField } from '../step-deps-layout.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
@@ -602,10 +603,10 @@ export class Sm implements MemClient, CtaSlots {
     const step = this.steps[c]!;
     let i = this.instIdx[c]!;
     const deps = step.deps;
-    if (deps !== undefined && i < step.insts && deps.ptxCount[i] === 0) {
+    if (deps !== undefined && i < step.insts && deps[deps[i]! + DepField.Count] === 0) {
       // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
       const lanes = popcount(step.activeMask);
-      while (i < step.insts && deps.ptxCount[i] === 0) {
+      while (i < step.insts && deps[deps[i]! + DepField.Count] === 0) {
         i++;
         this.stats.irWarpInsts++;
         this.stats.irThreadInsts += lanes;
@@ -661,7 +662,8 @@ export class Sm implements MemClient, CtaSlots {
     }
     let done = now + this.cfg.opLatency[cls]!;
     // The PTX instructions it stands for issue one per cycle from this warp and its scheduler.
-    const count = deps !== undefined ? deps.ptxCount[i]! : 1;
+    const rec = deps !== undefined ? deps[i]! : 0;
+    const count = deps !== undefined ? deps[rec + DepField.Count]! : 1;
     if (unit >= 0) {
       // Through the operand collector to its unit; the result is written back `latency + depth` cycles after issue when nothing conflicts.
       const alu = cls === OpClass.Alu || cls === OpClass.Sfu;
@@ -669,7 +671,7 @@ export class Sm implements MemClient, CtaSlots {
       const mem = unit === IssueUnit.Mem;
       const latency = mem ? 0 : alu ? this.cfg.ptxLatency[op]! : this.cfg.opLatency[cls]!;
       const ii = mem ? 1 : alu ? this.cfg.ptxInitiation[op]! : this.cfg.opInitiation[cls]!;
-      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps.regs, deps.regStart[i]!, deps.regStart[i + 1]!, deps.dst[i]!, latency, ii);
+      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps, deps[rec + DepField.Regs]!, deps[rec + DepField.XSrc]!, deps[rec + DepField.Dst]!, latency, ii);
       else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
       if (mem) {
         // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
@@ -679,9 +681,9 @@ export class Sm implements MemClient, CtaSlots {
         done = this.pipe.writebackAt;
         if (alu && deps !== undefined) {
           // The dependent PTX ops that follow on the critical path of the sequence it becomes, each issued at its producer's writeback.
-          const from = deps.chainStart[i]!;
-          const end = deps.chainStart[i + 1]!;
-          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+          const from = deps[rec + DepField.Chain]!;
+          const end = deps[rec + DepField.Regs]!;
+          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps[k]!]! + this.pipe.depth;
           // Its other PTX instructions (further components) issue in the cycles after the first.
           done += Math.max(0, count - 1 - (end - from));
         }
@@ -709,7 +711,7 @@ export class Sm implements MemClient, CtaSlots {
   /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
   /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */
   private ptxOpOf(step: WarpStep, i: number): PtxOp {
-    if (step.deps !== undefined) return step.deps.ptx[i]! as PtxOp;
+    if (step.deps !== undefined) return step.deps[step.deps[i]! + DepField.Ptx]! as PtxOp;
     return step.opClasses[i] === OpClass.Sfu ? PtxOp.Sfu : PtxOp.Other;
   }
 

@@ -129,43 +129,9 @@ export interface RtRayRecord {
   shortStackSize: number;
 }
 
-/**
- * Register dependencies inside one step, for the timing model's per-instruction scoreboard:
- * instruction i reads the results of instructions `list[start[i]] .. list[start[i + 1] - 1]` of
- * the same step (earlier ones only); `fromMemory[p]` is 1 when instruction p's result comes back
- * from the memory system (a load or atomic), so it is ready only when its response is.
- * Values from earlier steps are not listed: a step starts only after those are ready.
- */
-export interface StepDeps {
-  /** Per instruction i: the earlier instructions of the step whose results it reads, list[start[i] .. start[i + 1]). */
-  start: Uint32Array;
-  list: Uint32Array;
-  /** Per instruction: the PTX op it issues as (ptx-op.ts: its unit, latency and initiation interval). */
-  ptx: Uint8Array;
-  /** Per instruction: the PTX instructions it stands for (0: none, e.g. a register-promoted variable's load; it issues nothing). */
-  ptxCount: Uint8Array;
-  /** Per instruction i: the PTX ops chain[chainStart[i] .. chainStart[i + 1]) that follow it on the critical path of the sequence it becomes. */
-  chainStart: Uint32Array;
-  chain: Uint8Array;
-  /**
-   * Per instruction i: its source registers regs[regStart[i] .. regStart[i + 1]) and its destination
-   * register dst[i] (-1: none), numbered by SSA value id as GPGPU-Sim numbers PTX's virtual
-   * registers (the operand collector's register banks).
-   */
-  regStart: Uint32Array;
-  regs: Int32Array;
-  dst: Int32Array;
-  /**
-   * Dependencies on earlier steps, for the per-register scoreboard: instruction i reads the keys
-   * xsrc[xStart[i] .. xStart[i + 1]) (SSA value ids defined before the piece, and promoted
-   * variables not stored in the piece before it, as 2^30 + their first slot) and writes the keys
-   * wkeys[wStart[i] .. wStart[i + 1]) (its result's id, and the promoted variables stored from it).
-   */
-  xStart: Uint32Array;
-  xsrc: Int32Array;
-  wStart: Uint32Array;
-  wkeys: Int32Array;
-}
+/** What the issue stage reads of a step's instructions: one record per instruction in an Int32Array (step-deps-layout.ts). */
+export type { StepDeps } from './step-deps-layout.js';
+import type { StepDeps } from './step-deps-layout.js';
 
 export interface WarpStep {
   /** Global warp index in the launch. */

@@ -15,6 +15,7 @@ import type { FunctionInfo } from './compile-to-js.js';
 import { LayoutTable, type LeafKind } from './layout.js';
 import { shaderMath } from './shader-math.js';
 import { PrivateMemory, makeRegion, type Region } from './memory.js';
+import { LaneAddressArena } from './lane-address-arena.js';
 
 /** Base address of workgroup memory regions (far above buffers, below the local-memory range). */
 const WORKGROUP_BASE = 2 ** 42;
@@ -102,6 +103,8 @@ export class LaunchState {
   /** Scratch of the warp-synchronous engine, shared because steps of different warps never interleave. */
   readonly succ = new Int32Array(64);
   readonly addrBuf: Float64Array;
+  /** The per-lane address arrays of the steps the warps build (timing runs only). */
+  readonly laneAddresses = new LaneAddressArena();
   readonly args: Float64Array;
   readonly lret: Float64Array;
   readonly largs: Float64Array;

@@ -5,7 +5,7 @@
  */
 import type { Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
-import type { StepDeps } from '../warp-step.js';
+import { type InstDeps, packStepDeps, type StepDeps } from '../step-deps-layout.js';
 import { ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
 
 /**
@@ -27,19 +27,10 @@ export function stepDeps(
   /** The same for what comes from before the piece: SSA value / promoted variable -> cross-step keys (see StepDeps.xsrc). */
   const crossOf = new Map<ValueId, readonly number[]>();
   const storedCross = new Map<number, readonly number[]>();
-  const xStart = new Uint32Array(n + 1);
-  const xsrc: number[] = [];
   const writes: number[][] = counted.map(() => []);
   const crossKeysOf = (v: ValueId): readonly number[] => crossOf.get(v) ?? (sources.has(v) || !isRegister(v) ? [] : [v]);
-  const start = new Uint32Array(n + 1);
-  const list: number[] = [];
-  const ptx = new Uint8Array(n);
-  const ptxCount = new Uint8Array(n);
-  const chainStart = new Uint32Array(n + 1);
-  const chain: number[] = [];
-  const regStart = new Uint32Array(n + 1);
-  const regs: number[] = [];
-  const dst = new Int32Array(n).fill(-1);
+  /** Each instruction's entry; its wkeys are `writes[i]`, which later stores still extend. */
+  const insts: InstDeps[] = [];
   const sourcesOf = (v: ValueId): readonly number[] => sources.get(v) ?? [];
   counted.forEach((inst, i) => {
     const root = promotedRoot(inst);
@@ -66,12 +57,8 @@ export function stepDeps(
       // The instructions producing the stored value write the variable, for the steps after this one.
       for (const p of sourcesOf(inst.value)) writes[p]!.push(PROMOTED_KEY + root);
     }
-    start[i] = list.length;
-    ptx[i] = seq.chain[0]!;
-    ptxCount[i] = Math.min(255, seq.count);
-    chainStart[i] = chain.length;
-    regStart[i] = regs.length;
-    xStart[i] = xsrc.length;
+    const entry: InstDeps = { ptx: seq.chain[0] ?? 0, count: seq.count, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: writes[i]! };
+    insts.push(entry);
     const id: ValueId | undefined = 'id' in inst && typeof inst.id === 'number' && inst.op !== 'store' ? inst.id : undefined;
     if (seq.count === 0) {
       if (id !== undefined) {
@@ -80,40 +67,21 @@ export function stepDeps(
       }
       return;
     }
-    list.push(...from);
-    xsrc.push(...cross);
-    for (let k = 1; k < seq.chain.length; k++) chain.push(seq.chain[k]!);
-    const seen = new Set<number>();
-    for (const v of operands(inst)) {
-      if (!seen.has(v) && isRegister(v)) {
-        seen.add(v);
-        regs.push(v);
-      }
-    }
+    entry.deps = from;
+    entry.xsrc = cross;
+    entry.chain = seq.chain.slice(1);
+    const regs: number[] = [];
+    for (const v of operands(inst)) if (!regs.includes(v) && isRegister(v)) regs.push(v);
+    entry.regs = regs;
     if (id !== undefined) {
-      dst[i] = id;
+      entry.dst = id;
       sources.set(id, [i]);
       writes[i]!.push(id);
     }
   });
-  start[n] = list.length;
-  xStart[n] = xsrc.length;
   // Out of SSA, each phi of the block is a mov the predecessor executes before branching here (translate_phi).
-  if (n > 0 && phis > 0) ptxCount[0] = Math.min(255, ptxCount[0]! + phis);
-  const wStart = new Uint32Array(n + 1);
-  const wkeys: number[] = [];
-  writes.forEach((w, i) => {
-    wStart[i] = wkeys.length;
-    wkeys.push(...w);
-  });
-  wStart[n] = wkeys.length;
-  chainStart[n] = chain.length;
-  regStart[n] = regs.length;
-  return {
-    start, list: Uint32Array.from(list),
-    ptx, ptxCount, chainStart, chain: Uint8Array.from(chain), regStart, regs: Int32Array.from(regs), dst,
-    xStart, xsrc: Int32Array.from(xsrc), wStart, wkeys: Int32Array.from(wkeys),
-  };
+  if (n > 0 && phis > 0) insts[0]!.count = Math.min(255, insts[0]!.count) + phis;
+  return packStepDeps(insts);
 }
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */

@@ -417,7 +417,7 @@ export class Warp {
       const s = sites[k]!;
       // Traversal_data reads exist only where the RT runtime places them.
       if (s.space === 'traversal' && this.launch.rt?.traversalDataAddress === undefined) continue;
-      const addresses = new Float64Array(32);
+      const addresses = this.launch.laneAddresses.take();
       for (let m = mask; m !== 0; m &= m - 1) {
         const l = 31 - Math.clz32(m & -m);
         const a = this.addrBuf[k * 32 + l]!;

@@ -46,11 +46,9 @@ interface CollectorSet {
   free: Float64Array;
   inPorts: number;
   outPorts: number;
-  /** Allocations / dispatches reserved per step: the step in `*Step`, the count in `*Count`. */
-  allocStep: Float64Array;
-  allocCount: Int32Array;
-  dispStep: Float64Array;
-  dispCount: Int32Array;
+  /** Allocations / dispatches reserved per step: a ring of (step, count) pairs, side by side in one cache line. */
+  alloc: Float64Array;
+  disp: Float64Array;
 }
 
 export class IssuePipeline {
@@ -65,15 +63,14 @@ export class IssuePipeline {
   private readonly ocex: Float64Array[];
   /** Per unit class, per unit: the cycle its dispatch register frees. */
   private readonly fuFree: Float64Array[];
-  /** Per unit class, per unit: completion cycles reserved (ring of cycles). */
+  /** Per unit class: completion cycles reserved, a ring of cycles with the class's units side by side (cycle-major). */
   private readonly fuDone: Float64Array[];
   /** Collector sets serving each unit class, specialized first. */
   private readonly setsFor: CollectorSet[][];
-  /** Per bank: the steps reserved (ring of steps). */
+  /** Steps reserved per register bank: a ring of steps with every bank side by side (step-major, so one step's banks share a cache line). */
   private readonly bankStep: Float64Array;
-  /** Results completing per cycle (the EX_WB width): ring of cycle, count. */
-  private readonly wbCycle = new Float64Array(RING).fill(-1);
-  private readonly wbCount = new Int32Array(RING);
+  /** Results completing per cycle (the EX_WB width): a ring of (cycle, count) pairs. */
+  private readonly wb = ringOfCounts();
   private readonly wbWidth: number;
   /** Cycles from issue to writeback of an instruction of latency 0 that meets no conflict. */
   readonly depth: number;
@@ -97,9 +94,7 @@ export class IssuePipeline {
     this.fuDone = units.map((k) => new Float64Array(Math.max(1, k) * RING).fill(-1));
     const sets = is.collectorSets.map((s) => ({
       set: {
-        free: new Float64Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts,
-        allocStep: new Float64Array(RING).fill(-1), allocCount: new Int32Array(RING),
-        dispStep: new Float64Array(RING).fill(-1), dispCount: new Int32Array(RING),
+        free: new Float64Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts, alloc: ringOfCounts(), disp: ringOfCounts(),
       } satisfies CollectorSet,
       serves: s.serves,
     }));
@@ -152,19 +147,20 @@ export class IssuePipeline {
         }
       }
       alloc = best;
-      const r = alloc & MASK;
-      if (set.allocStep[r] !== alloc || set.allocCount[r]! < set.inPorts || guard >= RING) break;
+      const r = (alloc & MASK) * 2;
+      if (set.alloc[r] !== alloc || set.alloc[r + 1]! < set.inPorts || guard >= RING) break;
       alloc++;
     }
-    this.count(set.allocStep, set.allocCount, alloc);
+    count(set.alloc, alloc);
     slots[slot] = Math.floor(alloc / p);
     // 2. Register reads, one per bank per step, from the step after the allocation.
     let lastRead = alloc;
+    const banks = this.banks;
     for (let k = from; k < to; k++) {
       const b = this.bankOf(regs[k]!, warp, sched);
       let s = alloc + 1;
-      while (this.bankStep[b * RING + (s & MASK)] === s && s - alloc < RING) s++;
-      this.bankStep[b * RING + (s & MASK)] = s;
+      while (this.bankStep[(s & MASK) * banks + b] === s && s - alloc < RING) s++;
+      this.bankStep[(s & MASK) * banks + b] = s;
       if (s > lastRead) lastRead = s;
     }
     // 3. Dispatch into OC_EX in a later step, with a dispatch port and an OC_EX slot free.
@@ -179,25 +175,26 @@ export class IssuePipeline {
         disp = Math.max(disp + 1, ex[exSlot]! * p);
         continue;
       }
-      const r = disp & MASK;
-      if (set.dispStep[r] !== disp || set.dispCount[r]! < set.outPorts || guard >= RING) break;
+      const r = (disp & MASK) * 2;
+      if (set.disp[r] !== disp || set.disp[r + 1]! < set.outPorts || guard >= RING) break;
       disp++;
     }
-    this.count(set.dispStep, set.dispCount, disp);
+    count(set.disp, disp);
     set.free[cu] = disp;
     // 4. A functional unit takes it in a later cycle: dispatch register free, its completion cycle
     // free on that unit and on the result buses.
     const fus = this.fuFree[u]!;
     const done = this.fuDone[u]!;
+    const wbRing = this.wb;
     let e = Math.floor(disp / p) + 1;
     let unit = 0;
     for (let guard = 0; guard < RING; guard++, e++) {
       unit = -1;
       const c = e + latency + 1;
       const r = c & MASK;
-      if (this.wbCycle[r] === c && this.wbCount[r]! >= this.wbWidth) continue;
+      if (wbRing[r * 2] === c && wbRing[r * 2 + 1]! >= this.wbWidth) continue;
       for (let k = 0; k < fus.length; k++) {
-        if (fus[k]! <= e && done[k * RING + r] !== c) {
+        if (fus[k]! <= e && done[r * fus.length + k] !== c) {
           unit = k;
           break;
         }
@@ -207,26 +204,17 @@ export class IssuePipeline {
     if (unit < 0) unit = 0;
     fus[unit] = e + ii;
     const complete = e + latency + 1;
-    done[unit * RING + (complete & MASK)] = complete;
-    this.count(this.wbCycle, this.wbCount, complete);
+    done[(complete & MASK) * fus.length + unit] = complete;
+    count(wbRing, complete);
     ex[exSlot] = e;
     // 5. Writeback in the next cycle: the destination bank reads nothing in that cycle's first step.
     const wb = complete + 1;
     if (dst >= 0) {
       const b = this.bankOf(dst, warp, sched);
-      this.bankStep[b * RING + ((wb * p) & MASK)] = wb * p;
+      this.bankStep[((wb * p) & MASK) * banks + b] = wb * p;
     }
     this.execAt = e;
     this.writebackAt = wb;
-  }
-
-  private count(steps: Float64Array, counts: Int32Array, at: number): void {
-    const r = at & MASK;
-    if (steps[r] !== at) {
-      steps[r] = at;
-      counts[r] = 0;
-    }
-    counts[r]!++;
   }
 
   private bankOf(reg: number, warp: number, sched: number): number {
@@ -241,4 +229,21 @@ export class IssuePipeline {
     fresh.reserve(0, u, 0, 0, Int32Array.of(0), 0, 1, 0, 0, 1);
     return fresh.writebackAt;
   }
+}
+
+/** A ring of (step or cycle, count) pairs: how many reservations each step holds; stale entries never match. */
+function ringOfCounts(): Float64Array {
+  const ring = new Float64Array(2 * RING);
+  for (let r = 0; r < RING; r++) ring[2 * r] = -1;
+  return ring;
+}
+
+/** One more reservation at step `at` of the ring. */
+function count(ring: Float64Array, at: number): void {
+  const r = (at & MASK) * 2;
+  if (ring[r] !== at) {
+    ring[r] = at;
+    ring[r + 1] = 0;
+  }
+  ring[r + 1]!++;
 }

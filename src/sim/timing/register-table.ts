@@ -1,57 +1,61 @@
 /**
  * The per-warp part of GPGPU-Sim's register scoreboard that spans blocks (sm.ts): for each warp
  * slot (its ITS contexts share it), the keys its instructions wrote (SSA value ids, and
- * register-promoted variables as 2^30 + their first slot: StepDeps.wkeys / xsrc) and the cycle
+ * register-promoted variables as 2^30 + their first slot: a StepDeps record's WKeys / XSrc) and the cycle
  * each value is written back, Infinity while it is a load's value not yet back.
  *
  * Invariants: direct-mapped, ENTRIES per slot by key; a key that a later one displaced reads as
- * written back (within a warp, keys 64 apart are rarely both in flight); `clear` on a new warp.
+ * written back (within a warp, keys 64 apart are rarely both in flight); `clear` on a new warp. An
+ * entry is a pair (key + 1, writeback cycle) side by side in one Float64Array, so a probe reads one
+ * cache line; 0 is an empty entry.
  */
-import type { StepDeps } from '../warp-step.js';
+import { DepField, type StepDeps } from '../step-deps-layout.js';
 
 const ENTRIES = 64;
 
 export class RegisterTable {
-  private readonly tag: Int32Array;
-  private readonly done: Float64Array;
+  /** Per slot, ENTRIES (key + 1, writeback cycle) pairs. */
+  private readonly table: Float64Array;
 
   constructor(slots: number) {
-    this.tag = new Int32Array(slots * ENTRIES).fill(-1);
-    this.done = new Float64Array(slots * ENTRIES);
+    this.table = new Float64Array(slots * ENTRIES * 2);
   }
 
   /** A new warp in the slot: nothing of the warp before is pending. */
   clear(slot: number): void {
-    this.tag.fill(-1, slot * ENTRIES, (slot + 1) * ENTRIES);
+    this.table.fill(0, slot * ENTRIES * 2, (slot + 1) * ENTRIES * 2);
   }
 
   /** The cycle the values instruction i reads from earlier steps are written back (0: all are). */
   readyAt(slot: number, deps: StepDeps, i: number): number {
     let ready = 0;
-    for (let k = deps.xStart[i]!, end = deps.xStart[i + 1]!; k < end; k++) {
-      const key = deps.xsrc[k]!;
-      const e = slot * ENTRIES + (key & (ENTRIES - 1));
-      if (this.tag[e] === key && this.done[e]! > ready) ready = this.done[e]!;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.XSrc]!, end = deps[r + DepField.WKeys]!; k < end; k++) {
+      const key = deps[k]!;
+      const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
+      if (this.table[e] === key + 1 && this.table[e + 1]! > ready) ready = this.table[e + 1]!;
     }
     return ready;
   }
 
   /** Instruction i issued: what it writes is written back at `done` (Infinity for a load, until `settle`). */
   written(slot: number, deps: StepDeps, i: number, done: number): void {
-    for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-      const key = deps.wkeys[k]!;
-      const e = slot * ENTRIES + (key & (ENTRIES - 1));
-      this.tag[e] = key;
-      this.done[e] = done;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+      const key = deps[k]!;
+      const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
+      this.table[e] = key + 1;
+      this.table[e + 1] = done;
     }
   }
 
   /** Load instruction i's data is back: what it writes is written back at `done`, unless written since. */
   settle(slot: number, deps: StepDeps, i: number, done: number): void {
-    for (let k = deps.wStart[i]!, end = deps.wStart[i + 1]!; k < end; k++) {
-      const key = deps.wkeys[k]!;
-      const e = slot * ENTRIES + (key & (ENTRIES - 1));
-      if (this.tag[e] === key && this.done[e] === Infinity) this.done[e] = done;
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+      const key = deps[k]!;
+      const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
+      if (this.table[e] === key + 1 && this.table[e + 1] === Infinity) this.table[e + 1] = done;
     }
   }
 }

@@ -37,6 +37,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
+import { DepField, type StepDeps } from '../step-deps-layout.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
 import { LdstQueue } from './ldst-queue.js';
@@ -119,6 +120,7 @@ export class SmStats {
 }
 
 const NO_REGS = new Int32Array(0);
+const NO_CLASSES = new Uint8Array(0);
 /** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
 const LOAD_SLOTS = 16;
 /** ldInst of the load slot that carries ray virtualization's state loads. */
@@ -143,8 +145,17 @@ export class Sm implements MemClient, CtaSlots {
   private readonly n: number;
   private readonly warps: (TimingWarp | null)[];
   private readonly steps: (WarpStep | null)[];
-  /** Per context: its step's instruction count (0 without a step), so the issue scan reads typed arrays only. */
+  /**
+   * Per context, what the issue path reads of its step, so it need not load the step object (a
+   * fresh allocation, rarely in the CPU caches): the instruction count (0 without a step), the
+   * per-piece tables (shared by every warp running the piece), the active lanes, and the index of
+   * the next instruction with memory accesses (-1: none left). Set with the step (holdStep).
+   */
   private readonly stepInsts: Int32Array;
+  private readonly stepDeps: (StepDeps | undefined)[];
+  private readonly stepClasses: Uint8Array[];
+  private readonly stepLanes: Int32Array;
+  private readonly nextMemInst: Int32Array;
   private readonly instIdx: Int32Array;
   private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
@@ -222,6 +233,10 @@ export class Sm implements MemClient, CtaSlots {
     this.warps = new Array<TimingWarp | null>(n).fill(null);
     this.steps = new Array<WarpStep | null>(nc).fill(null);
     this.stepInsts = new Int32Array(nc);
+    this.stepDeps = new Array<StepDeps | undefined>(nc).fill(undefined);
+    this.stepClasses = new Array<Uint8Array>(nc).fill(NO_CLASSES);
+    this.stepLanes = new Int32Array(nc);
+    this.nextMemInst = new Int32Array(nc).fill(-1);
     this.instIdx = new Int32Array(nc);
     this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
@@ -313,8 +328,7 @@ export class Sm implements MemClient, CtaSlots {
       for (let k = 0; k < (this.itsSlot[slot] === 1 ? this.ctxPerSlot : 1); k++) {
         const c = k * this.n + slot;
         this.clearRegisters(c);
-        this.steps[c] = null;
-        this.stepInsts[c] = 0;
+        this.holdStep(c, null);
         this.scoreboard.startStep(c);
         this.instIdx[c] = 0;
         this.pendingMem[c] = 0;
@@ -482,15 +496,29 @@ export class Sm implements MemClient, CtaSlots {
       return false;
     }
     const next = warp.step();
-    this.steps[slot] = next;
-    this.stepInsts[slot] = next.insts;
-    this.scoreboard.startStep(slot);
-    this.instIdx[slot] = 0;
-    this.memIdx[slot] = 0;
-    this.rtSent[slot] = 0;
+    this.startStep(slot, next, now);
     this.lastStep[slot] = next.done ? 1 : 0;
-    this.nextIssueAt[slot] = now + this.fetchDelay(next);
     return next.insts > 0 || next.rt !== undefined;
+  }
+
+  /** Context c starts `next` from its first instruction, once its instruction fetch is done. */
+  private startStep(c: number, next: WarpStep, now: number): void {
+    this.memIdx[c] = 0;
+    this.holdStep(c, next);
+    this.scoreboard.startStep(c);
+    this.instIdx[c] = 0;
+    this.rtSent[c] = 0;
+    this.nextIssueAt[c] = now + this.fetchDelay(next);
+  }
+
+  /** Context c holds `step` (null: none), at memory access memIdx[c]: what the issue path reads of it. */
+  private holdStep(c: number, step: WarpStep | null): void {
+    this.steps[c] = step;
+    this.stepInsts[c] = step === null ? 0 : step.insts;
+    this.stepDeps[c] = step === null ? undefined : step.deps;
+    this.stepClasses[c] = step === null ? NO_CLASSES : step.opClasses;
+    this.stepLanes[c] = step === null ? 0 : popcount(step.activeMask);
+    this.nextMemInst[c] = step === null ? -1 : nextMemoryInst(step, this.memIdx[c]!);
   }
 
   /**
@@ -513,13 +541,7 @@ export class Sm implements MemClient, CtaSlots {
     }
     if (id < 0) return false;
     const next = warp.step(id);
-    this.steps[c] = next;
-    this.stepInsts[c] = next.insts;
-    this.scoreboard.startStep(c);
-    this.instIdx[c] = 0;
-    this.memIdx[c] = 0;
-    this.rtSent[c] = 0;
-    this.nextIssueAt[c] = now + this.fetchDelay(next);
+    this.startStep(c, next, now);
     const k = (c - slot) / this.n;
     if (k > this.ctxHigh[slot]!) this.ctxHigh[slot] = k;
     return next.insts > 0 || next.rt !== undefined;
@@ -601,19 +623,20 @@ export class Sm implements MemClient, CtaSlots {
     }
     const step = this.steps[c]!;
     let i = this.instIdx[c]!;
-    const deps = step.deps;
-    if (deps !== undefined && i < step.insts && deps.ptxCount[i] === 0) {
+    const insts = this.stepInsts[c]!;
+    const deps = this.stepDeps[c];
+    if (deps !== undefined && i < insts && deps[deps[i]! + DepField.Count] === 0) {
       // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
-      const lanes = popcount(step.activeMask);
-      while (i < step.insts && deps.ptxCount[i] === 0) {
+      const lanes = this.stepLanes[c]!;
+      while (i < insts && deps[deps[i]! + DepField.Count] === 0) {
         i++;
         this.stats.irWarpInsts++;
         this.stats.irThreadInsts += lanes;
       }
       this.instIdx[c] = i;
-      if (i >= step.insts && (step.rt === undefined || this.rtSent[c] === 1)) return this.tryIssueCtx(slot, c, now);
+      if (i >= insts && (step.rt === undefined || this.rtSent[c] === 1)) return this.tryIssueCtx(slot, c, now);
     }
-    if (i >= step.insts) {
+    if (i >= insts) {
       // Only the traversal is left (a step whose RT work has no Rt-class instruction).
       if (this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now)) {
         if (this.virt !== null) this.virt.accepted(c);
@@ -637,8 +660,8 @@ export class Sm implements MemClient, CtaSlots {
         return this.notReadyUntil(xready);
       }
     }
-    const cls = step.opClasses[i]!;
-    const unit = this.issueUnitOf(step, i);
+    const cls = this.stepClasses[c]![i]!;
+    const unit = this.issueUnitOf(deps, cls, i);
     const sched = slot % this.sched.length;
     if (unit >= 0) {
       if (unit === this.forbidUnit) return false;
@@ -661,15 +684,16 @@ export class Sm implements MemClient, CtaSlots {
     }
     let done = now + this.cfg.opLatency[cls]!;
     // The PTX instructions it stands for issue one per cycle from this warp and its scheduler.
-    const count = deps !== undefined ? deps.ptxCount[i]! : 1;
+    const rec = deps !== undefined ? deps[i]! : 0;
+    const count = deps !== undefined ? deps[rec + DepField.Count]! : 1;
     if (unit >= 0) {
       // Through the operand collector to its unit; the result is written back `latency + depth` cycles after issue when nothing conflicts.
       const alu = cls === OpClass.Alu || cls === OpClass.Sfu;
-      const op = alu ? this.ptxOpOf(step, i) : PtxOp.Other;
+      const op = alu ? this.ptxOpOf(deps, cls, i) : PtxOp.Other;
       const mem = unit === IssueUnit.Mem;
       const latency = mem ? 0 : alu ? this.cfg.ptxLatency[op]! : this.cfg.opLatency[cls]!;
       const ii = mem ? 1 : alu ? this.cfg.ptxInitiation[op]! : this.cfg.opInitiation[cls]!;
-      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps.regs, deps.regStart[i]!, deps.regStart[i + 1]!, deps.dst[i]!, latency, ii);
+      if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps, deps[rec + DepField.Regs]!, deps[rec + DepField.XSrc]!, deps[rec + DepField.Dst]!, latency, ii);
       else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
       if (mem) {
         // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
@@ -679,9 +703,9 @@ export class Sm implements MemClient, CtaSlots {
         done = this.pipe.writebackAt;
         if (alu && deps !== undefined) {
           // The dependent PTX ops that follow on the critical path of the sequence it becomes, each issued at its producer's writeback.
-          const from = deps.chainStart[i]!;
-          const end = deps.chainStart[i + 1]!;
-          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps.chain[k]!]! + this.pipe.depth;
+          const from = deps[rec + DepField.Chain]!;
+          const end = deps[rec + DepField.Regs]!;
+          for (let k = from; k < end; k++) done += this.cfg.ptxLatency[deps[k]!]! + this.pipe.depth;
           // Its other PTX instructions (further components) issue in the cycles after the first.
           done += Math.max(0, count - 1 - (end - from));
         }
@@ -696,7 +720,7 @@ export class Sm implements MemClient, CtaSlots {
     this.nextIssueAt[c] = now + Math.max(1, count);
     if (count > 1) this.schedBusyUntil[sched] = now + count;
     this.instIdx[c] = i + 1;
-    const lanes = popcount(step.activeMask);
+    const lanes = this.stepLanes[c]!;
     this.stats.warpInsts += count;
     this.stats.threadInsts += lanes * count;
     this.stats.irWarpInsts++;
@@ -708,18 +732,17 @@ export class Sm implements MemClient, CtaSlots {
 
   /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
   /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */
-  private ptxOpOf(step: WarpStep, i: number): PtxOp {
-    if (step.deps !== undefined) return step.deps.ptx[i]! as PtxOp;
-    return step.opClasses[i] === OpClass.Sfu ? PtxOp.Sfu : PtxOp.Other;
+  private ptxOpOf(deps: StepDeps | undefined, cls: OpClass, i: number): PtxOp {
+    if (deps !== undefined) return deps[deps[i]! + DepField.Ptx]! as PtxOp;
+    return cls === OpClass.Sfu ? PtxOp.Sfu : PtxOp.Other;
   }
 
   /** The unit class instruction i of the step issues to, -1 for the RT unit's instruction (accepted at issue). */
-  private issueUnitOf(step: WarpStep, i: number): number {
-    const cls = step.opClasses[i]!;
+  private issueUnitOf(deps: StepDeps | undefined, cls: OpClass, i: number): number {
     switch (cls) {
       case OpClass.Alu:
       case OpClass.Sfu:
-        return this.unitOfPtx[this.ptxOpOf(step, i)]!;
+        return this.unitOfPtx[this.ptxOpOf(deps, cls, i)]!;
       case OpClass.Memory:
       case OpClass.Texture:
         return IssueUnit.Mem;
@@ -737,10 +760,10 @@ export class Sm implements MemClient, CtaSlots {
 
   /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */
   private sendMemory(slot: number, step: WarpStep, i: number): boolean {
+    this.lastLoadSlot = -1;
+    if (this.nextMemInst[slot] !== i) return true;
     const mem = step.memory;
     let k = this.memIdx[slot]!;
-    this.lastLoadSlot = -1;
-    if (k >= mem.length || mem[k]!.instIndex !== i) return true;
     // A load slot for its responses (its waiter tells the scoreboard which load is back).
     let ls = -1;
     for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
@@ -793,6 +816,7 @@ export class Sm implements MemClient, CtaSlots {
     this.stats.loadThreads += loadLanes;
     this.stats.storeThreads += storeLanes;
     this.memIdx[slot] = k;
+    this.nextMemInst[slot] = nextMemoryInst(step, k);
     this.pendingMem[slot]! += responses;
     if (responses > 0) {
       this.ldLeft[ls] = responses;
@@ -807,12 +831,7 @@ export class Sm implements MemClient, CtaSlots {
     this.account(now);
     if (this.timeline !== null) this.timeline.finish(slot, now);
     this.warps[slot] = null;
-    this.steps[slot] = null;
-    this.stepInsts[slot] = 0;
-    for (let k = 1; k <= this.ctxHigh[slot]!; k++) {
-      this.steps[k * this.n + slot] = null;
-      this.stepInsts[k * this.n + slot] = 0;
-    }
+    for (let k = 0; k <= this.ctxHigh[slot]!; k++) this.holdStep(k * this.n + slot, null);
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
     this.slotsChanged = true;
@@ -853,8 +872,7 @@ export class Sm implements MemClient, CtaSlots {
       if (this.ctaOf[slot] !== cta) continue;
       out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]! });
       this.warps[slot] = null;
-      this.steps[slot] = null;
-      this.stepInsts[slot] = 0;
+      this.holdStep(slot, null);
       this.inRt[slot] = 0;
       this.ctaOf[slot] = -1;
       const list = this.sched[slot % this.sched.length]!;
@@ -879,12 +897,11 @@ export class Sm implements MemClient, CtaSlots {
     for (const sw of warps) {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = sw.warp;
-      this.steps[slot] = sw.step;
-      this.stepInsts[slot] = sw.step === null ? 0 : sw.step.insts;
+      this.memIdx[slot] = sw.memIdx;
+      this.holdStep(slot, sw.step);
       this.scoreboard.startStep(slot);
       this.clearRegisters(slot);
       this.instIdx[slot] = sw.instIdx;
-      this.memIdx[slot] = sw.memIdx;
       this.lastStep[slot] = sw.lastStep;
       this.rtSent[slot] = 1;
       this.inRt[slot] = 0;
@@ -975,7 +992,8 @@ export class Sm implements MemClient, CtaSlots {
         // context's latency, a response, an RT completion) is accounted for by that context.
         if (its && this.ctxSettled(c, now)) continue;
         if (this.instIdx[c]! < this.stepInsts[c]!) {
-          const u = this.issueUnitOf(step!, this.instIdx[c]!);
+          const i = this.instIdx[c]!;
+          const u = this.issueUnitOf(this.stepDeps[c], this.stepClasses[c]![i]! as OpClass, i);
           let at = this.nextIssueAt[c]!;
           if (u >= 0) at = Math.max(at, this.pipe.slotFreeAt(u, slot % this.sched.length));
           // Every warp was tried this cycle. One that was past its issue interval with a free unit
@@ -1029,6 +1047,11 @@ export class Sm implements MemClient, CtaSlots {
     }
     return out;
   }
+}
+
+/** The instruction of the step's memory access k (-1: past its last). */
+function nextMemoryInst(step: WarpStep, k: number): number {
+  return k < step.memory.length ? step.memory[k]!.instIndex : -1;
 }
 
 /** Index of the lowest 4-byte word a word mask touches (0 for an empty mask). */

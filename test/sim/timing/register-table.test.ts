@@ -1,15 +1,10 @@
 import test from 'ava';
 import { RegisterTable } from '../../../src/sim/timing/register-table.js';
-import type { StepDeps } from '../../../src/sim/warp-step.js';
+import { packStepDeps } from '../../../src/sim/step-deps-layout.js';
 
 // Instruction 0 writes key 5 (and promoted variable key 2^30 + 3); instruction 1 reads key 5; instruction 2 reads key 9.
-const none = new Uint32Array(4);
-const deps: StepDeps = {
-  start: none, list: new Uint32Array(0), ptx: new Uint8Array(3), ptxCount: new Uint8Array(3).fill(1),
-  chainStart: none, chain: new Uint8Array(0), regStart: none, regs: new Int32Array(0), dst: new Int32Array(3).fill(-1),
-  xStart: Uint32Array.from([0, 0, 1, 2]), xsrc: Int32Array.from([5, 9]),
-  wStart: Uint32Array.from([0, 2, 2, 2]), wkeys: Int32Array.from([5, 2 ** 30 + 3]),
-};
+const inst = (xsrc: number[], wkeys: number[]) => ({ ptx: 0, count: 1, dst: -1, deps: [], chain: [], regs: [], xsrc, wkeys });
+const deps = packStepDeps([inst([], [5, 2 ** 30 + 3]), inst([5], []), inst([9], [])]);
 
 test('a later step reads a register written back at its cycle; a load until it settles; per slot; cleared for a new warp', (t) => {
   const r = new RegisterTable(2);

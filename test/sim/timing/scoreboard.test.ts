@@ -1,17 +1,12 @@
 import test from 'ava';
 import { InstructionScoreboard } from '../../../src/sim/timing/scoreboard.js';
-import type { StepDeps } from '../../../src/sim/warp-step.js';
+import { packStepDeps, type StepDeps } from '../../../src/sim/step-deps-layout.js';
 
-/** StepDeps with only the in-step dependency lists set (what the scoreboard reads). */
+/** StepDeps with only the in-step dependency lists set (what the scoreboard reads): instruction i reads list[start[i] .. start[i + 1]). */
 function deps(start: number[], list: number[]): StepDeps {
-  const n = start.length - 1;
-  const none = new Uint32Array(n + 1);
-  return {
-    start: Uint32Array.from(start), list: Uint32Array.from(list),
-    ptx: new Uint8Array(n), ptxCount: new Uint8Array(n).fill(1), chainStart: none, chain: new Uint8Array(0),
-    regStart: none, regs: new Int32Array(0), dst: new Int32Array(n).fill(-1),
-    xStart: none, xsrc: new Int32Array(0), wStart: none, wkeys: new Int32Array(0),
-  };
+  return packStepDeps(start.slice(1).map((end, i) => ({
+    ptx: 0, count: 1, dst: -1, deps: list.slice(start[i], end), chain: [], regs: [], xsrc: [], wkeys: [],
+  })));
 }
 
 // Three instructions: 0 = a load, 1 = ALU, 2 reads both.

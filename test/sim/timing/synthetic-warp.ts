@@ -6,6 +6,7 @@ import type { TimingWarp } from '../../../src/sim/timing/gpu.js';
 import { OpClass, type MemAccess, type RtLaneWork, type RtTransaction, type WarpStep } from '../../../src/sim/warp-step.js';
 import { seededRandom } from '../../../src/sim/seeded-random.js';
 import type { PtxOp } from '../../../src/sim/ptx-op.js';
+import { packStepDeps } from '../../../src/sim/step-deps-layout.js';
 
 export const FULL_MASK = 0xffffffff | 0;
 
@@ -101,15 +102,10 @@ export function traversalWorkload(warps: number, traces: number, depth: number, 
 
 /** The step with register information as the functional core gives it: instruction i issues as PTX op `ops[i % ops.length]`, one PTX instruction each, no dependencies. */
 export function withPtx(step: Omit<WarpStep, 'done' | 'warp'>, ops: readonly PtxOp[]): Omit<WarpStep, 'done' | 'warp'> {
-  const n = step.insts;
-  const zeros = new Uint32Array(n + 1);
   return {
     ...step,
-    deps: {
-      start: zeros, list: new Uint32Array(0),
-      ptx: Uint8Array.from({ length: n }, (_, i) => ops[i % ops.length]!), ptxCount: new Uint8Array(n).fill(1),
-      chainStart: zeros, chain: new Uint8Array(0), regStart: zeros, regs: new Int32Array(0), dst: new Int32Array(n).fill(-1),
-      xStart: zeros, xsrc: new Int32Array(0), wStart: zeros, wkeys: new Int32Array(0),
-    },
+    deps: packStepDeps(Array.from({ length: step.insts }, (_, i) => ({
+      ptx: ops[i % ops.length]!, count: 1, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: [],
+    }))),
   };
 }

@@ -1,0 +1,84 @@
+/**
+ * What the timing model's issue stage reads of one piece's instructions (StepDeps), packed into
+ * one Int32Array, one record per instruction: the issue of instruction i reads one or two cache
+ * lines instead of thirteen typed arrays (their headers and elements), the issue path's largest
+ * share of memory stalls (issue 25.2).
+ *
+ * Layout: deps[i] is the offset r of instruction i's record (i < the piece's instruction count).
+ * A record is a header of DepField.Header ints, then its lists; deps[r + DepField.X] for a list X
+ * is where that list starts, and the list ends where the next one starts:
+ *
+ *   r + Ptx    the PTX op the instruction issues as (ptx-op.ts: unit, latency, initiation interval)
+ *   r + Count  the PTX instructions it stands for (0: none, e.g. a register-promoted variable's
+ *              load; it issues nothing), at most 255
+ *   r + Dst    its destination register (-1: none), numbered by SSA value id as GPGPU-Sim numbers
+ *              PTX's virtual registers (the operand collector's register banks)
+ *   [Deps, Chain)   the earlier instructions of the step whose results it reads (in-step
+ *                   producers, for the per-instruction scoreboard)
+ *   [Chain, Regs)   the PTX ops that follow it on the critical path of the sequence it becomes
+ *   [Regs, XSrc)    its source registers
+ *   [XSrc, WKeys)   the cross-step keys it reads: SSA value ids defined before the piece, and
+ *                   promoted variables not stored in the piece before it, as 2^30 + their first slot
+ *   [WKeys, End)    the keys it writes: its result's id, and the promoted variables stored from it
+ *
+ * Values from earlier steps are not among the in-step producers: the cross-step register table
+ * (timing/register-table.ts) answers for them.
+ */
+
+/** A piece's instruction records (see the file comment). */
+export type StepDeps = Int32Array;
+
+/** Fields of an instruction's record header: offsets from the record's start. */
+export const enum DepField {
+  Ptx = 0,
+  Count = 1,
+  Dst = 2,
+  Deps = 3,
+  Chain = 4,
+  Regs = 5,
+  XSrc = 6,
+  WKeys = 7,
+  End = 8,
+  Header = 9,
+}
+
+/** One instruction's entry, as the builder (functional/step-deps.ts) and tests state it. */
+export interface InstDeps {
+  ptx: number;
+  /** PTX instructions it stands for (clamped to 255). */
+  count: number;
+  /** Destination register, -1 for none. */
+  dst: number;
+  deps: readonly number[];
+  chain: readonly number[];
+  regs: readonly number[];
+  xsrc: readonly number[];
+  wkeys: readonly number[];
+}
+
+/** Packs the instructions' entries into the records of one piece. */
+export function packStepDeps(insts: readonly InstDeps[]): StepDeps {
+  const n = insts.length;
+  let size = n;
+  for (const d of insts) size += DepField.Header + d.deps.length + d.chain.length + d.regs.length + d.xsrc.length + d.wkeys.length;
+  const out = new Int32Array(size);
+  let at = n;
+  insts.forEach((d, i) => {
+    const r = at;
+    out[i] = r;
+    out[r + DepField.Ptx] = d.ptx;
+    out[r + DepField.Count] = Math.min(255, d.count);
+    out[r + DepField.Dst] = d.dst;
+    at = r + DepField.Header;
+    const lists: [DepField, readonly number[]][] = [
+      [DepField.Deps, d.deps], [DepField.Chain, d.chain], [DepField.Regs, d.regs], [DepField.XSrc, d.xsrc], [DepField.WKeys, d.wkeys],
+    ];
+    for (const [field, list] of lists) {
+      out[r + field] = at;
+      out.set(list, at);
+      at += list.length;
+    }
+    out[r + DepField.End] = at;
+  });
+  return out;
+}

@@ -43,6 +43,11 @@ export function sectorsOf(words: number): number {
   return (words & 0xff ? 1 : 0) | (words & 0xff00 ? 2 : 0) | (words & 0xff0000 ? 4 : 0) | (words & 0xff000000 ? 8 : 0);
 }
 
+/** How many of a line's four sectors the mask `sectors` has. */
+export function sectorCount(sectors: number): number {
+  return (sectors & 1) + ((sectors >> 1) & 1) + ((sectors >> 2) & 1) + ((sectors >> 3) & 1);
+}
+
 /** The word mask of whole sectors. */
 export function wordsOfSectors(sectors: number): number {
   return ((sectors & 1 ? 0xff : 0) | (sectors & 2 ? 0xff00 : 0) | (sectors & 4 ? 0xff0000 : 0) | (sectors & 8 ? 0xff000000 : 0)) >>> 0;
@@ -106,7 +111,7 @@ export interface Eviction {
 export function writebackBytes(ev: Eviction, sectored: boolean, lineBytes: number): { bytes: number; words: number } {
   if (!sectored) return { bytes: lineBytes, words: 0xffffffff };
   const s = ev.dirtySectors;
-  return { bytes: 32 * ((s & 1) + ((s >> 1) & 1) + ((s >> 2) & 1) + ((s >> 3) & 1)), words: wordsOfSectors(s) };
+  return { bytes: 32 * sectorCount(s), words: wordsOfSectors(s) };
 }
 
 export class Cache {

@@ -25,7 +25,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { AddressMap } from './address-map.js';
-import { ALL_WORDS, AccessOutcome, Cache, type Eviction, writebackBytes } from './cache.js';
+import { ALL_WORDS, AccessOutcome, Cache, type Eviction, sectorCount, writebackBytes } from './cache.js';
 import type { Network } from './network.js';
 import { memRequest, type MemRequest, NO_MSHR, releaseRequest, ReqKind, ReqSource, type Waiter, waiterList } from './mem-request.js';
 import { TimedQueue } from './timed-queue.js';
@@ -167,7 +167,7 @@ export class L1DataCache {
     // A sectored cache fetches only the sectors it lacks; a line cache fetches the whole line.
     const missing = c.missingSectors(line, words);
     const whole = !c.geometry.sectored;
-    const fetch = whole ? c.lineBytes : missing === 0xf ? bytes : Math.min(bytes, popcount4(missing) * 32);
+    const fetch = whole ? c.lineBytes : missing === 0xf ? bytes : Math.min(bytes, sectorCount(missing) * 32);
     const req = this.request(line, fetch, whole ? ALL_WORDS : words, kind, source, waiterList(waiter), now);
     req.mshrKey = key;
     c.mshr.set(key, req);
@@ -275,6 +275,3 @@ export class L1DataCache {
   }
 }
 
-function popcount4(m: number): number {
-  return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-}

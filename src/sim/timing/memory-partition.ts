@@ -19,7 +19,7 @@
 import type { GpuConfig } from '../config/gpu-config.js';
 import { fillPortCycles } from '../config/cache-config.js';
 import type { AddressMap } from './address-map.js';
-import { AccessOutcome, Cache, type Eviction, FailCause, wordsOfSectors, writebackBytes } from './cache.js';
+import { AccessOutcome, Cache, type Eviction, FailCause, sectorCount, wordsOfSectors, writebackBytes } from './cache.js';
 import { DramChannel } from './dram.js';
 import { DramCredits } from './dram-credits.js';
 import type { MemLatencyStats } from './mem-latency-stats.js';
@@ -163,7 +163,7 @@ export class L2Bank {
     list.push(req);
     this.pending.set(key, list);
     const missing = c.missingSectors(line, req.words);
-    const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * ((missing & 1) + ((missing >> 1) & 1) + ((missing >> 2) & 1) + (missing >> 3)));
+    const bytes = this.fetchWholeLine ? c.lineBytes : Math.max(32, 32 * sectorCount(missing));
     // The fetch carries its MSHR key: a request over several sectors of which some are present
     // fetches only the missing ones, whose first sector need not be the key's.
     this.missQueue.push(withFields(req, line, bytes, wordsOfSectors(missing), ReqKind.Load, this.id, key));

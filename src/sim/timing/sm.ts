@@ -213,6 +213,13 @@ export class Sm implements MemClient, CtaSlots {
   private wakeAt = 0;
   private slotsChanged = false;
   /**
+   * The last issue scan refused an instruction for a reason no wake time covers (no LD/ST queue
+   * room or load slot, a full RT warp buffer, an ITS warp): then every response and every access
+   * leaving the LD/ST queue wakes the issue stage. Otherwise only a load's last response does
+   * (the others change nothing an issue depends on), and queue progress does not.
+   */
+  private wakeOnAnyEvent = false;
+  /**
    * The issue scan's own wake bound: while every context it tries is rejected, the earliest cycle
    * one of them could issue or fetch without an outside event, as issueWake would find it (or
    * earlier, which only costs a tick). NaN once a context was rejected in a way only issueWake
@@ -362,8 +369,12 @@ export class Sm implements MemClient, CtaSlots {
         const r = k * this.n + slot;
         if (this.nextIssueAt[r] === Infinity) this.nextIssueAt[r] = now + 1;
       }
+      this.wakeAt = 0;
+    } else if (this.wakeOnAnyEvent) {
+      // Not the load's last response: the context's pending count stays above zero and no
+      // scoreboard entry changes, so only a reject without a wake time may be affected.
+      this.wakeAt = 0;
     }
-    this.wakeAt = 0;
     if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);
     if (this.virt !== null) this.virt.mayChange();
   }
@@ -382,6 +393,7 @@ export class Sm implements MemClient, CtaSlots {
     if (this.virt !== null) this.virt.suspendWaiting(now);
     if (now < this.wakeAt) return false;
     this.slotsChanged = false;
+    this.wakeOnAnyEvent = false;
     this.scanWake = Infinity;
     let issued = false;
     for (let s = 0; s < this.sched.length; s++) if (this.issueFrom(s, now)) issued = true;
@@ -412,7 +424,7 @@ export class Sm implements MemClient, CtaSlots {
       }
       this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
-      this.wakeAt = 0;
+      if (this.wakeOnAnyEvent) this.wakeAt = 0;
     }
   }
 
@@ -465,6 +477,7 @@ export class Sm implements MemClient, CtaSlots {
   private tryIssue(slot: number, now: number): boolean {
     if (this.itsSlot[slot] === 0) return this.tryIssueCtx(slot, slot, now);
     this.scanWake = NaN;
+    this.wakeOnAnyEvent = true;
     // One context past the highest in use, so a split without a step in flight can start one.
     const hi = Math.min(this.ctxHigh[slot]! + 1, this.ctxPerSlot - 1);
     for (let k = 0; k <= hi && this.warps[slot] !== null; k++) {
@@ -642,8 +655,10 @@ export class Sm implements MemClient, CtaSlots {
         if (this.virt !== null) this.virt.accepted(c);
         this.rtSent[c] = 1;
         this.inRt[c] = 1;
-      } else if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
-      return false;
+        return false;
+      }
+      if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
+      return this.refusedUntilEvent();
     }
     if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
     if (deps !== undefined) {
@@ -664,7 +679,7 @@ export class Sm implements MemClient, CtaSlots {
     const unit = this.issueUnitOf(deps, cls, i);
     const sched = slot % this.sched.length;
     if (unit >= 0) {
-      if (unit === this.forbidUnit) return false;
+      if (unit === this.forbidUnit) return this.refusedUntilEvent();
       // The scheduler's ID_OC slot of that unit class must be empty (operand-collector.ts).
       const free = this.pipe.slotFreeAt(unit, sched);
       if (free > now) return this.notReadyUntil(free);
@@ -672,10 +687,10 @@ export class Sm implements MemClient, CtaSlots {
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) {
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
-      return false;
+      return this.refusedUntilEvent();
     }
     const queuedBefore = this.ldst.length;
-    if (!this.sendMemory(c, step, i)) return false;
+    if (!this.sendMemory(c, step, i)) return this.refusedUntilEvent();
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
       if (this.virt !== null) this.virt.accepted(c);
@@ -751,6 +766,12 @@ export class Sm implements MemClient, CtaSlots {
       default:
         return this.intUnit;
     }
+  }
+
+  /** A rejected context waits for an event no wake time covers (wakeOnAnyEvent); returns false, the reject. */
+  private refusedUntilEvent(): false {
+    this.wakeOnAnyEvent = true;
+    return false;
   }
 
   private notReadyUntil(t: number): false {

@@ -220,6 +220,17 @@ export class Sm implements MemClient, CtaSlots {
    */
   private wakeOnAnyEvent = false;
   /**
+   * Per scheduler: after a scan in which it issued nothing, the scan's wake bound for its warps
+   * alone (schedWake), valid while no event has happened since (schedEpoch === wakeEpoch): until
+   * then it is not rescanned, even in cycles its neighbours issue in. Nothing another scheduler
+   * does can make one of its warps issue sooner: contexts, register tables and ID_OC slots are
+   * per warp or per scheduler, and the shared LD/ST queue and RT warp buffer only fill up.
+   */
+  private readonly schedWake: Float64Array;
+  private readonly schedEpoch: Int32Array;
+  /** Counts wake events (wakeIssue) and slot-list changes. */
+  private wakeEpoch = 0;
+  /**
    * The issue scan's own wake bound: while every context it tries is rejected, the earliest cycle
    * one of them could issue or fetch without an outside event, as issueWake would find it (or
    * earlier, which only costs a tick). NaN once a context was rejected in a way only issueWake
@@ -269,6 +280,8 @@ export class Sm implements MemClient, CtaSlots {
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
+    this.schedWake = new Float64Array(cfg.schedulersPerSm);
+    this.schedEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.regs = new RegisterTable(n);
     this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
     this.ldInst = new Int32Array(nc * LOAD_SLOTS);
@@ -319,7 +332,7 @@ export class Sm implements MemClient, CtaSlots {
 
   assignCta(cta: number, warps: readonly TimingWarp[], now: number): void {
     this.account(now);
-    this.wakeAt = 0;
+    this.wakeIssue();
     this.ctaLeft.set(cta, warps.length);
     this.ctaSizes.set(cta, warps.length);
     this.registersUsed += this.ctaRegisters(warps.length);
@@ -369,11 +382,11 @@ export class Sm implements MemClient, CtaSlots {
         const r = k * this.n + slot;
         if (this.nextIssueAt[r] === Infinity) this.nextIssueAt[r] = now + 1;
       }
-      this.wakeAt = 0;
+      this.wakeIssue();
     } else if (this.wakeOnAnyEvent) {
       // Not the load's last response: the context's pending count stays above zero and no
       // scoreboard entry changes, so only a reject without a wake time may be affected.
-      this.wakeAt = 0;
+      this.wakeIssue();
     }
     if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);
     if (this.virt !== null) this.virt.mayChange();
@@ -396,7 +409,28 @@ export class Sm implements MemClient, CtaSlots {
     this.wakeOnAnyEvent = false;
     this.scanWake = Infinity;
     let issued = false;
-    for (let s = 0; s < this.sched.length; s++) if (this.issueFrom(s, now)) issued = true;
+    const epoch = this.wakeEpoch;
+    for (let s = 0; s < this.sched.length; s++) {
+      // A scheduler whose warps were all rejected, with a wake time and no event since, is not rescanned before then.
+      if (this.schedEpoch[s] === epoch && now < this.schedWake[s]!) {
+        if (this.schedWake[s]! < this.scanWake) this.scanWake = this.schedWake[s]!;
+        continue;
+      }
+      const others: number = this.scanWake;
+      const othersAnyEvent: boolean = this.wakeOnAnyEvent;
+      this.scanWake = Infinity;
+      this.wakeOnAnyEvent = false;
+      if (this.issueFrom(s, now)) {
+        issued = true;
+        this.schedEpoch[s] = -1;
+      } else if (this.wakeOnAnyEvent || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
+      else {
+        this.schedEpoch[s] = epoch;
+        this.schedWake[s] = this.scanWake;
+      }
+      this.scanWake = Math.min(others, this.scanWake);
+      this.wakeOnAnyEvent ||= othersAnyEvent;
+    }
     if (issued) this.stats.issueCycles++;
     // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
     else this.wakeAt = this.slotsChanged ? now + 1 : Number.isNaN(this.scanWake) ? this.issueWake(now) : Math.max(now + 1, this.scanWake);
@@ -424,7 +458,7 @@ export class Sm implements MemClient, CtaSlots {
       }
       this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
       q.shift();
-      if (this.wakeOnAnyEvent) this.wakeAt = 0;
+      if (this.wakeOnAnyEvent) this.wakeIssue();
     }
   }
 
@@ -768,6 +802,12 @@ export class Sm implements MemClient, CtaSlots {
     }
   }
 
+  /** Something happened that may let a warp issue now: the issue stage scans every scheduler at its next tick. */
+  private wakeIssue(): void {
+    this.wakeAt = 0;
+    this.wakeEpoch++;
+  }
+
   /** A rejected context waits for an event no wake time covers (wakeOnAnyEvent); returns false, the reject. */
   private refusedUntilEvent(): false {
     this.wakeOnAnyEvent = true;
@@ -856,6 +896,7 @@ export class Sm implements MemClient, CtaSlots {
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
     this.slotsChanged = true;
+    this.wakeEpoch++;
     this.resident--;
     this.stats.warpsFinished++;
     const cta = this.ctaOf[slot]!;
@@ -901,6 +942,7 @@ export class Sm implements MemClient, CtaSlots {
       this.resident--;
     }
     this.slotsChanged = true;
+    this.wakeEpoch++;
     this.ctaLeft.delete(cta);
     this.registersUsed -= this.ctaRegisters(this.ctaSizes.get(cta)!);
     this.ctaSizes.delete(cta);
@@ -909,7 +951,7 @@ export class Sm implements MemClient, CtaSlots {
 
   restoreCta(cta: number, warps: readonly SlotState[], now: number): number[] {
     this.account(now);
-    this.wakeAt = 0;
+    this.wakeIssue();
     this.ctaLeft.set(cta, warps.length);
     this.ctaSizes.set(cta, warps.length);
     this.registersUsed += this.ctaRegisters(warps.length);
@@ -965,7 +1007,7 @@ export class Sm implements MemClient, CtaSlots {
 
   /** The RT unit finished the traceRay with this ticket. */
   private rtDone(token: number): void {
-    this.wakeAt = 0;
+    this.wakeIssue();
     const slot = this.virt === null ? token : this.virt.traceDone(token);
     if (slot >= 0) this.inRt[slot] = 0;
   }

@@ -237,8 +237,12 @@ export class Sm implements MemClient, CtaSlots {
    * accounts for exactly (ITS contexts), so issueWake runs.
    */
   private scanWake = Infinity;
-  /** One immutable waiter per slot, so loads allocate nothing. */
-  private readonly slotWaiter: Waiter[];
+  /**
+   * One immutable waiter per load slot, made at the slot's first load, so loads allocate nothing
+   * after that; most slots (those of ITS contexts never used) never get one, which spares the heap
+   * 16 objects per context of every SM.
+   */
+  private readonly slotWaiter: (Waiter | null)[];
 
   constructor(
     private readonly cfg: GpuConfig,
@@ -299,8 +303,8 @@ export class Sm implements MemClient, CtaSlots {
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
     this.l1Lookup = (sector, bytes, words, kind, slot, local, now) =>
-      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.slotWaiter[slot]!, now, local, words);
-    this.slotWaiter = Array.from({ length: nc * LOAD_SLOTS }, (_, tag) => ({ client: this as MemClient, tag }));
+      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.waiterOf(slot), now, local, words);
+    this.slotWaiter = new Array<Waiter | null>(nc * LOAD_SLOTS).fill(null);
   }
 
   get residentWarps(): number {
@@ -980,6 +984,10 @@ export class Sm implements MemClient, CtaSlots {
       slots.push(slot);
     }
     return slots;
+  }
+
+  private waiterOf(tag: number): Waiter {
+    return this.slotWaiter[tag] ?? (this.slotWaiter[tag] = { client: this, tag });
   }
 
   /** A new warp in context c: no register write or load of the warp before is pending for it. */

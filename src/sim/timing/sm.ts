@@ -2,7 +2,7 @@
  * One SM (SIMT core): warp slots, warp schedulers (GTO default, LRR), GPGPU-Sim's issue stage
  * (operand-collector.ts: ID_OC registers, collector units, register banks, the SP / INT / SFU /
  * DP / LD-ST units, writeback), a per-register scoreboard, an instruction cache, the load/store
- * unit feeding the L1D, and the RT unit.
+ * unit feeding the L1D (load-store-unit.ts), and the RT unit.
  *
  * Execution-driven: a warp's next step (basic block) is executed functionally (`warp.step()`)
  * when the warp reaches it in simulated time: its previous step's instructions have all issued
@@ -40,18 +40,15 @@ import { OpClass, type WarpStep } from '../warp-step.js';
 import { DepField, type StepDeps } from '../step-deps-layout.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
-import { LdstQueue } from './ldst-queue.js';
-import { hashIndex } from './index-hash.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { RegisterTable } from './register-table.js';
 import { IssuePipeline } from './operand-collector.js';
 import { IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
-import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
-import { coalesce } from './coalescer.js';
 import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
-import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
+import { LOAD_SLOTS, LoadStoreUnit } from './load-store-unit.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
+import { popcount } from './rt/rt-chunk-requests.js';
 import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
 import type { RtUnit } from './rt/rt-unit.js';
 import { rtUnitFor } from './rt/rt-unit-for.js';
@@ -121,24 +118,13 @@ export class SmStats {
 
 const NO_REGS = new Int32Array(0);
 const NO_CLASSES = new Uint8Array(0);
-/** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
-const LOAD_SLOTS = 16;
-/** ldInst of the load slot that carries ray virtualization's state loads. */
-const STATE_LOAD = -2;
 const INST_BYTES = 16;
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 export class Sm implements MemClient, CtaSlots {
   readonly l1: L1DataCache;
   readonly rtCache: L1DataCache;
   readonly rt: RtUnit;
   readonly icache: Cache;
-  private readonly bankUnitLog2: number;
   readonly stats = new SmStats();
   /** The warp-timeline recorder's hooks, when a timeline is recorded (attachTimeline); null costs one check per call site. */
   private timeline: SmTimelineHooks | null = null;
@@ -148,16 +134,14 @@ export class Sm implements MemClient, CtaSlots {
   /**
    * Per context, what the issue path reads of its step, so it need not load the step object (a
    * fresh allocation, rarely in the CPU caches): the instruction count (0 without a step), the
-   * per-piece tables (shared by every warp running the piece), the active lanes, and the index of
-   * the next instruction with memory accesses (-1: none left). Set with the step (holdStep).
+   * per-piece tables (shared by every warp running the piece) and the active lanes. Set with the
+   * step (holdStep).
    */
   private readonly stepInsts: Int32Array;
   private readonly stepDeps: (StepDeps | undefined)[];
   private readonly stepClasses: Uint8Array[];
   private readonly stepLanes: Int32Array;
-  private readonly nextMemInst: Int32Array;
   private readonly instIdx: Int32Array;
-  private readonly memIdx: Int32Array;
   private readonly nextIssueAt: Float64Array;
   /** Per context: which in-step results each instruction waits for. */
   private readonly scoreboard: InstructionScoreboard;
@@ -181,12 +165,6 @@ export class Sm implements MemClient, CtaSlots {
   private readonly schedBusyUntil: Float64Array;
   /** Register writebacks across steps, per warp (register-table.ts). */
   private readonly regs: RegisterTable;
-  /** Per load slot (context * LOAD_SLOTS + k): responses still to come, the instruction and the step it belongs to. */
-  private readonly ldLeft: Int32Array;
-  private readonly ldInst: Int32Array;
-  private readonly ldStep: (WarpStep | null)[];
-  /** The load slot sendMemory gave the instruction it queued last (-1: none, it loads nothing). */
-  private lastLoadSlot = -1;
   /** The issue stage: ID_OC registers, operand collector, register banks, units, writeback (operand-collector.ts). */
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
@@ -197,10 +175,8 @@ export class Sm implements MemClient, CtaSlots {
   private forbidUnit = -1;
   /** The unit class of the instruction tryIssueCtx issued last. */
   private lastUnit = -1;
-  private readonly ldst = new LdstQueue();
-  /** The LD/ST unit's L1D latency pipelines, one per bank (gpgpu_l1_latency stages). */
-  private readonly l1Pipe: L1LatencyQueue;
-  private readonly l1Lookup: L1Lookup;
+  /** The LD/ST unit: load slots, request expansion, queue and L1D pipelines (load-store-unit.ts). */
+  private readonly lsu: LoadStoreUnit;
   private readonly ctaLeft = new Map<number, number>();
   private readonly ctaSizes = new Map<number, number>();
   private resident = 0;
@@ -237,12 +213,6 @@ export class Sm implements MemClient, CtaSlots {
    * accounts for exactly (ITS contexts), so issueWake runs.
    */
   private scanWake = Infinity;
-  /**
-   * One immutable waiter per load slot, made at the slot's first load, so loads allocate nothing
-   * after that; most slots (those of ITS contexts never used) never get one, which spares the heap
-   * 16 objects per context of every SM.
-   */
-  private readonly slotWaiter: (Waiter | null)[];
 
   constructor(
     private readonly cfg: GpuConfig,
@@ -258,9 +228,7 @@ export class Sm implements MemClient, CtaSlots {
     this.stepDeps = new Array<StepDeps | undefined>(nc).fill(undefined);
     this.stepClasses = new Array<Uint8Array>(nc).fill(NO_CLASSES);
     this.stepLanes = new Int32Array(nc);
-    this.nextMemInst = new Int32Array(nc).fill(-1);
     this.instIdx = new Int32Array(nc);
-    this.memIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
     this.pipe = new IssuePipeline(cfg);
     // Longest issue-to-result time of one instruction, but for double precision, which no ray tracing shader uses.
@@ -287,9 +255,6 @@ export class Sm implements MemClient, CtaSlots {
     this.schedWake = new Float64Array(cfg.schedulersPerSm);
     this.schedEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.regs = new RegisterTable(n);
-    this.ldLeft = new Int32Array(nc * LOAD_SLOTS);
-    this.ldInst = new Int32Array(nc * LOAD_SLOTS);
-    this.ldStep = new Array<WarpStep | null>(nc * LOAD_SLOTS).fill(null);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
     const tables = RT_TABLE_BASE + id * nc * INTERSECTION_TABLE_BYTES;
@@ -300,11 +265,7 @@ export class Sm implements MemClient, CtaSlots {
       hitStoreBase: RT_HIT_STORE_BASE + id * 2 ** 32,
     }, id, mech.treelets);
     this.icache = new Cache(cfg.il1);
-    this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
-    this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
-    this.l1Lookup = (sector, bytes, words, kind, slot, local, now) =>
-      this.l1.accessSector(sector, bytes, kind, ReqSource.Shader, kind === ReqKind.Store ? null : this.waiterOf(slot), now, local, words);
-    this.slotWaiter = new Array<Waiter | null>(nc * LOAD_SLOTS).fill(null);
+    this.lsu = new LoadStoreUnit(cfg, this.l1, this, nc, this.stats);
   }
 
   get residentWarps(): number {
@@ -371,12 +332,11 @@ export class Sm implements MemClient, CtaSlots {
   onResponse(w: Waiter, now: number): void {
     const c = (w.tag / LOAD_SLOTS) | 0;
     --this.pendingMem[c];
-    if (--this.ldLeft[w.tag]! === 0) {
+    if (this.lsu.responseArrived(w.tag)) {
       // The load's data is written back in the next cycle: its readers in this step and later ones may issue then.
-      const step = this.ldStep[w.tag]!;
-      const i = this.ldInst[w.tag]!;
-      this.ldStep[w.tag] = null;
-      this.ldInst[w.tag] = 0;
+      const step = this.lsu.loadStep(w.tag);
+      const i = this.lsu.loadInst(w.tag);
+      this.lsu.release(w.tag);
       if (step !== null && step === this.steps[c]) this.scoreboard.settle(c, i, now + 1);
       // Its readers may be in any context of the warp (ITS splits share the register table).
       const slot = c % this.n;
@@ -406,7 +366,8 @@ export class Sm implements MemClient, CtaSlots {
     this.rt.cycle(now);
     this.l1.cycle(now, reqNet);
     if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
-    this.ldstCycle(now);
+    // Room in the queue matters only to an instruction it refused.
+    if (this.lsu.cycle(now) > 0 && this.wakeOnAnyEvent) this.wakeIssue();
     if (this.virt !== null) this.virt.suspendWaiting(now);
     if (now < this.wakeAt) return false;
     this.slotsChanged = false;
@@ -439,31 +400,6 @@ export class Sm implements MemClient, CtaSlots {
     // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
     else this.wakeAt = this.slotsChanged ? now + 1 : Number.isNaN(this.scanWake) ? this.issueWake(now) : Math.max(now + 1, this.scanWake);
     return issued;
-  }
-
-  /**
-   * The LD/ST unit's L1D path, in GPGPU-Sim's order (ldst_unit::cycle): the access at stage 0 of
-   * each bank's latency pipeline looks up the tags, then queued accesses enter the pipelines, per
-   * LD/ST unit at most one per bank each cycle, stopping at the first bank whose last stage is
-   * occupied (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks).
-   */
-  private ldstCycle(now: number): void {
-    this.l1Pipe.cycle(now, this.l1Lookup);
-    const banks = this.cfg.l1Banks;
-    const q = this.ldst;
-    for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
-      if (q.headReadyAt() > now) break;
-      const addr = q.headAddr();
-      const words = q.headWords();
-      const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;
-      if (!this.l1Pipe.canEnter(bank, now)) {
-        this.stats.l1BankConflicts++;
-        break;
-      }
-      this.l1Pipe.enter(bank, this.l1.sectorOf(addr), q.headBytes(), words, q.headKind(), q.headSlot(), q.headLocal(), now);
-      q.shift();
-      if (this.wakeOnAnyEvent) this.wakeIssue();
-    }
   }
 
   private issueFrom(s: number, now: number): boolean {
@@ -554,22 +490,21 @@ export class Sm implements MemClient, CtaSlots {
 
   /** Context c starts `next` from its first instruction, once its instruction fetch is done. */
   private startStep(c: number, next: WarpStep, now: number): void {
-    this.memIdx[c] = 0;
-    this.holdStep(c, next);
+    this.holdStep(c, next, 0);
     this.scoreboard.startStep(c);
     this.instIdx[c] = 0;
     this.rtSent[c] = 0;
     this.nextIssueAt[c] = now + this.fetchDelay(next);
   }
 
-  /** Context c holds `step` (null: none), at memory access memIdx[c]: what the issue path reads of it. */
-  private holdStep(c: number, step: WarpStep | null): void {
+  /** Context c holds `step` (null: none) from its memory access k on: what the issue path reads of it. */
+  private holdStep(c: number, step: WarpStep | null, k = 0): void {
     this.steps[c] = step;
     this.stepInsts[c] = step === null ? 0 : step.insts;
     this.stepDeps[c] = step === null ? undefined : step.deps;
     this.stepClasses[c] = step === null ? NO_CLASSES : step.opClasses;
     this.stepLanes[c] = step === null ? 0 : popcount(step.activeMask);
-    this.nextMemInst[c] = step === null ? -1 : nextMemoryInst(step, this.memIdx[c]!);
+    this.lsu.hold(c, step, k);
   }
 
   /**
@@ -727,8 +662,9 @@ export class Sm implements MemClient, CtaSlots {
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
       return this.refusedUntilEvent();
     }
-    const queuedBefore = this.ldst.length;
-    if (!this.sendMemory(c, step, i)) return this.refusedUntilEvent();
+    const queuedBefore = this.lsu.queued;
+    if (!this.lsu.send(c, step, i)) return this.refusedUntilEvent();
+    this.pendingMem[c]! += this.lsu.responses;
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
       if (this.virt !== null) this.virt.accepted(c);
@@ -750,7 +686,7 @@ export class Sm implements MemClient, CtaSlots {
       else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
       if (mem) {
         // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
-        this.ldst.readyFrom(queuedBefore, this.pipe.execAt);
+        this.lsu.readyFrom(queuedBefore, this.pipe.execAt);
         done = this.pipe.execAt;
       } else {
         done = this.pipe.writebackAt;
@@ -767,7 +703,7 @@ export class Sm implements MemClient, CtaSlots {
     this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     // A load's readers wait for its data (settled by onResponse).
-    const loads = this.lastLoadSlot >= 0;
+    const loads = this.lsu.loadSlot >= 0;
     if (deps !== undefined) this.regs.written(slot, deps, i, loads ? Infinity : done);
     this.scoreboard.issued(c, i, loads ? Infinity : done);
     this.nextIssueAt[c] = now + Math.max(1, count);
@@ -823,75 +759,6 @@ export class Sm implements MemClient, CtaSlots {
     return false;
   }
 
-  /** Coalesces instruction i's accesses of context `slot`; false (nothing queued) if the LD/ST queue lacks room. */
-  private sendMemory(slot: number, step: WarpStep, i: number): boolean {
-    this.lastLoadSlot = -1;
-    if (this.nextMemInst[slot] !== i) return true;
-    const mem = step.memory;
-    let k = this.memIdx[slot]!;
-    // A load slot for its responses (its waiter tells the scoreboard which load is back).
-    let ls = -1;
-    for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
-      if (mem[j]!.kind === 'store') continue;
-      for (let e = slot * LOAD_SLOTS, end = e + LOAD_SLOTS; e < end; e++) {
-        if (this.ldStep[e] === null && this.ldLeft[e] === 0) {
-          ls = e;
-          break;
-        }
-      }
-      if (ls < 0) return false;
-      break;
-    }
-    // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
-    // expanding uncoalesced per-thread accesses into their requests is the expensive part.
-    const queued = this.ldst.length;
-    if (queued > 0) {
-      let least = 0;
-      for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
-        const a = mem[j]!;
-        least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : 1;
-      }
-      if (queued + least > this.cfg.ldstQueueSize) return false;
-    }
-    // The requests go straight into the queue, and are taken back if the instruction does not fit.
-    const q = this.ldst;
-    let responses = 0;
-    let loadLanes = 0;
-    let storeLanes = 0;
-    for (; k < mem.length && mem[k]!.instIndex === i; k++) {
-      const a = mem[k]!;
-      if (a.space === 'traversal' && !this.cfg.rt.traversalDataLoads) continue;
-      const before = q.length;
-      const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
-      const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
-      q.setAccess(kind, ls >= 0 ? ls : slot * LOAD_SLOTS, a.space === 'local' || (a.space === 'rtState' && !perThread));
-      if (perThread) perThreadRequests(a, q);
-      else coalesce(a, q);
-      if (kind !== ReqKind.Store) responses += q.length - before;
-      if (kind === ReqKind.Load) loadLanes += popcount(a.laneMask);
-      else if (kind === ReqKind.Store) storeLanes += popcount(a.laneMask);
-    }
-    // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
-    // a wide value) still goes when the queue is empty, as it would drain through it in order.
-    if (queued > 0 && q.length > this.cfg.ldstQueueSize) {
-      q.dropNewest(q.length - queued);
-      return false;
-    }
-    // Counted once the instruction goes (a refused one is retried and would count again).
-    this.stats.loadThreads += loadLanes;
-    this.stats.storeThreads += storeLanes;
-    this.memIdx[slot] = k;
-    this.nextMemInst[slot] = nextMemoryInst(step, k);
-    this.pendingMem[slot]! += responses;
-    if (responses > 0) {
-      this.ldLeft[ls] = responses;
-      this.ldInst[ls] = i;
-      this.ldStep[ls] = step;
-      this.lastLoadSlot = ls;
-    }
-    return true;
-  }
-
   private finishWarp(slot: number, now: number): void {
     this.account(now);
     if (this.timeline !== null) this.timeline.finish(slot, now);
@@ -936,7 +803,7 @@ export class Sm implements MemClient, CtaSlots {
     const out: SlotState[] = [];
     for (let slot = 0; slot < this.n; slot++) {
       if (this.ctaOf[slot] !== cta) continue;
-      out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.memIdx[slot]!, lastStep: this.lastStep[slot]! });
+      out.push({ warp: this.warps[slot]!, step: this.steps[slot]!, instIdx: this.instIdx[slot]!, memIdx: this.lsu.memoryIndex(slot), lastStep: this.lastStep[slot]! });
       this.warps[slot] = null;
       this.holdStep(slot, null);
       this.inRt[slot] = 0;
@@ -964,8 +831,7 @@ export class Sm implements MemClient, CtaSlots {
     for (const sw of warps) {
       while (this.warps[slot] !== null) slot++;
       this.warps[slot] = sw.warp;
-      this.memIdx[slot] = sw.memIdx;
-      this.holdStep(slot, sw.step);
+      this.holdStep(slot, sw.step, sw.memIdx);
       this.scoreboard.startStep(slot);
       this.clearRegisters(slot);
       this.instIdx[slot] = sw.instIdx;
@@ -986,31 +852,15 @@ export class Sm implements MemClient, CtaSlots {
     return slots;
   }
 
-  private waiterOf(tag: number): Waiter {
-    return this.slotWaiter[tag] ?? (this.slotWaiter[tag] = { client: this, tag });
-  }
-
   /** A new warp in context c: no register write or load of the warp before is pending for it. */
   private clearRegisters(c: number): void {
     this.regs.clear(c % this.n);
-    this.ldLeft.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
-    this.ldStep.fill(null, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
-    this.ldInst.fill(0, c * LOAD_SLOTS, (c + 1) * LOAD_SLOTS);
+    this.lsu.clearContext(c);
   }
 
   stateAccess(addr: number, bytes: number, kind: ReqKind, slot: number): void {
-    let tag = slot < 0 ? 0 : slot * LOAD_SLOTS;
-    if (kind === ReqKind.Load) {
-      // State loads share one load slot of the context (instruction STATE_LOAD): the warp waits for all of them.
-      let e = -1;
-      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldInst[k] === STATE_LOAD && this.ldLeft[k]! > 0) e = k;
-      for (let k = slot * LOAD_SLOTS, end = k + LOAD_SLOTS; k < end && e < 0; k++) if (this.ldStep[k] === null && this.ldLeft[k] === 0) e = k;
-      this.ldInst[e] = STATE_LOAD;
-      this.ldLeft[e]!++;
-      tag = e;
-      this.pendingMem[slot]++;
-    }
-    this.ldst.push(addr, bytes, bytes >= 128 ? 0xffffffff : ((1 << (bytes >> 2)) - 1) >>> 0, kind, tag, false);
+    if (kind === ReqKind.Load) this.pendingMem[slot]++;
+    this.lsu.stateAccess(addr, bytes, kind, slot);
   }
 
   /** The RT unit finished the traceRay with this ticket. */
@@ -1082,13 +932,13 @@ export class Sm implements MemClient, CtaSlots {
   nextEvent(now: number): number {
     let t = Math.min(this.rt.nextEvent(now), this.l1.nextEvent(now));
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
-    if (this.ldst.length > 0) return now + 1;
-    t = Math.min(t, this.l1Pipe.nextEvent(now));
+    if (this.lsu.queued > 0) return now + 1;
+    t = Math.min(t, this.lsu.nextEvent(now));
     return Math.min(t, Math.max(now + 1, this.wakeAt));
   }
 
   idle(): boolean {
-    return this.resident === 0 && this.ldst.length === 0 && this.l1Pipe.length === 0 && this.l1.idle() && this.rt.idle();
+    return this.resident === 0 && this.lsu.idle() && this.l1.idle() && this.rt.idle();
   }
 
   /** For the deadlock watchdog (watchdog.ts): the RT unit's oldest warp and what its first unfinished ray waits on. */
@@ -1102,7 +952,7 @@ export class Sm implements MemClient, CtaSlots {
   /** For the deadlock watchdog (watchdog.ts): each resident warp and the unit it waits on. */
   stalledWarps(now: number): { slot: number; cta: number; unit: string }[] {
     const out: { slot: number; cta: number; unit: string }[] = [];
-    const queued = this.ldst.length;
+    const queued = this.lsu.queued;
     for (let slot = 0; slot < this.n; slot++) {
       if (this.warps[slot] === null) continue;
       let unit = queued > 0 ? `the LD/ST unit (${queued} accesses queued)` : 'the warp scheduler (no instruction ready to issue)';
@@ -1118,14 +968,4 @@ export class Sm implements MemClient, CtaSlots {
     }
     return out;
   }
-}
-
-/** The instruction of the step's memory access k (-1: past its last). */
-function nextMemoryInst(step: WarpStep, k: number): number {
-  return k < step.memory.length ? step.memory[k]!.instIndex : -1;
-}
-
-/** Index of the lowest 4-byte word a word mask touches (0 for an empty mask). */
-function firstWord(words: number): number {
-  return words === 0 ? 0 : 31 - Math.clz32(words & -words);
 }

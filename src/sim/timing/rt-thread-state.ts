@@ -20,7 +20,7 @@ import { RT_STATE_ALLOC_BYTES } from '../functional/rt-state-storage.js';
 export const RT_STATE_BASE = 2 ** 46;
 /** Base of the per-warp intersection tables the RT unit writes (rt/rt-unit.ts). */
 export const RT_TABLE_BASE = 2 ** 47;
-/** Base of the RT units' triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each), one 2^32-byte region per SM. */
+/** Base of the GPU's device heap (device-heap.ts), from which the RT units allocate their triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each). */
 export const RT_HIT_STORE_BASE = 2 ** 50;
 /** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block (each variable starts one: rt-state-storage.ts). */
 export const RT_STATE_BLOCK_BYTES = RT_STATE_ALLOC_BYTES;

@@ -8,15 +8,15 @@
  * Hours on two cores: `npm run bench` leaves it out (bench/main.ts runs it only by name). Each
  * finished run is kept as JSON under .bench/completion/<simulator commit>/ (the case studies' key:
  * the last commit that changed src/ or workloads/), so an interrupted sweep resumes where it
- * stopped, and `--docs` writes every run of this commit into docs/calibration.md's
- * generated:completion block.
+ * stopped, and `--docs` writes every case into docs/calibration.md's generated:completion block:
+ * this commit's run, or the newest earlier one, each row naming its commit.
  *
  *   npm run bench -- completion                                  # everything
  *   npx tsx bench/completion.ts --workloads pt,ao --presets rtx2060 --sizes 256 [--spp 2] [--docs]
  *   npx tsx bench/completion.ts --run WORKLOAD PRESET SIZE SPP   # one run, JSON on stdout (internal)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
@@ -135,20 +135,35 @@ for (const size of sizes) {
 process.stdout.write(`completed ${done.length} of ${done.length + failed.length} runs${failed.length ? `; failed: ${failed.join('; ')}` : ''}\n`);
 if (args.includes('--docs')) process.stdout.write(`completion: wrote ${writeDoc()} at ${commit}\n`);
 
-/** Every run stored for this commit (not only this invocation's), as a table per size. */
+/**
+ * A table per size of every case stored: this commit's run of it, or else the newest run of it at
+ * an earlier simulator commit (a sweep takes hours, so a partial rerun adds to the last full one
+ * rather than hiding it). Each row names the commit it ran at; the block's marker names this one.
+ */
 function writeDoc(): string {
-  const runs = readdirSync(cacheDir).filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as StoredRun)
-    .sort((a, b) => a.size - b.size || a.preset.localeCompare(b.preset) || a.workload.localeCompare(b.workload));
+  const root = join(repoRoot, '.bench', 'completion');
+  const latest = new Map<string, StoredRun & { at: string; mtime: number }>();
+  for (const dir of readdirSync(root)) {
+    for (const f of readdirSync(join(root, dir)).filter((x) => x.endsWith('.json'))) {
+      const path = join(root, dir, f);
+      const r = { ...(JSON.parse(readFileSync(path, 'utf8')) as StoredRun), at: dir, mtime: statSync(path).mtimeMs };
+      const key = `${r.workload} ${r.preset} ${r.size} ${r.spp}`;
+      const had = latest.get(key);
+      const mine = r.at === commit;
+      if (had === undefined || (mine && had.at !== commit) || (mine === (had.at === commit) && r.mtime > had.mtime)) latest.set(key, r);
+    }
+  }
+  const runs = [...latest.values()].sort((a, b) => a.size - b.size || a.preset.localeCompare(b.preset) || a.workload.localeCompare(b.workload));
   const lines: string[] = [];
   for (const size of [...new Set(runs.map((r) => r.size))]) {
     const at = runs.filter((r) => r.size === size);
     const ok = at.filter((r) => r.error === undefined);
-    lines.push(`**${size}x${size}**, ${at[0]!.spp} spp: ${ok.length} of ${at.length} runs completed.`, '',
-      '| workload | preset | cycles | wall s | CPU s | peak RSS MB | load | result |', '|---|---|---|---|---|---|---|---|');
+    const commits = [...new Set(at.map((r) => r.at))];
+    lines.push(`**${size}x${size}**, ${at[0]!.spp} spp: ${ok.length} of ${at.length} runs completed, at simulator commit${commits.length > 1 ? 's' : ''} ${commits.join(', ')}.`, '',
+      '| workload | preset | cycles | wall s | CPU s | peak RSS MB | load | simulator commit | result |', '|---|---|---|---|---|---|---|---|---|');
     for (const r of at) {
       lines.push(`| ${r.workload} | ${r.preset} | ${r.cycles === undefined ? '—' : fmt(r.cycles)} | ${r.wallSeconds.toFixed(0)} | ` +
-        `${r.cpuSeconds.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.load?.toFixed(1) ?? '—'} | ${r.error === undefined ? 'completed' : r.error.replaceAll('|', '/')} |`);
+        `${r.cpuSeconds.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.load?.toFixed(1) ?? '—'} | ${r.at} | ${r.error === undefined ? 'completed' : r.error.replaceAll('|', '/')} |`);
     }
     lines.push('');
   }

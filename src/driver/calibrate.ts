@@ -68,8 +68,12 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'max_icnt2mem_latency', fromStats: 'max_icnt2mem_latency' },
   { name: 'max_icnt2sh_latency', fromStats: 'max_icnt2sh_latency' },
   // Where replies and requests wait in the local crossbar: packets per input / output FIFO per cycle.
+  { name: 'Req_Network_conflicts_per_cycle_util', fromStats: 'Req_Network_conflicts_per_cycle_util' },
+  { name: 'Req_Bank_Level_Parallism', fromStats: 'Req_Bank_Level_Parallism' },
   { name: 'Req_Network_in_buffer_avg_util', fromStats: 'Req_Network_in_buffer_avg_util' },
   { name: 'Req_Network_out_buffer_avg_util', fromStats: 'Req_Network_out_buffer_avg_util' },
+  { name: 'Reply_Network_conflicts_per_cycle_util', fromStats: 'Reply_Network_conflicts_per_cycle_util' },
+  { name: 'Reply_Bank_Level_Parallism', fromStats: 'Reply_Bank_Level_Parallism' },
   { name: 'Reply_Network_in_buffer_avg_util', fromStats: 'Reply_Network_in_buffer_avg_util' },
   { name: 'Reply_Network_out_buffer_avg_util', fromStats: 'Reply_Network_out_buffer_avg_util' },
   // Vulkan-Sim prints Row_Buffer_Locality of one channel only (the last DRAM it printed), so it is shown, not targeted.

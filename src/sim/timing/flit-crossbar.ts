@@ -93,7 +93,7 @@ export class FlitCrossbar implements Network {
   advance(_now: number): void {}
 
   /** The flit crossbar has no GPGPU-Sim input and output FIFOs to report. */
-  bufferOccupancy(): null {
+  counters(): null {
     return null;
   }
 

@@ -25,7 +25,7 @@ import { DramStats } from './dram.js';
 import { FlitCrossbar } from './flit-crossbar.js';
 import { LocalCrossbar } from './local-crossbar.js';
 import { MemLatencyStats } from './mem-latency-stats.js';
-import type { Network } from './network.js';
+import type { CrossbarCounters, Network } from './network.js';
 import { MemoryPartition } from './memory-partition.js';
 import { ReplyEjection } from './reply-ejection.js';
 import { RtStats } from './rt/rt-stats.js';
@@ -33,6 +33,8 @@ import { Sm, SmStats, type TimingWarp } from './sm.js';
 import { type StatsInput, type TimingStats, buildStats } from './stats.js';
 import type { TimelineRecorder } from './timeline.js';
 import { DeadlockWatchdog } from './watchdog.js';
+import { DeviceHeap } from './device-heap.js';
+import { RT_HIT_STORE_BASE } from './rt-thread-state.js';
 import { RayVirtualization, VirtualizationStats } from './ray-virtualization.js';
 import type { TreeletMap } from '../rt/treelets.js';
 import { TreeletPolicy } from './treelets/treelet-policy.js';
@@ -94,7 +96,7 @@ export class Gpu {
       this.replyNet = new FlitCrossbar(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     }
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map, this.memLatency));
-    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}) };
+    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}), hitStoreHeap: new DeviceHeap(RT_HIT_STORE_BASE) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.ejection = new ReplyEjection(cfg.numSms, cfg.ejection.clusterBuffer, cfg.ejection.ldstResponseBuffer, fillPortCycles(cfg.l1d), this.memLatency);
     this.partitionWake = new Float64Array(this.partitions.length);
@@ -326,16 +328,14 @@ export interface AggregateStats {
   virtualization: VirtualizationStats | null;
   icntPackets: number;
   icntBytes: number;
-  /** Packets held in the local crossbar's FIFOs, summed over cycles (null under the flit crossbar). */
-  icntBuffers: IcntBufferSums | null;
+  /** The local crossbar's counters per subnet (null under the flit crossbar). */
+  icntCounters: IcntCounters | null;
   memLatency: MemLatencyStats;
 }
 
-export interface IcntBufferSums {
-  reqIn: number;
-  reqOut: number;
-  replyIn: number;
-  replyOut: number;
+export interface IcntCounters {
+  req: CrossbarCounters;
+  reply: CrossbarCounters;
 }
 
 export function aggregateStats(gpu: Gpu): AggregateStats {
@@ -361,15 +361,15 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
     sm, l1d, l2, dram, rt, treelet, virtualization,
     icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
     icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
-    icntBuffers: icntBufferSums(gpu),
+    icntCounters: icntCounters(gpu),
     memLatency: Object.assign(new MemLatencyStats(), gpu.memLatency),
   };
 }
 
-function icntBufferSums(gpu: Gpu): IcntBufferSums | null {
-  const req = gpu.reqNet.bufferOccupancy();
-  const reply = gpu.replyNet.bufferOccupancy();
-  return req && reply ? { reqIn: req.inSum, reqOut: req.outSum, replyIn: reply.inSum, replyOut: reply.outSum } : null;
+function icntCounters(gpu: Gpu): IcntCounters | null {
+  const req = gpu.reqNet.counters();
+  const reply = gpu.replyNet.counters();
+  return req && reply ? { req, reply } : null;
 }
 
 /** What `buildStats` needs, from aggregated counters over `cycles` cycles and the samples of those cycles. */
@@ -397,7 +397,7 @@ export function statsInput(
     rt: a.rt,
     icntPackets: a.icntPackets,
     icntBytes: a.icntBytes,
-    icntBuffers: a.icntBuffers,
+    icntCounters: a.icntCounters,
     numSubPartitions: config.numMemChannels * config.subPartitionsPerChannel,
     memLatency: a.memLatency,
     sampleInterval: config.statsSampleInterval,

@@ -17,7 +17,7 @@
  * exceeds its limit.
  */
 import type { MemRequest } from './mem-request.js';
-import { type Network, PACKET_HEADER_BYTES } from './network.js';
+import { type CrossbarCounters, type Network, PACKET_HEADER_BYTES } from './network.js';
 
 export interface LocalCrossbarConfig {
   inBufferLimit: number;
@@ -103,6 +103,13 @@ export class LocalCrossbar implements Network {
   /** Packets held in input / output FIFOs, summed over cycles (GPGPU-Sim in_buffer_util, out_buffer_util). */
   private inUtil = 0;
   private outUtil = 0;
+  /** Cycles some input held a packet (GPGPU-Sim cycles_util), the packets moved in them (reqs_util), and the head conflicts in them (conflicts_util). */
+  private activeCycles = 0;
+  private movedActive = 0;
+  private conflictsActive = 0;
+  /** Inputs holding a packet, and outputs some input's head is for: their difference is iSLIP's head conflicts. */
+  private busyInputs = 0;
+  private headOutputs = 0;
 
   constructor(
     nShader: number,
@@ -134,8 +141,9 @@ export class LocalCrossbar implements Network {
     }
     const out = this.dstBase + dst;
     if (input.length === 0) {
-      this.headsFor[out]!++;
+      if (this.headsFor[out]!++ === 0) this.headOutputs++;
       this.headDst[this.srcBase + src] = out;
+      this.busyInputs++;
     }
     input.push(req, out);
     this.queuedIn++;
@@ -162,16 +170,23 @@ export class LocalCrossbar implements Network {
 
   advance(_now: number): void {
     if (this.queuedIn > 0) {
-      if (this.cfg.arbiter === 1) this.islip();
-      else this.roundRobin();
+      this.activeCycles++;
+      if (this.cfg.arbiter === 1) {
+        // iSLIP_Advance's count before it arbitrates: inputs whose head is for an output an earlier input's head is for.
+        this.conflictsActive += this.busyInputs - this.headOutputs;
+        this.islip();
+      } else this.roundRobin();
     }
     // A cycle the GPU skips is one in which this subnet holds nothing, so summing per call is exact.
     this.inUtil += this.queuedIn;
     this.outUtil += this.queuedOut;
   }
 
-  bufferOccupancy(): { inSum: number; outSum: number; inputs: number; outputs: number } {
-    return { inSum: this.inUtil, outSum: this.outUtil, inputs: this.srcHi - this.srcLo, outputs: this.dstHi - this.dstLo };
+  counters(): CrossbarCounters {
+    return {
+      packets: this.packets, inSum: this.inUtil, outSum: this.outUtil,
+      activeCycles: this.activeCycles, movedActive: this.movedActive, conflictsActive: this.conflictsActive,
+    };
   }
 
   /** xbar_router::iSLIP_Advance. */
@@ -213,9 +228,13 @@ export class LocalCrossbar implements Network {
       if (out < 0) continue;
       if (this.outLength[out]! + 1 > limit) {
         this.outBufferFull++;
+        if (this.issued[out] === 1) this.conflictsActive++;
         continue;
       }
-      if (this.issued[out] === 1) continue;
+      if (this.issued[out] === 1) {
+        this.conflictsActive++;
+        continue;
+      }
       this.move(node, out);
       this.issued[out] = 1;
     }
@@ -225,16 +244,20 @@ export class LocalCrossbar implements Network {
   /** Moves the head packet of input node `node` to output `out`. */
   private move(node: number, out: number): void {
     const input = this.inQ[node]!;
-    this.headsFor[out]!--;
+    if (--this.headsFor[out]! === 0) this.headOutputs--;
     this.outQ[out]!.push(input.shift(), out);
     this.outLength[out]!++;
     if (input.length > 0) {
       const next = input.frontDst();
-      this.headsFor[next]!++;
+      if (this.headsFor[next]!++ === 0) this.headOutputs++;
       this.headDst[node] = next;
-    } else this.headDst[node] = -1;
+    } else {
+      this.headDst[node] = -1;
+      this.busyInputs--;
+    }
     this.queuedIn--;
     this.queuedOut++;
+    this.movedActive++;
   }
 
   nextEvent(now: number): number {

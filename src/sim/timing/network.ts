@@ -26,15 +26,26 @@ export interface Network {
   nextDelivery(): number;
   /** Moves packets through the network: called once per cycle, after the memory side and before the SMs. */
   advance(now: number): void;
-  /**
-   * GPGPU-Sim's buffer utilisation (local_interconnect.cc in_buffer_util / out_buffer_util): the
-   * packets held in the input and output FIFOs, summed over every cycle after the packets moved;
-   * null for a network without those FIFOs.
-   */
-  bufferOccupancy(): { inSum: number; outSum: number; inputs: number; outputs: number } | null;
+  /** GPGPU-Sim's local crossbar counters (local_interconnect.cc); null for a network without its FIFOs. */
+  counters(): CrossbarCounters | null;
   /** Earliest cycle at which anything in the network can change (for event skipping). */
   nextEvent(now: number): number;
   idle(): boolean;
+}
+
+/** What GPGPU-Sim's xbar_router counts, for its DisplayStats lines. */
+export interface CrossbarCounters {
+  /** Packets injected (packets_num). */
+  packets: number;
+  /** Packets held in the input and output FIFOs, summed over every cycle after the packets moved (in_buffer_util, out_buffer_util). */
+  inSum: number;
+  outSum: number;
+  /** Cycles in which some input FIFO held a packet (cycles_util). */
+  activeCycles: number;
+  /** Packets moved to output FIFOs in those cycles (reqs_util). */
+  movedActive: number;
+  /** Head-of-line conflicts in those cycles (conflicts_util): under iSLIP, inputs whose head packet is for an output an earlier input's head is for. */
+  conflictsActive: number;
 }
 
 /** Header bytes of every packet (address, command). */

@@ -9,8 +9,9 @@
  *   to one word is then one request per active lane, and stores write through to the L2 as
  *   other global stores do. That is where most of Vulkan-Sim's L2 write traffic comes from.
  *
- * Invariant: `per_thread` requests are one per active lane and 32-bit word, in lane order then
- * word order, each 32 bytes (one sector) at its thread's own block.
+ * Invariant: `per_thread` requests are one per active lane and 32-bit word, in word order then
+ * lane order (one scalar PTX instruction per word), each 32 bytes (one sector) at its thread's own
+ * block.
  */
 import { LINE_BYTES, SECTOR_BYTES, type LineRequestSink } from './coalescer.js';
 import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
@@ -20,7 +21,7 @@ import { RT_STATE_ALLOC_BYTES } from '../functional/rt-state-storage.js';
 export const RT_STATE_BASE = 2 ** 46;
 /** Base of the per-warp intersection tables the RT unit writes (rt/rt-unit.ts). */
 export const RT_TABLE_BASE = 2 ** 47;
-/** Base of the RT units' triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each), one 2^32-byte region per SM. */
+/** Base of the GPU's device heap (device-heap.ts), from which the RT units allocate their triangle-hit result stores (Vulkan-Sim RT_WRITE_BACK_SIZE each). */
 export const RT_HIT_STORE_BASE = 2 ** 50;
 /** gpgpusim_alloc's alignment: each allocation starts a new 256-byte block (each variable starts one: rt-state-storage.ts). */
 export const RT_STATE_BLOCK_BYTES = RT_STATE_ALLOC_BYTES;
@@ -49,13 +50,17 @@ export function perThreadRequestCount(access: MemAccess): number {
   return lanes * Math.max(1, Math.ceil(access.size / 4));
 }
 
-/** Appends the `per_thread` requests of one rtState access. */
+/**
+ * Appends the `per_thread` requests of one rtState access, word by word, every active lane for
+ * each word: Vulkan-Sim's NIR-to-PTX scalarises a vector load or store into one 32-bit instruction
+ * per component, each of which makes one request per active lane, in lane order.
+ */
 export function perThreadRequests(access: MemAccess, out: LineRequestSink): void {
   const words = Math.max(1, Math.ceil(access.size / 4));
-  for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
-    const lane = 31 - Math.clz32(m & -m);
-    const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
-    for (let k = 0; k < words; k++) {
+  for (let k = 0; k < words; k++) {
+    for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
+      const lane = 31 - Math.clz32(m & -m);
+      const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
       const offset = (word + k) * 4;
       const inBlock = offset % RT_STATE_BLOCK_BYTES;
       const a = perThreadAddress(warp, lane, offset);

@@ -53,6 +53,7 @@ import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
 import type { RtUnit } from './rt/rt-unit.js';
 import { rtUnitFor } from './rt/rt-unit-for.js';
 import { RT_HIT_STORE_BASE, RT_TABLE_BASE } from './rt-thread-state.js';
+import { DeviceHeap } from './device-heap.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 import { type CtaSlots, CtaSuspension, type RayVirtualization, type SlotState, type SuspendedCta } from './ray-virtualization.js';
 import type { TreeletMap } from '../rt/treelets.js';
@@ -63,6 +64,8 @@ export interface SmMechanisms {
   treelets?: TreeletMap;
   /** The GPU-wide table of terminated CTAs (rt_ray_virtualization). */
   virt?: RayVirtualization;
+  /** The GPU's device heap, which the RT units' hit stores allocate from (an SM built alone gets its own). */
+  hitStoreHeap?: DeviceHeap;
 }
 
 /** What the timing model needs from the functional core. */
@@ -262,7 +265,7 @@ export class Sm implements MemClient, CtaSlots {
     this.rt = rtUnitFor(cfg, {
       cache: this.rtCache, l1: this.l1, onTraceDone: (token) => this.rtDone(token),
       tableBase: (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES,
-      hitStoreBase: RT_HIT_STORE_BASE + id * 2 ** 32,
+      hitStoreHeap: mech.hitStoreHeap ?? new DeviceHeap(RT_HIT_STORE_BASE),
     }, id, mech.treelets);
     this.icache = new Cache(cfg.il1);
     this.lsu = new LoadStoreUnit(cfg, this.l1, this, nc, this.stats);

@@ -10,7 +10,7 @@
 import type { MemLatencyStats } from './mem-latency-stats.js';
 import { CacheStats, FailCause, OUTCOME_NAMES, OUTCOMES } from './cache.js';
 import type { DramStats } from './dram.js';
-import type { IcntBufferSums } from './gpu.js';
+import type { IcntCounters } from './gpu.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt/rt-stats.js';
 import type { SmStats } from './sm.js';
@@ -61,6 +61,12 @@ export const STAT_META: Record<string, StatMeta> = {
   maxmflatency: { unit: 'cycles', description: 'the longest creation-to-response time of any request (GPGPU-Sim maxmflatency); a frame reports the run so far' },
   max_icnt2mem_latency: { unit: 'cycles', description: 'the longest creation-to-L2 time of any request (GPGPU-Sim max_icnt2mem_latency)' },
   max_icnt2sh_latency: { unit: 'cycles', description: 'the longest time a response spent in the reply network (GPGPU-Sim max_icnt2sh_latency)' },
+  Req_Network_injected_packets_num: { unit: 'packets', description: 'requests pushed into the local crossbar (GPGPU-Sim Req_Network_injected_packets_num; network_mode 2 only)' },
+  Req_Network_conflicts_per_cycle_util: { unit: 'packets', description: 'per cycle in which an SM\'s input FIFO held a request: inputs whose head request is for a sub-partition an earlier input\'s head is for (GPGPU-Sim Req_Network_conflicts_per_cycle_util)' },
+  Req_Bank_Level_Parallism: { unit: 'packets', description: 'per cycle in which an SM\'s input FIFO held a request: requests moved to the sub-partitions\' output FIFOs (GPGPU-Sim Req_Bank_Level_Parallism)' },
+  Reply_Network_injected_packets_num: { unit: 'packets', description: 'replies pushed into the local crossbar (GPGPU-Sim Reply_Network_injected_packets_num)' },
+  Reply_Network_conflicts_per_cycle_util: { unit: 'packets', description: 'per cycle in which a sub-partition\'s input FIFO held a reply: inputs whose head reply is for an SM an earlier input\'s head is for (GPGPU-Sim Reply_Network_conflicts_per_cycle_util)' },
+  Reply_Bank_Level_Parallism: { unit: 'packets', description: 'per cycle in which a sub-partition\'s input FIFO held a reply: replies moved to the SMs\' output FIFOs (GPGPU-Sim Reply_Bank_Level_Parallism)' },
   Req_Network_in_buffer_avg_util: { unit: 'packets', description: 'requests waiting in an SM\'s input FIFO of the local crossbar, per SM, per cycle (GPGPU-Sim Req_Network_in_buffer_avg_util; network_mode 2 only)' },
   Req_Network_out_buffer_avg_util: { unit: 'packets', description: 'requests waiting in a sub-partition\'s output FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Req_Network_out_buffer_avg_util)' },
   Reply_Network_in_buffer_avg_util: { unit: 'packets', description: 'replies waiting in a sub-partition\'s input FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Reply_Network_in_buffer_avg_util)' },
@@ -217,7 +223,7 @@ export interface StatsInput {
   rt: RtStats;
   icntPackets: number;
   icntBytes: number;
-  icntBuffers: IcntBufferSums | null;
+  icntCounters: IcntCounters | null;
   numSubPartitions: number;
   memLatency: MemLatencyStats;
   sampleInterval: number;
@@ -296,11 +302,17 @@ export function buildStats(x: StatsInput): TimingStats {
     max_icnt2mem_latency: m.maxIcnt2mem,
     max_icnt2sh_latency: m.maxIcnt2sh,
     // GPGPU-Sim's local crossbar buffer utilisation: packets per input (output) FIFO, per cycle.
-    ...(x.icntBuffers ? {
-      Req_Network_in_buffer_avg_util: div(x.icntBuffers.reqIn, x.cycles * x.numSms),
-      Req_Network_out_buffer_avg_util: div(x.icntBuffers.reqOut, x.cycles * x.numSubPartitions),
-      Reply_Network_in_buffer_avg_util: div(x.icntBuffers.replyIn, x.cycles * x.numSubPartitions),
-      Reply_Network_out_buffer_avg_util: div(x.icntBuffers.replyOut, x.cycles * x.numSms),
+    ...(x.icntCounters ? {
+      Req_Network_injected_packets_num: x.icntCounters.req.packets,
+      Req_Network_conflicts_per_cycle_util: div(x.icntCounters.req.conflictsActive, x.icntCounters.req.activeCycles),
+      Req_Bank_Level_Parallism: div(x.icntCounters.req.movedActive, x.icntCounters.req.activeCycles),
+      Req_Network_in_buffer_avg_util: div(x.icntCounters.req.inSum, x.cycles * x.numSms),
+      Req_Network_out_buffer_avg_util: div(x.icntCounters.req.outSum, x.cycles * x.numSubPartitions),
+      Reply_Network_injected_packets_num: x.icntCounters.reply.packets,
+      Reply_Network_conflicts_per_cycle_util: div(x.icntCounters.reply.conflictsActive, x.icntCounters.reply.activeCycles),
+      Reply_Bank_Level_Parallism: div(x.icntCounters.reply.movedActive, x.icntCounters.reply.activeCycles),
+      Reply_Network_in_buffer_avg_util: div(x.icntCounters.reply.inSum, x.cycles * x.numSubPartitions),
+      Reply_Network_out_buffer_avg_util: div(x.icntCounters.reply.outSum, x.cycles * x.numSms),
     } : {}),
   };
   const d = x.dram;

@@ -86,3 +86,33 @@ test('the reply subnet numbers memories first: sources are sub-partitions, desti
   t.is(net.receive(0, 2), undefined);
   t.is(net.receive(1, 2)!.line, 7);
 });
+
+test('GPGPU-Sim counters: iSLIP head conflicts and packets moved, counted only in cycles some input holds a packet', (t) => {
+  const net = requestNet(3, 2);
+  // Cycle 1: three inputs, heads for outputs 0, 0, 1: one conflict, two moves.
+  t.true(net.tryPush(0, 0, req(0), 0, 0));
+  t.true(net.tryPush(1, 0, req(1), 0, 0));
+  t.true(net.tryPush(2, 1, req(2), 0, 0));
+  net.advance(1);
+  // Cycle 2: the loser alone, no conflict, one move. Cycle 3: nothing held, not active.
+  net.advance(2);
+  net.advance(3);
+  const c = net.counters();
+  t.is(c.packets, 3);
+  t.is(c.activeCycles, 2);
+  t.is(c.conflictsActive, 1);
+  t.is(c.movedActive, 3);
+  // Buffer sums after each advance: one packet left in an input after cycle 1, none after.
+  t.is(c.inSum, 1);
+});
+
+test('GPGPU-Sim counters under round robin: an input whose output was already served this cycle is a conflict', (t) => {
+  const net = requestNet(2, 1, { arbiter: 0 });
+  t.true(net.tryPush(0, 0, req(0), 0, 0));
+  t.true(net.tryPush(1, 0, req(1), 0, 0));
+  net.advance(1);
+  const c = net.counters();
+  t.is(c.conflictsActive, 1);
+  t.is(c.movedActive, 1);
+  t.is(c.activeCycles, 1);
+});

@@ -34,6 +34,7 @@ import type { RtLaneWork } from '../../warp-step.js';
 import { isBvhNode } from '../../warp-step.js';
 import { EventHeap } from '../event-heap.js';
 import type { L1DataCache } from '../l1-cache.js';
+import type { DeviceHeap } from '../device-heap.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from '../mem-request.js';
 import type { SmTimelineHooks } from '../timeline-hooks.js';
 import { STORE_BYTES } from './intersection-table.js';
@@ -63,8 +64,8 @@ export interface RtUnitPorts {
   onTraceDone: (token: number, now: number) => void;
   /** The intersection table of the traceRay with this token. */
   tableBase: (token: number) => number;
-  /** Where this unit's triangle-hit result stores start (each a fresh 32-byte block, as gpu_malloc gives them). */
-  hitStoreBase: number;
+  /** Where triangle-hit result stores go: each a fresh gpu_malloc allocation from the GPU's one heap. */
+  hitStoreHeap: DeviceHeap;
 }
 
 export class RtUnit implements MemClient {
@@ -80,7 +81,6 @@ export class RtUnit implements MemClient {
   /** Stores waiting for the memory port (they go before new chunk requests). */
   private readonly storeQueue: RtStore[] = [];
   /** Triangle-hit result stores made so far (their addresses follow one another). */
-  private hitStores = 0;
   private storeHead = 0;
   private readonly responses: Waiter[] = [];
   private responseHead = 0;
@@ -340,7 +340,7 @@ export class RtUnit implements MemClient {
    * BVH_QUAD_LEAF_HIT's delay reaches 0), acknowledged before the warp may complete.
    */
   private queueHitStore(ray: RtRay): void {
-    const addr = this.ports.hitStoreBase + STORE_BYTES * this.hitStores++;
+    const addr = this.ports.hitStoreHeap.malloc(STORE_BYTES);
     this.storeQueue.push({ addr, bytes: STORE_BYTES, words: chunkWords(addr, STORE_BYTES), ack: ray.src });
     ray.src.pendingStores++;
   }

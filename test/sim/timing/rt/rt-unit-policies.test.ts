@@ -6,6 +6,7 @@ import { PredictorPolicy } from '../../../../src/sim/timing/predictor/predictor-
 import { BaselineOrder } from '../../../../src/sim/timing/rt/baseline-order.js';
 import { rtUnitFor } from '../../../../src/sim/timing/rt/rt-unit-for.js';
 import { RtUnit } from '../../../../src/sim/timing/rt/rt-unit.js';
+import { DeviceHeap } from '../../../../src/sim/timing/device-heap.js';
 import { simulate } from '../../../../src/sim/timing/gpu.js';
 import { TreeletPolicy } from '../../../../src/sim/timing/treelets/treelet-policy.js';
 import type { TreeletMap } from '../../../../src/sim/rt/treelets.js';
@@ -47,7 +48,7 @@ function runOne(overrides: string[]): { unit: RtUnit; log: LoggingCache['log']; 
   const cache = new LoggingCache(5);
   let done = -1;
   const unit = rtUnitFor(cfg, {
-    cache: cache as unknown as L1DataCache, l1: cache as unknown as L1DataCache, onTraceDone: (_token, now) => (done = now), tableBase: () => 0x7000_0000, hitStoreBase: 0x7800_0000,
+    cache: cache as unknown as L1DataCache, l1: cache as unknown as L1DataCache, onTraceDone: (_token, now) => (done = now), tableBase: () => 0x7000_0000, hitStoreHeap: new DeviceHeap(0x7800_0000),
   }, 0, MAP);
   unit.tryAccept(0, work([[ROOT, LEAF, NEXT], [ROOT, NEXT]]), 0);
   for (let now = 1; now < 500 && done < 0; now++) {

@@ -1,0 +1,32 @@
+import test from 'ava';
+import { perThreadAddress, perThreadRequestCount, perThreadRequests, RT_STATE_BLOCK_BYTES } from '../../../src/sim/timing/rt-thread-state.js';
+import { localAddress, type MemAccess } from '../../../src/sim/warp-step.js';
+
+function access(lanes: number[], word: number, size: number): MemAccess {
+  const addresses = new Float64Array(32);
+  let laneMask = 0;
+  for (const l of lanes) {
+    addresses[l] = localAddress(3, word, l);
+    laneMask |= 1 << l;
+  }
+  return { instIndex: 0, kind: 'store', space: 'rtState', size, addresses, laneMask: laneMask >>> 0 };
+}
+
+test('a vector access is one request per word and active lane, word by word (NIR-to-PTX: one scalar instruction per component)', (t) => {
+  const a = access([0, 5, 9], 2, 12);
+  const lines: number[] = [];
+  const words: number[] = [];
+  perThreadRequests(a, { pushLine: (line, _bytes, w) => { lines.push(line); words.push(w); } });
+  t.is(lines.length, perThreadRequestCount(a));
+  t.is(lines.length, 9);
+  // Word 2 of lanes 0, 5, 9, then word 3 of each, then word 4.
+  const expected: number[] = [];
+  for (const word of [2, 3, 4]) for (const lane of [0, 5, 9]) expected.push(perThreadAddress(3, lane, word * 4) - ((word * 4) % 128));
+  t.deepEqual(lines, expected);
+  t.deepEqual(words, [4, 4, 4, 8, 8, 8, 16, 16, 16]);
+});
+
+test('the lanes of a warp own consecutive 256-byte blocks for each block of their state (gpu_malloc order)', (t) => {
+  t.is(perThreadAddress(0, 1, 0) - perThreadAddress(0, 0, 0), RT_STATE_BLOCK_BYTES);
+  t.is(perThreadAddress(0, 0, RT_STATE_BLOCK_BYTES) - perThreadAddress(0, 0, 0), 32 * RT_STATE_BLOCK_BYTES);
+});

@@ -12,6 +12,11 @@
  * Latency follows GPGPU-Sim's cycle order (gpu-sim.cc): a packet pushed by an SM in cycle t moves
  * at the advance of cycle t+1 and is taken by its destination in cycle t+2.
  *
+ * It keeps GPGPU-Sim's DisplayStats counters (`counters()`): packets injected, packets held in the
+ * FIFOs per cycle, and, over the cycles some input holds a packet, the packets moved and the head
+ * conflicts (under iSLIP, counted before arbitration as iSLIP_Advance does: busy inputs minus the
+ * outputs their heads are for).
+ *
  * Invariants: a packet is never dropped or reordered between one input and one output; an input
  * FIFO never holds more than its limit (a push into a full one is refused); an output FIFO never
  * exceeds its limit.

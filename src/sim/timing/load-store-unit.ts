@@ -29,7 +29,7 @@ import type { L1DataCache } from './l1-cache.js';
 import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
 import { LdstQueue } from './ldst-queue.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { popcount } from './rt/rt-chunk-requests.js';
+import { popcount } from './bit-count.js';
 import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
 
 /** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */

@@ -16,6 +16,7 @@
 import { LINE_BYTES, SECTOR_BYTES, type LineRequestSink } from './coalescer.js';
 import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
 import { RT_STATE_ALLOC_BYTES } from '../functional/rt-state-storage.js';
+import { popcount } from './bit-count.js';
 
 /** Base of the per-thread blocks, above every other region of the address plan. */
 export const RT_STATE_BASE = 2 ** 46;
@@ -43,11 +44,7 @@ export function perThreadAddress(warp: number, lane: number, offset: number): nu
 
 /** The number of requests `perThreadRequests` makes for an access (one per active lane and word). */
 export function perThreadRequestCount(access: MemAccess): number {
-  let lanes = access.laneMask >>> 0;
-  lanes -= (lanes >>> 1) & 0x55555555;
-  lanes = (lanes & 0x33333333) + ((lanes >>> 2) & 0x33333333);
-  lanes = (((lanes + (lanes >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  return lanes * Math.max(1, Math.ceil(access.size / 4));
+  return popcount(access.laneMask >>> 0) * Math.max(1, Math.ceil(access.size / 4));
 }
 
 /**

@@ -48,7 +48,7 @@ import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
 import { LOAD_SLOTS, LoadStoreUnit } from './load-store-unit.js';
 import { type MemClient, type MemRequest, ReqKind, ReqSource, type Waiter } from './mem-request.js';
-import { popcount } from './rt/rt-chunk-requests.js';
+import { popcount } from './bit-count.js';
 import { INTERSECTION_TABLE_BYTES } from './rt/intersection-table.js';
 import type { RtUnit } from './rt/rt-unit.js';
 import { rtUnitFor } from './rt/rt-unit-for.js';

@@ -126,10 +126,3 @@ export function chunkWords(addr: number, bytes: number): number {
   const n = Math.min(32 - first, Math.max(1, bytes >> 2));
   return n >= 32 ? 0xffffffff : (((1 << n) - 1) << first) >>> 0;
 }
-
-/** Set bits of a 32-bit word mask. */
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}

@@ -278,6 +278,7 @@ export class FunctionCompiler {
       return t.kind === 'matrix' ? t.columns : 1;
     },
     isConstant: (v) => this.statics.constantLeaves(v) !== undefined,
+    isConstantOne: (v) => this.statics.constantLeaves(v)?.every((leaf) => Number(leaf) === 1) ?? false,
     rootKind: (v) => {
       const info = this.statics.globalPtrInfo(v);
       if (info === undefined || info.base.kind === 'builtin') return undefined;

@@ -9,6 +9,13 @@
  * mul). Vector components run in parallel and add nothing to the path; a reduction (dot, length)
  * adds one add per component after the first.
  *
+ * What lavapipe's NIR pipeline does before the printer (lvp_pipeline.c `optimize` and
+ * `vsim_shader_spirv_to_nir`, llvmpipe's `gallivm_nir_options`) shapes these sequences too:
+ * nir_opt_algebraic lowers every subtraction to fadd(a, fneg(b)) (iadd / ineg for integers) and
+ * nothing recombines them, so a subtraction is a neg then an add unless b is a constant (its
+ * negation folds); lower_fdiv gives fmul(a, frcp(b)) and constant folding turns a constant b's
+ * frcp into a constant, so a division by a constant is one mul, and 1 / b is the frcp alone.
+ *
  * Where NIR lowers a GLSL function into a longer polynomial or sequence (inverse trigonometry,
  * smoothstep, refract, integer division), the path lists the sequence's dependent steps as the
  * lowering writes them, shortened to its structure; every such case is listed below by name.
@@ -29,6 +36,8 @@ export interface OperandTypes {
   columnsOfType(t: TypeId): number;
   /** Whether the value is a compile-time constant. */
   isConstant(v: ValueId): boolean;
+  /** Whether the value is a compile-time constant whose every component is 1. */
+  isConstantOne(v: ValueId): boolean;
   /**
    * For a pointer that is a variable itself: 'buffer' for a descriptor-backed one (storage buffer,
    * uniform, shader record), 'variable' for any other, undefined for a derived pointer or a builtin.
@@ -98,7 +107,8 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
     case 'binary':
       switch (inst.kind) {
         case 'dot':
-          return chain.length;
+          // fmul per component, then the fsum adds: 2n - 1.
+          return 2 * types.components(inst.a) - 1;
         case 'matrixTimesVector':
         case 'vectorTimesMatrix':
           return n * chain.length;
@@ -111,14 +121,18 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
           return n * chain.length;
       }
     case 'ext': {
-      const reductions = ['length', 'distance', 'determinant'];
-      if (reductions.includes(inst.fn)) return chain.length;
       const k = types.components(inst.args[0]!);
+      // length: the dot's 2k - 1, then sqrt; distance: a neg and an add per component before it.
+      if (inst.fn === 'length') return 2 * k;
+      if (inst.fn === 'distance') return 4 * k;
+      if (inst.fn === 'determinant') return chain.length;
       if (inst.fn === 'normalize') return 2 * k - 1 + 1 + k;
       if (inst.fn === 'faceforward' || inst.fn === 'reflect') return 2 * k - 1 + 2 * k;
       if (inst.fn === 'refract') return 2 * k - 1 + 6 + 2 * k;
-      if (inst.fn === 'cross') return 6;
-      if (inst.fn === 'mix') return 4 * n;
+      // cross: per component two fmul, the fneg of one and the fadd (nir_cross3 after lower_ffma).
+      if (inst.fn === 'cross') return 12;
+      // mix: nir_lower_flrp's a * (1 - t) + b * t, with 1 - t as fneg and fadd.
+      if (inst.fn === 'mix') return 5 * n;
       if (inst.fn === 'inverse') return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * 3;
       return n * chain.length;
     }
@@ -160,8 +174,11 @@ function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
       const k = types.scalar(inst.a);
       switch (inst.kind) {
         case 'add':
-        case 'sub':
           return [add(k)];
+        case 'sub':
+          // nir_opt_algebraic lowers every fsub / isub to fadd(a, fneg(b)) and never recombines them
+          // (llvmpipe's options have no has_fsub); a constant b's negation folds into the constant.
+          return types.isConstant(inst.b) ? [add(k)] : [PtxOp.Other, add(k)];
         case 'mul':
         case 'vectorTimesScalar':
         case 'matrixTimesScalar':
@@ -169,11 +186,16 @@ function ptxOpsOf(inst: Inst, types: OperandTypes): readonly PtxOp[] {
           return [mul(k)];
         case 'div':
           // fdiv: rcp then mul; f64 keeps div.f64 (DP DIV); integers through nir_lower_idiv.
-          return k === 'f32' ? [PtxOp.Sfu, PtxOp.FpMul] : k === 'f64' ? [PtxOp.DpDiv] : INT_DIVISION;
+          // NIR lowers fdiv to fmul(a, frcp(b)) and then folds constants: a constant divisor's
+          // frcp is a constant (the mul alone remains), and 1 / b is the frcp alone.
+          if (k !== 'f32') return k === 'f64' ? [PtxOp.DpDiv] : INT_DIVISION;
+          if (types.isConstant(inst.b)) return [PtxOp.FpMul];
+          return types.isConstantOne(inst.a) ? [PtxOp.Sfu] : [PtxOp.Sfu, PtxOp.FpMul];
         case 'rem':
         case 'mod':
-          // x - y * floor(x / y): rcp, mul, cvt.rmi, mul, sub.
-          return k === 'int' ? INT_DIVISION : [PtxOp.Sfu, mul(k), PtxOp.Other, mul(k), add(k)];
+          // x - y * floor(x / y): rcp, mul, cvt.rmi, mul, sub (no rcp for a constant y, folded as in div).
+          if (k === 'int') return INT_DIVISION;
+          return types.isConstant(inst.b) ? [mul(k), PtxOp.Other, mul(k), add(k)] : [PtxOp.Sfu, mul(k), PtxOp.Other, mul(k), add(k)];
         case 'dot':
           return dot(k, types.components(inst.a));
         case 'matrixTimesVector':
@@ -273,8 +295,9 @@ function extOps(fn: string, types: OperandTypes, args: readonly ValueId[]): read
     case 'ldexp':
       return [PtxOp.Other, add(k)];
     case 'mix':
-      // flrp: sub (1 - t), mul, then add (the other mul runs beside).
-      return [add(k), mul(k), add(k)];
+      // nir_lower_flrp (precise): a * (1 - t) + b * t; 1 - t is fneg then fadd, then the mul and
+      // the final add (the other mul runs beside).
+      return [PtxOp.Other, add(k), mul(k), add(k)];
     case 'fma':
       return [mul(k), add(k)];
     case 'smoothstep':
@@ -283,11 +306,13 @@ function extOps(fn: string, types: OperandTypes, args: readonly ValueId[]): read
     case 'length':
       return [...dot(k, n), PtxOp.Sfu];
     case 'distance':
-      return [add(k), ...dot(k, n), PtxOp.Sfu];
+      // length(a - b): the subtraction's fneg and fadd first.
+      return [PtxOp.Other, add(k), ...dot(k, n), PtxOp.Sfu];
     case 'normalize':
       return [...dot(k, n), PtxOp.Sfu, mul(k)];
     case 'cross':
-      return [mul(k), add(k)];
+      // nir_cross3: ffma(x.yzx, y.zxy, fneg(x.zxy * y.yzx)), ffma lowered: mul, fneg, add.
+      return [mul(k), PtxOp.Other, add(k)];
     case 'faceforward':
       return [...dot(k, n), PtxOp.Other, PtxOp.Other];
     case 'reflect':

@@ -4,7 +4,7 @@ import type { TypeId } from '../../../src/ir/types.js';
 import { PtxOp } from '../../../src/sim/ptx-op.js';
 import { ptxSequenceOf, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
 
-// Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable. Types: 10 vec3, 11 float, 12 uint.
+// Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable; 8: a constant float 16777216; 9: a constant float 1. Types: 10 vec3, 11 float, 12 uint.
 const v = (n: number): ValueId => n as unknown as ValueId;
 const ty = (n: number): TypeId => n as unknown as TypeId;
 const types: OperandTypes = {
@@ -12,7 +12,8 @@ const types: OperandTypes = {
   components: (x) => (Number(x) <= 3 ? 3 : 1),
   componentsOfType: (t) => (Number(t) === 10 ? 3 : 1),
   columnsOfType: () => 1,
-  isConstant: (x) => Number(x) === 6,
+  isConstant: (x) => Number(x) === 6 || Number(x) === 8 || Number(x) === 9,
+  isConstantOne: (x) => Number(x) === 9,
   rootKind: (x) => (Number(x) === 7 ? 'buffer' : undefined),
 };
 const inst = (i: Record<string, unknown>): Inst => i as unknown as Inst;
@@ -25,13 +26,29 @@ test('an element-wise vec3 op is three PTX instructions of its opcode, one on th
 
 test('dot, normalize, clamp and fdiv become the sequences Vulkan-Sim\'s translator emits', (t) => {
   t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'dot', id: v(22), type: ty(11), a: v(1), b: v(2) }), types, false), {
-    chain: [PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpAdd], count: 3,
-  });
+    chain: [PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpAdd], count: 5,
+  }, 'fdot3 lowered: three fmul, then fsum3 printed as two add.f32');
   const n = ptxSequenceOf(inst({ op: 'ext', fn: 'normalize', id: v(23), type: ty(10), args: [v(1)] }), types, false);
   t.deepEqual(n.chain, [PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpAdd, PtxOp.Sfu, PtxOp.FpMul], 'dot, rsqrt, scale');
   t.is(n.count, 5 + 1 + 3);
   t.deepEqual(ptxSequenceOf(inst({ op: 'ext', fn: 'clamp', id: v(24), type: ty(11), args: [v(4), v(4), v(4)] }), types, false).chain, [PtxOp.FpMinMax, PtxOp.FpMinMax]);
   t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'div', id: v(25), type: ty(11), a: v(4), b: v(4) }), types, false).chain, [PtxOp.Sfu, PtxOp.FpMul], 'rcp then mul');
+});
+
+test('NIR folds the reciprocal of a constant divisor: the mul alone, and 1 / x is the rcp alone', (t) => {
+  const byConstant = ptxSequenceOf(inst({ op: 'binary', kind: 'div', id: v(33), type: ty(11), a: v(4), b: v(8) }), types, false);
+  t.deepEqual(byConstant, { chain: [PtxOp.FpMul], count: 1 });
+  const vecByConstant = ptxSequenceOf(inst({ op: 'binary', kind: 'div', id: v(34), type: ty(10), a: v(1), b: v(8) }), types, false);
+  t.deepEqual(vecByConstant, { chain: [PtxOp.FpMul], count: 3 });
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'div', id: v(35), type: ty(11), a: v(9), b: v(4) }), types, false), { chain: [PtxOp.Sfu], count: 1 });
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'mod', id: v(36), type: ty(11), a: v(4), b: v(8) }), types, false).chain,
+    [PtxOp.FpMul, PtxOp.Other, PtxOp.FpMul, PtxOp.FpAdd]);
+});
+
+test('a subtraction is fneg then fadd, as nir_opt_algebraic lowers it, unless the subtrahend is a constant', (t) => {
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'sub', id: v(37), type: ty(10), a: v(1), b: v(2) }), types, false), { chain: [PtxOp.Other, PtxOp.FpAdd], count: 6 });
+  t.deepEqual(ptxSequenceOf(inst({ op: 'binary', kind: 'sub', id: v(38), type: ty(12), a: v(5), b: v(6) }), types, false), { chain: [PtxOp.IntAdd], count: 1 });
+  t.deepEqual(ptxSequenceOf(inst({ op: 'ext', fn: 'cross', id: v(39), type: ty(10), args: [v(1), v(2)] }), types, false), { chain: [PtxOp.FpMul, PtxOp.Other, PtxOp.FpAdd], count: 12 });
 });
 
 test('register-promoted moves and composite moves have no PTX counterpart', (t) => {

@@ -31,10 +31,10 @@ test('SUMMARY.tsv gives both Vulkan-Sim runs with their sizes and figures', (t) 
 
 /**
  * Targets the model misses today, each with the bound it must not get worse than (a regression
- * guard, not a target): docs/calibration.md ("What still differs") says why. 32x32 cycles: 1.1506
- * after Vulkan-Sim's per-variable allocations went in (item 22), 84 cycles over the 15%.
+ * guard, not a target): docs/calibration.md ("What still differs") says why. None at 32x32 since
+ * subtraction and division by a constant are charged as lavapipe's NIR lowers them (item 25).
  */
-const KNOWN_MISSES: Record<string, Record<string, number>> = { '32x32x1': { gpu_sim_cycle: 1.16 } };
+const KNOWN_MISSES: Record<string, Record<string, number>> = {};
 
 // 64x64 (minutes of simulation) is the bench's (`npm run bench -- calibration`, `-- docs`); VVISION_CALIBRATE_ALL=1 runs it here too.
 for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : ['32x32x1']) {

@@ -47,6 +47,7 @@ import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
 import type { OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
+import type { ConstantLoads } from './constant-loads.js';
 
 export class FunctionCompiler {
   private readonly layout: LayoutTable;
@@ -62,6 +63,8 @@ export class FunctionCompiler {
   /** Counted instructions of the current block through the piece being emitted, and each one's index (for clock). */
   private cumThroughPiece = 0;
   private countedIndex = new Map<ValueId, number>();
+  /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
+  private constLoads = new Map<Inst, number>();
   private nextSlot = 0;
 
   constructor(
@@ -70,6 +73,7 @@ export class FunctionCompiler {
     private readonly statics: ModuleStatics,
     private readonly sites: Site[],
     private readonly firstBlockIndex: number,
+    private readonly constantLoads: ConstantLoads,
   ) {
     this.layout = statics.layout;
   }
@@ -201,6 +205,7 @@ export class FunctionCompiler {
     });
     let maxArgLeaves = 0;
     const sources: string[] = [];
+    this.constLoads = this.constantLoads.of(fn);
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;
@@ -457,7 +462,7 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length),
+      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length, (inst) => this.constLoads.get(inst) ?? 0),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),

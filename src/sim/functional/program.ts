@@ -9,7 +9,9 @@
  * can be launched any number of times.
  */
 import type { FloatModel } from './float-model.js';
-import type { FunctionId } from '../../ir/inst.js';
+import type { FunctionId, ValueId } from '../../ir/inst.js';
+import { typeOf } from '../../ir/types.js';
+import { ConstantLoads } from './constant-loads.js';
 import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
 import { ModuleStatics } from './module-statics.js';
@@ -35,8 +37,9 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const functions: FunctionInfo[] = [];
   const blockNames: string[] = [];
   let blockCount = 0;
+  const constantLoads = new ConstantLoads(m, (v) => constantComponents(m, statics, v), (inst) => inst.op !== 'accessChain');
   for (const fn of m.functions) {
-    const info = new FunctionCompiler(m, fn, statics, sites, blockCount).compile();
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, constantLoads).compile();
     info.index = functions.length;
     functions.push(info);
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;
@@ -45,6 +48,16 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const p: Program = { module: m, statics, functions, byId: new Map(functions.map((f) => [f.id, f])), sites, blockCount, blockNames };
   if (laneSerialEligible(m)) p.laneFns = compileLaneSerial(m, statics, sites, functions);
   return p;
+}
+
+/** Components of a numeric or boolean constant (scalar 1, vector n), 0 for any other value. */
+function constantComponents(m: Module, statics: ModuleStatics, v: ValueId): number {
+  const type = statics.constantLeaves(v) === undefined ? undefined : statics.valueType(v);
+  if (type === undefined) return 0;
+  let t = typeOf(m.types, type);
+  const n = t.kind === 'vector' ? t.count : 1;
+  if (t.kind === 'vector') t = typeOf(m.types, t.elem);
+  return t.kind === 'float' || t.kind === 'int' || t.kind === 'bool' ? n : 0;
 }
 
 /** The generated JS of one function (for debugging and `vvision sim --dump-js`). */

@@ -7,6 +7,8 @@ import type { Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { type InstDeps, packStepDeps, type StepDeps } from '../step-deps-layout.js';
 import { ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
+import { MOVS_PER_CONSTANT } from './constant-loads.js';
+import { PtxOp } from '../ptx-op.js';
 
 /**
  * In-piece register dependencies of the counted instructions, and what the issue stage charges
@@ -18,6 +20,7 @@ import { ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
 export function stepDeps(
   counted: readonly Inst[], types: OperandTypes,
   isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number, phis: number,
+  newConstants: (inst: Inst) => number = () => 0,
 ): StepDeps {
   const n = counted.length;
   /** SSA value -> the issuing instructions of the piece its value comes from. */
@@ -70,6 +73,13 @@ export function stepDeps(
     entry.deps = from;
     entry.xsrc = cross;
     entry.chain = seq.chain.slice(1);
+    const constants = newConstants(inst);
+    if (constants > 0) {
+      // Its first-used constants' movs issue before it, and it reads the first one's register (constant-loads.ts).
+      entry.count = Math.min(255, entry.count + MOVS_PER_CONSTANT * constants);
+      entry.ptx = PtxOp.Other;
+      entry.chain = [...seq.chain];
+    }
     const regs: number[] = [];
     for (const v of operands(inst)) if (!regs.includes(v) && isRegister(v)) regs.push(v);
     entry.regs = regs;

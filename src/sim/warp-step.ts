@@ -152,6 +152,14 @@ export interface WarpStep {
   /** True when the warp finished with this step. */
   done: boolean;
   /**
+   * The step starts where the previous step's branch went other than its fall-through block (the
+   * block after it in the function's layout). GPGPU-Sim fetches the fall-through after every
+   * instruction; the scheduler then finds it is not the SIMT stack's pc and flushes the instruction
+   * buffer (a control hazard), so the step's first instruction issues a cycle later (sm.ts).
+   * Absent: no control hazard.
+   */
+  redirect?: boolean;
+  /**
    * Independent thread scheduling only: id of the split that executed this step (unique within
    * the warp; see its-splits.ts). Absent under SIMT-stack reconvergence, where a warp has one
    * schedulable split at a time.

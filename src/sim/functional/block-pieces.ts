@@ -51,6 +51,13 @@ export interface BlockInfo {
   succs: number[];
   /** Position of the immediate post-dominator, or EXIT. */
   ipdom: number;
+  /**
+   * Position of the block that follows this one in the PTX layout (a branch to it falls through),
+   * or -1: NIR's structured order, which puts an if's then-block right after the branch, the
+   * else-block after it, the merge block after both, and a loop's blocks before its exit
+   * (`structuredLayout` in compile-to-js.ts).
+   */
+  fallThrough: number;
   /** Executed instructions of the whole block. */
   insts: number;
 }

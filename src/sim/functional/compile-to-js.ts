@@ -24,7 +24,7 @@ import type { BlockId, FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands, successors } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
-import { buildCfg } from '../../ir/cfg.js';
+import { buildCfg, reversePostOrder, type Cfg } from '../../ir/cfg.js';
 import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
 import { OpClass, type StepDeps } from '../warp-step.js';
 import { isRtStateStorage } from './rt-state-storage.js';
@@ -48,6 +48,18 @@ import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, p
 import type { OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { ConstantLoads } from './constant-loads.js';
+
+/**
+ * Each block's successor in the layout NIR's structured control flow gives the PTX: reverse
+ * post-order visiting a block's successors last to first, so a conditional branch's true target
+ * (an if's then-block, a loop condition's body) comes right after it, the other target after
+ * that, and a loop's exit after the loop.
+ */
+function structuredLayoutNext(cfg: Cfg): Map<BlockId, BlockId> {
+  const reversed = new Map([...cfg.succs].map(([b, s]) => [b, [...s].reverse()]));
+  const order = reversePostOrder(cfg.entry, reversed);
+  return new Map(order.slice(0, -1).map((b, i) => [b, order[i + 1]!]));
+}
 
 export class FunctionCompiler {
   private readonly layout: LayoutTable;
@@ -187,6 +199,7 @@ export class FunctionCompiler {
 
     const cfg = buildCfg(fn);
     const pdt = postDominatorTree(cfg);
+    const layoutNext = structuredLayoutNext(cfg);
     const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
     const blocks: BlockInfo[] = fn.blocks.map((b, i) => {
       const term = b.insts[b.insts.length - 1];
@@ -200,6 +213,7 @@ export class FunctionCompiler {
         pieces: [],
         succs,
         ipdom: ip === undefined ? EXIT : this.blockPos.get(ip)!,
+        fallThrough: layoutNext.has(b.id) ? this.blockPos.get(layoutNext.get(b.id)!)! : -1,
         insts: b.insts.filter(countsAsInstruction).length,
       };
     });

@@ -92,6 +92,8 @@ export class Warp {
   readonly frames: Frame[] = [];
   done = false;
   private started = false;
+  /** Under SIMT-stack reconvergence: the block position the last piece falls through to when it ended in a branch, else -1. */
+  private fallThrough = -1;
   /** Independent thread scheduling: the split table (undefined under SIMT-stack reconvergence). */
   private its: SplitTable | undefined;
   private readonly texel = new Float64Array(4);
@@ -279,11 +281,13 @@ export class Warp {
     const piece = block.pieces[E.piece]!;
     const mask = E.mask;
     const first = E.piece === 0;
+    const redirect = this.fallThrough >= 0 && E.pc !== this.fallThrough;
+    this.fallThrough = piece.end === 'branch' ? block.fallThrough : -1;
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, first, mask);
     this.launch.issued += piece.insts;
     const rt = piece.end === 'traverse' ? this.laneWork(mask) : undefined;
-    const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
+    const step = build ? this.makeStep(F, block, piece, mask, rt, redirect) : undefined;
     this.advance(F, E, block, piece);
     if (step) {
       this.settleQuietly();
@@ -407,10 +411,10 @@ export class Warp {
   }
 
   private emptyStep(): WarpStep {
-    return { warp: this.index, fn: -1, block: -1, activeMask: 0, insts: 0, opClasses: new Uint8Array(0), deps: undefined, memory: [], rt: undefined, done: true, split: undefined };
+    return { warp: this.index, fn: -1, block: -1, activeMask: 0, insts: 0, opClasses: new Uint8Array(0), deps: undefined, memory: [], rt: undefined, done: true, split: undefined, redirect: false };
   }
 
-  private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined): WarpStep {
+  private makeStep(F: Frame, block: BlockInfo, piece: PieceInfo, mask: number, rt: RtLaneWork[] | undefined, redirect = false): WarpStep {
     const memory: MemAccess[] = [];
     const sites = piece.memSites;
     for (let k = 0; k < sites.length; k++) {
@@ -438,6 +442,7 @@ export class Warp {
       rt,
       done: false,
       split: undefined,
+      redirect,
     };
     return step;
   }

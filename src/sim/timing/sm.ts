@@ -497,7 +497,10 @@ export class Sm implements MemClient, CtaSlots {
     this.scoreboard.startStep(c);
     this.instIdx[c] = 0;
     this.rtSent[c] = 0;
-    this.nextIssueAt[c] = now + this.fetchDelay(next);
+    // After a branch away from the fall-through, the flushed instruction buffer is refilled in the
+    // cycle after the branch issued, and the first instruction issues the cycle after that.
+    const refetched = next.redirect === true ? this.nextIssueAt[c]! + 1 : 0;
+    this.nextIssueAt[c] = Math.max(now, refetched) + this.fetchDelay(next);
   }
 
   /** Context c holds `step` (null: none) from its memory access k on: what the issue path reads of it. */

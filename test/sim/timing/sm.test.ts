@@ -69,6 +69,16 @@ test('GTO and LRR both finish the same work at about the same rate on independen
   t.true(Math.abs(a.values.gpu_sim_cycle! - b.values.gpu_sim_cycle!) < 40);
 });
 
+test('a branch away from the fall-through block costs one issue cycle (GPGPU-Sim\'s control-hazard flush)', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1']);
+  // One warp; each step is one independent instruction, so issue alone decides the cycles.
+  const step = withPtx(aluStep(1), [PtxOp.Other]);
+  const run = (redirect: boolean) => simulate([new ScriptedWarp(Array.from({ length: 41 }, (_, i) => ({ ...step, redirect: redirect && i > 0 })))], cfg).values.gpu_sim_cycle!;
+  const straight = run(false);
+  const jumping = run(true);
+  t.is(jumping - straight, 40, `straight-line ${straight} cycles, every step a taken branch's target ${jumping}`);
+});
+
 test('instruction cache: a block is fetched once, a miss costs the configured latency', (t) => {
   const run = (lat: number, perfect = 0) =>
     simulate([new ScriptedWarp([aluStep(8, 1)])], loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_perfect_inst_const_cache=${perfect}`, `gpgpu_icache_miss_latency=${lat}`]));

@@ -293,8 +293,8 @@ function why(): string {
     });
     out.push(
       "- **Why the paper's one partition is faster, and what fixes it.** The paper divides the SMs and the memory partitions by K and nothing else (Sec. III-C; its scripts change `gpgpu_n_clusters` and `gpgpu_n_mem` only), " +
-      "and Vulkan-Sim's addrdec.cc then decodes addresses for the group's one channel: `gpgpu_mem_addr_mapping dramid@8` deals consecutive 256-byte chunks over the target's 4 channels, so a DRAM row of the target (2 KB) holds 8 chunks spread over 16 KB of addresses, " +
-      "while the one channel takes every chunk and its row holds 8 consecutive chunks. A warp's neighbouring lines then find their row open far more often than on the target: the scale model runs its DRAM as a target with 4 KB interleaving would. " +
+      "and Vulkan-Sim's addrdec.cc then decodes addresses for the group's one channel: `gpgpu_mem_addr_mapping dramid@8` deals consecutive 256-byte chunks over the target's 4 channels, so a 2 KB DRAM row of the target holds 128 bytes of every fourth chunk over 16 KB of addresses (bit 7 picks the bank), " +
+      "while the one channel takes every chunk and its row holds 128 bytes of each of 16 consecutive chunks (4 KB). A warp's neighbouring lines then find their row open far more often than on the target: the scale model runs its DRAM as a target with 4 KB interleaving would. " +
       `The scale model alone, ${pairs.map(([t, o]) => `${t}: full GPU ${full(t)}; the paper's downscaling (\`--dram-rows own\`) ${fig(o)}; with the target's row layout (\`zatel_target_n_mem\`, the default) ${fig(t)}`).join('. ')}. ` +
       `It is not partition camping: the full GPU's busiest channel takes ${imbalance.join(', ')} times the mean requests per channel (\`dram_channel_imbalance\`; stats.txt lists each channel's requests, row-buffer hit rate and efficiency, \`dram_channel_*\`). ` +
       `What the target's row layout leaves is the L2 the paper names (Sec. III-G): a group's one slice keeps its own copy of lines the target's slices hold once, so the scale model running the whole frame sends ${requests.join(', ')} against the full GPU's.`,

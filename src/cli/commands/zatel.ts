@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { Extrapolation } from '../../driver/zatel/combine.js';
 import type { Division } from '../../driver/zatel/division.js';
+import type { DramRows } from '../../driver/zatel/downscale.js';
 import type { Balance, Distribution } from '../../driver/zatel/representative-pixels.js';
 import type { ZatelResult } from '../../driver/zatel/run-zatel.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
@@ -22,6 +23,7 @@ interface RawZatelOptions extends RawRunOptions, RawBackendOptions {
   config: string;
   set: string[];
   k?: string;
+  dramRows: string;
   fraction: string;
   division: string;
   distribution: string;
@@ -53,6 +55,7 @@ export function registerZatelCommand(program: Command): void {
       .option('--config <preset|file>', 'target GPU configuration: baseline, mobile, treelet, predictor, rtx2060, or a gpgpusim.config file', 'mobile')
       .option('--set <key=value>', 'override one configuration knob of the target (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
       .option('--k <n>', 'downscaling factor and number of groups (default: gcd of SMs and memory partitions)')
+      .option('--dram-rows <target|own>', "DRAM row layout of the downscaled GPU: target (default) decodes bank and row as the target's channels do (zatel_target_n_mem), so a row holds what a target row holds; own: the paper's downscaling (only the SM and partition counts change), whose fewer channels each take more neighbouring address chunks into a row", 'target')
       .option('--fraction <auto|P>', "traced pixels per group: auto = eq. 1 bounded to [0.3, 0.6]; a number P in (0, 1] caps it (the paper's 'up to 10%' is 0.1)", 'auto')
       .option('--division <fine|coarse>', 'fine: 32x2 chunks dealt round-robin (default); coarse: K rectangles', 'fine')
       .option('--distribution <uniform|temperature|temperature5>', 'colour distribution of the chosen blocks: uniform (default), eq. 2, or eq. 3 (fifth power)', 'uniform')
@@ -87,6 +90,7 @@ export function registerZatelCommand(program: Command): void {
       r = await runZatel({
         workload, config: raw.config, overrides: raw.set, run: jobRunOptions(run as Record<string, unknown>),
         ...(raw.k !== undefined ? { k: positiveInt('k', raw.k) } : {}),
+        dramRows: oneOf<DramRows>('dram-rows', raw.dramRows, ['target', 'own']),
         fraction,
         division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
         distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
@@ -119,7 +123,7 @@ export function registerZatelCommand(program: Command): void {
         workload: shownWorkload, config: raw.config, params: { width: r.width, height: r.height, spp: run.spp ?? 1 }, k: r.downscaling.k,
         downscaled: { sms: r.downscaling.sms, partitions: r.downscaling.partitions },
         settings: {
-          k: r.downscaling.k, fraction: String(fraction), division: raw.division, distribution: raw.distribution,
+          k: r.downscaling.k, 'DRAM rows': raw.dramRows, fraction: String(fraction), division: raw.division, distribution: raw.distribution,
           extrapolation: raw.extrapolation, balance: raw.balance, clusters, 'select seed': raw.selectSeed,
         },
         tableI: TABLE_I_METRICS, predicted: r.predicted,

@@ -22,7 +22,7 @@ import { pixelMaskWords } from '../../passes/zatel/pixel-filter.js';
 import { createHash } from 'node:crypto';
 import { combineGroups, extrapolateGroup, TABLE_I_METRICS, type Extrapolation } from './combine.js';
 import { divideImage, type Division } from './division.js';
-import { downscale, ZatelOptionError, type Downscaling } from './downscale.js';
+import { downscale, ZatelOptionError, type DramRows, type Downscaling } from './downscale.js';
 import { buildHeatmap, type Heatmap } from './heatmap.js';
 import { selectRepresentativePixels, tracedFraction, type Balance, type Distribution, type Selection, COST_BALANCE_TOLERANCE } from './representative-pixels.js';
 import { processCpuSeconds, threadCpuSeconds } from '../../platform/thread-cpu.js';
@@ -50,6 +50,8 @@ export interface ZatelOptions {
   fraction: 'auto' | number;
   division: Division;
   distribution: Distribution;
+  /** The downscaled GPU's DRAM row layout (downscale.ts): the target's (default) or its own (the paper's). */
+  dramRows?: DramRows;
   /** Cost balance of the representative pixels (representative-pixels.ts); default 'cost'. */
   balance?: Balance;
   /**
@@ -188,7 +190,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   const store = new JobStore(o.jobDir);
   const tStart = performance.now();
   const config = loadConfig(o.config, o.overrides);
-  const scaled = downscale(config, o.k);
+  const scaled = downscale(config, o.k, o.dramRows ?? 'target');
 
   o.onPhase?.('heatmap: functional run with per-pixel counters');
   const profile = await pixelCost(o, store);

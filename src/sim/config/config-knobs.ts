@@ -169,6 +169,8 @@ export interface ConfigKnobs {
   gpgpu_memory_partition_indexing?: "0" | "1" | "2";
   /** DRAM bank index: 0 = the mapping's bank bits, 1 = XOR with the row bits, 2 = IPOLY with the row bits. Default 0. */
   dram_bnk_indexing_policy?: "0" | "1" | "2";
+  /** Zatel scale models (paper 004): the memory channels of the GPU this one is a 1/K scale model of; DRAM bank, row and column are decoded as that GPU decodes them, its channel number above its row bits, so a DRAM row holds the addresses a row of one of its channels holds (gpgpu_n_mem still picks the channel); 0 = this GPU's own layout. vvision only (GPGPU-Sim has no such knob) [channels]. Default 0. */
+  zatel_target_n_mem?: number;
   /** DRAM bank group of a bank: 0 = its higher bits, 1 = its lower bits. Default 0. */
   dram_bnkgrp_indexing_policy?: "0" | "1";
   /** set the read-to-write and write-to-read turnarounds (tRTW, tWTR) to 0 (GPGPU-Sim spelling). Default 0. */

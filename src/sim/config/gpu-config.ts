@@ -73,7 +73,7 @@ export interface GpuConfig {
     rwTurnaround: boolean;
   };
   /** gpgpu_mem_addr_mapping and the partition / bank index hashes (address-map.ts). */
-  addressMapping: { mapping: string; partitionIndexing: number; bankIndexing: number };
+  addressMapping: { mapping: string; partitionIndexing: number; bankIndexing: number; rowLayoutChannels: number };
   perfectMem: boolean;
   rt: {
     maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
@@ -308,6 +308,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       mapping: withOrigin('gpgpu_mem_addr_mapping', (v) => (parseAddressMapping(v, 'gpgpu_mem_addr_mapping'), v)),
       partitionIndexing: int('gpgpu_memory_partition_indexing'),
       bankIndexing: int('dram_bnk_indexing_policy'),
+      rowLayoutChannels: int('zatel_target_n_mem'),
     },
     perfectMem: bool('gpgpu_perfect_mem'),
     rt: {

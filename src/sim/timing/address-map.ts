@@ -15,6 +15,17 @@
  * sub-partition with the higher address bits; `dram_bnk_indexing_policy` (0 linear, 1 XOR,
  * 2 IPOLY) hashes the bank with the row inside the DRAM (dram_req_t).
  *
+ * A scale model (Zatel, paper 004: a GPU with 1/K of the target's channels) may keep the target's
+ * DRAM row layout (`rowLayoutChannels`, the knob zatel_target_n_mem): the channel and
+ * sub-partition still come from this GPU's own channel count, but bank, row and column are decoded
+ * as the target with `rowLayoutChannels` channels decodes them, and the target's channel number is
+ * put above the target's row bits. A row of this GPU then holds exactly the addresses a row of one
+ * of the target's channels holds (2 KB spread over the 16 KB the target interleaves over 4
+ * channels, with `mobile`'s mapping), instead of the contiguous range the mapping gives a single
+ * channel; the target's channels' rows stay distinct rows. Without it a 1-channel scale model's
+ * rows take 4 times the target's neighbouring 256-byte chunks, and its row-buffer hit rate is the
+ * one a target with 4 KB interleaving would have (docs/zatel.md, "Why the one partition is faster").
+ *
  * Invariants: a pure function of the address and the configuration (determinism); two
  * different addresses never decode to the same (chip, bank, row, column) (tested by sweep).
  */
@@ -40,6 +51,11 @@ export interface AddressMapConfig {
   bankIndexing: number;
   /** DRAM banks per channel (nbk of the timing string). */
   banks: number;
+  /**
+   * zatel_target_n_mem: decode bank, row and column as a GPU with this many channels does (its
+   * channel number above its row bits); 0 or `channels`: this GPU's own layout.
+   */
+  rowLayoutChannels?: number;
 }
 
 /** A decoded address (GPGPU-Sim addrdec_t, with the bank already hashed by dram_bnk_indexing_policy). */
@@ -83,6 +99,11 @@ export class AddressMap {
   private readonly log2Sub: number;
   private readonly partitionIndexing: number;
   private readonly bankIndexing: number;
+  /** The target's address map whose bank / row / column this scale model keeps (null: its own). */
+  private readonly rowLayout: AddressMap | null;
+  /** 2 ** (the target's row bits): the place value of the target's channel number in the row. */
+  private readonly rowLayoutChipUnit: number;
+  private readonly rowLayoutScratch: DecodedAddress = { chip: 0, subPartition: 0, bank: 0, row: 0, col: 0 };
 
   constructor(c: AddressMapConfig, key = 'gpgpu_mem_addr_mapping') {
     this.channels = c.channels;
@@ -139,6 +160,18 @@ export class AddressMap {
     this.chipUnit = 2 ** this.chipStart;
     this.higherUnit = 2 ** (this.chipStart + this.log2Channels + this.log2Sub);
     this.hashedPartitions = 2 ** this.log2Channels * this.subPerChannel;
+    const target = c.rowLayoutChannels ?? 0;
+    if (target !== 0 && target !== c.channels) {
+      if (target % c.channels !== 0) {
+        throw new ConfigError(`zatel_target_n_mem: ${target} channels is not a multiple of gpgpu_n_mem ${c.channels} (a scale model has 1/K of its target's channels)`, 'zatel_target_n_mem');
+      }
+      this.rowLayout = new AddressMap({ ...c, channels: target, rowLayoutChannels: 0 }, key);
+      // Above the target's row bits, as it decodes them (its own chip bits inserted).
+      this.rowLayoutChipUnit = 2 ** popcountMask(this.rowLayout.rowMask);
+    } else {
+      this.rowLayout = null;
+      this.rowLayoutChipUnit = 1;
+    }
   }
 
   /** Memory channel of an address. */
@@ -180,6 +213,16 @@ export class AddressMap {
     const rest = this.restOf(addr);
     const rawBank = pext(rest, this.bankMask);
     const subPartition = this.subPartitionFrom(addr, rawBank);
+    if (this.rowLayout !== null) {
+      // Bank, row and column as the target decodes them; its channel number above its row bits.
+      const t = this.rowLayout.decodeInto(addr, this.rowLayoutScratch);
+      out.chip = subPartition >> this.log2Sub;
+      out.subPartition = subPartition;
+      out.bank = t.bank;
+      out.row = t.chip * this.rowLayoutChipUnit + t.row;
+      out.col = t.col;
+      return out;
+    }
     const row = pext(rest, this.rowMask);
     const col = pext(rest, this.colMask);
     let bank = rawBank;
@@ -230,6 +273,13 @@ export class AddressMap {
 
 function split(m: bigint): BitMask {
   return { lo: Number(m & 0xffffffffn) >>> 0, hi: Number((m >> 32n) & 0xffffffffn) >>> 0 };
+}
+
+function popcountMask(m: BitMask): number {
+  let n = 0;
+  for (let x = m.lo; x !== 0; x &= x - 1) n++;
+  for (let x = m.hi; x !== 0; x &= x - 1) n++;
+  return n;
 }
 
 function popcount(m: bigint): number {

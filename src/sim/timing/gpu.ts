@@ -323,6 +323,8 @@ export interface AggregateStats {
   l1d: CacheStats;
   l2: CacheStats;
   dram: DramStats;
+  /** Each memory channel's DRAM counters, in channel order (`dram` is their sum). */
+  dramChannels: DramStats[];
   rt: RtStats;
   treelet: TreeletStats;
   virtualization: VirtualizationStats | null;
@@ -343,6 +345,7 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
   const l1d = new CacheStats();
   const l2 = new CacheStats();
   const dram = new DramStats();
+  const dramChannels: DramStats[] = [];
   const rt = new RtStats();
   const treelet = new TreeletStats();
   for (const s of gpu.sms) {
@@ -354,11 +357,12 @@ export function aggregateStats(gpu: Gpu): AggregateStats {
   }
   for (const p of gpu.partitions) {
     dram.add(p.dram.stats);
+    dramChannels.push(Object.assign(new DramStats(), p.dram.stats));
     for (const b of p.banks) l2.add(b.cache.stats);
   }
   const virtualization = gpu.virt ? Object.assign(new VirtualizationStats(), gpu.virt.stats) : null;
   return {
-    sm, l1d, l2, dram, rt, treelet, virtualization,
+    sm, l1d, l2, dram, dramChannels, rt, treelet, virtualization,
     icntPackets: gpu.reqNet.packets + gpu.replyNet.packets,
     icntBytes: gpu.reqNet.bytes + gpu.replyNet.bytes,
     icntCounters: icntCounters(gpu),
@@ -394,6 +398,7 @@ export function statsInput(
     l1d: a.l1d,
     l2: a.l2,
     dram: a.dram,
+    dramChannels: a.dramChannels,
     rt: a.rt,
     icntPackets: a.icntPackets,
     icntBytes: a.icntBytes,

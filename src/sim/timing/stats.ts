@@ -83,6 +83,7 @@ export const STAT_META: Record<string, StatMeta> = {
   dram_column_commands: { unit: 'commands', description: 'DRAM read and write column commands, one per atom of burst x bus width x chips bytes' },
   dram_eff: { unit: 'ratio', description: 'cycles transferring data / cycles with requests pending at the DRAM scheduler (VI-C)' },
   bwutil: { unit: 'ratio', description: 'cycles transferring data / all cycles, averaged over channels (VI-C)' },
+  dram_channel_imbalance: { unit: 'ratio', description: 'the busiest channel\'s DRAM requests over the mean per channel: 1 = requests spread evenly, higher = partition camping (stats.txt lists each channel\'s requests, row-buffer hit rate and efficiency: dram_channel_*)' },
   rt_total_warps: { unit: 'warps', description: 'warps that went through the RT units' },
   rt_total_rays: { unit: 'rays', description: 'rays traversed' },
   rt_writes: { unit: 'writes', description: 'stores of the RT units, as Vulkan-Sim counts them: intersection-table stores (two 32 B writes per procedural-leaf candidate) and a 32 B result store per triangle test that hit' },
@@ -199,6 +200,13 @@ export interface TimingStats {
     rtL1MissRate: number[];
     /** L2 reservation fails per sample interval. */
     l2Fails: number[];
+    /**
+     * Per memory channel, in channel order (GPGPU-Sim prints the same per DRAM[i]): requests
+     * (reads + writes), row-buffer hits, activates, and the cycles that make `dram_eff` and
+     * `bwutil` (busy, pending). Shows channel load imbalance (partition camping) and each
+     * channel's row locality, which the GPU-wide sums hide.
+     */
+    dramChannels: { requests: number[]; rowHits: number[]; activates: number[]; busBusy: number[]; pendingCycles: number[] };
   };
 }
 
@@ -220,6 +228,8 @@ export interface StatsInput {
   l1d: CacheStats;
   l2: CacheStats;
   dram: DramStats;
+  /** Each memory channel's DRAM counters, in channel order (`dram` is their sum). */
+  dramChannels: DramStats[];
   rt: RtStats;
   icntPackets: number;
   icntBytes: number;
@@ -325,6 +335,7 @@ export function buildStats(x: StatsInput): TimingStats {
     dram_column_commands: d.columnCommands,
     dram_eff: div(d.busBusy, d.pendingCycles),
     bwutil: div(d.busBusy, cycles * x.numChannels),
+    dram_channel_imbalance: div(Math.max(0, ...x.dramChannels.map((c) => c.reads + c.writes)) * x.dramChannels.length, d.reads + d.writes),
   };
   const r = x.rt;
   const rt = {
@@ -378,6 +389,13 @@ export function buildStats(x: StatsInput): TimingStats {
       rtOccupancy: { intervalCycles: x.sampleInterval, rays: x.samplesRays, warps: x.samplesWarps },
       rtL1MissRate: x.rtL1MissRate,
       l2Fails: x.l2Fails,
+      dramChannels: {
+        requests: x.dramChannels.map((c) => c.reads + c.writes),
+        rowHits: x.dramChannels.map((c) => c.rowHits),
+        activates: x.dramChannels.map((c) => c.activates),
+        busBusy: x.dramChannels.map((c) => c.busBusy),
+        pendingCycles: x.dramChannels.map((c) => c.pendingCycles),
+      },
     },
   };
 }
@@ -516,5 +534,12 @@ export function formatStats(s: TimingStats): string {
   out.push(`rt_occupancy_warps = ${d.rtOccupancy.warps.join(',')}`);
   out.push(`rt_l1_miss_rate_over_time = ${d.rtL1MissRate.map((x) => x.toFixed(4)).join(',')}`);
   out.push(`l2_reservation_fails_over_time = ${d.l2Fails.join(',')}`);
+  const ch = d.dramChannels;
+  const ratio = (a: number[], b: number[]) => a.map((v, i) => fmt(div(v, b[i]!))).join(',');
+  out.push(`dram_channel_requests = ${ch.requests.join(',')}`);
+  out.push(`dram_channel_row_buffer_hit_rate = ${ratio(ch.rowHits, ch.requests)}`);
+  out.push(`dram_channel_activates_per_request = ${ratio(ch.activates, ch.requests)}`);
+  out.push(`dram_channel_eff = ${ratio(ch.busBusy, ch.pendingCycles)}`);
+  out.push(`dram_channel_pending_cycles = ${ch.pendingCycles.map(Math.round).join(",")}`);
   return out.join('\n') + '\n';
 }

@@ -155,8 +155,18 @@ test('downscaling: K = gcd(SMs, partitions); mobile 8/4 -> 4, rtx2060 30/12 -> 6
   t.deepEqual([mobile.k, mobile.sms, mobile.partitions], [4, 2, 1]);
   const rtx = downscale(loadConfig('rtx2060'));
   t.deepEqual([rtx.k, rtx.sms, rtx.partitions], [6, 5, 2]);
-  t.deepEqual(downscale(loadConfig('rtx2060'), 3).overrides, ['gpgpu_n_clusters=10', 'gpgpu_n_cores_per_cluster=1', 'gpgpu_n_mem=4']);
+  t.deepEqual(downscale(loadConfig('rtx2060'), 3).overrides, ['gpgpu_n_clusters=10', 'gpgpu_n_cores_per_cluster=1', 'gpgpu_n_mem=4', 'zatel_target_n_mem=12']);
   t.throws(() => downscale(loadConfig('mobile'), 3), { message: /--k 3 does not divide/ });
+});
+
+test('downscaling keeps the target\'s DRAM row layout unless the paper\'s own is asked for', (t) => {
+  t.deepEqual(downscale(loadConfig('mobile')).overrides, ['gpgpu_n_clusters=2', 'gpgpu_n_cores_per_cluster=1', 'gpgpu_n_mem=1', 'zatel_target_n_mem=4']);
+  t.deepEqual(downscale(loadConfig('mobile'), 4, 'own').overrides, ['gpgpu_n_clusters=2', 'gpgpu_n_cores_per_cluster=1', 'gpgpu_n_mem=1']);
+  // K = 1 is the target itself; a target that is already a scale model keeps its own target's layout.
+  t.false(downscale(loadConfig('mobile'), 1).overrides.some((o) => o.startsWith('zatel_target_n_mem')));
+  t.false(downscale(loadConfig('mobile', ['gpgpu_n_clusters=4', 'gpgpu_n_mem=2', 'zatel_target_n_mem=4']), 2).overrides.some((o) => o.startsWith('zatel_target_n_mem')));
+  const scaled = loadConfig('mobile', downscale(loadConfig('mobile')).overrides);
+  t.deepEqual([scaled.numMemChannels, scaled.addressMapping.rowLayoutChannels], [1, 4]);
 });
 
 test('combining: cycles extrapolated and averaged, counts summed, IPC summed, rates averaged (Sec. III-G/H)', (t) => {

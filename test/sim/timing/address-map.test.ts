@@ -62,3 +62,58 @@ test('the presets read their mapping; malformed mappings are refused naming the 
   t.throws(() => loadConfig('rtx2060', ['gpgpu_mem_addr_mapping=dramid@8;RRRR']), { instanceOf: ConfigError, message: /gpgpu_mem_addr_mapping/ });
   t.throws(() => new AddressMap({ channels: 12, subPerChannel: 2, banks: 16, mapping: SM75.replace('dramid@8;', '').replace('R', 'D'), partitionIndexing: 0, bankIndexing: 0 }), { instanceOf: ConfigError, message: /dramid/ });
 });
+
+// zatel_target_n_mem: a scale model's DRAM rows hold what a row of one of its target's channels holds.
+const mobile4 = new AddressMap({ channels: 4, subPerChannel: 1, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 0 });
+const own1 = new AddressMap({ channels: 1, subPerChannel: 1, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 0 });
+const scale1 = new AddressMap({ channels: 1, subPerChannel: 1, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 0, rowLayoutChannels: 4 });
+
+/** The (bank, row) pairs the DRAM opens for the 32 B sectors of [from, from + bytes). */
+function rowsOf(m: AddressMap, from: number, bytes: number): Set<string> {
+  const out = new Set<string>();
+  for (let a = from; a < from + bytes; a += 32) {
+    const d = m.decode(a);
+    out.add(`${d.chip}:${d.bank}:${d.row}`);
+  }
+  return out;
+}
+
+test('a 1-channel scale model of 4 channels keeps the target\'s rows: a 2 KB range opens 8 rows (as the target), not 2 (its own layout)', (t) => {
+  // dramid@8 deals 256 B chunks over the channels: the target's 4 channels x 2 banks (bit 7).
+  t.is(rowsOf(mobile4, 0, 2048).size, 8);
+  t.is(rowsOf(scale1, 0, 2048).size, 8);
+  // With its own layout one channel takes all 8 chunks into the 2 rows of bank bit 7.
+  t.is(rowsOf(own1, 0, 2048).size, 2);
+});
+
+test('the scale model decodes bank and column as the target and keeps the target\'s channel in the row, on one channel', (t) => {
+  for (let a = 0; a < 1 << 22; a += 4096 + 96) {
+    const want = mobile4.decode(a);
+    const got = scale1.decode(a);
+    t.is(got.chip, 0);
+    t.is(got.subPartition, 0);
+    t.is(got.bank, want.bank);
+    t.is(got.col, want.col);
+    // Two addresses share a row of the scale model exactly when they share a row of one target channel.
+    t.is(got.row, want.chip * 2 ** 13 + want.row);
+  }
+});
+
+test('with zatel_target_n_mem no two addresses decode to the same (chip, bank, row, column), and channels stay the scale model\'s own', (t) => {
+  const two = new AddressMap({ channels: 2, subPerChannel: 2, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 1, rowLayoutChannels: 12 });
+  const own2 = new AddressMap({ channels: 2, subPerChannel: 2, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 1 });
+  const seen = new Set<string>();
+  for (let a = 0; a < 1024 * 1024; a += 32) {
+    const d = two.decode(a);
+    t.is(d.subPartition, own2.subPartitionOf(a));
+    const k = `${d.chip}:${d.bank}:${d.row}:${d.col}`;
+    if (seen.has(k)) return t.fail(`alias at ${a}`);
+    seen.add(k);
+  }
+  t.is(two.partitionAddress(12345 * 128), own2.partitionAddress(12345 * 128), 'the L2 indexes its sets as the scale model\'s own');
+});
+
+test('zatel_target_n_mem must be a multiple of the channel count', (t) => {
+  t.throws(() => new AddressMap({ channels: 2, subPerChannel: 1, banks: 16, mapping: SM75, partitionIndexing: 0, bankIndexing: 0, rowLayoutChannels: 3 }), { instanceOf: ConfigError, message: /zatel_target_n_mem/ });
+  t.is(loadConfig('mobile').addressMapping.rowLayoutChannels, 0);
+});

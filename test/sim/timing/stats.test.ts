@@ -68,3 +68,20 @@ test('the streams and refusal series add up: read + write requests are the L2 ac
   t.true(v.max_icnt2sh_latency! >= v.avg_icnt2sh_latency!);
   t.true(v.L2_total_cache_reservation_fails! > 0, 'eight SMs ask for the root sector at once: the merge limit of 4 refuses some');
 });
+
+test('per-channel DRAM figures add up to the GPU-wide ones; dram_channel_imbalance is the busiest channel over the mean', (t) => {
+  const s = run();
+  const ch = s.distributions.dramChannels;
+  const v = s.values;
+  t.is(ch.requests.length, 4, 'mobile has 4 channels');
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  t.is(sum(ch.requests), v.dram_reads! + v.dram_writes!);
+  t.is(sum(ch.activates), v.dram_activates!);
+  t.is(sum(ch.rowHits) / sum(ch.requests), v.dram_row_buffer_hit_rate!);
+  t.is(v.dram_channel_imbalance, Math.max(...ch.requests) / (sum(ch.requests) / 4));
+  t.true(v.dram_channel_imbalance! >= 1);
+  const text = formatStats(s);
+  const line = (name: string) => text.split('\n').find((l) => l.startsWith(`${name} = `))!.split(' = ')[1]!.split(',');
+  t.deepEqual(line('dram_channel_requests').map(Number), ch.requests);
+  for (const name of ['dram_channel_row_buffer_hit_rate', 'dram_channel_activates_per_request', 'dram_channel_eff', 'dram_channel_pending_cycles']) t.is(line(name).length, 4, name);
+});

@@ -48,6 +48,7 @@ import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, p
 import type { OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { ConstantLoads } from './constant-loads.js';
+import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
 
 /**
  * Each block's successor in the layout NIR's structured control flow gives the PTX: reverse
@@ -75,6 +76,8 @@ export class FunctionCompiler {
   /** Counted instructions of the current block through the piece being emitted, and each one's index (for clock). */
   private cumThroughPiece = 0;
   private countedIndex = new Map<ValueId, number>();
+  /** What NIR's CSE removes (redundant-instructions.ts). */
+  private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
   /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
   private constLoads = new Map<Inst, number>();
   private nextSlot = 0;
@@ -220,6 +223,7 @@ export class FunctionCompiler {
     let maxArgLeaves = 0;
     const sources: string[] = [];
     this.constLoads = this.constantLoads.of(fn);
+    this.redundant = redundantInstructions(fn, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;
@@ -476,7 +480,11 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length, (inst) => this.constLoads.get(inst) ?? 0),
+      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length, {
+        newConstants: (inst) => this.constLoads.get(inst) ?? 0,
+        duplicateOf: (inst) => this.redundant.duplicates.get(inst),
+        sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
+      }),
       memSites,
       end,
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),

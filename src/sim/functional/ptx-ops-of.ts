@@ -94,9 +94,10 @@ const NO_PTX: ReadonlySet<string> = new Set(['extract', 'shuffle', 'insert', 'co
  * The PTX sequence of instruction `inst`; `promoted`: it loads, stores or indexes a
  * register-promoted variable (an SSA value in NIR).
  */
-export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean): PtxSequence {
+export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean, sharedReciprocal = false): PtxSequence {
   if (promoted || NO_PTX.has(inst.op)) return { chain: [PtxOp.Other], count: 0 };
-  const chain = ptxOpsOf(inst, types);
+  // A division whose divisor's frcp an earlier division took (NIR's CSE): the mul alone.
+  const chain = sharedReciprocal && inst.op === 'binary' && inst.kind === 'div' && types.scalar(inst.a) === 'f32' ? [PtxOp.FpMul] : ptxOpsOf(inst, types);
   return { chain, count: ptxCountOf(inst, types, chain) };
 }
 

@@ -20,7 +20,7 @@ import { PtxOp } from '../ptx-op.js';
 export function stepDeps(
   counted: readonly Inst[], types: OperandTypes,
   isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number, phis: number,
-  newConstants: (inst: Inst) => number = () => 0,
+  nir: NirShaping = NO_SHAPING,
 ): StepDeps {
   const n = counted.length;
   /** SSA value -> the issuing instructions of the piece its value comes from. */
@@ -36,8 +36,16 @@ export function stepDeps(
   const insts: InstDeps[] = [];
   const sourcesOf = (v: ValueId): readonly number[] => sources.get(v) ?? [];
   counted.forEach((inst, i) => {
+    const same = nir.duplicateOf(inst);
+    if (same !== undefined && 'id' in inst && typeof inst.id === 'number') {
+      // NIR's CSE removed it: it issues nothing, and its readers wait for the instruction it duplicates.
+      insts.push({ ptx: 0, count: 0, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: writes[i]! });
+      sources.set(inst.id, sourcesOf(same));
+      crossOf.set(inst.id, crossKeysOf(same));
+      return;
+    }
     const root = promotedRoot(inst);
-    const seq = ptxSequenceOf(inst, types, root >= 0);
+    const seq = ptxSequenceOf(inst, types, root >= 0, nir.sharedReciprocal(inst));
     let from: readonly number[];
     let cross: readonly number[];
     if (root >= 0 && inst.op === 'load') {
@@ -73,7 +81,7 @@ export function stepDeps(
     entry.deps = from;
     entry.xsrc = cross;
     entry.chain = seq.chain.slice(1);
-    const constants = newConstants(inst);
+    const constants = nir.newConstants(inst);
     if (constants > 0) {
       // Its first-used constants' movs issue before it, and it reads the first one's register (constant-loads.ts).
       entry.count = Math.min(255, entry.count + MOVS_PER_CONSTANT * constants);
@@ -93,6 +101,18 @@ export function stepDeps(
   if (n > 0 && phis > 0) insts[0]!.count = Math.min(255, insts[0]!.count) + phis;
   return packStepDeps(insts);
 }
+
+/** What lavapipe's NIR passes do to a piece's instructions before Vulkan-Sim's translator sees them. */
+export interface NirShaping {
+  /** Components of the constants the instruction loads first (constant-loads.ts). */
+  newConstants(inst: Inst): number;
+  /** The value a dominating instruction computed that this one duplicates (nir_opt_cse; redundant-instructions.ts). */
+  duplicateOf(inst: Inst): ValueId | undefined;
+  /** A division whose divisor's reciprocal a dominating division already took (redundant-instructions.ts). */
+  sharedReciprocal(inst: Inst): boolean;
+}
+
+const NO_SHAPING: NirShaping = { newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false };
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */
 const PROMOTED_KEY = 2 ** 30;

@@ -42,6 +42,8 @@ export interface Target {
 export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; fromStats?: string }[] = [
   { name: 'gpu_sim_cycle', target: { kind: 'relative', tolerance: 0.15 } },
   { name: 'gpu_sim_insn', target: { kind: 'relative', tolerance: 0.15 } },
+  // Warp instructions issued: GPGPU-Sim's gpgpu_n_tot_w_icount against ours (shown, not targeted).
+  { name: 'gpu_warp_insn', fromStats: 'gpgpu_n_tot_w_icount' },
   { name: 'gpu_ipc' },
   { name: 'L1D_total_cache_miss_rate', target: { kind: 'absolute', tolerance: 0.07 } },
   { name: 'L2_total_cache_miss_rate', target: { kind: 'absolute', tolerance: 0.07 } },

@@ -192,12 +192,21 @@ export class Sm implements MemClient, CtaSlots {
   private wakeAt = 0;
   private slotsChanged = false;
   /**
-   * The last issue scan refused an instruction for a reason no wake time covers (no LD/ST queue
-   * room or load slot, a full RT warp buffer, an ITS warp): then every response and every access
-   * leaving the LD/ST queue wakes the issue stage. Otherwise only a load's last response does
-   * (the others change nothing an issue depends on), and queue progress does not.
+   * The last issue scan refused an instruction for a reason no wake time covers (a full RT warp
+   * buffer, an ITS warp): then every response and every access leaving the LD/ST queue wakes the
+   * issue stage. Otherwise only a load's last response does (the others change nothing an issue
+   * depends on), and queue progress only as far as wakeAtQueued says.
    */
   private wakeOnAnyEvent = false;
+  /**
+   * The last issue scan's refusals by the LD/ST unit (refusedByLsu): the queue length at or below
+   * which one of the refused instructions may fit (-1: none was refused for queue room). Queue
+   * progress wakes the issue stage only once the queue is that short; an instruction refused for
+   * want of a load slot waits for a load's last response, which always wakes it.
+   */
+  private wakeAtQueued = -1;
+  /** Counts refusals by the LD/ST unit, so a scheduler's scan can tell whether it had one. */
+  private lsuRefusals = 0;
   /**
    * Per scheduler: after a scan in which it issued nothing, the scan's wake bound for its warps
    * alone (schedWake), valid while no event has happened since (schedEpoch === wakeEpoch): until
@@ -369,12 +378,13 @@ export class Sm implements MemClient, CtaSlots {
     this.rt.cycle(now);
     this.l1.cycle(now, reqNet);
     if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
-    // Room in the queue matters only to an instruction it refused.
-    if (this.lsu.cycle(now) > 0 && this.wakeOnAnyEvent) this.wakeIssue();
+    // Room in the queue matters only to an instruction it refused, once there is enough of it.
+    if (this.lsu.cycle(now) > 0 && (this.wakeOnAnyEvent || this.lsu.queued <= this.wakeAtQueued)) this.wakeIssue();
     if (this.virt !== null) this.virt.suspendWaiting(now);
     if (now < this.wakeAt) return false;
     this.slotsChanged = false;
     this.wakeOnAnyEvent = false;
+    this.wakeAtQueued = -1;
     this.scanWake = Infinity;
     let issued = false;
     const epoch = this.wakeEpoch;
@@ -386,12 +396,13 @@ export class Sm implements MemClient, CtaSlots {
       }
       const others: number = this.scanWake;
       const othersAnyEvent: boolean = this.wakeOnAnyEvent;
+      const lsuRefusals = this.lsuRefusals;
       this.scanWake = Infinity;
       this.wakeOnAnyEvent = false;
       if (this.issueFrom(s, now)) {
         issued = true;
         this.schedEpoch[s] = -1;
-      } else if (this.wakeOnAnyEvent || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
+      } else if (this.wakeOnAnyEvent || this.lsuRefusals !== lsuRefusals || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
       else {
         this.schedEpoch[s] = epoch;
         this.schedWake[s] = this.scanWake;
@@ -666,7 +677,7 @@ export class Sm implements MemClient, CtaSlots {
       return this.refusedUntilEvent();
     }
     const queuedBefore = this.lsu.queued;
-    if (!this.lsu.send(c, step, i)) return this.refusedUntilEvent();
+    if (!this.lsu.send(c, step, i)) return this.refusedByLsu();
     this.pendingMem[c]! += this.lsu.responses;
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
@@ -754,6 +765,17 @@ export class Sm implements MemClient, CtaSlots {
   /** A rejected context waits for an event no wake time covers (wakeOnAnyEvent); returns false, the reject. */
   private refusedUntilEvent(): false {
     this.wakeOnAnyEvent = true;
+    return false;
+  }
+
+  /**
+   * The LD/ST unit refused the context's instruction (no queue room or load slot); returns false,
+   * the reject. Its scheduler is rescanned at the SM's next scan (no wake bound), which happens
+   * once the queue is short enough for it (wakeAtQueued) or a load's last response frees a slot.
+   */
+  private refusedByLsu(): false {
+    this.lsuRefusals++;
+    if (this.lsu.fitsAtQueued > this.wakeAtQueued) this.wakeAtQueued = this.lsu.fitsAtQueued;
     return false;
   }
 

@@ -32,7 +32,9 @@
  *
  * Invariants: reservations lie at most RING steps (or cycles) after the cycle being issued (an
  * instruction whose path would reach further is held at issue by its full ID_OC slot); ring
- * entries hold the step or cycle they reserve, so stale entries never match.
+ * entries hold the step or cycle they reserve, so stale entries never match. Steps and cycles are
+ * 32-bit integers (Int32Array tables: half the cache lines of doubles, and no conversion of a
+ * double to index a ring): `reserve` refuses a cycle whose steps could pass 2^31.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { IssueUnit, ISSUE_UNITS } from '../ptx-op.js';
@@ -43,12 +45,12 @@ const MASK = RING - 1;
 
 interface CollectorSet {
   /** Step at which each collector unit frees (its instruction dispatched). */
-  free: Float64Array;
+  free: Int32Array;
   inPorts: number;
   outPorts: number;
   /** Allocations / dispatches reserved per step: a ring of (step, count) pairs, side by side in one cache line. */
-  alloc: Float64Array;
-  disp: Float64Array;
+  alloc: Int32Array;
+  disp: Int32Array;
 }
 
 export class IssuePipeline {
@@ -57,18 +59,22 @@ export class IssuePipeline {
   private readonly schedulers: number;
   private readonly banks: number;
   private readonly banksPerSched: number;
+  /** The register banks a scheduler's reads pick from (banksPerSched under the sub-core model, else all), less one when a power of two (then a mask), else -1. */
+  private readonly bankMask: number;
+  /** The last cycle whose reservations fit the tables' 32-bit steps (reserve refuses later ones). */
+  private readonly lastCycle: number;
   /** Per unit and ID_OC slot: the cycle the slot frees (its instruction moved into a collector unit). */
-  private readonly idoc: Float64Array[];
+  private readonly idoc: Int32Array[];
   /** Per unit and OC_EX slot: the cycle the slot frees (a functional unit took its instruction). */
-  private readonly ocex: Float64Array[];
+  private readonly ocex: Int32Array[];
   /** Per unit class, per unit: the cycle its dispatch register frees. */
-  private readonly fuFree: Float64Array[];
+  private readonly fuFree: Int32Array[];
   /** Per unit class: completion cycles reserved, a ring of cycles with the class's units side by side (cycle-major). */
-  private readonly fuDone: Float64Array[];
+  private readonly fuDone: Int32Array[];
   /** Collector sets serving each unit class, specialized first. */
   private readonly setsFor: CollectorSet[][];
   /** Steps reserved per register bank: a ring of steps with every bank side by side (step-major, so one step's banks share a cache line). */
-  private readonly bankStep: Float64Array;
+  private readonly bankStep: Int32Array;
   /** Results completing per cycle (the EX_WB width): a ring of (cycle, count) pairs. */
   private readonly wb = ringOfCounts();
   private readonly wbWidth: number;
@@ -87,14 +93,18 @@ export class IssuePipeline {
     this.schedulers = cfg.schedulersPerSm;
     this.banks = is.regBanks;
     this.banksPerSched = is.subCore ? Math.max(1, Math.floor(is.regBanks / cfg.schedulersPerSm)) : is.regBanks;
+    const pick = is.subCore ? this.banksPerSched : this.banks;
+    this.bankMask = (pick & (pick - 1)) === 0 ? pick - 1 : -1;
+    // Steps (cycles x port throughput) up to a ring past the cycle stay below 2^31.
+    this.lastCycle = Math.floor((2 ** 31 - 1) / this.p) - 2 * RING;
     const units = [cfg.units.sp, cfg.units.int, cfg.units.sfu, cfg.units.dp, cfg.units.mem];
-    this.idoc = is.idOcWidth.map((w) => new Float64Array(is.subCore ? cfg.schedulersPerSm : Math.max(1, w)));
-    this.ocex = is.ocExWidth.map((w) => new Float64Array(Math.max(1, w)));
-    this.fuFree = units.map((k) => new Float64Array(Math.max(1, k)));
-    this.fuDone = units.map((k) => new Float64Array(Math.max(1, k) * RING).fill(-1));
+    this.idoc = is.idOcWidth.map((w) => new Int32Array(is.subCore ? cfg.schedulersPerSm : Math.max(1, w)));
+    this.ocex = is.ocExWidth.map((w) => new Int32Array(Math.max(1, w)));
+    this.fuFree = units.map((k) => new Int32Array(Math.max(1, k)));
+    this.fuDone = units.map((k) => new Int32Array(Math.max(1, k) * RING).fill(-1));
     const sets = is.collectorSets.map((s) => ({
       set: {
-        free: new Float64Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts, alloc: ringOfCounts(), disp: ringOfCounts(),
+        free: new Int32Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts, alloc: ringOfCounts(), disp: ringOfCounts(),
       } satisfies CollectorSet,
       serves: s.serves,
     }));
@@ -102,7 +112,7 @@ export class IssuePipeline {
     for (let u = 0; u < ISSUE_UNITS; u++) {
       if (this.setsFor[u]!.length === 0 && units[u]! > 0) throw new Error(`issue stage: no operand collector set serves unit class ${u}`);
     }
-    this.bankStep = new Float64Array(this.banks * RING).fill(-1);
+    this.bankStep = new Int32Array(this.banks * RING).fill(-1);
     this.wbWidth = Math.max(1, is.exWbWidth);
     this.depth = measure ? IssuePipeline.measureDepth(cfg) : 0;
   }
@@ -122,7 +132,9 @@ export class IssuePipeline {
    * `latency` and initiation interval `ii`; sets `execAt` and `writebackAt`. The caller checked
    * `slotFreeAt(u, sched) <= now`.
    */
-  reserve(now: number, u: IssueUnit, sched: number, warp: number, regs: Int32Array, from: number, to: number, dst: number, latency: number, ii: number): void {
+  reserve(at: number, u: IssueUnit, sched: number, warp: number, regs: Int32Array, from: number, to: number, dst: number, latency: number, ii: number): void {
+    if (at > this.lastCycle) throw new Error(`issue stage: cycle ${at} is past the last its 32-bit tables hold (${this.lastCycle})`);
+    const now = at | 0;
     const p = this.p;
     // 1. ID_OC slot, then a collector unit from the next cycle's first step.
     const slots = this.idoc[u]!;
@@ -134,13 +146,16 @@ export class IssuePipeline {
     let set = sets[0]!;
     let cu = 0;
     for (let guard = 0; ; guard++) {
-      let best = Infinity;
-      for (const s of sets) {
-        for (let k = 0; k < s.free.length; k++) {
-          const at = Math.max(alloc, s.free[k]!);
+      let best = -1;
+      for (let j = 0; j < sets.length; j++) {
+        const s = sets[j]!;
+        const free = s.free;
+        for (let k = 0; k < free.length; k++) {
+          const f = free[k]!;
+          const t = f > alloc ? f : alloc;
           // Strictly earlier only: on a tie the set visited first (specialized before generic) keeps it.
-          if (at < best) {
-            best = at;
+          if (best < 0 || t < best) {
+            best = t;
             set = s;
             cu = k;
           }
@@ -152,15 +167,17 @@ export class IssuePipeline {
       alloc++;
     }
     count(set.alloc, alloc);
-    slots[slot] = Math.floor(alloc / p);
+    slots[slot] = (alloc / p) | 0;
     // 2. Register reads, one per bank per step, from the step after the allocation.
     let lastRead = alloc;
     const banks = this.banks;
+    const bankStep = this.bankStep;
+    const bankBase = this.subCore ? (sched % this.schedulers) * this.banksPerSched : 0;
     for (let k = from; k < to; k++) {
-      const b = this.bankOf(regs[k]!, warp, sched);
+      const b = this.bankOf(regs[k]!, warp, bankBase);
       let s = alloc + 1;
-      while (this.bankStep[(s & MASK) * banks + b] === s && s - alloc < RING) s++;
-      this.bankStep[(s & MASK) * banks + b] = s;
+      while (bankStep[(s & MASK) * banks + b] === s && s - alloc < RING) s++;
+      bankStep[(s & MASK) * banks + b] = s;
       if (s > lastRead) lastRead = s;
     }
     // 3. Dispatch into OC_EX in a later step, with a dispatch port and an OC_EX slot free.
@@ -168,7 +185,7 @@ export class IssuePipeline {
     let disp = lastRead + 1;
     let exSlot = 0;
     for (let guard = 0; ; guard++) {
-      const cyc = Math.floor(disp / p);
+      const cyc = (disp / p) | 0;
       exSlot = 0;
       for (let i = 1; i < ex.length; i++) if (ex[i]! < ex[exSlot]!) exSlot = i;
       if (ex[exSlot]! > cyc) {
@@ -186,7 +203,7 @@ export class IssuePipeline {
     const fus = this.fuFree[u]!;
     const done = this.fuDone[u]!;
     const wbRing = this.wb;
-    let e = Math.floor(disp / p) + 1;
+    let e = ((disp / p) | 0) + 1;
     let unit = 0;
     for (let guard = 0; guard < RING; guard++, e++) {
       unit = -1;
@@ -210,16 +227,17 @@ export class IssuePipeline {
     // 5. Writeback in the next cycle: the destination bank reads nothing in that cycle's first step.
     const wb = complete + 1;
     if (dst >= 0) {
-      const b = this.bankOf(dst, warp, sched);
-      this.bankStep[((wb * p) & MASK) * banks + b] = wb * p;
+      const b = this.bankOf(dst, warp, bankBase);
+      bankStep[((wb * p) & MASK) * banks + b] = wb * p;
     }
     this.execAt = e;
     this.writebackAt = wb;
   }
 
-  private bankOf(reg: number, warp: number, sched: number): number {
+  /** The bank of register `reg` of warp `warp` among the scheduler's banks from `bankBase` on (register_bank). */
+  private bankOf(reg: number, warp: number, bankBase: number): number {
     const b = reg + warp;
-    return this.subCore ? (b % this.banksPerSched) + (sched % this.schedulers) * this.banksPerSched : b % this.banks;
+    return (this.bankMask >= 0 ? b & this.bankMask : b % (this.subCore ? this.banksPerSched : this.banks)) + bankBase;
   }
 
   /** Issue-to-writeback cycles of a latency-0, one-register instruction alone in a fresh pipeline: the dependent-issue overhead. */
@@ -232,14 +250,14 @@ export class IssuePipeline {
 }
 
 /** A ring of (step or cycle, count) pairs: how many reservations each step holds; stale entries never match. */
-function ringOfCounts(): Float64Array {
-  const ring = new Float64Array(2 * RING);
+function ringOfCounts(): Int32Array {
+  const ring = new Int32Array(2 * RING);
   for (let r = 0; r < RING; r++) ring[2 * r] = -1;
   return ring;
 }
 
 /** One more reservation at step `at` of the ring. */
-function count(ring: Float64Array, at: number): void {
+function count(ring: Int32Array, at: number): void {
   const r = (at & MASK) * 2;
   if (ring[r] !== at) {
     ring[r] = at;

@@ -199,23 +199,40 @@ export class Sm implements MemClient, CtaSlots {
    */
   private wakeOnAnyEvent = false;
   /**
-   * The last issue scan's refusals by the LD/ST unit (refusedByLsu): the queue length at or below
-   * which one of the refused instructions may fit (-1: none was refused for queue room). Queue
-   * progress wakes the issue stage only once the queue is that short; an instruction refused for
-   * want of a load slot waits for a load's last response, which always wakes it.
+   * The refusals by the LD/ST unit (refusedByLsu) of the warps the last issue scan tried or left
+   * asleep (schedFitsAt, prefixFitsAt): the queue length at or below which one of the refused
+   * instructions may fit (-1: none was refused for queue room). Queue progress wakes the issue
+   * stage only once the queue is that short; an instruction refused for want of a load slot waits
+   * for a load's last response, which always wakes it. Either wake is an event (wakeEpoch), so a
+   * refusal by the LD/ST unit needs no rescan before it.
    */
   private wakeAtQueued = -1;
-  /** Counts refusals by the LD/ST unit, so a scheduler's scan can tell whether it had one. */
-  private lsuRefusals = 0;
   /**
    * Per scheduler: after a scan in which it issued nothing, the scan's wake bound for its warps
    * alone (schedWake), valid while no event has happened since (schedEpoch === wakeEpoch): until
-   * then it is not rescanned, even in cycles its neighbours issue in. Nothing another scheduler
-   * does can make one of its warps issue sooner: contexts, register tables and ID_OC slots are
-   * per warp or per scheduler, and the shared LD/ST queue and RT warp buffer only fill up.
+   * then it is not rescanned, even in cycles its neighbours issue in; its refusals by the LD/ST
+   * unit stay in wakeAtQueued (schedFitsAt). Nothing another scheduler does can make one of its
+   * warps issue sooner: contexts, register tables and ID_OC slots are per warp or per scheduler,
+   * and the shared LD/ST queue and RT warp buffer only fill up (their room is an event).
    */
   private readonly schedWake: Float64Array;
   private readonly schedEpoch: Int32Array;
+  private readonly schedFitsAt: Int32Array;
+  /**
+   * Per scheduler under GTO: after a scan that issued from the warp at list position k, the first
+   * k positions (all rejected) with the earliest of their wake times and their refusals by the
+   * LD/ST unit (prefixFitsAt), valid while no event has happened since (prefixEpoch ===
+   * wakeEpoch): until then the scheduler's next scans start at position k. The warp that issued
+   * issues again or is tried first, and what it does to the rejected warps (an ID_OC slot
+   * reserved, the shared queues filled) only delays them, as for schedWake. A prefix with a
+   * reject without a wake time or LD/ST refusal (RT warp buffer, ITS) is not kept.
+   */
+  private readonly prefixLen: Int32Array;
+  private readonly prefixWake: Float64Array;
+  private readonly prefixFitsAt: Int32Array;
+  private readonly prefixEpoch: Int32Array;
+  /** The value of wakeEpoch when the SM's scan began: an event during the scan voids what it kept. */
+  private scanEpoch = 0;
   /** Counts wake events (wakeIssue) and slot-list changes. */
   private wakeEpoch = 0;
   /**
@@ -266,6 +283,11 @@ export class Sm implements MemClient, CtaSlots {
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
     this.schedWake = new Float64Array(cfg.schedulersPerSm);
     this.schedEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
+    this.schedFitsAt = new Int32Array(cfg.schedulersPerSm);
+    this.prefixLen = new Int32Array(cfg.schedulersPerSm);
+    this.prefixWake = new Float64Array(cfg.schedulersPerSm);
+    this.prefixFitsAt = new Int32Array(cfg.schedulersPerSm);
+    this.prefixEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.regs = new RegisterTable(n);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
@@ -387,28 +409,32 @@ export class Sm implements MemClient, CtaSlots {
     this.wakeAtQueued = -1;
     this.scanWake = Infinity;
     let issued = false;
-    const epoch = this.wakeEpoch;
+    const epoch = (this.scanEpoch = this.wakeEpoch);
     for (let s = 0; s < this.sched.length; s++) {
       // A scheduler whose warps were all rejected, with a wake time and no event since, is not rescanned before then.
       if (this.schedEpoch[s] === epoch && now < this.schedWake[s]!) {
         if (this.schedWake[s]! < this.scanWake) this.scanWake = this.schedWake[s]!;
+        if (this.schedFitsAt[s]! > this.wakeAtQueued) this.wakeAtQueued = this.schedFitsAt[s]!;
         continue;
       }
       const others: number = this.scanWake;
       const othersAnyEvent: boolean = this.wakeOnAnyEvent;
-      const lsuRefusals = this.lsuRefusals;
+      const othersQueued: number = this.wakeAtQueued;
       this.scanWake = Infinity;
       this.wakeOnAnyEvent = false;
+      this.wakeAtQueued = -1;
       if (this.issueFrom(s, now)) {
         issued = true;
         this.schedEpoch[s] = -1;
-      } else if (this.wakeOnAnyEvent || this.lsuRefusals !== lsuRefusals || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
+      } else if (this.wakeOnAnyEvent || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
       else {
         this.schedEpoch[s] = epoch;
         this.schedWake[s] = this.scanWake;
+        this.schedFitsAt[s] = this.wakeAtQueued;
       }
       this.scanWake = Math.min(others, this.scanWake);
       this.wakeOnAnyEvent ||= othersAnyEvent;
+      if (othersQueued > this.wakeAtQueued) this.wakeAtQueued = othersQueued;
     }
     if (issued) this.stats.issueCycles++;
     // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
@@ -419,18 +445,29 @@ export class Sm implements MemClient, CtaSlots {
   private issueFrom(s: number, now: number): boolean {
     const slots = this.sched[s]!;
     if (slots.length === 0) return false;
+    // A kept prefix's refusals by the LD/ST unit wait for queue room whatever this scan does.
+    const prefix = this.prefixEpoch[s] === this.wakeEpoch;
+    if (prefix && this.prefixFitsAt[s]! > this.wakeAtQueued) this.wakeAtQueued = this.prefixFitsAt[s]!;
     // Still issuing the further PTX instructions of its last instruction.
     if (this.schedBusyUntil[s]! > now) return this.notReadyUntil(this.schedBusyUntil[s]!);
     const last = this.lastIssued[s]!;
     if (this.cfg.scheduler === 'gto') {
       if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return this.issueMore(last, now);
-      for (let i = 0; i < slots.length; i++) {
+      let from = 0;
+      if (prefix && now < this.prefixWake[s]!) {
+        // The warps the last scan rejected before the one it issued from: not before their wake time.
+        from = this.prefixLen[s]!;
+        this.notReadyUntil(this.prefixWake[s]!);
+      }
+      for (let i = from; i < slots.length; i++) {
         const slot = slots[i]!;
         if (slot !== last && this.tryIssue(slot, now)) {
           this.lastIssued[s] = slot;
+          this.keepPrefix(s, i);
           return this.issueMore(slot, now);
         }
       }
+      this.prefixEpoch[s] = -1;
       return false;
     }
     const start = Math.max(0, slots.indexOf(last) + 1);
@@ -442,6 +479,18 @@ export class Sm implements MemClient, CtaSlots {
       }
     }
     return false;
+  }
+
+  /** Scheduler s issued from list position k: keeps the positions before it as its prefix (prefixLen) when every reject in its scan had a wake time. */
+  private keepPrefix(s: number, k: number): void {
+    if (this.wakeOnAnyEvent || this.slotsChanged || Number.isNaN(this.scanWake)) {
+      this.prefixEpoch[s] = -1;
+      return;
+    }
+    this.prefixLen[s] = k;
+    this.prefixWake[s] = this.scanWake;
+    this.prefixFitsAt[s] = this.wakeAtQueued;
+    this.prefixEpoch[s] = this.scanEpoch;
   }
 
   /** Up to gpgpu_max_insn_issue_per_warp instructions of the chosen warp issue in one cycle. */
@@ -774,7 +823,6 @@ export class Sm implements MemClient, CtaSlots {
    * once the queue is short enough for it (wakeAtQueued) or a load's last response frees a slot.
    */
   private refusedByLsu(): false {
-    this.lsuRefusals++;
     if (this.lsu.fitsAtQueued > this.wakeAtQueued) this.wakeAtQueued = this.lsu.fitsAtQueued;
     return false;
   }

@@ -187,14 +187,16 @@ export class Sm implements MemClient, CtaSlots {
   private lastAccount = 0;
   /**
    * The issue stage sleeps until this cycle after a cycle in which no scheduler could issue;
-   * responses, RT completions, CTA arrivals and LD/ST progress reset it to 0 (wake now).
+   * events (wakeIssue, wakeScheduler: responses, RT completions, CTA arrivals, LD/ST progress)
+   * reset it to 0 (wake now).
    */
   private wakeAt = 0;
   private slotsChanged = false;
   /**
    * The last issue scan refused an instruction for a reason no wake time covers (a full RT warp
-   * buffer, an ITS warp): then every response and every access leaving the LD/ST queue wakes the
-   * issue stage. Otherwise only a load's last response does (the others change nothing an issue
+   * buffer, an ITS warp), or left asleep a scheduler with such a refusal (schedRtWait,
+   * prefixRtWait): then every response and every access leaving the LD/ST queue wakes the issue
+   * stage. Otherwise only a load's last response does (the others change nothing an issue
    * depends on), and queue progress only as far as wakeAtQueued says.
    */
   private wakeOnAnyEvent = false;
@@ -204,7 +206,9 @@ export class Sm implements MemClient, CtaSlots {
    * SM scan; and a refusal by the full RT warp buffer at a traceRay instruction (refusedByRtBuffer).
    * A scheduler asleep or a prefix kept with such a refusal (schedRtWait, prefixRtWait) is tried
    * again at every SM scan the RT unit has room in, and otherwise counts as refused again
-   * (wakeOnAnyEvent), as a rescan would find it.
+   * (wakeOnAnyEvent), as a rescan would find it. Room is not an event: the RT unit may gain it
+   * without one (the predictor's repacked warps leave the buffer without a traceRay ending), so
+   * such a warp is retried at the scans a rescan happened at before, not when room appears.
    */
   private refusedWithoutBound = false;
   private rtRefused = false;
@@ -236,7 +240,8 @@ export class Sm implements MemClient, CtaSlots {
    * epochOf): until then the scheduler's next scans start at position k. The warp that issued
    * issues again or is tried first, and what it does to the rejected warps (an ID_OC slot
    * reserved, the shared queues filled) only delays them, as for schedWake. A prefix with a
-   * reject without a wake time or LD/ST refusal (RT warp buffer, ITS) is not kept.
+   * reject without a wake time (refusedWithoutBound, ITS) is not kept; one with a full RT warp
+   * buffer's refusal is, as prefixRtWait.
    */
   private readonly prefixLen: Int32Array;
   private readonly prefixWake: Float64Array;

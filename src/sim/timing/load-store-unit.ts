@@ -69,6 +69,13 @@ export class LoadStoreUnit {
   /** Set by `send`: the load slot the instruction took (-1: it loads nothing) and the responses it waits for. */
   loadSlot = -1;
   responses = 0;
+  /**
+   * Set by a `send` that refused the instruction: the queue length at or below which it may fit
+   * (its requests, or a lower bound of them, in the room left; 0 for more than the whole queue,
+   * which goes once the queue is empty), or -1 when a load slot was missing (one frees only with
+   * a load's last response).
+   */
+  fitsAtQueued = -1;
 
   constructor(
     private readonly cfg: GpuConfig,
@@ -136,7 +143,10 @@ export class LoadStoreUnit {
           break;
         }
       }
-      if (ls < 0) return false;
+      if (ls < 0) {
+        this.fitsAtQueued = -1;
+        return false;
+      }
       break;
     }
     // Cheap lower bound first: an instruction that cannot fit is retried every cycle, and
@@ -149,7 +159,10 @@ export class LoadStoreUnit {
         const a = mem[j]!;
         least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : 1;
       }
-      if (queued + least > this.cfg.ldstQueueSize) return false;
+      if (queued + least > this.cfg.ldstQueueSize) {
+        this.fitsAtQueued = Math.max(0, this.cfg.ldstQueueSize - least);
+        return false;
+      }
     }
     // The requests go straight into the queue, and are taken back if the instruction does not fit.
     let responses = 0;
@@ -171,6 +184,7 @@ export class LoadStoreUnit {
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.
     if (queued > 0 && q.length > this.cfg.ldstQueueSize) {
+      this.fitsAtQueued = Math.max(0, this.cfg.ldstQueueSize - (q.length - queued));
       q.dropNewest(q.length - queued);
       return false;
     }

@@ -30,25 +30,31 @@
  * issues. Memory instructions take the same path to the LD/ST unit (their accesses leave for the
  * L1D from the cycle it takes them); the RT unit's instruction is accepted at issue.
  *
+ * The per-step tables (collector allocations and dispatches, register bank reads) share one
+ * record per collector step, and the per-cycle ones (results on the EX_WB buses, each unit's
+ * completions) one record per cycle (step-records.ts): a reservation reads a few cache lines,
+ * and a run sweeps through about a quarter of the memory one ring per table took.
+ *
  * Invariants: reservations lie at most RING steps (or cycles) after the cycle being issued (an
- * instruction whose path would reach further is held at issue by its full ID_OC slot); ring
- * entries hold the step or cycle they reserve, so stale entries never match.
+ * instruction whose path would reach further is held at issue by its full ID_OC slot); records
+ * hold the step or cycle they reserve, so stale ones never match. Steps and cycles are 32-bit
+ * integers (Int32Array tables, no conversion of a double to index a ring): `reserve` refuses a
+ * cycle whose steps could pass 2^31.
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { IssueUnit, ISSUE_UNITS } from '../ptx-op.js';
+import { StepRecords } from './step-records.js';
 
 
 const RING = 4096;
-const MASK = RING - 1;
 
 interface CollectorSet {
   /** Step at which each collector unit frees (its instruction dispatched). */
-  free: Float64Array;
+  free: Int32Array;
   inPorts: number;
   outPorts: number;
-  /** Allocations / dispatches reserved per step: a ring of (step, count) pairs, side by side in one cache line. */
-  alloc: Float64Array;
-  disp: Float64Array;
+  /** The word of a step record (IssuePipeline.steps) counting the set's allocations in that step; the next word counts its dispatches. */
+  field: number;
 }
 
 export class IssuePipeline {
@@ -57,20 +63,30 @@ export class IssuePipeline {
   private readonly schedulers: number;
   private readonly banks: number;
   private readonly banksPerSched: number;
+  /** The register banks a scheduler's reads pick from (banksPerSched under the sub-core model, else all), less one when a power of two (then a mask), else -1. */
+  private readonly bankMask: number;
+  /** The last cycle whose reservations fit the tables' 32-bit steps (reserve refuses later ones). */
+  private readonly lastCycle: number;
   /** Per unit and ID_OC slot: the cycle the slot frees (its instruction moved into a collector unit). */
-  private readonly idoc: Float64Array[];
+  private readonly idoc: Int32Array[];
   /** Per unit and OC_EX slot: the cycle the slot frees (a functional unit took its instruction). */
-  private readonly ocex: Float64Array[];
+  private readonly ocex: Int32Array[];
   /** Per unit class, per unit: the cycle its dispatch register frees. */
-  private readonly fuFree: Float64Array[];
-  /** Per unit class: completion cycles reserved, a ring of cycles with the class's units side by side (cycle-major). */
-  private readonly fuDone: Float64Array[];
+  private readonly fuFree: Int32Array[];
   /** Collector sets serving each unit class, specialized first. */
   private readonly setsFor: CollectorSet[][];
-  /** Steps reserved per register bank: a ring of steps with every bank side by side (step-major, so one step's banks share a cache line). */
-  private readonly bankStep: Float64Array;
-  /** Results completing per cycle (the EX_WB width): a ring of (cycle, count) pairs. */
-  private readonly wb = ringOfCounts();
+  /**
+   * Per collector step: per set the allocations and dispatches reserved (CollectorSet.field), then
+   * the register banks read in it, a bitmask from word `bankField` on (32 banks a word).
+   */
+  private readonly steps: StepRecords;
+  private readonly bankField: number;
+  /**
+   * Per cycle: the results completing in it (word 1, against the EX_WB width), then per unit class
+   * the units whose result completes in it, a bitmask from word `fuField[u]` on (32 units a word).
+   */
+  private readonly cycles: StepRecords;
+  private readonly fuField: Int32Array;
   private readonly wbWidth: number;
   /** Cycles from issue to writeback of an instruction of latency 0 that meets no conflict. */
   readonly depth: number;
@@ -87,22 +103,31 @@ export class IssuePipeline {
     this.schedulers = cfg.schedulersPerSm;
     this.banks = is.regBanks;
     this.banksPerSched = is.subCore ? Math.max(1, Math.floor(is.regBanks / cfg.schedulersPerSm)) : is.regBanks;
+    const pick = is.subCore ? this.banksPerSched : this.banks;
+    this.bankMask = (pick & (pick - 1)) === 0 ? pick - 1 : -1;
+    // Steps (cycles x port throughput) up to a ring past the cycle stay below 2^31.
+    this.lastCycle = Math.floor((2 ** 31 - 1) / this.p) - 2 * RING;
     const units = [cfg.units.sp, cfg.units.int, cfg.units.sfu, cfg.units.dp, cfg.units.mem];
-    this.idoc = is.idOcWidth.map((w) => new Float64Array(is.subCore ? cfg.schedulersPerSm : Math.max(1, w)));
-    this.ocex = is.ocExWidth.map((w) => new Float64Array(Math.max(1, w)));
-    this.fuFree = units.map((k) => new Float64Array(Math.max(1, k)));
-    this.fuDone = units.map((k) => new Float64Array(Math.max(1, k) * RING).fill(-1));
-    const sets = is.collectorSets.map((s) => ({
-      set: {
-        free: new Float64Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts, alloc: ringOfCounts(), disp: ringOfCounts(),
-      } satisfies CollectorSet,
+    this.idoc = is.idOcWidth.map((w) => new Int32Array(is.subCore ? cfg.schedulersPerSm : Math.max(1, w)));
+    this.ocex = is.ocExWidth.map((w) => new Int32Array(Math.max(1, w)));
+    this.fuFree = units.map((k) => new Int32Array(Math.max(1, k)));
+    this.fuField = new Int32Array(ISSUE_UNITS);
+    let words = 1;
+    for (let u = 0; u < ISSUE_UNITS; u++) {
+      this.fuField[u] = 1 + words;
+      words += Math.ceil(Math.max(1, units[u]!) / 32);
+    }
+    this.cycles = new StepRecords(RING, words);
+    const sets = is.collectorSets.map((s, j) => ({
+      set: { free: new Int32Array(s.units), inPorts: s.inPorts, outPorts: s.outPorts, field: 1 + 2 * j } satisfies CollectorSet,
       serves: s.serves,
     }));
+    this.bankField = 1 + 2 * sets.length;
+    this.steps = new StepRecords(RING, 2 * sets.length + Math.ceil(this.banks / 32));
     this.setsFor = Array.from({ length: ISSUE_UNITS }, (_, u) => sets.filter((s) => s.set.free.length > 0 && s.serves.includes(u)).map((s) => s.set));
     for (let u = 0; u < ISSUE_UNITS; u++) {
       if (this.setsFor[u]!.length === 0 && units[u]! > 0) throw new Error(`issue stage: no operand collector set serves unit class ${u}`);
     }
-    this.bankStep = new Float64Array(this.banks * RING).fill(-1);
     this.wbWidth = Math.max(1, is.exWbWidth);
     this.depth = measure ? IssuePipeline.measureDepth(cfg) : 0;
   }
@@ -122,7 +147,9 @@ export class IssuePipeline {
    * `latency` and initiation interval `ii`; sets `execAt` and `writebackAt`. The caller checked
    * `slotFreeAt(u, sched) <= now`.
    */
-  reserve(now: number, u: IssueUnit, sched: number, warp: number, regs: Int32Array, from: number, to: number, dst: number, latency: number, ii: number): void {
+  reserve(at: number, u: IssueUnit, sched: number, warp: number, regs: Int32Array, from: number, to: number, dst: number, latency: number, ii: number): void {
+    if (at > this.lastCycle) throw new Error(`issue stage: cycle ${at} is past the last its 32-bit tables hold (${this.lastCycle})`);
+    const now = at | 0;
     const p = this.p;
     // 1. ID_OC slot, then a collector unit from the next cycle's first step.
     const slots = this.idoc[u]!;
@@ -130,37 +157,44 @@ export class IssuePipeline {
     if (this.subCore) slot = sched % slots.length;
     else for (let i = 1; i < slots.length; i++) if (slots[i]! < slots[slot]!) slot = i;
     const sets = this.setsFor[u]!;
+    const steps = this.steps;
+    const w = steps.words;
     let alloc = (now + 1) * p;
     let set = sets[0]!;
     let cu = 0;
     for (let guard = 0; ; guard++) {
-      let best = Infinity;
-      for (const s of sets) {
-        for (let k = 0; k < s.free.length; k++) {
-          const at = Math.max(alloc, s.free[k]!);
+      let best = -1;
+      for (let j = 0; j < sets.length; j++) {
+        const s = sets[j]!;
+        const free = s.free;
+        for (let k = 0; k < free.length; k++) {
+          const f = free[k]!;
+          const t = f > alloc ? f : alloc;
           // Strictly earlier only: on a tie the set visited first (specialized before generic) keeps it.
-          if (at < best) {
-            best = at;
+          if (best < 0 || t < best) {
+            best = t;
             set = s;
             cu = k;
           }
         }
       }
       alloc = best;
-      const r = (alloc & MASK) * 2;
-      if (set.alloc[r] !== alloc || set.alloc[r + 1]! < set.inPorts || guard >= RING) break;
+      const r = steps.find(alloc);
+      if (r < 0 || w[r + set.field]! < set.inPorts || guard >= RING) break;
       alloc++;
     }
-    count(set.alloc, alloc);
-    slots[slot] = Math.floor(alloc / p);
+    w[steps.claim(alloc) + set.field]!++;
+    slots[slot] = (alloc / p) | 0;
     // 2. Register reads, one per bank per step, from the step after the allocation.
     let lastRead = alloc;
-    const banks = this.banks;
+    const bankBase = this.subCore ? (sched % this.schedulers) * this.banksPerSched : 0;
     for (let k = from; k < to; k++) {
-      const b = this.bankOf(regs[k]!, warp, sched);
+      const b = this.bankOf(regs[k]!, warp, bankBase);
+      const word = this.bankField + (b >> 5);
+      const bit = 1 << (b & 31);
       let s = alloc + 1;
-      while (this.bankStep[(s & MASK) * banks + b] === s && s - alloc < RING) s++;
-      this.bankStep[(s & MASK) * banks + b] = s;
+      for (let r = steps.find(s); r >= 0 && (w[r + word]! & bit) !== 0 && s - alloc < RING; r = steps.find(s)) s++;
+      w[steps.claim(s) + word]! |= bit;
       if (s > lastRead) lastRead = s;
     }
     // 3. Dispatch into OC_EX in a later step, with a dispatch port and an OC_EX slot free.
@@ -168,33 +202,33 @@ export class IssuePipeline {
     let disp = lastRead + 1;
     let exSlot = 0;
     for (let guard = 0; ; guard++) {
-      const cyc = Math.floor(disp / p);
+      const cyc = (disp / p) | 0;
       exSlot = 0;
       for (let i = 1; i < ex.length; i++) if (ex[i]! < ex[exSlot]!) exSlot = i;
       if (ex[exSlot]! > cyc) {
         disp = Math.max(disp + 1, ex[exSlot]! * p);
         continue;
       }
-      const r = (disp & MASK) * 2;
-      if (set.disp[r] !== disp || set.disp[r + 1]! < set.outPorts || guard >= RING) break;
+      const r = steps.find(disp);
+      if (r < 0 || w[r + set.field + 1]! < set.outPorts || guard >= RING) break;
       disp++;
     }
-    count(set.disp, disp);
+    w[steps.claim(disp) + set.field + 1]!++;
     set.free[cu] = disp;
     // 4. A functional unit takes it in a later cycle: dispatch register free, its completion cycle
     // free on that unit and on the result buses.
     const fus = this.fuFree[u]!;
-    const done = this.fuDone[u]!;
-    const wbRing = this.wb;
-    let e = Math.floor(disp / p) + 1;
+    const cycles = this.cycles;
+    const cw = cycles.words;
+    const fuField = this.fuField[u]!;
+    let e = ((disp / p) | 0) + 1;
     let unit = 0;
     for (let guard = 0; guard < RING; guard++, e++) {
       unit = -1;
-      const c = e + latency + 1;
-      const r = c & MASK;
-      if (wbRing[r * 2] === c && wbRing[r * 2 + 1]! >= this.wbWidth) continue;
+      const r = cycles.find(e + latency + 1);
+      if (r >= 0 && cw[r + 1]! >= this.wbWidth) continue;
       for (let k = 0; k < fus.length; k++) {
-        if (fus[k]! <= e && done[r * fus.length + k] !== c) {
+        if (fus[k]! <= e && (r < 0 || (cw[r + fuField + (k >> 5)]! & (1 << (k & 31))) === 0)) {
           unit = k;
           break;
         }
@@ -204,22 +238,24 @@ export class IssuePipeline {
     if (unit < 0) unit = 0;
     fus[unit] = e + ii;
     const complete = e + latency + 1;
-    done[(complete & MASK) * fus.length + unit] = complete;
-    count(wbRing, complete);
+    const rc = cycles.claim(complete);
+    cw[rc + fuField + (unit >> 5)]! |= 1 << (unit & 31);
+    cw[rc + 1]!++;
     ex[exSlot] = e;
     // 5. Writeback in the next cycle: the destination bank reads nothing in that cycle's first step.
     const wb = complete + 1;
     if (dst >= 0) {
-      const b = this.bankOf(dst, warp, sched);
-      this.bankStep[((wb * p) & MASK) * banks + b] = wb * p;
+      const b = this.bankOf(dst, warp, bankBase);
+      w[steps.claim(wb * p) + this.bankField + (b >> 5)]! |= 1 << (b & 31);
     }
     this.execAt = e;
     this.writebackAt = wb;
   }
 
-  private bankOf(reg: number, warp: number, sched: number): number {
+  /** The bank of register `reg` of warp `warp` among the scheduler's banks from `bankBase` on (register_bank). */
+  private bankOf(reg: number, warp: number, bankBase: number): number {
     const b = reg + warp;
-    return this.subCore ? (b % this.banksPerSched) + (sched % this.schedulers) * this.banksPerSched : b % this.banks;
+    return (this.bankMask >= 0 ? b & this.bankMask : b % (this.subCore ? this.banksPerSched : this.banks)) + bankBase;
   }
 
   /** Issue-to-writeback cycles of a latency-0, one-register instruction alone in a fresh pipeline: the dependent-issue overhead. */
@@ -231,19 +267,3 @@ export class IssuePipeline {
   }
 }
 
-/** A ring of (step or cycle, count) pairs: how many reservations each step holds; stale entries never match. */
-function ringOfCounts(): Float64Array {
-  const ring = new Float64Array(2 * RING);
-  for (let r = 0; r < RING; r++) ring[2 * r] = -1;
-  return ring;
-}
-
-/** One more reservation at step `at` of the ring. */
-function count(ring: Float64Array, at: number): void {
-  const r = (at & MASK) * 2;
-  if (ring[r] !== at) {
-    ring[r] = at;
-    ring[r + 1] = 0;
-  }
-  ring[r + 1]!++;
-}

@@ -68,6 +68,8 @@ test('a context with every load slot in flight is refused, with nothing queued o
   const queued = lsu.queued;
   const threads = counters.loadThreads;
   t.false(lsu.send(2, step, LOAD_SLOTS));
+  // No queue length lets it in: it waits for a load's last response.
+  t.is(lsu.fitsAtQueued, -1);
   t.is(lsu.queued, queued);
   t.is(counters.loadThreads, threads);
   t.is(lsu.memoryIndex(2), LOAD_SLOTS);
@@ -83,11 +85,20 @@ test('an instruction that does not fit the queue is refused, unless the queue is
   t.false(lsu.send(0, step, 1));
   t.is(lsu.queued, 32);
   t.is(lsu.memoryIndex(0), 1);
+  // Its 32 requests fit once at most 8 are queued.
+  t.is(lsu.fitsAtQueued, 8);
   // Drained, the queue takes it; one wider than the whole queue also goes when it is empty.
   const wide = unit(['gpgpu_ldst_queue_size=16']).lsu;
   wide.hold(0, step, 0);
   t.true(wide.send(0, step, 0));
   t.is(wide.queued, 32);
+  // Refused on the lower bound (one request per access) before its requests are counted.
+  t.false(wide.send(0, step, 1));
+  t.is(wide.fitsAtQueued, 15);
+  // Counted, more than the whole queue: it goes once the queue is empty.
+  for (let now = 0; wide.queued > 15; now++) wide.cycle(now);
+  t.false(wide.send(0, step, 1));
+  t.is(wide.fitsAtQueued, 0);
 });
 
 test('queued requests leave for the L1D from the cycle the issue stage gives, not before', (t) => {

@@ -71,3 +71,10 @@ test('the config declares the issue stage from the file\'s lines', (t) => {
   t.throws(() => loadConfig('rtx2060', ['gpgpu_enable_specialized_operand_collector=1', 'gpgpu_operand_collector_num_units_gen=0']), { message: /no operand collector unit serves the 4 units of gpgpu_num_int_units/ });
   t.throws(() => loadConfig('rtx2060', ['gpgpu_num_reg_banks=6']), { message: /do not divide among 4 schedulers/ });
 });
+
+test('the tables hold steps as 32-bit integers: a cycle past their range is refused, not wrapped', (t) => {
+  const p = new IssuePipeline(loadConfig('rtx2060'));
+  p.reserve(2 ** 30 - 2 ** 14, IssueUnit.Sp, 0, 0, regs(1), 0, 1, 2, 4, 2);
+  t.is(p.writebackAt, 2 ** 30 - 2 ** 14 + 9);
+  t.throws(() => p.reserve(2 ** 30, IssueUnit.Sp, 0, 0, regs(1), 0, 1, 2, 4, 2), { message: /past the last/ });
+});

@@ -156,7 +156,7 @@ export interface WarpStep {
    * block after it in the function's layout). GPGPU-Sim fetches the fall-through after every
    * instruction; the scheduler then finds it is not the SIMT stack's pc and flushes the instruction
    * buffer (a control hazard), so the step's first instruction issues a cycle later (sm.ts).
-   * Absent: no control hazard.
+   * Under ITS, per split (a split's first step has none). Absent: no control hazard.
    */
   redirect?: boolean;
   /**

@@ -94,6 +94,8 @@ export class Warp {
   private started = false;
   /** Under SIMT-stack reconvergence: the block position the last piece falls through to when it ended in a branch, else -1. */
   private fallThrough = -1;
+  /** The same per split under independent thread scheduling (a split that has not run yet has none). */
+  private readonly splitFallThrough = new Map<number, number>();
   /** Independent thread scheduling: the split table (undefined under SIMT-stack reconvergence). */
   private its: SplitTable | undefined;
   private readonly texel = new Float64Array(4);
@@ -310,11 +312,14 @@ export class Warp {
     const block = F.fn.blocks[top.pc]!;
     const piece = block.pieces[top.piece]!;
     const mask = S.mask;
+    const fallThrough = this.splitFallThrough.get(S.id) ?? -1;
+    const redirect = fallThrough >= 0 && top.pc !== fallThrough;
+    this.splitFallThrough.set(S.id, piece.end === 'branch' ? block.fallThrough : -1);
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, top.piece === 0, mask);
     this.launch.issued += piece.insts;
     const rt = piece.end === 'traverse' ? this.laneWork(mask) : undefined;
-    const step = build ? this.makeStep(F, block, piece, mask, rt) : undefined;
+    const step = build ? this.makeStep(F, block, piece, mask, rt, redirect) : undefined;
     if (step) step.split = S.id;
     t.stepped(S.id, piece.end === 'traverse');
     this.advanceIts(t, S, top, block, piece);

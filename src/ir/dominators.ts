@@ -182,3 +182,23 @@ export function postDominatorTree(cfg: Cfg): DomTree {
 export function immediatePostDominator(pdt: DomTree, b: BlockId): BlockId | undefined {
   return pdt.idom.get(b);
 }
+
+/**
+ * Visits the blocks of `tree` in pre-order, iteratively (deep trees must not overflow the JS stack).
+ * `enter(b)` may return what to undo once b's subtree is done: scoped tables (dominating
+ * definitions, value numbers) add on entry and remove on exit.
+ */
+export function walkDominatorScopes(tree: DomTree, enter: (b: BlockId) => (() => void) | void): void {
+  const stack: { block: BlockId; leave: (() => void) | void; entered: boolean }[] = tree.roots.map((b) => ({ block: b, leave: undefined, entered: false }));
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.entered) {
+      if (top.leave) top.leave();
+      stack.pop();
+      continue;
+    }
+    top.entered = true;
+    top.leave = enter(top.block);
+    for (const child of tree.children(top.block)) stack.push({ block: child, leave: undefined, entered: false });
+  }
+}

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { buildCfg } from '../../src/ir/cfg.js';
-import { dominatorTree, immediatePostDominator, postDominatorTree, pseudoExits } from '../../src/ir/dominators.js';
+import { dominatorTree, immediatePostDominator, postDominatorTree, pseudoExits, walkDominatorScopes } from '../../src/ir/dominators.js';
 import type { BlockId } from '../../src/ir/inst.js';
 import { parseModuleText } from '../../src/ir/text-parser.js';
 import { verifyModule } from '../../src/ir/verify.js';
@@ -131,4 +131,19 @@ test('a long chain does not overflow the stack', (t) => {
   t.is(dom.idom.get(n as BlockId), (n - 1) as BlockId);
   t.is(pdom.idom.get(1 as BlockId), 2 as BlockId);
   t.true(dom.dominates(1 as BlockId, n as BlockId));
+});
+
+test('walkDominatorScopes enters each block after its dominator and leaves it after its subtree', (t) => {
+  // 1 -> 2 -> 3, 1 -> 4: the tree is 1 { 2 { 3 }, 4 }.
+  const { dom } = trees([[1, [2, 4]], [2, [3]], [3, []], [4, []]]);
+  const events: string[] = [];
+  walkDominatorScopes(dom, (b) => {
+    events.push(`enter ${b}`);
+    return () => events.push(`leave ${b}`);
+  });
+  const at = (e: string) => events.indexOf(e);
+  t.is(events.length, 8);
+  t.true(at('enter 1') === 0 && at('leave 1') === 7);
+  t.true(at('enter 2') < at('enter 3') && at('leave 3') < at('leave 2'));
+  t.true(at('leave 2') < at('enter 4') || at('leave 4') < at('enter 2'), 'siblings do not nest');
 });

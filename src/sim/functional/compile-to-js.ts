@@ -25,7 +25,7 @@ import { operands, successors } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
 import { buildCfg, reversePostOrder, type Cfg } from '../../ir/cfg.js';
-import { immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
+import { dominatorTree, immediatePostDominator, postDominatorTree } from '../../ir/dominators.js';
 import { OpClass, type StepDeps } from '../warp-step.js';
 import { isRtStateStorage } from './rt-state-storage.js';
 import {
@@ -202,6 +202,7 @@ export class FunctionCompiler {
 
     const cfg = buildCfg(fn);
     const pdt = postDominatorTree(cfg);
+    const dom = dominatorTree(cfg);
     const layoutNext = structuredLayoutNext(cfg);
     const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
     const blocks: BlockInfo[] = fn.blocks.map((b, i) => {
@@ -222,8 +223,8 @@ export class FunctionCompiler {
     });
     let maxArgLeaves = 0;
     const sources: string[] = [];
-    this.constLoads = this.constantLoads.of(fn);
-    this.redundant = redundantInstructions(fn, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
+    this.constLoads = this.constantLoads.of(fn, dom);
+    this.redundant = redundantInstructions(fn, dom, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;

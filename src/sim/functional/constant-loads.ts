@@ -16,9 +16,8 @@
  * inside a loop of the callee are reloaded on each trip in Vulkan-Sim and charged once here, and a
  * constant NIR's algebraic passes fold away is still charged.
  */
-import { buildCfg } from '../../ir/cfg.js';
-import { dominatorTree } from '../../ir/dominators.js';
-import type { BlockId, FunctionId, Inst, ValueId } from '../../ir/inst.js';
+import { walkDominatorScopes, type DomTree } from '../../ir/dominators.js';
+import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 
@@ -44,25 +43,16 @@ export class ConstantLoads {
     this.fns = new Map(m.functions.map((f) => [f.id, f]));
   }
 
-  /** For each instruction of `fn` charged constant loads, the components of the constants it loads first. */
-  of(fn: Function): Map<Inst, number> {
+  /** For each instruction of `fn` (dominator tree `dom`) charged constant loads, the components of the constants it loads first. */
+  of(fn: Function, dom: DomTree): Map<Inst, number> {
     const out = new Map<Inst, number>();
     if (!this.entries.has(fn.id) || fn.blocks.length === 0) return out;
-    const dom = dominatorTree(buildCfg(fn));
     const byId = new Map(fn.blocks.map((b) => [b.id, b]));
     const loaded = new Set<ValueId>();
-    // Iterative pre-order walk; a block's constants are unloaded when its subtree is done.
-    const stack: { block: BlockId; added: ValueId[] | null }[] = dom.roots.map((b) => ({ block: b, added: null }));
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.added !== null) {
-        for (const v of top.added) loaded.delete(v);
-        stack.pop();
-        continue;
-      }
+    // A block's constants are unloaded when its subtree is done.
+    walkDominatorScopes(dom, (block) => {
       const added: ValueId[] = [];
-      top.added = added;
-      for (const inst of byId.get(top.block)?.insts ?? []) {
+      for (const inst of byId.get(block)?.insts ?? []) {
         let components = 0;
         const load = (v: ValueId): void => {
           const n = this.constantComponents(v);
@@ -75,8 +65,8 @@ export class ConstantLoads {
         if (inst.op === 'call') for (const v of this.usedBy(inst.callee, new Set())) load(v);
         if (components > 0) out.set(inst, components);
       }
-      for (const child of dom.children(top.block)) stack.push({ block: child, added: null });
-    }
+      return () => { for (const v of added) loaded.delete(v); };
+    });
     return out;
   }
 

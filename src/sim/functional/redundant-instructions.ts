@@ -15,8 +15,7 @@
  * stored more than once, and loads it may reorder (uniform buffers, system values), so it removes
  * some instructions this keeps.
  */
-import { buildCfg } from '../../ir/cfg.js';
-import { dominatorTree } from '../../ir/dominators.js';
+import { walkDominatorScopes, type DomTree } from '../../ir/dominators.js';
 import type { BlockId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function } from '../../ir/module.js';
@@ -31,13 +30,14 @@ export interface Redundancy {
   sharedReciprocal: Set<Inst>;
 }
 
-/** What NIR's CSE removes from `fn`; `promoted`: the function's register-promoted variables. */
-export function redundantInstructions(fn: Function, promoted: ReadonlySet<ValueId>, isFloat: (v: ValueId) => boolean = () => true): Redundancy {
+/**
+ * What NIR's CSE removes from `fn`, whose dominator tree is `dom`; `promoted`: the function's
+ * register-promoted variables; `isFloat`: whether a divisor is a float (its reciprocal is an frcp).
+ */
+export function redundantInstructions(fn: Function, dom: DomTree, promoted: ReadonlySet<ValueId>, isFloat: (v: ValueId) => boolean = () => true): Redundancy {
   const out = new Map<Inst, ValueId>();
   const sharedReciprocal = new Set<Inst>();
   if (fn.blocks.length === 0) return { duplicates: out, sharedReciprocal };
-  const cfg = buildCfg(fn);
-  const dom = dominatorTree(cfg);
   const blockOf = new Map<Inst, BlockId>();
   const position = new Map<Inst, number>();
   for (const b of fn.blocks) b.insts.forEach((inst, i) => { blockOf.set(inst, b.id); position.set(inst, i); });
@@ -47,17 +47,10 @@ export function redundantInstructions(fn: Function, promoted: ReadonlySet<ValueI
   const num = (v: ValueId): ValueId => number.get(v) ?? v;
   const byId = new Map(fn.blocks.map((b) => [b.id, b]));
   const table = new Map<string, ValueId>();
-  const stack: { block: BlockId; added: string[] | null }[] = dom.roots.map((b) => ({ block: b, added: null }));
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (top.added !== null) {
-      for (const k of top.added) table.delete(k);
-      stack.pop();
-      continue;
-    }
+  // A block's keys leave the table when its subtree is done.
+  walkDominatorScopes(dom, (block) => {
     const added: string[] = [];
-    top.added = added;
-    for (const inst of byId.get(top.block)?.insts ?? []) {
+    for (const inst of byId.get(block)?.insts ?? []) {
       if (inst.op === 'load') {
         const store = single.get(inst.ptr);
         if (store !== undefined && precedes(store, inst, blockOf, position, dom)) number.set(inst.id, num((store as Extract<Inst, { op: 'store' }>).value));
@@ -82,8 +75,8 @@ export function redundantInstructions(fn: Function, promoted: ReadonlySet<ValueI
         added.push(key);
       }
     }
-    for (const child of dom.children(top.block)) stack.push({ block: child, added: null });
-  }
+    return () => { for (const k of added) table.delete(k); };
+  });
   return { duplicates: out, sharedReciprocal };
 }
 
@@ -109,7 +102,7 @@ function keyOf(inst: Inst, num: (v: ValueId) => ValueId): string | undefined {
 }
 
 /** Whether `store` comes before `load` on every path: in a dominating block, or earlier in the same one. */
-function precedes(store: Inst, load: Inst, blockOf: Map<Inst, BlockId>, position: Map<Inst, number>, dom: ReturnType<typeof dominatorTree>): boolean {
+function precedes(store: Inst, load: Inst, blockOf: Map<Inst, BlockId>, position: Map<Inst, number>, dom: DomTree): boolean {
   const sb = blockOf.get(store)!;
   const lb = blockOf.get(load)!;
   if (sb === lb) return position.get(store)! < position.get(load)!;
@@ -132,7 +125,7 @@ function singleStores(fn: Function, promoted: ReadonlySet<ValueId>): Map<ValueId
       }
     }
   }
-  const stores = new Map<ValueId, Inst[]>();
+  const store = new Map<ValueId, Inst>();
   const partial = new Set<ValueId>();
   for (const b of fn.blocks) {
     for (const inst of b.insts) {
@@ -140,11 +133,11 @@ function singleStores(fn: Function, promoted: ReadonlySet<ValueId>): Map<ValueId
       if (inst.op !== 'store') continue;
       const r = root.get(inst.ptr);
       if (r === undefined) continue;
-      if (r !== inst.ptr) partial.add(r);
-      else stores.set(r, [...(stores.get(r) ?? []), inst]);
+      // A second whole store disqualifies the variable as a partial one does.
+      if (r !== inst.ptr || store.has(r)) partial.add(r);
+      else store.set(r, inst);
     }
   }
-  const out = new Map<ValueId, Inst>();
-  for (const [v, list] of stores) if (list.length === 1 && !partial.has(v)) out.set(v, list[0]!);
-  return out;
+  for (const v of partial) store.delete(v);
+  return store;
 }

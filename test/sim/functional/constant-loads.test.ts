@@ -2,6 +2,8 @@ import test from 'ava';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Inst } from '../../../src/ir/inst.js';
 import type { Module } from '../../../src/ir/module.js';
+import { buildCfg } from '../../../src/ir/cfg.js';
+import { dominatorTree } from '../../../src/ir/dominators.js';
 import { ConstantLoads } from '../../../src/sim/functional/constant-loads.js';
 
 const SHADER = `#version 460
@@ -29,9 +31,9 @@ function charges(m: Module): { op: string; values: unknown[] }[] {
   const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
   const helper = m.functions.find((f) => f.id !== entry.id)!;
   const out: { op: string; values: unknown[] }[] = [];
-  const map = loads.of(entry);
+  const map = loads.of(entry, dominatorTree(buildCfg(entry)));
   for (const b of entry.blocks) for (const inst of b.insts) if (map.has(inst)) out.push({ op: describe(inst), values: [map.get(inst)] });
-  if (loads.of(helper).size !== 0) throw new Error('a callee (inlined by NIR) is charged');
+  if (loads.of(helper, dominatorTree(buildCfg(helper))).size !== 0) throw new Error('a callee (inlined by NIR) is charged');
   return out;
 }
 

@@ -2,6 +2,8 @@ import test from 'ava';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Inst } from '../../../src/ir/inst.js';
 import type { Module } from '../../../src/ir/module.js';
+import { buildCfg } from '../../../src/ir/cfg.js';
+import { dominatorTree } from '../../../src/ir/dominators.js';
 import { redundantInstructions } from '../../../src/sim/functional/redundant-instructions.js';
 import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
 
@@ -38,7 +40,7 @@ test('NIR\'s CSE: t2 repeats t1\'s negation and sqrt of once-stored values and s
   const r = compileGlsl('k.rgen', SHADER);
   if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
   const fn = entry(r.module);
-  const { duplicates, sharedReciprocal } = redundantInstructions(fn, promotableVariables(fn));
+  const { duplicates, sharedReciprocal } = redundantInstructions(fn, dominatorTree(buildCfg(fn)), promotableVariables(fn));
   t.deepEqual([...duplicates.keys()].map(describe).sort(), ['ext sqrt', 'unary neg']);
   t.deepEqual([...sharedReciprocal].map(describe), ['binary div'], 'the second division by a is the mul alone');
   // e is stored twice: its two loads are different values here (NIR's SSA form would see one), so sqrt(e) + sqrt(e) keeps both.

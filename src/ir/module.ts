@@ -96,6 +96,11 @@ export interface Function {
   /** `blocks[0]` is the entry block. Order is layout only; control flow is in the terminators. */
   blocks: Block[];
   loc: Loc;
+  /**
+   * The shader stage whose entry point this function is, in a module that links several stages
+   * (passes/lower/rt-pipeline.ts): the lowered pipeline calls it. Absent for every other function.
+   */
+  stage?: Stage;
 }
 
 export interface EntryPoint {

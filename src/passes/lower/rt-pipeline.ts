@@ -92,7 +92,10 @@ export function linkPipeline(stages: PipelineStages, opts: LinkOptions = {}): Li
     if (ep.stage !== expected) {
       throw new PipelineLinkError(`${what}: ${mod.sources[0]?.path ?? '?'} is a ${ep.stage} shader, expected ${expected}`);
     }
-    return im.entries[0]!;
+    const fn = im.entries[0]!;
+    // The lowered pipeline calls each stage's entry (Vulkan-Sim: call_*_shader ... ret); what it calls, NIR inlines.
+    m.functions.find((f) => f.id === fn)!.stage = expected;
+    return fn;
   };
   const pathOf = (mod: Module) => mod.sources[0]?.path ?? '<memory>';
   const globalsOf = (mod: Module, im: ImportedModule) => mod.globals.map((g) => im.value(g.id));

@@ -48,6 +48,7 @@ import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, p
 import type { OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { ConstantLoads } from './constant-loads.js';
+import { returnKey, type InlinedCalls } from './inlined-calls.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
 
 /**
@@ -80,6 +81,8 @@ export class FunctionCompiler {
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
   /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
   private constLoads = new Map<Inst, number>();
+  /** Results of calls NIR inlines -> the key their callee's return passes the value under (inlined-calls.ts). */
+  private readonly resultKeys = new Map<ValueId, number>();
   private nextSlot = 0;
 
   constructor(
@@ -89,6 +92,7 @@ export class FunctionCompiler {
     private readonly sites: Site[],
     private readonly firstBlockIndex: number,
     private readonly constantLoads: ConstantLoads,
+    private readonly inlined: InlinedCalls,
   ) {
     this.layout = statics.layout;
   }
@@ -162,6 +166,7 @@ export class FunctionCompiler {
           const t = typeOf(tt, inst.type);
           if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
         }
+        if (inst.op === 'call' && this.inlined.isInlinedCall(inst)) this.resultKeys.set(inst.id, returnKey(inst.callee));
         if (inst.op === 'call' || inst.op === 'load') {
           const t = typeOf(tt, inst.type);
           if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
@@ -310,11 +315,18 @@ export class FunctionCompiler {
     },
   };
 
+  /** What a call or return that NIR inlines passes on, and under which keys (inlined-calls.ts); undefined for anything else. */
+  private inlinedMoves(inst: Inst): { key: number; value: ValueId }[] | undefined {
+    if (inst.op === 'call' && this.inlined.isInlinedCall(inst)) return this.inlined.byValueArgs(inst).map(({ param, arg }) => ({ key: param, value: arg }));
+    if (inst.op === 'return' && this.inlined.inlines(this.fn.id)) return inst.value === undefined ? [] : [{ key: returnKey(this.fn.id), value: inst.value }];
+    return undefined;
+  }
+
   /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
   private promotedRoot(inst: Inst): number {
     const ptr = inst.op === 'load' || inst.op === 'store' ? inst.ptr : inst.op === 'accessChain' ? inst.base : undefined;
     if (ptr === undefined) return -1;
-    return this.promoted.get(ptr)?.slot ?? -1;
+    return this.promoted.get(ptr)?.slot ?? this.inlined.inlinedRoot(ptr);
   }
 
   /** Whether an operand is a register of the PTX Vulkan-Sim runs (not a constant, a global pointer or a register-promoted variable). */
@@ -485,6 +497,8 @@ export class FunctionCompiler {
         newConstants: (inst) => this.constLoads.get(inst) ?? 0,
         duplicateOf: (inst) => this.redundant.duplicates.get(inst),
         sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
+        inlinedMoves: (inst) => this.inlinedMoves(inst),
+        keyOf: (v) => this.resultKeys.get(v) ?? v,
       }),
       memSites,
       end,

@@ -16,6 +16,11 @@ import { PtxOp } from '../ptx-op.js';
  * (ptx-ops-of.ts: promoted-variable loads and stores, composite moves) issues nothing, and an
  * instruction reading its value depends on the instructions that value comes from instead (a
  * promoted load's value: the last store to that variable in the piece).
+ *
+ * An instruction that issues nothing but passes a value from an earlier step on to a key later
+ * steps read (a store of such a value to a promoted variable, an inlined call's by-value argument,
+ * an inlined function's returned value) is a forwarding entry: count 0 with XSrc and WKeys; the
+ * issue stage copies the ready cycle across when the warp reaches it.
  */
 export function stepDeps(
   counted: readonly Inst[], types: OperandTypes,
@@ -31,7 +36,7 @@ export function stepDeps(
   const crossOf = new Map<ValueId, readonly number[]>();
   const storedCross = new Map<number, readonly number[]>();
   const writes: number[][] = counted.map(() => []);
-  const crossKeysOf = (v: ValueId): readonly number[] => crossOf.get(v) ?? (sources.has(v) || !isRegister(v) ? [] : [v]);
+  const crossKeysOf = (v: ValueId): readonly number[] => crossOf.get(v) ?? (sources.has(v) || !isRegister(v) ? [] : [nir.keyOf(v)]);
   /** Each instruction's entry; its wkeys are `writes[i]`, which later stores still extend. */
   const insts: InstDeps[] = [];
   const sourcesOf = (v: ValueId): readonly number[] => sources.get(v) ?? [];
@@ -42,6 +47,19 @@ export function stepDeps(
       insts.push({ ptx: 0, count: 0, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: writes[i]! });
       sources.set(inst.id, sourcesOf(same));
       crossOf.set(inst.id, crossKeysOf(same));
+      return;
+    }
+    const moves = nir.inlinedMoves(inst);
+    if (moves !== undefined) {
+      // A call or return NIR inlines issues nothing: its values pass to the keys the other side reads.
+      const xsrc = new Set<number>();
+      for (const { key, value } of moves) {
+        for (const p of sourcesOf(value)) writes[p]!.push(key);
+        const cross = crossKeysOf(value);
+        for (const k of cross) xsrc.add(k);
+        if (cross.length > 0) writes[i]!.push(key);
+      }
+      insts.push({ ptx: 0, count: 0, dst: -1, deps: [], chain: [], regs: [], xsrc: [...xsrc], wkeys: writes[i]! });
       return;
     }
     const root = promotedRoot(inst);
@@ -65,8 +83,10 @@ export function stepDeps(
     if (root >= 0 && inst.op === 'store') {
       stored.set(root, [...new Set([...(stored.get(root) ?? []), ...sourcesOf(inst.value)])]);
       storedCross.set(root, [...new Set([...(storedCross.get(root) ?? []), ...crossKeysOf(inst.value)])]);
-      // The instructions producing the stored value write the variable, for the steps after this one.
+      // The instructions producing the stored value write the variable, for the steps after this one;
+      // a value from an earlier step passes to it when the store is reached (a forwarding entry).
       for (const p of sourcesOf(inst.value)) writes[p]!.push(PROMOTED_KEY + root);
+      if (crossKeysOf(inst.value).length > 0) writes[i]!.push(PROMOTED_KEY + root);
     }
     const entry: InstDeps = { ptx: seq.chain[0] ?? 0, count: seq.count, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: writes[i]! };
     insts.push(entry);
@@ -76,6 +96,7 @@ export function stepDeps(
         sources.set(id, from);
         crossOf.set(id, cross);
       }
+      if (entry.wkeys.length > 0) entry.xsrc = cross;
       return;
     }
     entry.deps = from;
@@ -110,9 +131,18 @@ export interface NirShaping {
   duplicateOf(inst: Inst): ValueId | undefined;
   /** A division whose divisor's reciprocal a dominating division already took (redundant-instructions.ts). */
   sharedReciprocal(inst: Inst): boolean;
+  /**
+   * For a call or return that NIR's inlining removes (inlined-calls.ts), the values it passes and
+   * the register-table keys the other side reads them under; undefined for any other instruction.
+   */
+  inlinedMoves(inst: Inst): readonly { key: number; value: ValueId }[] | undefined;
+  /** The register-table key a value from an earlier step is read under (an inlined call's result: its callee's return key). */
+  keyOf(v: ValueId): number;
 }
 
-const NO_SHAPING: NirShaping = { newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false };
+const NO_SHAPING: NirShaping = {
+  newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, keyOf: (v) => v,
+};
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */
 const PROMOTED_KEY = 2 ** 30;

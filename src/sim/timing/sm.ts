@@ -718,6 +718,18 @@ export class Sm implements MemClient, CtaSlots {
       // Instructions with no PTX counterpart (promoted-variable moves, composite moves) issue nothing.
       const lanes = this.stepLanes[c]!;
       while (i < insts && deps[deps[i]! + DepField.Count] === 0) {
+        const rec = deps[i]!;
+        if (deps[rec + DepField.WKeys]! < deps[rec + DepField.End]!) {
+          // A forwarding entry (step-deps.ts): its keys are ready when its earlier-step values are;
+          // a value still on its way from memory holds the warp here until it is back (onResponse).
+          const ready = this.regs.readyAt(slot, deps, i);
+          if (ready === Infinity) {
+            this.instIdx[c] = i;
+            this.nextIssueAt[c] = Infinity;
+            return this.notReadyUntil(Infinity);
+          }
+          this.regs.written(slot, deps, i, ready);
+        }
         i++;
         this.stats.irWarpInsts++;
         this.stats.irThreadInsts += lanes;

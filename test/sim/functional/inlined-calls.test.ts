@@ -1,0 +1,75 @@
+import test from 'ava';
+import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import type { Module } from '../../../src/ir/module.js';
+import { InlinedCalls, INLINED_ROOT_BASE, returnKey } from '../../../src/sim/functional/inlined-calls.js';
+import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
+import { compileProgram } from '../../../src/sim/functional/program.js';
+import { DepField } from '../../../src/sim/step-deps-layout.js';
+
+const SHADER = `#version 460
+#extension GL_EXT_ray_tracing : require
+layout(binding = 0, set = 0) buffer Out { float v[]; } o;
+float step2(inout float x, float y) { x = x * y; return x + 1.0; }
+void main() {
+  float a = o.v[0];
+  float b = step2(a, o.v[1]);
+  o.v[2] = a + b;
+}
+`;
+
+function compile(): Module {
+  const r = compileGlsl('k.rgen', SHADER);
+  if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+  return r.module;
+}
+
+test('a GLSL function is inlined: its pointer parameter and the argument temporary become one SSA class', (t) => {
+  const m = compile();
+  const inlined = new InlinedCalls(m, promotableVariables);
+  const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
+  const helper = m.functions.find((f) => f.id !== entry.id)!;
+  t.false(inlined.inlines(entry.id));
+  t.true(inlined.inlines(helper.id));
+  const x = helper.params[0]!.id;
+  const root = inlined.inlinedRoot(x);
+  t.true(root >= INLINED_ROOT_BASE);
+  // glslang's temporary for the inout argument is in the same class.
+  const call = entry.blocks.flatMap((b) => b.insts).find((i) => i.op === 'call')!;
+  if (call.op !== 'call') throw new Error('no call');
+  t.is(inlined.inlinedRoot(call.args[0]!), root);
+  t.true(inlined.isInlinedCall(call));
+  // The by-value parameter y is passed under its own id.
+  t.deepEqual(inlined.byValueArgs(call).map((a) => a.param), [helper.params[1]!.id]);
+});
+
+test('a shader stage the lowered pipeline calls is not inlined', (t) => {
+  const m = compile();
+  const helper = m.functions.find((f) => f.id !== m.entryPoints[0]!.function)!;
+  helper.stage = 'closestHit';
+  const inlined = new InlinedCalls(m, promotableVariables);
+  t.false(inlined.inlines(helper.id));
+  t.is(inlined.inlinedRoot(helper.params[0]!.id), -1);
+});
+
+test('an inlined call, its return and its parameter traffic issue no PTX; values cross through keys', (t) => {
+  const m = compile();
+  const p = compileProgram(m);
+  const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
+  const helper = m.functions.find((f) => f.id !== entry.id)!;
+  const counts = (id: number): number[] =>
+    p.byId.get(id as never)!.blocks.flatMap((b) => b.pieces.flatMap((pc) => Array.from({ length: pc.insts }, (_, i) => pc.deps[pc.deps[i]! + DepField.Count]!)));
+  // The callee: load x, mul, store x, load x, add, return; only the mul and the add issue.
+  t.is(counts(helper.id).reduce((a, b) => a + b, 0), 2);
+  // The return forwards its value (computed in the same piece) to the caller's key: the add writes it.
+  const piece = p.byId.get(helper.id)!.blocks[0]!.pieces.at(-1)!;
+  const keys: number[] = [];
+  for (let i = 0; i < piece.insts; i++) {
+    const r = piece.deps[i]!;
+    for (let k = piece.deps[r + DepField.WKeys]!; k < piece.deps[r + DepField.End]!; k++) keys.push(piece.deps[k]!);
+  }
+  t.true(keys.includes(returnKey(helper.id)));
+  // The caller's call is free too.
+  const callerPieces = p.byId.get(entry.id)!.blocks.flatMap((b) => b.pieces);
+  const callPiece = callerPieces.find((pc) => pc.end === 'call')!;
+  t.is(callPiece.deps[callPiece.deps[callPiece.insts - 1]! + DepField.Count], 0);
+});

@@ -202,3 +202,21 @@ export function walkDominatorScopes(tree: DomTree, enter: (b: BlockId) => (() =>
     for (const child of tree.children(top.block)) stack.push({ block: child, leave: undefined, entered: false });
   }
 }
+
+/**
+ * Dominance frontiers of the reachable blocks (Cooper, Harvey and Kennedy's walk up from each
+ * predecessor of a join block to the join's immediate dominator): where a definition's dominance
+ * ends, the blocks SSA construction puts phis in.
+ */
+export function dominanceFrontiers(cfg: Cfg, dom: DomTree): Map<BlockId, Set<BlockId>> {
+  const df = new Map<BlockId, Set<BlockId>>(cfg.rpo.map((b) => [b, new Set<BlockId>()]));
+  for (const b of cfg.rpo) {
+    const preds = (cfg.preds.get(b) ?? []).filter((p) => df.has(p));
+    if (preds.length < 2) continue;
+    const stop = dom.idom.get(b);
+    for (const p of preds) {
+      for (let runner: BlockId | undefined = p; runner !== undefined && runner !== stop; runner = dom.idom.get(runner)) df.get(runner)!.add(b);
+    }
+  }
+  return df;
+}

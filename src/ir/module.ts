@@ -80,6 +80,11 @@ export interface Block {
   insts: Inst[];
   /** Present on a header block of a structured selection or loop. */
   merge?: MergeInfo;
+  /**
+   * Set on the blocks the RT pipeline lowering writes in place of a traceRay (passes/lower/rt-pipeline.ts):
+   * their instructions stand for the code Vulkan-Sim's translator writes there (sim/functional/trace-ray-ptx.ts).
+   */
+  lowered?: 'traceRay';
 }
 
 export interface Param {

@@ -265,8 +265,10 @@ function lowerCallSites(ctx: SiteContext, fn: Function): void {
     const head = findBlock(fn, block.id);
     head.insts.pop();
     b.setInsertPoint(block.id);
+    const before = new Set(fn.blocks.map((x) => x.id));
     if (inst.op === 'traceRay') lowerTraceRay(ctx, b, inst, rest);
     else if (inst.op === 'executeCallable') lowerExecuteCallable(ctx, b, inst, rest);
+    if (inst.op === 'traceRay') for (const x of fn.blocks) if (!before.has(x.id)) x.lowered = 'traceRay';
   }
 }
 

@@ -49,6 +49,9 @@ import type { OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { ConstantLoads } from './constant-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
+import { variablePhis, type VariableAccess } from './variable-phis.js';
+import { unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
+import type { TracePtx } from './trace-ray-ptx.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
 
 /**
@@ -57,6 +60,9 @@ import { redundantInstructions, type Redundancy } from './redundant-instructions
  * (an if's then-block, a loop condition's body) comes right after it, the other target after
  * that, and a loop's exit after the loop.
  */
+/** Instructions whose vector result NIR has as scalar components (ALU ops and composites). */
+const VECTOR_BUILDERS: ReadonlySet<string> = new Set(['binary', 'unary', 'ext', 'convert', 'select', 'construct', 'insert', 'shuffle', 'compare', 'bits', 'insertDynamic']);
+
 function structuredLayoutNext(cfg: Cfg): Map<BlockId, BlockId> {
   const reversed = new Map([...cfg.succs].map(([b, s]) => [b, [...s].reverse()]));
   const order = reversePostOrder(cfg.entry, reversed);
@@ -81,6 +87,14 @@ export class FunctionCompiler {
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
   /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
   private constLoads = new Map<Inst, number>();
+  /** Scalar phis NIR's lower_vars_to_ssa puts in each block for our register variables (variable-phis.ts). */
+  private varPhis = new Map<BlockId, number>();
+  /** Loops NIR unrolls, and the instructions unrolling removes (unrolled-loops.ts). */
+  private unrolled: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map() };
+  /** The instruction defining each value of the function. */
+  private readonly defOf = new Map<ValueId, Inst>();
+  /** Movs the piece being emitted is charged before its first instruction: its block's phis (first piece), the shader's prologue (entry). */
+  private pieceVarPhis = 0;
   /** Results of calls NIR inlines -> the key their callee's return passes the value under (inlined-calls.ts). */
   private readonly resultKeys = new Map<ValueId, number>();
   private nextSlot = 0;
@@ -93,6 +107,7 @@ export class FunctionCompiler {
     private readonly firstBlockIndex: number,
     private readonly constantLoads: ConstantLoads,
     private readonly inlined: InlinedCalls,
+    private readonly tracePtx: TracePtx,
   ) {
     this.layout = statics.layout;
   }
@@ -148,6 +163,7 @@ export class FunctionCompiler {
       plans.set(b.id, pieces);
       for (const inst of b.insts) {
         this.types.set(inst.id, inst.type);
+        this.defOf.set(inst.id, inst);
         if (inst.op === 'variable' && this.promotedVars.has(inst.id)) {
           const pt = typeOf(tt, inst.type);
           if (pt.kind !== 'pointer') throw new SimError('internal', 'variable of non-pointer type');
@@ -208,7 +224,19 @@ export class FunctionCompiler {
     const cfg = buildCfg(fn);
     const pdt = postDominatorTree(cfg);
     const dom = dominatorTree(cfg);
+    this.unrolled = unrolledLoops(fn, cfg, dom, {
+      variableOf: (ptr) => {
+        const p = this.promoted.get(ptr);
+        return p !== undefined && p.size === 1 && p.constLeaf === 0 ? p.slot : undefined;
+      },
+      constant: (v) => {
+        const leaves = this.statics.constantLeaves(v);
+        return leaves?.length === 1 && Number.isFinite(Number(leaves[0])) ? Number(leaves[0]) : undefined;
+      },
+    });
     const layoutNext = structuredLayoutNext(cfg);
+    // Unrolled code runs straight on from one copy of the body to the next.
+    for (const [from, to] of this.unrolled.next) layoutNext.set(from, to);
     const order = [...cfg.rpo, ...fn.blocks.map((b) => b.id).filter((id) => !cfg.rpo.includes(id))];
     const blocks: BlockInfo[] = fn.blocks.map((b, i) => {
       const term = b.insts[b.insts.length - 1];
@@ -229,6 +257,10 @@ export class FunctionCompiler {
     let maxArgLeaves = 0;
     const sources: string[] = [];
     this.constLoads = this.constantLoads.of(fn, dom);
+    this.varPhis = variablePhis(fn, cfg, dom, (inst) => this.variableAccess(inst));
+    for (const h of this.unrolled.headers) this.varPhis.delete(h);
+    // The translator's own loop counter in a lowered traceRay is a register it updates in place.
+    for (const b of fn.blocks) if (b.lowered !== undefined) this.varPhis.delete(b.id);
     this.redundant = redundantInstructions(fn, dom, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
@@ -239,6 +271,8 @@ export class FunctionCompiler {
         cum += p.insts.filter(countsAsInstruction).length;
         this.cumThroughPiece = cum;
         this.countedIndex = new Map(b.insts.filter(countsAsInstruction).map((x, i) => [x.id, i]));
+        this.pieceVarPhis = pi === 0 ? this.varPhis.get(b.id) ?? 0 : 0;
+        if (pi === 0 && b === fn.blocks[0]) this.pieceVarPhis += this.tracePtx.prologue(fn);
         const piece = this.emitPiece(b, blocks[pos]!, p, `f${fn.id}_b${b.id}_${pi}`);
         for (const inst of p.insts) {
           if (inst.op === 'call') maxArgLeaves = Math.max(maxArgLeaves, inst.args.reduce((a, v) => a + this.leavesOfValue(v).length, 0));
@@ -314,6 +348,40 @@ export class FunctionCompiler {
       return info.base.kind === 'shared' || info.base.kind === 'bufferArray' ? 'buffer' : 'variable';
     },
   };
+
+  /** The register variable a load or store accesses, by scalar component (variable-phis.ts); undefined for memory. */
+  private variableAccess(inst: Inst): VariableAccess | undefined {
+    if (inst.op !== 'load' && inst.op !== 'store') return undefined;
+    const count = inst.op === 'load' ? this.layout.leavesOf(inst.type).length : this.leavesOfValue(inst.value).length;
+    const p = this.promoted.get(inst.ptr);
+    if (p !== undefined) return { variable: p.slot, size: p.size, first: p.constLeaf, count };
+    const base = this.inlined.basePointer(inst.ptr);
+    const pointee = base === undefined ? undefined : this.ptrs.get(base)?.pointee;
+    if (base === undefined || pointee === undefined) return undefined;
+    // An argument temporary or pointer parameter: by component through itself, any through an access chain.
+    return { variable: -1 - base, size: this.layout.leavesOf(pointee).length, first: base === inst.ptr ? 0 : undefined, count };
+  }
+
+  /**
+   * The movs of the vecN instructions NIR builds for the vector operands of `inst`: after
+   * nir_lower_alu_to_scalar, an ALU result is its scalar components, and copy propagation lets ALU
+   * readers use those directly; a reader that takes the vector whole (a store to memory, an image
+   * store, a traceRay's origin and direction) reads a vecN, which the PTX printer writes as one
+   * mov per component (nir_print.c print_alu_instr_as_ptx). A loaded vector is a vector already.
+   */
+  private vectorMoves(inst: Inst): number {
+    let operandsWhole: readonly ValueId[];
+    if (inst.op === 'store') operandsWhole = this.promotedRoot(inst) >= 0 ? [] : [inst.value];
+    else if (inst.op === 'image' || inst.op === 'rtCall') operandsWhole = inst.args;
+    else return 0;
+    let movs = 0;
+    for (const v of operandsWhole) {
+      const n = this.operandTypes.components(v);
+      const def = this.defOf.get(v);
+      if (n > 1 && def !== undefined && VECTOR_BUILDERS.has(def.op)) movs += n;
+    }
+    return movs;
+  }
 
   /** What a call or return that NIR inlines passes on, and under which keys (inlined-calls.ts); undefined for anything else. */
   private inlinedMoves(inst: Inst): { key: number; value: ValueId }[] | undefined {
@@ -493,11 +561,14 @@ export class FunctionCompiler {
       run: undefined as unknown as PieceFn,
       insts: counted.length,
       opClasses,
-      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length, {
+      deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length + this.pieceVarPhis, {
         newConstants: (inst) => this.constLoads.get(inst) ?? 0,
         duplicateOf: (inst) => this.redundant.duplicates.get(inst),
         sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
         inlinedMoves: (inst) => this.inlinedMoves(inst),
+        removedByUnrolling: (inst) => this.unrolled.removed.has(inst),
+        vectorMoves: (inst) => this.vectorMoves(inst),
+        countOverride: (inst) => this.tracePtx.countOf(inst, b),
         keyOf: (v) => this.resultKeys.get(v) ?? v,
       }),
       memSites,

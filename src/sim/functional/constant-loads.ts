@@ -7,8 +7,9 @@
  * (ptx_lower_instructions.py) turns each load_const into two movs (the typed value and its `_bits`
  * twin), which the using instruction then waits for.
  *
- * Here, for each entry point (one shader stage; an intersection or hit shader runs once per
- * invocation, so its constants are loaded on each): walking its dominator tree, an instruction is
+ * Here, for each shader stage (the entry point, and each stage function a lowered pipeline calls:
+ * an intersection or hit shader loads its constants on each invocation, where it reaches them):
+ * walking its dominator tree, an instruction is
  * charged the constants among its operands that nothing before it in its block or in a dominating
  * block used, two movs per component; a call stands for its inlined callee and is charged every
  * constant the callee uses (through its own calls) that is not loaded yet. Instructions of a
@@ -39,7 +40,9 @@ export class ConstantLoads {
     private readonly constantComponents: (v: ValueId) => number,
     private readonly charged: (inst: Inst) => boolean,
   ) {
-    this.entries = new Set(m.entryPoints.map((e) => e.function));
+    // Every shader stage is its own NIR shader: the ray generation entry point, and the stages a
+    // lowered pipeline calls (Function.stage), each loading its constants on each invocation.
+    this.entries = new Set([...m.entryPoints.map((e) => e.function), ...m.functions.filter((f) => f.stage !== undefined).map((f) => f.id)]);
     this.fns = new Map(m.functions.map((f) => [f.id, f]));
   }
 
@@ -62,7 +65,7 @@ export class ConstantLoads {
           components += n;
         };
         if (this.charged(inst)) for (const v of operands(inst)) load(v);
-        if (inst.op === 'call') for (const v of this.usedBy(inst.callee, new Set())) load(v);
+        if (inst.op === 'call' && !this.entries.has(inst.callee)) for (const v of this.usedBy(inst.callee, new Set())) load(v);
         if (components > 0) out.set(inst, components);
       }
       return () => { for (const v of added) loaded.delete(v); };
@@ -81,7 +84,7 @@ export class ConstantLoads {
     for (const b of fn.blocks) {
       for (const inst of b.insts) {
         if (this.charged(inst)) for (const v of operands(inst)) if (this.constantComponents(v) > 0) out.add(v);
-        if (inst.op === 'call') for (const v of this.usedBy(inst.callee, visiting)) out.add(v);
+        if (inst.op === 'call' && !this.entries.has(inst.callee)) for (const v of this.usedBy(inst.callee, visiting)) out.add(v);
       }
     }
     visiting.delete(id);

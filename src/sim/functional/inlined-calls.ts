@@ -36,6 +36,8 @@ export class InlinedCalls {
   private readonly fns = new Map<FunctionId, Function>();
   /** Pointer value (variable, parameter, or access chain on one) -> its class's root. */
   private readonly rootOf = new Map<ValueId, number>();
+  /** The same pointer -> the variable or parameter of its own function it derives from. */
+  private readonly baseOf = new Map<ValueId, ValueId>();
 
   /** `promoted(fn)`: the variables of fn that are register-promoted already (promoted-vars.ts). */
   constructor(m: Module, promoted: (fn: Function) => ReadonlySet<ValueId>) {
@@ -60,6 +62,11 @@ export class InlinedCalls {
   /** The class root (INLINED_ROOT_BASE + class) of a pointer whose traffic becomes SSA values, or -1. */
   inlinedRoot(ptr: ValueId): number {
     return this.rootOf.get(ptr) ?? -1;
+  }
+
+  /** For a pointer with an inlined root, the variable or parameter of its function it derives from. */
+  basePointer(ptr: ValueId): ValueId | undefined {
+    return this.baseOf.get(ptr);
   }
 
   /** The callee's parameters a call passes by value, with the argument each receives. */
@@ -174,7 +181,10 @@ export class InlinedCalls {
       const c = find(r);
       if (escapedClasses.has(c)) continue;
       if (!classOf.has(c)) classOf.set(c, INLINED_ROOT_BASE + classOf.size);
-      for (const v of vs) this.rootOf.set(v, classOf.get(c)!);
+      for (const v of vs) {
+        this.rootOf.set(v, classOf.get(c)!);
+        this.baseOf.set(v, r);
+      }
     }
   }
 }

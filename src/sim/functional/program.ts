@@ -13,6 +13,7 @@ import type { FunctionId, ValueId } from '../../ir/inst.js';
 import { typeOf } from '../../ir/types.js';
 import { ConstantLoads } from './constant-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
+import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';
 import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
@@ -41,8 +42,9 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   let blockCount = 0;
   const constantLoads = new ConstantLoads(m, (v) => constantComponents(m, statics, v), (inst) => inst.op !== 'accessChain');
   const inlined = new InlinedCalls(m, promotableVariables);
+  const trace = tracePtx(m);
   for (const fn of m.functions) {
-    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, constantLoads, inlined).compile();
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, constantLoads, inlined, trace).compile();
     info.index = functions.length;
     functions.push(info);
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;

@@ -74,6 +74,25 @@ function dot(k: ReturnType<OperandTypes['scalar']>, n: number): PtxOp[] {
 /** Integer division and remainder: NIR's nir_lower_idiv (u2f, rcp, mul, f2u, then the correction mul and sub). */
 const INT_DIVISION: readonly PtxOp[] = [PtxOp.Other, PtxOp.Sfu, PtxOp.FpMul, PtxOp.Other, PtxOp.IntMul, PtxOp.IntAdd];
 
+const MUL = PtxOp.FpMul, ADD = PtxOp.FpAdd, MINMAX = PtxOp.FpMinMax, SFU = PtxOp.Sfu, OTHER = PtxOp.Other;
+/** nir_atan (nir_builtin_builder.c): fabs, fmin / fmax, the division, x^2..x^11, the odd terms' fsum, the range fix (flt, b2f, two ffma), the sign. */
+const ATAN_CHAIN: readonly PtxOp[] = [OTHER, MINMAX, SFU, MUL, MUL, MUL, MUL, MUL, MUL, MUL, MUL, ADD, MUL, ADD, MUL];
+
+/**
+ * NIR's lowerings of the inverse trigonometric functions, per component: the dependent steps of
+ * the sequence (`chain`), and its PTX instructions (`count`) with the movs of its load_consts (two
+ * per distinct coefficient, the translator's load_const): nir_atan 31 ALU ops and 9 constants;
+ * nir_atan2 22 more ALU ops (the quadrant selects, the scaled reciprocal) and 4 more constants;
+ * vtn_glsl450.c build_asin, piecewise for asin (30 ALU ops, 10 constants), one piece and a
+ * subtraction from pi/2 for acos (19, 7).
+ */
+const INVERSE_TRIG: Readonly<Record<string, { chain: readonly PtxOp[]; count: number }>> = {
+  atan: { chain: ATAN_CHAIN, count: 31 + 2 * 9 },
+  atan2: { chain: [OTHER, OTHER, MUL, SFU, MUL, MUL, OTHER, OTHER, ...ATAN_CHAIN, MUL, ADD, OTHER], count: 53 + 2 * 13 },
+  asin: { chain: [OTHER, MUL, ADD, MUL, ADD, MUL, ADD, MUL, ADD, MUL, OTHER], count: 30 + 2 * 10 },
+  acos: { chain: [OTHER, MUL, ADD, MUL, ADD, MUL, ADD, MUL, ADD, MUL, ADD], count: 19 + 2 * 7 },
+};
+
 /** What an IR instruction becomes in Vulkan-Sim's PTX. */
 export interface PtxSequence {
   /** The op it issues as, then the ops on its critical path (never empty). */
@@ -110,11 +129,13 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
         case 'dot':
           // fmul per component, then the fsum adds: 2n - 1.
           return 2 * types.components(inst.a) - 1;
+        // Each result component is a dot product: k muls and k - 1 adds (the ffma chain, lowered).
         case 'matrixTimesVector':
+          return n * (2 * types.components(inst.b) - 1);
         case 'vectorTimesMatrix':
-          return n * chain.length;
+          return n * (2 * types.components(inst.a) - 1);
         case 'matrixTimesMatrix':
-          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * chain.length;
+          return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * (2 * types.components(inst.b) - 1);
         case 'outerProduct':
         case 'matrixTimesScalar':
           return types.componentsOfType(inst.type) * types.columnsOfType(inst.type);
@@ -128,13 +149,19 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
       if (inst.fn === 'distance') return 4 * k;
       if (inst.fn === 'determinant') return chain.length;
       if (inst.fn === 'normalize') return 2 * k - 1 + 1 + k;
-      if (inst.fn === 'faceforward' || inst.fn === 'reflect') return 2 * k - 1 + 2 * k;
-      if (inst.fn === 'refract') return 2 * k - 1 + 6 + 2 * k;
+      // faceforward: the dot, flt with 0.0 (its load_const's two movs), fneg and bcsel per component.
+      if (inst.fn === 'faceforward') return 2 * k - 1 + 1 + 2 + 2 * k;
+      // reflect (vtn_glsl450.c): the dot, fmul by 2.0 (two movs), then a_minus_bc per component (fneg, mul, add).
+      if (inst.fn === 'reflect') return 2 * k - 1 + 1 + 2 + 3 * k;
+      // refract: the dot; k = 1 - eta^2 (1 - dot^2): two a_minus_bc and a mul (7); sqrt; ffma (2);
+      // eta * I and a_minus_bc per component (4k); flt and bcsel per component; 1.0 and 0.0 (four movs).
+      if (inst.fn === 'refract') return 2 * k - 1 + 7 + 1 + 2 + 4 * k + 1 + k + 4;
       // cross: per component two fmul, the fneg of one and the fadd (nir_cross3 after lower_ffma).
       if (inst.fn === 'cross') return 12;
       // mix: nir_lower_flrp's a * (1 - t) + b * t, with 1 - t as fneg and fadd.
       if (inst.fn === 'mix') return 5 * n;
       if (inst.fn === 'inverse') return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * 3;
+      if (inst.fn in INVERSE_TRIG) return n * INVERSE_TRIG[inst.fn]!.count;
       return n * chain.length;
     }
     case 'compare':
@@ -263,8 +290,7 @@ function extOps(fn: string, types: OperandTypes, args: readonly ValueId[]): read
     case 'acos':
     case 'atan':
     case 'atan2':
-      // NIR's polynomial approximations: a reciprocal or root, then a Horner chain of mul/add, then a select.
-      return [PtxOp.Sfu, PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpMul, PtxOp.FpAdd, PtxOp.FpMul, PtxOp.Other];
+      return INVERSE_TRIG[fn]!.chain;
     case 'sinh':
     case 'cosh':
     case 'tanh':

@@ -63,7 +63,9 @@ export function stepDeps(
       return;
     }
     const root = promotedRoot(inst);
-    const seq = ptxSequenceOf(inst, types, root >= 0, nir.sharedReciprocal(inst));
+    const override = nir.countOverride(inst);
+    const seq = ptxSequenceOf(inst, types, root >= 0 || nir.removedByUnrolling(inst) || override === 0, nir.sharedReciprocal(inst));
+    if (override !== undefined && override > 0) seq.count = override;
     let from: readonly number[];
     let cross: readonly number[];
     if (root >= 0 && inst.op === 'load') {
@@ -102,6 +104,13 @@ export function stepDeps(
     entry.deps = from;
     entry.xsrc = cross;
     entry.chain = seq.chain.slice(1);
+    const vecMovs = nir.vectorMoves(inst);
+    if (vecMovs > 0) {
+      // The vecN's movs issue before it, and it waits for the first (nir_print.c).
+      entry.count = Math.min(255, entry.count + vecMovs);
+      entry.ptx = PtxOp.Other;
+      entry.chain = [...seq.chain];
+    }
     const constants = nir.newConstants(inst);
     if (constants > 0) {
       // Its first-used constants' movs issue before it, and it reads the first one's register (constant-loads.ts).
@@ -136,12 +145,18 @@ export interface NirShaping {
    * the register-table keys the other side reads them under; undefined for any other instruction.
    */
   inlinedMoves(inst: Inst): readonly { key: number; value: ValueId }[] | undefined;
+  /** An instruction of a loop NIR unrolls that unrolling removes (unrolled-loops.ts): the exit test, the induction update, the loop's jumps. */
+  removedByUnrolling(inst: Inst): boolean;
+  /** The PTX count of an instruction that stands for the translator's own code (trace-ray-ptx.ts), 0: none; undefined: its own. */
+  countOverride(inst: Inst): number | undefined;
+  /** Movs of the vecN instructions NIR builds for the vector operands the instruction reads whole. */
+  vectorMoves(inst: Inst): number;
   /** The register-table key a value from an earlier step is read under (an inlined call's result: its callee's return key). */
   keyOf(v: ValueId): number;
 }
 
 const NO_SHAPING: NirShaping = {
-  newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, keyOf: (v) => v,
+  newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, removedByUnrolling: () => false, vectorMoves: () => 0, countOverride: () => undefined, keyOf: (v) => v,
 };
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */

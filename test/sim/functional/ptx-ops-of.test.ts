@@ -64,3 +64,17 @@ test('a buffer access chain costs its descriptor, cast and one add per index (th
   t.is(ptxSequenceOf(inst({ op: 'load', id: v(31), type: ty(10), ptr: v(29) }), types, false).count, 3);
   t.is(ptxSequenceOf(inst({ op: 'load', id: v(32), type: ty(11), ptr: v(7) }), types, false).count, 1 + 3, 'a load straight from the buffer variable');
 });
+
+test('NIR\'s inverse trigonometry is its whole polynomial sequence with its coefficients\' load_consts, and reflect / refract as vtn_glsl450 writes them', (t) => {
+  const atan2 = ptxSequenceOf(inst({ op: 'ext', fn: 'atan2', id: v(40), type: ty(11), args: [v(4), v(4)] }), types, false);
+  t.is(atan2.count, 53 + 2 * 13, 'nir_atan2: 22 ALU ops around nir_atan\'s 31, and 13 constants');
+  t.true(atan2.chain.includes(PtxOp.Sfu));
+  t.is(ptxSequenceOf(inst({ op: 'ext', fn: 'asin', id: v(41), type: ty(11), args: [v(4)] }), types, false).count, 30 + 2 * 10);
+  t.is(ptxSequenceOf(inst({ op: 'ext', fn: 'reflect', id: v(42), type: ty(10), args: [v(1), v(2)] }), types, false).count, 5 + 1 + 2 + 9);
+  t.is(ptxSequenceOf(inst({ op: 'ext', fn: 'refract', id: v(43), type: ty(10), args: [v(1), v(2), v(4)] }), types, false).count, 5 + 7 + 1 + 2 + 12 + 1 + 3 + 4);
+});
+
+test('a matrix times a vector is a dot product per row: k muls and k - 1 adds each', (t) => {
+  const mv = ptxSequenceOf(inst({ op: 'binary', kind: 'matrixTimesVector', id: v(44), type: ty(10), a: v(4), b: v(1) }), types, false);
+  t.is(mv.count, 3 * (2 * 3 - 1));
+});

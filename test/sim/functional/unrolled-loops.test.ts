@@ -1,0 +1,45 @@
+import test from 'ava';
+import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
+import { buildCfg } from '../../../src/ir/cfg.js';
+import { dominatorTree } from '../../../src/ir/dominators.js';
+import type { ValueId } from '../../../src/ir/inst.js';
+import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
+import { unrolledLoops } from '../../../src/sim/functional/unrolled-loops.js';
+
+function unrolled(body: string): { loops: number; removed: string[] } {
+  const r = compileGlsl('k.comp', `#version 460
+#extension GL_EXT_control_flow_attributes : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer B { uint v[]; uint n; } o;
+void main() {
+  uint s = o.v[0];
+${body}
+  o.v[1] = s;
+}`);
+  if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+  const m = r.module;
+  const fn = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
+  const promoted = promotableVariables(fn);
+  const constants = new Map(m.constants.map((c) => [c.id as ValueId, c.value]));
+  const cfg = buildCfg(fn);
+  const u = unrolledLoops(fn, cfg, dominatorTree(cfg), {
+    variableOf: (ptr) => (promoted.has(ptr) ? (ptr as number) : undefined),
+    constant: (v) => (typeof constants.get(v) === 'number' ? (constants.get(v) as number) : undefined),
+  });
+  return { loops: u.headers.size, removed: [...u.removed].map((i) => i.op).sort() };
+}
+
+test('a counted loop of 16 trips (InitRandomSeed\'s) is unrolled: its test, induction update and jumps issue nothing', (t) => {
+  const u = unrolled('  [[unroll]] for (uint k = 0; k < 16; k++) s = s * 3u + k;');
+  t.is(u.loops, 1);
+  // the compare and its branch, the update's load / add / store, the test's load, and the loop's jumps.
+  t.true(['binary', 'compare', 'condBranch', 'store'].every((op) => u.removed.includes(op)));
+  t.true(u.removed.filter((op) => op === 'branch').length >= 2);
+});
+
+test('NIR leaves a loop rolled when its trip count is unknown, over 32, or it says dont_unroll', (t) => {
+  t.is(unrolled('  for (uint k = 0; k < o.n; k++) s += k;').loops, 0);
+  t.is(unrolled('  [[unroll]] for (uint k = 0; k < 40; k++) s += k;').loops, 0);
+  t.is(unrolled('  [[dont_unroll]] for (uint k = 0; k < 4; k++) s += k;').loops, 0);
+  t.is(unrolled('  for (uint k = 0; k < 4; k++) s += k;').loops, 1, 'small and counted: within the cost limit');
+});

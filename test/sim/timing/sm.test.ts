@@ -5,6 +5,7 @@ import { OpClass, type WarpStep } from '../../../src/sim/warp-step.js';
 import { IssueUnit, PtxOp } from '../../../src/sim/ptx-op.js';
 import { IssuePipeline } from '../../../src/sim/timing/operand-collector.js';
 import { FULL_MASK, ScriptedWarp, aluStep, withPtx } from './synthetic-warp.js';
+import { packStepDeps } from '../../../src/sim/step-deps-layout.js';
 
 /** Warps of independent ALU instructions; `ops`: the PTX ops they issue as (none: untyped ALU ops, e.g. movs, on the INT units). */
 function aluKernel(warps: number, steps: number, insts: number, ops?: readonly PtxOp[]): ScriptedWarp[] {
@@ -112,4 +113,23 @@ test('gpgpu_max_insn_issue_per_warp lets one warp dual-issue when units allow', 
   // A lone warp also pays cold instruction-cache misses and block-boundary latency, so compare.
   t.true(one <= 1, `single issue: ${one}`);
   t.true(two / one > 1.6 && two <= 2, `dual issue ${two} vs single ${one}`);
+});
+
+test('a forwarding entry (an inlined call\'s argument) carries an earlier step\'s ready cycle to the key the next step reads', (t) => {
+  const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', 'ptx_opcode_latency_sfu=60']);
+  const entry = (count: number, ptx: PtxOp, xsrc: number[], wkeys: number[], regs: number[] = []) =>
+    ({ ptx, count, dst: -1, deps: [], chain: [], regs, xsrc, wkeys });
+  // Step 1: an SFU op writing key 7. Step 2: a forwarding entry from key 7 to key 9 (or nothing), then an op reading key 9.
+  const sfu = { ...aluStep(1, 1), opClasses: new Uint8Array([OpClass.Sfu]), deps: packStepDeps([entry(1, PtxOp.Sfu, [], [7])]) };
+  // The reader is an SFU op too: without the forwarding entry the two overlap, with it they run one after the other.
+  const reader = (forward: boolean) => ({
+    ...aluStep(2, 2),
+    opClasses: new Uint8Array([OpClass.Alu, OpClass.Sfu]),
+    deps: packStepDeps([entry(0, PtxOp.Other, forward ? [7] : [], forward ? [9] : []), entry(1, PtxOp.Sfu, [9], [])]),
+  });
+  const run = (forward: boolean) => simulate([new ScriptedWarp([sfu, reader(forward)])], cfg).values;
+  const without = run(false);
+  const withForward = run(true);
+  t.is(withForward.gpu_warp_insn, 2, 'the forwarding entry issues nothing');
+  t.true(withForward.gpu_sim_cycle! - without.gpu_sim_cycle! >= 55, `the reader waits for the SFU result: ${without.gpu_sim_cycle} -> ${withForward.gpu_sim_cycle}`);
 });

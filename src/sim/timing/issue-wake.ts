@@ -14,7 +14,9 @@
  *   wake time holds until that time or until an event of the warp's scheduler (`epochOf`).
  * - A wake bound may be early (that costs a rescan that finds nothing), never late.
  * - A rejection without a wake time (refusedUntilEvent, ITS warps) keeps nothing: its scheduler is
- *   rescanned at every SM scan.
+ *   rescanned at every SM scan. So an event that matters only to such rejections (anyEvent) wakes
+ *   the issue stage but voids no kept bound: a kept refusal by the full RT warp buffer is retried
+ *   at every scan the buffer has room in, and without room a rescan would refuse it again.
  * - Events during the SM's scan void what the scan keeps (`scanEpoch`).
  * - Typed arrays per scheduler and scalar fields only: no allocation after the constructor.
  */
@@ -140,14 +142,24 @@ export class IssueWake {
     this.epochOf[s]!++;
   }
 
-  /** An event that matters only to a refusal without a wake time (a load's response that is not its last). */
+  /**
+   * An event that matters only to a refusal without a wake time (a load's response that is not
+   * its last): it wakes the issue stage, but no scheduler's kept bound or prefix lapses. Such a
+   * refusal keeps none, so its scheduler is rescanned anyway; a kept refusal by the full RT warp
+   * buffer is tried again at every scan the buffer has room in (asleep, prefixStart), and without
+   * room a rescan would refuse it again.
+   */
   anyEvent(): void {
-    if (this.wakeOnAnyEvent) this.wakeAll();
+    if (this.wakeOnAnyEvent) this.wakeAt = 0;
   }
 
-  /** Accesses left the LD/ST queue, `queued` are left: room matters only to an instruction it refused, once there is enough of it. */
+  /**
+   * Accesses left the LD/ST queue, `queued` are left: room matters only to an instruction it
+   * refused, once there is enough of it; otherwise this is an event as anyEvent's.
+   */
   queueProgress(queued: number): void {
-    if (this.wakeOnAnyEvent || queued <= this.wakeAtQueued) this.wakeAll();
+    if (queued <= this.wakeAtQueued) this.wakeAll();
+    else this.anyEvent();
   }
 
   /** A warp finished or a CTA was evicted: the slot lists shifted, every wake bound and prefix lapses. */

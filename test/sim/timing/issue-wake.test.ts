@@ -90,3 +90,24 @@ test('a GTO prefix is skipped until its wake time, and dropped by an event', (t)
   w.beginScan(12);
   t.false(w.prefixHeld(0));
 });
+
+test('an event that matters only to a refusal without a wake time wakes the issue stage but leaves sleeping schedulers asleep', (t) => {
+  const w = new IssueWake(2, rtRoom());
+  // Scheduler 0 rejects with a wake time; scheduler 1 without one.
+  w.beginScan(10);
+  for (const s of [0, 1]) {
+    w.beginScheduler();
+    if (s === 0) w.notReadyUntil(50);
+    else w.refusedUntilEvent();
+    w.endScheduler(s, false);
+  }
+  t.true(w.sleep(10));
+  w.anyEvent();
+  t.is(w.wakeAt, 0);
+  w.beginScan(11);
+  t.true(w.asleep(0, 11), 'scheduler 0 is not rescanned');
+  t.false(w.asleep(1, 11), 'scheduler 1 is');
+  w.queueProgress(7);
+  w.beginScan(12);
+  t.true(w.asleep(0, 12), 'queue progress without a refusal by the LD/ST unit: still asleep');
+});

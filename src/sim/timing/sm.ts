@@ -54,6 +54,7 @@ import type { RtUnit } from './rt/rt-unit.js';
 import { rtUnitFor } from './rt/rt-unit-for.js';
 import { RT_HIT_STORE_BASE, RT_TABLE_BASE } from './rt-thread-state.js';
 import { DeviceHeap } from './device-heap.js';
+import { IssueWake } from './issue-wake.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
 import { type CtaSlots, CtaSuspension, type RayVirtualization, type SlotState, type SuspendedCta } from './ray-virtualization.js';
 import type { TreeletMap } from '../rt/treelets.js';
@@ -185,84 +186,8 @@ export class Sm implements MemClient, CtaSlots {
   private resident = 0;
   private registersUsed = 0;
   private lastAccount = 0;
-  /**
-   * The issue stage sleeps until this cycle after a cycle in which no scheduler could issue;
-   * events (wakeIssue, wakeScheduler: responses, RT completions, CTA arrivals, LD/ST progress)
-   * reset it to 0 (wake now).
-   */
-  private wakeAt = 0;
-  private slotsChanged = false;
-  /**
-   * The last issue scan refused an instruction for a reason no wake time covers (a full RT warp
-   * buffer, an ITS warp), or left asleep a scheduler with such a refusal (schedRtWait,
-   * prefixRtWait): then every response and every access leaving the LD/ST queue wakes the issue
-   * stage. Otherwise only a load's last response does (the others change nothing an issue
-   * depends on), and queue progress only as far as wakeAtQueued says.
-   */
-  private wakeOnAnyEvent = false;
-  /**
-   * In one scheduler's scan: a reject without a wake time other than the RT warp buffer's
-   * (refusedUntilEvent; ITS warps make the scan's wake bound NaN), so it is rescanned at every
-   * SM scan; and a refusal by the full RT warp buffer at a traceRay instruction (refusedByRtBuffer).
-   * A scheduler asleep or a prefix kept with such a refusal (schedRtWait, prefixRtWait) is tried
-   * again at every SM scan the RT unit has room in, and otherwise counts as refused again
-   * (wakeOnAnyEvent), as a rescan would find it. Room is not an event: the RT unit may gain it
-   * without one (the predictor's repacked warps leave the buffer without a traceRay ending), so
-   * such a warp is retried at the scans a rescan happened at before, not when room appears.
-   */
-  private refusedWithoutBound = false;
-  private rtRefused = false;
-  /**
-   * The refusals by the LD/ST unit (refusedByLsu) of the warps the last issue scan tried or left
-   * asleep (schedFitsAt, prefixFitsAt): the queue length at or below which one of the refused
-   * instructions may fit (-1: none was refused for queue room). Queue progress wakes the issue
-   * stage only once the queue is that short; an instruction refused for want of a load slot waits
-   * for a load's last response, which always wakes it. Either wake is an event (epochOf), so a
-   * refusal by the LD/ST unit needs no rescan before it.
-   */
-  private wakeAtQueued = -1;
-  /**
-   * Per scheduler: after a scan in which it issued nothing, the scan's wake bound for its warps
-   * alone (schedWake), valid while no event of its own has happened since (schedEpoch === epochOf): until
-   * then it is not rescanned, even in cycles its neighbours issue in; its refusals by the LD/ST
-   * unit stay in wakeAtQueued (schedFitsAt). Nothing another scheduler does can make one of its
-   * warps issue sooner: contexts, register tables and ID_OC slots are per warp or per scheduler,
-   * and the shared LD/ST queue and RT warp buffer only fill up (their room is an event).
-   */
-  private readonly schedWake: Float64Array;
-  private readonly schedEpoch: Int32Array;
-  private readonly schedFitsAt: Int32Array;
-  private readonly schedRtWait: Uint8Array;
-  /**
-   * Per scheduler under GTO: after a scan that issued from the warp at list position k, the first
-   * k positions (all rejected) with the earliest of their wake times and their refusals by the
-   * LD/ST unit (prefixFitsAt), valid while no event has happened since (prefixEpoch ===
-   * epochOf): until then the scheduler's next scans start at position k. The warp that issued
-   * issues again or is tried first, and what it does to the rejected warps (an ID_OC slot
-   * reserved, the shared queues filled) only delays them, as for schedWake. A prefix with a
-   * reject without a wake time (refusedWithoutBound, ITS) is not kept; one with a full RT warp
-   * buffer's refusal is, as prefixRtWait.
-   */
-  private readonly prefixLen: Int32Array;
-  private readonly prefixWake: Float64Array;
-  private readonly prefixFitsAt: Int32Array;
-  private readonly prefixRtWait: Uint8Array;
-  private readonly prefixEpoch: Int32Array;
-  /** Per scheduler, the value of epochOf when the SM's scan began: an event during the scan voids what it kept. */
-  private readonly scanEpoch: Int32Array;
-  /**
-   * Per scheduler, counts the events that may let one of its warps issue sooner than its wake
-   * bound: a load's last response or a traversal's end for one of its contexts (wakeScheduler),
-   * and the SM-wide ones (wakeIssue: queue room, CTAs placed or resumed; slot-list changes).
-   */
-  private readonly epochOf: Int32Array;
-  /**
-   * The issue scan's own wake bound: while every context it tries is rejected, the earliest cycle
-   * one of them could issue or fetch without an outside event, as issueWake would find it (or
-   * earlier, which only costs a tick). NaN once a context was rejected in a way only issueWake
-   * accounts for exactly (ITS contexts), so issueWake runs.
-   */
-  private scanWake = Infinity;
+  /** When the issue stage scans, and which schedulers and GTO prefixes it may skip (issue-wake.ts). */
+  private readonly wake: IssueWake;
 
   constructor(
     private readonly cfg: GpuConfig,
@@ -302,17 +227,6 @@ export class Sm implements MemClient, CtaSlots {
     this.sched = Array.from({ length: cfg.schedulersPerSm }, () => []);
     this.lastIssued = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.schedBusyUntil = new Float64Array(cfg.schedulersPerSm);
-    this.schedWake = new Float64Array(cfg.schedulersPerSm);
-    this.schedEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
-    this.schedFitsAt = new Int32Array(cfg.schedulersPerSm);
-    this.schedRtWait = new Uint8Array(cfg.schedulersPerSm);
-    this.epochOf = new Int32Array(cfg.schedulersPerSm);
-    this.scanEpoch = new Int32Array(cfg.schedulersPerSm);
-    this.prefixLen = new Int32Array(cfg.schedulersPerSm);
-    this.prefixWake = new Float64Array(cfg.schedulersPerSm);
-    this.prefixFitsAt = new Int32Array(cfg.schedulersPerSm);
-    this.prefixRtWait = new Uint8Array(cfg.schedulersPerSm);
-    this.prefixEpoch = new Int32Array(cfg.schedulersPerSm).fill(-1);
     this.regs = new RegisterTable(n);
     this.l1 = new L1DataCache(cfg, id, map);
     this.rtCache = cfg.rt.useL1 ? this.l1 : new L1DataCache(cfg, id, map, cfg.rt.rtCache, cfg.rt.disableRtCache);
@@ -323,6 +237,7 @@ export class Sm implements MemClient, CtaSlots {
       tableBase: (token) => tables + ((this.virt === null ? token : Math.floor(token / 4096)) % nc) * INTERSECTION_TABLE_BYTES,
       hitStoreHeap: mech.hitStoreHeap ?? new DeviceHeap(RT_HIT_STORE_BASE),
     }, id, mech.treelets);
+    this.wake = new IssueWake(cfg.schedulersPerSm, this.rt);
     this.icache = new Cache(cfg.il1);
     this.lsu = new LoadStoreUnit(cfg, this.l1, this, nc, this.stats);
   }
@@ -356,7 +271,7 @@ export class Sm implements MemClient, CtaSlots {
 
   assignCta(cta: number, warps: readonly TimingWarp[], now: number): void {
     this.account(now);
-    this.wakeIssue();
+    this.wake.wakeAll();
     this.ctaLeft.set(cta, warps.length);
     this.ctaSizes.set(cta, warps.length);
     this.registersUsed += this.ctaRegisters(warps.length);
@@ -406,11 +321,11 @@ export class Sm implements MemClient, CtaSlots {
         if (this.nextIssueAt[r] === Infinity) this.nextIssueAt[r] = now + 1;
       }
       // What it changes (the context's scoreboard, pending count and load slot, the warp's register table) is its scheduler's alone.
-      this.wakeScheduler(slot);
-    } else if (this.wakeOnAnyEvent) {
+      this.wake.wakeScheduler(slot % this.sched.length);
+    } else {
       // Not the load's last response: the context's pending count stays above zero and no
       // scoreboard entry changes, so only a reject without a wake time may be affected.
-      this.wakeIssue();
+      this.wake.anyEvent();
     }
     if (this.timeline !== null) this.timeline.response(c, this.pendingMem[c]!, now);
     if (this.virt !== null) this.virt.mayChange();
@@ -427,83 +342,44 @@ export class Sm implements MemClient, CtaSlots {
     this.l1.cycle(now, reqNet);
     if (this.rtCache !== this.l1) this.rtCache.cycle(now, reqNet);
     // Room in the queue matters only to an instruction it refused, once there is enough of it.
-    if (this.lsu.cycle(now) > 0 && (this.wakeOnAnyEvent || this.lsu.queued <= this.wakeAtQueued)) this.wakeIssue();
+    if (this.lsu.cycle(now) > 0) this.wake.queueProgress(this.lsu.queued);
     if (this.virt !== null) this.virt.suspendWaiting(now);
-    if (now < this.wakeAt) return false;
-    this.slotsChanged = false;
-    this.wakeOnAnyEvent = false;
-    this.wakeAtQueued = -1;
-    this.scanWake = Infinity;
+    if (!this.wake.beginScan(now)) return false;
     let issued = false;
-    const epochs = this.scanEpoch;
-    epochs.set(this.epochOf);
     for (let s = 0; s < this.sched.length; s++) {
-      const epoch = epochs[s]!;
       // A scheduler whose warps were all rejected, with a wake time and no event since, is not rescanned before then.
-      if (this.schedEpoch[s] === epoch && now < this.schedWake[s]! && (this.schedRtWait[s] === 0 || !this.rt.hasRoom())) {
-        if (this.schedWake[s]! < this.scanWake) this.scanWake = this.schedWake[s]!;
-        if (this.schedFitsAt[s]! > this.wakeAtQueued) this.wakeAtQueued = this.schedFitsAt[s]!;
-        if (this.schedRtWait[s] === 1) this.wakeOnAnyEvent = true;
-        continue;
-      }
-      const others: number = this.scanWake;
-      const othersAnyEvent: boolean = this.wakeOnAnyEvent;
-      const othersQueued: number = this.wakeAtQueued;
-      this.scanWake = Infinity;
-      this.wakeOnAnyEvent = false;
-      this.wakeAtQueued = -1;
-      this.refusedWithoutBound = false;
-      this.rtRefused = false;
-      if (this.issueFrom(s, now)) {
-        issued = true;
-        this.schedEpoch[s] = -1;
-      } else if (this.refusedWithoutBound || this.slotsChanged || Number.isNaN(this.scanWake)) this.schedEpoch[s] = -1;
-      else {
-        this.schedEpoch[s] = epoch;
-        this.schedWake[s] = this.scanWake;
-        this.schedFitsAt[s] = this.wakeAtQueued;
-        this.schedRtWait[s] = this.rtRefused ? 1 : 0;
-      }
-      this.scanWake = Math.min(others, this.scanWake);
-      this.wakeOnAnyEvent ||= othersAnyEvent;
-      if (othersQueued > this.wakeAtQueued) this.wakeAtQueued = othersQueued;
+      if (this.wake.asleep(s, now)) continue;
+      this.wake.beginScheduler();
+      const any = this.issueFrom(s, now);
+      this.wake.endScheduler(s, any);
+      issued ||= any;
     }
     if (issued) this.stats.issueCycles++;
     // A warp that finished mid-scan shifted the slot lists, so not every warp was tried.
-    else this.wakeAt = this.slotsChanged ? now + 1 : Number.isNaN(this.scanWake) ? this.issueWake(now) : Math.max(now + 1, this.scanWake);
+    else if (!this.wake.sleep(now)) this.wake.sleepUntil(this.issueWake(now));
     return issued;
   }
 
   private issueFrom(s: number, now: number): boolean {
     const slots = this.sched[s]!;
     if (slots.length === 0) return false;
-    // A kept prefix's refusals by the LD/ST unit wait for queue room whatever this scan does.
-    const prefix = this.prefixEpoch[s] === this.epochOf[s];
-    if (prefix && this.prefixFitsAt[s]! > this.wakeAtQueued) this.wakeAtQueued = this.prefixFitsAt[s]!;
+    const prefix = this.wake.prefixHeld(s);
     // Still issuing the further PTX instructions of its last instruction.
-    if (this.schedBusyUntil[s]! > now) return this.notReadyUntil(this.schedBusyUntil[s]!);
+    if (this.schedBusyUntil[s]! > now) return this.wake.notReadyUntil(this.schedBusyUntil[s]!);
     const last = this.lastIssued[s]!;
     if (this.cfg.scheduler === 'gto') {
       if (last >= 0 && this.warps[last] !== null && this.tryIssue(last, now)) return this.issueMore(last, now);
-      let from = 0;
-      if (prefix && now < this.prefixWake[s]! && (this.prefixRtWait[s] === 0 || !this.rt.hasRoom())) {
-        // The warps the last scan rejected before the one it issued from: not before their wake time (or RT room).
-        from = this.prefixLen[s]!;
-        this.notReadyUntil(this.prefixWake[s]!);
-        if (this.prefixRtWait[s] === 1) {
-          this.wakeOnAnyEvent = true;
-          this.rtRefused = true;
-        }
-      }
+      // The warps the last scan rejected before the one it issued from: not before their wake time (or RT room).
+      const from = this.wake.prefixStart(s, now, prefix);
       for (let i = from; i < slots.length; i++) {
         const slot = slots[i]!;
         if (slot !== last && this.tryIssue(slot, now)) {
           this.lastIssued[s] = slot;
-          this.keepPrefix(s, i);
+          this.wake.keepPrefix(s, i);
           return this.issueMore(slot, now);
         }
       }
-      this.prefixEpoch[s] = -1;
+      this.wake.dropPrefix(s);
       return false;
     }
     const start = Math.max(0, slots.indexOf(last) + 1);
@@ -515,19 +391,6 @@ export class Sm implements MemClient, CtaSlots {
       }
     }
     return false;
-  }
-
-  /** Scheduler s issued from list position k: keeps the positions before it as its prefix (prefixLen) when every reject in its scan had a wake time. */
-  private keepPrefix(s: number, k: number): void {
-    if (this.refusedWithoutBound || this.slotsChanged || Number.isNaN(this.scanWake)) {
-      this.prefixEpoch[s] = -1;
-      return;
-    }
-    this.prefixLen[s] = k;
-    this.prefixWake[s] = this.scanWake;
-    this.prefixFitsAt[s] = this.wakeAtQueued;
-    this.prefixRtWait[s] = this.rtRefused ? 1 : 0;
-    this.prefixEpoch[s] = this.scanEpoch[s]!;
   }
 
   /** Up to gpgpu_max_insn_issue_per_warp instructions of the chosen warp issue in one cycle. */
@@ -550,8 +413,7 @@ export class Sm implements MemClient, CtaSlots {
   /** One instruction of the warp in `slot`: its only context, or under ITS the first context that can issue. */
   private tryIssue(slot: number, now: number): boolean {
     if (this.itsSlot[slot] === 0) return this.tryIssueCtx(slot, slot, now);
-    this.scanWake = NaN;
-    this.wakeOnAnyEvent = true;
+    this.wake.itsTried();
     // One context past the highest in use, so a split without a step in flight can start one.
     const hi = Math.min(this.ctxHigh[slot]! + 1, this.ctxPerSlot - 1);
     for (let k = 0; k <= hi && this.warps[slot] !== null; k++) {
@@ -704,11 +566,11 @@ export class Sm implements MemClient, CtaSlots {
     // Fast rejects first, on typed arrays alone: this runs for every candidate warp of every scheduler each cycle.
     // A reject notes when the context could issue next (scanWake); none for one waiting on an event.
     if (this.instIdx[c]! < this.stepInsts[c]!) {
-      if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
+      if (this.nextIssueAt[c]! > now) return this.wake.notReadyUntil(this.nextIssueAt[c]!);
     } else {
       if (this.inRt[c] === 1) return false;
       // No step to start yet: its latency is still running (a finished warp shifts the slot lists instead).
-      if (!this.ensureStep(slot, c, now)) return this.notReadyUntil(this.readyAt[c]!);
+      if (!this.ensureStep(slot, c, now)) return this.wake.notReadyUntil(this.readyAt[c]!);
     }
     const step = this.steps[c]!;
     let i = this.instIdx[c]!;
@@ -726,7 +588,7 @@ export class Sm implements MemClient, CtaSlots {
           if (ready === Infinity) {
             this.instIdx[c] = i;
             this.nextIssueAt[c] = Infinity;
-            return this.notReadyUntil(Infinity);
+            return this.wake.notReadyUntil(Infinity);
           }
           this.regs.written(slot, deps, i, ready);
         }
@@ -746,39 +608,39 @@ export class Sm implements MemClient, CtaSlots {
         return false;
       }
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
-      return this.refusedUntilEvent();
+      return this.wake.refusedUntilEvent();
     }
-    if (this.nextIssueAt[c]! > now) return this.notReadyUntil(this.nextIssueAt[c]!);
+    if (this.nextIssueAt[c]! > now) return this.wake.notReadyUntil(this.nextIssueAt[c]!);
     if (deps !== undefined) {
       const ready = this.scoreboard.readyAt(c, deps, i, now);
       if (ready > now) {
         // Blocked by the scoreboard: wait for the producer's latency, or for its load (onResponse).
         this.nextIssueAt[c] = ready;
-        return this.notReadyUntil(ready);
+        return this.wake.notReadyUntil(ready);
       }
       // Results of earlier steps still in flight.
       const xready = this.regs.readyAt(slot, deps, i);
       if (xready > now) {
         this.nextIssueAt[c] = xready;
-        return this.notReadyUntil(xready);
+        return this.wake.notReadyUntil(xready);
       }
     }
     const cls = this.stepClasses[c]![i]!;
     const unit = this.issueUnitOf(deps, cls, i);
     const sched = slot % this.sched.length;
     if (unit >= 0) {
-      if (unit === this.forbidUnit) return this.refusedUntilEvent();
+      if (unit === this.forbidUnit) return this.wake.refusedUntilEvent();
       // The scheduler's ID_OC slot of that unit class must be empty (operand-collector.ts).
       const free = this.pipe.slotFreeAt(unit, sched);
-      if (free > now) return this.notReadyUntil(free);
+      if (free > now) return this.wake.notReadyUntil(free);
     }
     const toRt = cls === OpClass.Rt && step.rt !== undefined && this.rtSent[c] === 0;
     if (toRt && !this.rt.hasRoom()) {
       if (this.timeline !== null) this.timeline.rtBufferFull(c, now);
-      return this.refusedByRtBuffer();
+      return this.wake.refusedByRtBuffer();
     }
     const queuedBefore = this.lsu.queued;
-    if (!this.lsu.send(c, step, i)) return this.refusedByLsu();
+    if (!this.lsu.send(c, step, i)) return this.wake.refusedByLsu(this.lsu.fitsAtQueued);
     this.pendingMem[c]! += this.lsu.responses;
     if (toRt) {
       this.rt.tryAccept(this.virt === null ? c : this.virt.token(c), step.rt!, now);
@@ -834,7 +696,6 @@ export class Sm implements MemClient, CtaSlots {
     return true;
   }
 
-  /** A rejected context could issue at `t` at the earliest (scanWake); returns false, the reject. */
   /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */
   private ptxOpOf(deps: StepDeps | undefined, cls: OpClass, i: number): PtxOp {
     if (deps !== undefined) return deps[deps[i]! + DepField.Ptx]! as PtxOp;
@@ -857,52 +718,6 @@ export class Sm implements MemClient, CtaSlots {
     }
   }
 
-  /** Something happened that may let a warp issue now: the issue stage scans every scheduler at its next tick. */
-  private wakeIssue(): void {
-    this.wakeAt = 0;
-    this.newEpochs();
-  }
-
-  /** Something happened that may let a warp of the slot's scheduler issue now: that scheduler is scanned at the next tick. */
-  private wakeScheduler(slot: number): void {
-    this.wakeAt = 0;
-    this.epochOf[slot % this.sched.length]!++;
-  }
-
-  /** Every scheduler's wake bound and prefix lapse (an SM-wide event or a slot-list change). */
-  private newEpochs(): void {
-    for (let s = 0; s < this.epochOf.length; s++) this.epochOf[s]!++;
-  }
-
-  /** A rejected context waits for an event no wake time covers (wakeOnAnyEvent); returns false, the reject. */
-  private refusedUntilEvent(): false {
-    this.wakeOnAnyEvent = true;
-    this.refusedWithoutBound = true;
-    return false;
-  }
-
-  /** The full RT warp buffer refused the context's traceRay instruction (rtRefused); returns false, the reject. */
-  private refusedByRtBuffer(): false {
-    this.wakeOnAnyEvent = true;
-    this.rtRefused = true;
-    return false;
-  }
-
-  /**
-   * The LD/ST unit refused the context's instruction (no queue room or load slot); returns false,
-   * the reject. Its scheduler is rescanned at the SM's next scan (no wake bound), which happens
-   * once the queue is short enough for it (wakeAtQueued) or a load's last response frees a slot.
-   */
-  private refusedByLsu(): false {
-    if (this.lsu.fitsAtQueued > this.wakeAtQueued) this.wakeAtQueued = this.lsu.fitsAtQueued;
-    return false;
-  }
-
-  private notReadyUntil(t: number): false {
-    if (t < this.scanWake) this.scanWake = t;
-    return false;
-  }
-
   private finishWarp(slot: number, now: number): void {
     this.account(now);
     if (this.timeline !== null) this.timeline.finish(slot, now);
@@ -910,8 +725,7 @@ export class Sm implements MemClient, CtaSlots {
     for (let k = 0; k <= this.ctxHigh[slot]!; k++) this.holdStep(k * this.n + slot, null);
     const list = this.sched[slot % this.sched.length]!;
     list.splice(list.indexOf(slot), 1);
-    this.slotsChanged = true;
-    this.newEpochs();
+    this.wake.slotListChanged();
     this.resident--;
     this.stats.warpsFinished++;
     const cta = this.ctaOf[slot]!;
@@ -956,8 +770,7 @@ export class Sm implements MemClient, CtaSlots {
       list.splice(list.indexOf(slot), 1);
       this.resident--;
     }
-    this.slotsChanged = true;
-    this.newEpochs();
+    this.wake.slotListChanged();
     this.ctaLeft.delete(cta);
     this.registersUsed -= this.ctaRegisters(this.ctaSizes.get(cta)!);
     this.ctaSizes.delete(cta);
@@ -966,7 +779,7 @@ export class Sm implements MemClient, CtaSlots {
 
   restoreCta(cta: number, warps: readonly SlotState[], now: number): number[] {
     this.account(now);
-    this.wakeIssue();
+    this.wake.wakeAll();
     this.ctaLeft.set(cta, warps.length);
     this.ctaSizes.set(cta, warps.length);
     this.registersUsed += this.ctaRegisters(warps.length);
@@ -1010,8 +823,8 @@ export class Sm implements MemClient, CtaSlots {
   /** The RT unit finished the traceRay with this ticket. */
   private rtDone(token: number): void {
     // Its warp may go on (its scheduler's event); room in the RT warp buffer matters only to warps refused for it, rescanned whenever it has room.
-    if (this.virt === null) this.wakeScheduler(token % this.n);
-    else this.wakeIssue();
+    if (this.virt === null) this.wake.wakeScheduler((token % this.n) % this.sched.length);
+    else this.wake.wakeAll();
     const slot = this.virt === null ? token : this.virt.traceDone(token);
     if (slot >= 0) this.inRt[slot] = 0;
   }
@@ -1080,7 +893,7 @@ export class Sm implements MemClient, CtaSlots {
     if (this.rtCache !== this.l1) t = Math.min(t, this.rtCache.nextEvent(now));
     if (this.lsu.queued > 0) return now + 1;
     t = Math.min(t, this.lsu.nextEvent(now));
-    return Math.min(t, Math.max(now + 1, this.wakeAt));
+    return Math.min(t, Math.max(now + 1, this.wake.wakeAt));
   }
 
   idle(): boolean {

@@ -45,7 +45,7 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
-import type { OperandTypes } from './ptx-ops-of.js';
+import { vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { ConstantLoads } from './constant-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
@@ -60,9 +60,6 @@ import { redundantInstructions, type Redundancy } from './redundant-instructions
  * (an if's then-block, a loop condition's body) comes right after it, the other target after
  * that, and a loop's exit after the loop.
  */
-/** Instructions whose vector result NIR has as scalar components (ALU ops and composites). */
-const VECTOR_BUILDERS: ReadonlySet<string> = new Set(['binary', 'unary', 'ext', 'convert', 'select', 'construct', 'insert', 'shuffle', 'compare', 'bits', 'insertDynamic']);
-
 function structuredLayoutNext(cfg: Cfg): Map<BlockId, BlockId> {
   const reversed = new Map([...cfg.succs].map(([b, s]) => [b, [...s].reverse()]));
   const order = reversePostOrder(cfg.entry, reversed);
@@ -95,8 +92,6 @@ export class FunctionCompiler {
   private readonly defOf = new Map<ValueId, Inst>();
   /** Movs the piece being emitted is charged before its first instruction: its block's phis (first piece), the shader's prologue (entry). */
   private pieceVarPhis = 0;
-  /** Results of calls NIR inlines -> the key their callee's return passes the value under (inlined-calls.ts). */
-  private readonly resultKeys = new Map<ValueId, number>();
   private nextSlot = 0;
 
   constructor(
@@ -182,7 +177,6 @@ export class FunctionCompiler {
           const t = typeOf(tt, inst.type);
           if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
         }
-        if (inst.op === 'call' && this.inlined.isInlinedCall(inst)) this.resultKeys.set(inst.id, returnKey(inst.callee));
         if (inst.op === 'call' || inst.op === 'load') {
           const t = typeOf(tt, inst.type);
           if (t.kind === 'pointer') this.ptrs.set(inst.id, this.genericPtr(inst.type));
@@ -362,25 +356,10 @@ export class FunctionCompiler {
     return { variable: -1 - base, size: this.layout.leavesOf(pointee).length, first: base === inst.ptr ? 0 : undefined, count };
   }
 
-  /**
-   * The movs of the vecN instructions NIR builds for the vector operands of `inst`: after
-   * nir_lower_alu_to_scalar, an ALU result is its scalar components, and copy propagation lets ALU
-   * readers use those directly; a reader that takes the vector whole (a store to memory, an image
-   * store, a traceRay's origin and direction) reads a vecN, which the PTX printer writes as one
-   * mov per component (nir_print.c print_alu_instr_as_ptx). A loaded vector is a vector already.
-   */
-  private vectorMoves(inst: Inst): number {
-    let operandsWhole: readonly ValueId[];
-    if (inst.op === 'store') operandsWhole = this.promotedRoot(inst) >= 0 ? [] : [inst.value];
-    else if (inst.op === 'image' || inst.op === 'rtCall') operandsWhole = inst.args;
-    else return 0;
-    let movs = 0;
-    for (const v of operandsWhole) {
-      const n = this.operandTypes.components(v);
-      const def = this.defOf.get(v);
-      if (n > 1 && def !== undefined && VECTOR_BUILDERS.has(def.op)) movs += n;
-    }
-    return movs;
+  /** The register-table key a value from an earlier step is read under: an inlined call's result, its callee's return key. */
+  private crossKeyOf(v: ValueId): number {
+    const def = this.defOf.get(v);
+    return def?.op === 'call' && this.inlined.isInlinedCall(def) ? returnKey(def.callee) : v;
   }
 
   /** What a call or return that NIR inlines passes on, and under which keys (inlined-calls.ts); undefined for anything else. */
@@ -567,9 +546,9 @@ export class FunctionCompiler {
         sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
         inlinedMoves: (inst) => this.inlinedMoves(inst),
         removedByUnrolling: (inst) => this.unrolled.removed.has(inst),
-        vectorMoves: (inst) => this.vectorMoves(inst),
+        vectorMoves: (inst) => vectorMovesOf(inst, this.operandTypes, (v) => this.defOf.get(v)?.op, this.promotedRoot(inst) >= 0),
         countOverride: (inst) => this.tracePtx.countOf(inst, b),
-        keyOf: (v) => this.resultKeys.get(v) ?? v,
+        keyOf: (v) => this.crossKeyOf(v),
       }),
       memSites,
       end,

@@ -21,6 +21,7 @@ import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import { typeOf } from '../../ir/types.js';
+import { rootsThroughAccessChains } from './promoted-vars.js';
 
 /** Register-table key of the value an inlined function returns (above SSA ids and promoted-variable keys). */
 export function returnKey(fn: FunctionId): number {
@@ -116,18 +117,7 @@ export class InlinedCalls {
           }
         }
       }
-      // Access chains come after their base in dominance order, not always in layout order.
-      for (let changed = true; changed; ) {
-        changed = false;
-        for (const b of f.blocks) {
-          for (const inst of b.insts) {
-            if (inst.op === 'accessChain' && !rootIn.has(inst.id) && rootIn.has(inst.base)) {
-              rootIn.set(inst.id, rootIn.get(inst.base)!);
-              changed = true;
-            }
-          }
-        }
-      }
+      rootsThroughAccessChains(f, rootIn);
       const escape = (v: ValueId): void => {
         const r = rootIn.get(v);
         if (r !== undefined) escaped.add(r);

@@ -23,6 +23,27 @@ import type { EmitContext } from './emit-context.js';
 import type { LayoutTable } from './layout.js';
 import { SimError } from './errors.js';
 
+/**
+ * Extends `rootOf` (pointer -> the variable or parameter it derives from) to every access chain
+ * on a pointer it holds. Access chains come after their base in dominance order, but layout order
+ * may differ: iterates to a fixpoint.
+ */
+export function rootsThroughAccessChains(fn: Function, rootOf: Map<ValueId, ValueId>): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const b of fn.blocks) {
+      for (const inst of b.insts) {
+        if (inst.op !== 'accessChain' || rootOf.has(inst.id)) continue;
+        const r = rootOf.get(inst.base);
+        if (r !== undefined) {
+          rootOf.set(inst.id, r);
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
 /** Variables whose pointers never escape. */
 export function promotableVariables(fn: Function): Set<ValueId> {
   const rootOf = new Map<ValueId, ValueId>();
@@ -35,22 +56,7 @@ export function promotableVariables(fn: Function): Set<ValueId> {
       }
     }
   }
-  // Access chains come after their base in dominance order, but layout order may differ: iterate to a fixpoint.
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const b of fn.blocks) {
-      for (const inst of b.insts) {
-        if (inst.op === 'accessChain' && !rootOf.has(inst.id)) {
-          const r = rootOf.get(inst.base);
-          if (r !== undefined) {
-            rootOf.set(inst.id, r);
-            changed = true;
-          }
-        }
-      }
-    }
-  }
+  rootsThroughAccessChains(fn, rootOf);
   const escape = (v: ValueId): void => {
     const r = rootOf.get(v);
     if (r !== undefined) candidates.delete(r);

@@ -109,15 +109,45 @@ export interface PtxSequence {
  */
 const NO_PTX: ReadonlySet<string> = new Set(['extract', 'shuffle', 'insert', 'construct', 'copyObject', 'undef', 'bitcast', 'transpose', 'convertUToPtr', 'convertPtrToU']);
 
+/** A payload copy around a shader call: Vulkan-Sim's shaders use the caller's payload in place. */
+function isPayloadCopy(inst: Inst): boolean {
+  return (inst.op === 'load' || inst.op === 'store') && inst.payloadCopy === true;
+}
+
 /**
  * The PTX sequence of instruction `inst`; `promoted`: it loads, stores or indexes a
  * register-promoted variable (an SSA value in NIR).
  */
 export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean, sharedReciprocal = false): PtxSequence {
-  if (promoted || NO_PTX.has(inst.op)) return { chain: [PtxOp.Other], count: 0 };
+  if (promoted || NO_PTX.has(inst.op) || isPayloadCopy(inst)) return { chain: [PtxOp.Other], count: 0 };
   // A division whose divisor's frcp an earlier division took (NIR's CSE): the mul alone.
   const chain = sharedReciprocal && inst.op === 'binary' && inst.kind === 'div' && types.scalar(inst.a) === 'f32' ? [PtxOp.FpMul] : ptxOpsOf(inst, types);
   return { chain, count: ptxCountOf(inst, types, chain) };
+}
+
+/** Instructions whose vector result NIR has as scalar components (ALU ops and composites). */
+const VECTOR_BUILDERS: ReadonlySet<string> = new Set(['binary', 'unary', 'ext', 'convert', 'select', 'construct', 'insert', 'shuffle', 'compare', 'bits', 'insertDynamic']);
+
+/**
+ * The movs of the vecN instructions NIR builds for the vector operands `inst` reads whole: after
+ * nir_lower_alu_to_scalar an ALU result is its scalar components, and copy propagation lets ALU
+ * readers use those directly; a reader that takes the vector whole (a store to memory, an image
+ * store, a traceRay's origin and direction) reads a vecN, which the PTX printer writes as one mov
+ * per component (nir_print.c print_alu_instr_as_ptx). A loaded vector is a vector already.
+ * `defOp(v)`: the op defining v; `toRegister`: a store to a register variable (an SSA value in NIR).
+ */
+export function vectorMovesOf(inst: Inst, types: OperandTypes, defOp: (v: ValueId) => string | undefined, toRegister: boolean): number {
+  let whole: readonly ValueId[];
+  if (inst.op === 'store') whole = toRegister ? [] : [inst.value];
+  else if (inst.op === 'image' || inst.op === 'rtCall') whole = inst.args;
+  else return 0;
+  let movs = 0;
+  for (const v of whole) {
+    const n = types.components(v);
+    const op = defOp(v);
+    if (n > 1 && op !== undefined && VECTOR_BUILDERS.has(op)) movs += n;
+  }
+  return movs;
 }
 
 /** PTX instructions of a non-vanishing instruction: per component for element-wise ops (NIR's ALU is scalar). */
@@ -161,7 +191,7 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
       // mix: nir_lower_flrp's a * (1 - t) + b * t, with 1 - t as fneg and fadd.
       if (inst.fn === 'mix') return 5 * n;
       if (inst.fn === 'inverse') return types.componentsOfType(inst.type) * types.columnsOfType(inst.type) * 3;
-      if (inst.fn in INVERSE_TRIG) return n * INVERSE_TRIG[inst.fn]!.count;
+      if (Object.hasOwn(INVERSE_TRIG, inst.fn)) return n * INVERSE_TRIG[inst.fn]!.count;
       return n * chain.length;
     }
     case 'compare':

@@ -16,8 +16,8 @@
  *   @hit bra; call_miss_shader                               -> rtCall endTrace           2 (with end_trace_ray), the call 1
  *   end_trace_ray
  *
- * Everything else our lowering writes (its switches, loop counter, flags, jumps, and the payload
- * copies around shader calls: Vulkan-Sim's shaders use the caller's payload in place) issues nothing.
+ * Everything else our lowering writes (its switches, loop counter, flags, jumps) issues nothing; the
+ * payload copies around shader calls have no PTX anywhere (ptx-ops-of.ts).
  * The shader counts are the pipeline's: the translator takes them from every stage it compiled.
  * Each shader stage also starts with a few instructions of the translator's own (`prologue`).
  */
@@ -31,7 +31,7 @@ export interface TracePtx {
    * add_extra_thread_return's launch-bounds check (launch id, launch size, three setp, three bra).
    */
   prologue(fn: Function): number;
-  /** PTX instructions of an instruction of `block` when it is a lowered traceRay block, or of a payload copy; undefined: its own. */
+  /** PTX instructions of an instruction of `block` when it is a lowered traceRay block; undefined: its own. */
   countOf(inst: Inst, block: Block): number | undefined;
 }
 
@@ -46,7 +46,6 @@ export function tracePtx(m: Module): TracePtx {
       return fn.stage !== undefined && fn.stage !== 'compute' ? 4 : 0;
     },
     countOf(inst, block) {
-      if ((inst.op === 'load' || inst.op === 'store') && inst.payloadCopy) return 0;
       if (block.lowered !== 'traceRay') return undefined;
       switch (inst.op) {
         case 'rtCall':

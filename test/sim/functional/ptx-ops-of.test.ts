@@ -78,3 +78,8 @@ test('a matrix times a vector is a dot product per row: k muls and k - 1 adds ea
   const mv = ptxSequenceOf(inst({ op: 'binary', kind: 'matrixTimesVector', id: v(44), type: ty(10), a: v(4), b: v(1) }), types, false);
   t.is(mv.count, 3 * (2 * 3 - 1));
 });
+
+test('a payload copy around a shader call has no PTX: Vulkan-Sim\'s shaders use the caller\'s payload in place', (t) => {
+  t.is(ptxSequenceOf(inst({ op: 'store', id: v(45), type: ty(11), ptr: v(7), value: v(4), payloadCopy: true }), types, false).count, 0, 'the payload is used in place');
+  t.is(ptxSequenceOf(inst({ op: 'load', id: v(46), type: ty(11), ptr: v(7), payloadCopy: true }), types, false).count, 0);
+});

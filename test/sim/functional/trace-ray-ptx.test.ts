@@ -25,7 +25,6 @@ test('a lowered traceRay is charged what translate_trace_ray writes, per shader 
   t.is(p.countOf(inst({ op: 'switch', selector: 0, default: 2, cases: [] }), lowered), 0, 'our dispatch switch is not the translator\'s');
   t.is(p.countOf(inst({ op: 'call', callee: 2, args: [] }), lowered), 1, 'call_intersection_shader');
   t.is(p.countOf(inst({ op: 'binary', kind: 'add', a: 0, b: 0 }), block(false)), undefined, 'code of the shader itself: its own PTX');
-  t.is(p.countOf(inst({ op: 'store', ptr: 0, value: 0, payloadCopy: true }), block(false)), 0, 'the payload is used in place');
 });
 
 test('each shader stage starts with the translator\'s constants, and the ray generation shader with the launch-bounds check', (t) => {

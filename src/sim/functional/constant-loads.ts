@@ -12,9 +12,10 @@
  * walking its dominator tree, an instruction is charged the constants among its operands that
  * nothing before it in its block or in a dominating block used, two movs per component; a call
  * stands for its inlined callee and is charged every constant the callee uses (through its own
- * calls) that is not loaded yet. Instructions of a callee are never charged themselves. What this leaves out: a callee's constants first used
- * inside a loop of the callee are reloaded on each trip in Vulkan-Sim and charged once here, and a
- * constant NIR's algebraic passes fold away is still charged.
+ * calls) that is not loaded yet. Instructions of a callee are never charged themselves. What this
+ * leaves out: a callee's constants first used inside a loop of the callee are reloaded on each
+ * trip in Vulkan-Sim and charged once here, and a constant NIR's algebraic passes fold away is
+ * still charged.
  */
 import { walkDominatorScopes, type DomTree } from '../../ir/dominators.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';

@@ -28,6 +28,11 @@ export interface PieceInfo {
   deps: StepDeps;
   memSites: MemSite[];
   end: 'call' | 'traverse' | 'branch' | 'return';
+  /**
+   * Whether the piece ends in a PTX call or ret: a call of a shader stage, or a stage's return
+   * (functions NIR inlines have neither). The next piece is fetched from a new address.
+   */
+  jumps: boolean;
   callee?: FunctionId;
   /** Site of the call (for the recursion-depth error). */
   callSite?: number;

@@ -47,10 +47,10 @@ import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
 import { vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
-import type { ConstantLoads } from './constant-loads.js';
+import type { FirstUseLoads } from './constant-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
 import { variablePhis, type VariableAccess } from './variable-phis.js';
-import { unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
+import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
 import type { TracePtx } from './trace-ray-ptx.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
 
@@ -83,11 +83,12 @@ export class FunctionCompiler {
   /** What NIR's CSE removes (redundant-instructions.ts). */
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
   /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
-  private constLoads = new Map<Inst, number>();
+  private constLoads: ReadonlyMap<Inst, number> = new Map();
+  private descriptorLoads: ReadonlyMap<Inst, number> = new Map();
   /** Scalar phis NIR's lower_vars_to_ssa puts in each block for our register variables (variable-phis.ts). */
   private varPhis = new Map<BlockId, number>();
   /** Loops NIR unrolls, and the instructions unrolling removes (unrolled-loops.ts). */
-  private unrolled: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map() };
+  private unrolled: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map(), entered: new Map() };
   /** The instruction defining each value of the function. */
   private readonly defOf = new Map<ValueId, Inst>();
   /** Movs the piece being emitted is charged before its first instruction: its block's phis (first piece), the shader's prologue (entry). */
@@ -100,7 +101,7 @@ export class FunctionCompiler {
     private readonly statics: ModuleStatics,
     private readonly sites: Site[],
     private readonly firstBlockIndex: number,
-    private readonly constantLoads: ConstantLoads,
+    private readonly firstUse: { constants: FirstUseLoads; descriptors: FirstUseLoads },
     private readonly inlined: InlinedCalls,
     private readonly tracePtx: TracePtx,
   ) {
@@ -250,7 +251,8 @@ export class FunctionCompiler {
     });
     let maxArgLeaves = 0;
     const sources: string[] = [];
-    this.constLoads = this.constantLoads.of(fn, dom);
+    this.constLoads = chargesAfterUnrolling(this.firstUse.constants.of(fn), fn, this.unrolled);
+    this.descriptorLoads = chargesAfterUnrolling(this.firstUse.descriptors.of(fn), fn, this.unrolled);
     this.varPhis = variablePhis(fn, cfg, dom, (inst) => this.variableAccess(inst));
     for (const h of this.unrolled.headers) this.varPhis.delete(h);
     // The translator's own loop counter in a lowered traceRay is a register it updates in place.
@@ -339,7 +341,7 @@ export class FunctionCompiler {
     rootKind: (v) => {
       const info = this.statics.globalPtrInfo(v);
       if (info === undefined || info.base.kind === 'builtin') return undefined;
-      return info.base.kind === 'shared' || info.base.kind === 'bufferArray' ? 'buffer' : 'variable';
+      return this.statics.isDescriptorBacked(v) ? 'buffer' : 'variable';
     },
   };
 
@@ -370,6 +372,12 @@ export class FunctionCompiler {
   }
 
   /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
+  /** Whether a piece ending so ends in a PTX call or ret: a call of a shader stage (not inlined), or a stage's return. */
+  private jumps(end: PieceInfo['end'], callee: FunctionId | undefined): boolean {
+    if (end === 'return') return this.fn.stage !== undefined;
+    return end === 'call' && callee !== undefined && this.m.functions.find((f) => f.id === callee)?.stage !== undefined;
+  }
+
   private promotedRoot(inst: Inst): number {
     const ptr = inst.op === 'load' || inst.op === 'store' ? inst.ptr : inst.op === 'accessChain' ? inst.base : undefined;
     if (ptr === undefined) return -1;
@@ -542,6 +550,7 @@ export class FunctionCompiler {
       opClasses,
       deps: stepDeps(counted, this.operandTypes, (v) => this.isRegister(v), (inst) => this.promotedRoot(inst), p.insts.filter((x) => x.op === 'phi').length + this.pieceVarPhis, {
         newConstants: (inst) => this.constLoads.get(inst) ?? 0,
+        newDescriptors: (inst) => this.descriptorLoads.get(inst) ?? 0,
         duplicateOf: (inst) => this.redundant.duplicates.get(inst),
         sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
         inlinedMoves: (inst) => this.inlinedMoves(inst),
@@ -552,6 +561,7 @@ export class FunctionCompiler {
       }),
       memSites,
       end,
+      jumps: this.jumps(end, callee),
       ...(callee !== undefined ? { callee, callSite: callSite! } : {}),
       callResultSlot,
       callResultLeaves,

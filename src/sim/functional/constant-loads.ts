@@ -1,23 +1,27 @@
 /**
- * Where Vulkan-Sim's PTX loads constants into registers. NIR has no immediate operands: spirv_to_nir
- * gives every use of a SPIR-V constant its own `load_const` before the using instruction, inlines
- * every function into the stage's entry point, and nir_opt_cse (lavapipe's `optimize` loop) keeps
- * one load_const per value where it dominates the others, so a constant is loaded where it is first
- * used on each dominator-tree path of the inlined shader. mesa-vulkan-sim's `translate_load_const`
+ * Where Vulkan-Sim's PTX materializes a value that NIR loads once per dominator path: a constant,
+ * or a buffer's descriptor. NIR has no immediate operands: spirv_to_nir gives every use of a
+ * SPIR-V constant its own `load_const` before the using instruction (and each access to a buffer
+ * its own `vulkan_resource_index` and `load_vulkan_descriptor`), vk_nir.c inlines every function
+ * into the stage's entry point, and nir_opt_cse (lavapipe's `optimize` loop) keeps one of each
+ * where it dominates the others. So a value is loaded where it is first used on each dominator-
+ * tree path of the inlined shader, and again on every trip of a loop whose body has that first
+ * use (NIR's CSE does not hoist). mesa-vulkan-sim's `translate_load_const`
  * (ptx_lower_instructions.py) turns each load_const into two movs (the typed value and its `_bits`
- * twin), which the using instruction then waits for.
+ * twin); a descriptor is three PTX instructions (ptx-ops-of.ts, DESCRIPTOR_PTX).
  *
  * Here, for each shader stage (the entry point, and each stage function a lowered pipeline calls:
- * an intersection or hit shader loads its constants on each invocation, where it reaches them):
- * walking its dominator tree, an instruction is charged the constants among its operands that
- * nothing before it in its block or in a dominating block used, two movs per component; a call
- * stands for its inlined callee and is charged every constant the callee uses (through its own
- * calls) that is not loaded yet. Instructions of a callee are never charged themselves. What this
- * leaves out: a callee's constants first used inside a loop of the callee are reloaded on each
- * trip in Vulkan-Sim and charged once here, and a constant NIR's algebraic passes fold away is
- * still charged.
+ * an intersection or hit shader loads its own on each invocation): walking its dominator tree, an
+ * instruction is charged the values among its operands that nothing before it in its block or in
+ * a dominating block used. A function NIR inlines is compiled once for all its call sites, so its
+ * instructions are charged from the values loaded at every one of its call sites (the
+ * intersection of the sets the callers' walks reach them with): exact where the call sites agree,
+ * and where they do not, the charge of the call site that loaded least. After a call, what the
+ * callee loads on every path to its return is loaded in the caller. A call is charged only its
+ * own operands (a constant argument's load_const sits before the call).
  */
-import { walkDominatorScopes, type DomTree } from '../../ir/dominators.js';
+import { buildCfg } from '../../ir/cfg.js';
+import { dominatorTree, walkDominatorScopes } from '../../ir/dominators.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
@@ -25,70 +29,125 @@ import type { Function, Module } from '../../ir/module.js';
 /** PTX movs per constant component (translate_load_const: the value and its `_bits` register). */
 export const MOVS_PER_CONSTANT = 2;
 
-export class ConstantLoads {
+/** One function's walk: its instructions' charges, what is loaded at each call it makes and on its return. */
+interface Walk {
+  charges: Map<Inst, number>;
+  atCall: Map<Inst, ReadonlySet<ValueId>>;
+  /** Loaded on every path to a return (the walk's sets at the return blocks, intersected). */
+  atReturn: ReadonlySet<ValueId>;
+}
+
+export class FirstUseLoads {
   private readonly entries: Set<FunctionId>;
   private readonly fns: Map<FunctionId, Function>;
-  private readonly used = new Map<FunctionId, ReadonlySet<ValueId>>();
+  /** For each function, the calls that reach it (the caller and the call instruction). */
+  private readonly callSites = new Map<FunctionId, { caller: FunctionId; call: Inst }[]>();
+  private readonly walks = new Map<FunctionId, Walk>();
+  /** Each inlined function walked from nothing loaded: what any inlined call of it leaves loaded. */
+  private readonly bare = new Map<FunctionId, Walk>();
 
   /**
-   * `constantComponents(v)`: components of a constant operand (scalar 1, vector n), 0 for anything
-   * else. `charged(inst)`: whether the instruction's constant operands are registers in the PTX (an
-   * ALU op, a store's value, a call's argument), not an address offset.
+   * `size(inst, v)`: what loading operand v of `inst` costs here (a constant's components, 1 for
+   * a descriptor), 0 when v is not such a value or `inst` does not read it as a register.
    */
   constructor(
     m: Module,
-    private readonly constantComponents: (v: ValueId) => number,
-    private readonly charged: (inst: Inst) => boolean,
+    private readonly size: (inst: Inst, v: ValueId) => number,
   ) {
     // Every shader stage is its own NIR shader: the ray generation entry point, and the stages a
-    // lowered pipeline calls (Function.stage), each loading its constants on each invocation.
+    // lowered pipeline calls (Function.stage), each loading its values on each invocation.
     this.entries = new Set([...m.entryPoints.map((e) => e.function), ...m.functions.filter((f) => f.stage !== undefined).map((f) => f.id)]);
     this.fns = new Map(m.functions.map((f) => [f.id, f]));
+    for (const f of m.functions) {
+      for (const b of f.blocks) {
+        for (const inst of b.insts) {
+          if (inst.op !== 'call' || this.entries.has(inst.callee)) continue;
+          const list = this.callSites.get(inst.callee) ?? [];
+          list.push({ caller: f.id, call: inst });
+          this.callSites.set(inst.callee, list);
+        }
+      }
+    }
   }
 
-  /** For each instruction of `fn` (dominator tree `dom`) charged constant loads, the components of the constants it loads first. */
-  of(fn: Function, dom: DomTree): Map<Inst, number> {
-    const out = new Map<Inst, number>();
-    if (!this.entries.has(fn.id) || fn.blocks.length === 0) return out;
+  /** For each instruction of `fn` charged loads, the size of the values it loads first. */
+  of(fn: Function): ReadonlyMap<Inst, number> {
+    return this.walk(fn.id).charges;
+  }
+
+  /** Function `id` walked from what is loaded at its every call site (nothing for a stage). */
+  private walk(id: FunctionId): Walk {
+    let w = this.walks.get(id);
+    if (w === undefined) {
+      // Set before the walk: GLSL has no recursion, but a malformed module must not loop.
+      this.walks.set(id, EMPTY_WALK);
+      w = this.scan(this.fns.get(id)!, this.entries.has(id) ? new Set() : this.context(id));
+      this.walks.set(id, w);
+    }
+    return w;
+  }
+
+  private bareWalk(id: FunctionId): Walk {
+    let w = this.bare.get(id);
+    if (w === undefined) {
+      this.bare.set(id, EMPTY_WALK);
+      const fn = this.fns.get(id);
+      w = fn === undefined ? EMPTY_WALK : this.scan(fn, new Set());
+      this.bare.set(id, w);
+    }
+    return w;
+  }
+
+  /**
+   * The dominator-tree walk of `fn` from `initial` loaded. After an inlined call, what the callee
+   * loads on every path to its return is loaded for the rest of the caller's scope.
+   */
+  private scan(fn: Function, initial: ReadonlySet<ValueId>): Walk {
+    const charges = new Map<Inst, number>();
+    const atCall = new Map<Inst, ReadonlySet<ValueId>>();
+    let atReturn: Set<ValueId> | undefined;
+    if (fn.blocks.length === 0) return { charges, atCall, atReturn: new Set() };
+    const loaded = new Set<ValueId>(initial);
     const byId = new Map(fn.blocks.map((b) => [b.id, b]));
-    const loaded = new Set<ValueId>();
-    // A block's constants are unloaded when its subtree is done.
-    walkDominatorScopes(dom, (block) => {
+    // A block's values are unloaded when its subtree is done.
+    walkDominatorScopes(dominatorTree(buildCfg(fn)), (block) => {
       const added: ValueId[] = [];
+      const add = (v: ValueId): void => {
+        if (loaded.has(v)) return;
+        loaded.add(v);
+        added.push(v);
+      };
       for (const inst of byId.get(block)?.insts ?? []) {
-        let components = 0;
-        const load = (v: ValueId): void => {
-          const n = this.constantComponents(v);
-          if (n === 0 || loaded.has(v)) return;
-          loaded.add(v);
-          added.push(v);
-          components += n;
-        };
-        if (this.charged(inst)) for (const v of operands(inst)) load(v);
-        if (inst.op === 'call' && !this.entries.has(inst.callee)) for (const v of this.usedBy(inst.callee, new Set())) load(v);
-        if (components > 0) out.set(inst, components);
+        let size = 0;
+        for (const v of operands(inst)) {
+          const n = this.size(inst, v);
+          if (n === 0 || loaded.has(v)) continue;
+          add(v);
+          size += n;
+        }
+        if (size > 0) charges.set(inst, size);
+        if (inst.op === 'call' && !this.entries.has(inst.callee)) {
+          atCall.set(inst, new Set(loaded));
+          for (const v of this.bareWalk(inst.callee).atReturn) add(v);
+        }
+        if (inst.op === 'return') atReturn = atReturn === undefined ? new Set(loaded) : new Set([...atReturn].filter((v) => loaded.has(v)));
       }
       return () => { for (const v of added) loaded.delete(v); };
     });
-    return out;
+    return { charges, atCall, atReturn: atReturn ?? new Set() };
   }
 
-  /** The constants function `id` and its callees use in charged instructions. */
-  private usedBy(id: FunctionId, visiting: Set<FunctionId>): ReadonlySet<ValueId> {
-    const known = this.used.get(id);
-    if (known !== undefined) return known;
-    const fn = this.fns.get(id);
-    const out = new Set<ValueId>();
-    if (fn === undefined || visiting.has(id)) return out;
-    visiting.add(id);
-    for (const b of fn.blocks) {
-      for (const inst of b.insts) {
-        if (this.charged(inst)) for (const v of operands(inst)) if (this.constantComponents(v) > 0) out.add(v);
-        if (inst.op === 'call' && !this.entries.has(inst.callee)) for (const v of this.usedBy(inst.callee, visiting)) out.add(v);
-      }
+  /** The values loaded at every call site of inlined function `id`. */
+  private context(id: FunctionId): ReadonlySet<ValueId> {
+    let common: Set<ValueId> | undefined;
+    for (const { caller, call } of this.callSites.get(id) ?? []) {
+      const at = this.walk(caller).atCall.get(call);
+      // A call in an unreachable block, or one the caller's walk is still on (recursion): nothing loaded.
+      if (at === undefined) return new Set();
+      common = common === undefined ? new Set(at) : new Set([...common].filter((v) => at.has(v)));
     }
-    visiting.delete(id);
-    this.used.set(id, out);
-    return out;
+    return common ?? new Set();
   }
 }
+
+const EMPTY_WALK: Walk = { charges: new Map(), atCall: new Map(), atReturn: new Set() };

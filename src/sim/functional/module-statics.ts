@@ -180,6 +180,15 @@ export class ModuleStatics {
     return { expr: `GB${index}`, need: [`GB${index}`, `W.env.globalBase[${index}]`] };
   }
 
+  /**
+   * Whether global v is reached through a descriptor (a storage buffer, uniform block or shader
+   * record, not workgroup memory): NIR's vulkan_resource_index and load_vulkan_descriptor.
+   */
+  isDescriptorBacked(v: ValueId): boolean {
+    const base = this.globalPtrInfo(v)?.base;
+    return base !== undefined && (base.kind === 'bufferArray' || (base.kind === 'shared' && base.workgroup !== true));
+  }
+
   globalPtrInfo(v: ValueId): PtrInfo | undefined {
     const e = this.globalById.get(v);
     if (!e) return undefined;

@@ -9,9 +9,9 @@
  * can be launched any number of times.
  */
 import type { FloatModel } from './float-model.js';
-import type { FunctionId, ValueId } from '../../ir/inst.js';
+import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { typeOf } from '../../ir/types.js';
-import { ConstantLoads } from './constant-loads.js';
+import { FirstUseLoads } from './constant-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
 import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';
@@ -40,11 +40,15 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const functions: FunctionInfo[] = [];
   const blockNames: string[] = [];
   let blockCount = 0;
-  const constantLoads = new ConstantLoads(m, (v) => constantComponents(m, statics, v), (inst) => inst.op !== 'accessChain');
+  // A constant is a register operand of anything but an access chain (there it is an offset).
+  const firstUse = {
+    constants: new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' ? 0 : constantComponents(m, statics, v))),
+    descriptors: new FirstUseLoads(m, (inst, v) => (isBufferRootOperand(statics, inst, v) ? 1 : 0)),
+  };
   const inlined = new InlinedCalls(m, promotableVariables);
   const trace = tracePtx(m);
   for (const fn of m.functions) {
-    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, constantLoads, inlined, trace).compile();
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace).compile();
     info.index = functions.length;
     functions.push(info);
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;
@@ -53,6 +57,15 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const p: Program = { module: m, statics, functions, byId: new Map(functions.map((f) => [f.id, f])), sites, blockCount, blockNames };
   if (laneSerialEligible(m)) p.laneFns = compileLaneSerial(m, statics, sites, functions);
   return p;
+}
+
+/**
+ * Whether operand v of `inst` is a descriptor-backed variable (storage buffer, uniform block,
+ * shader record) that `inst` addresses: a load's or store's pointer, an access chain's base.
+ */
+function isBufferRootOperand(statics: ModuleStatics, inst: Inst, v: ValueId): boolean {
+  const ptr = inst.op === 'load' || inst.op === 'store' ? inst.ptr : inst.op === 'accessChain' ? inst.base : undefined;
+  return ptr === v && statics.isDescriptorBacked(v);
 }
 
 /** Components of a numeric or boolean constant (scalar 1, vector n), 0 for any other value. */

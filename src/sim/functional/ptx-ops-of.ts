@@ -46,14 +46,18 @@ export interface OperandTypes {
 }
 
 /**
- * PTX instructions that reach a variable's address before an access chain or a load / store
- * (mesa-vulkan-sim ptx_lower_instructions.py): a buffer's vulkan_resource_index and
- * load_vulkan_descriptor, then its deref_cast (mov.b64): 3; any other variable's deref_var
- * (mov.b64): 1.
+ * PTX instructions of a buffer's descriptor (mesa-vulkan-sim ptx_lower_instructions.py): its
+ * vulkan_resource_index, load_vulkan_descriptor and deref_cast (mov.b64). NIR's CSE keeps one per
+ * dominator path, so they are charged where first used (constant-loads.ts), not here.
+ */
+export const DESCRIPTOR_PTX = 3;
+
+/**
+ * PTX instructions that reach a variable's address before an access chain or a load / store: a
+ * variable's deref_var (mov.b64), 1; a buffer's are DESCRIPTOR_PTX, charged elsewhere.
  */
 function rootCount(types: OperandTypes, ptr: ValueId): number {
-  const k = types.rootKind(ptr);
-  return k === 'buffer' ? 3 : k === 'variable' ? 1 : 0;
+  return types.rootKind(ptr) === 'variable' ? 1 : 0;
 }
 
 function arith(kind: 'f32' | 'f64' | 'int' | 'other', fp: PtxOp, dp: PtxOp, int: PtxOp): PtxOp {

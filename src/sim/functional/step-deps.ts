@@ -6,7 +6,7 @@
 import type { Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { type InstDeps, packStepDeps, type StepDeps } from '../step-deps-layout.js';
-import { ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
+import { DESCRIPTOR_PTX, ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
 import { MOVS_PER_CONSTANT } from './constant-loads.js';
 import { PtxOp } from '../ptx-op.js';
 
@@ -59,7 +59,9 @@ export function stepDeps(
         for (const k of cross) xsrc.add(k);
         if (cross.length > 0) writes[i]!.push(key);
       }
-      insts.push({ ptx: 0, count: 0, dst: -1, deps: [], chain: [], regs: [], xsrc: [...xsrc], wkeys: writes[i]! });
+      // A constant argument's load_const sits before the call; the movs wait for nothing but hold back the forwarded keys.
+      const k = nir.newConstants(inst);
+      insts.push({ ptx: k > 0 ? PtxOp.Other : 0, count: MOVS_PER_CONSTANT * k, dst: -1, deps: [], chain: [], regs: [], xsrc: [...xsrc], wkeys: writes[i]! });
       return;
     }
     const root = promotedRoot(inst);
@@ -111,10 +113,10 @@ export function stepDeps(
       entry.ptx = PtxOp.Other;
       entry.chain = [...seq.chain];
     }
-    const constants = nir.newConstants(inst);
-    if (constants > 0) {
-      // Its first-used constants' movs issue before it, and it reads the first one's register (constant-loads.ts).
-      entry.count = Math.min(255, entry.count + MOVS_PER_CONSTANT * constants);
+    const loads = MOVS_PER_CONSTANT * nir.newConstants(inst) + DESCRIPTOR_PTX * nir.newDescriptors(inst);
+    if (loads > 0) {
+      // Its first-used constants' movs and descriptors issue before it, and it reads the first one's register (constant-loads.ts).
+      entry.count = Math.min(255, entry.count + loads);
       entry.ptx = PtxOp.Other;
       entry.chain = [...seq.chain];
     }
@@ -134,6 +136,8 @@ export function stepDeps(
 
 /** What lavapipe's NIR passes do to a piece's instructions before Vulkan-Sim's translator sees them. */
 export interface NirShaping {
+  /** Descriptors the instruction loads first (constant-loads.ts). */
+  newDescriptors(inst: Inst): number;
   /** Components of the constants the instruction loads first (constant-loads.ts). */
   newConstants(inst: Inst): number;
   /** The value a dominating instruction computed that this one duplicates (nir_opt_cse; redundant-instructions.ts). */
@@ -156,7 +160,7 @@ export interface NirShaping {
 }
 
 const NO_SHAPING: NirShaping = {
-  newConstants: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, removedByUnrolling: () => false, vectorMoves: () => 0, countOverride: () => undefined, keyOf: (v) => v,
+  newConstants: () => 0, newDescriptors: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, removedByUnrolling: () => false, vectorMoves: () => 0, countOverride: () => undefined, keyOf: (v) => v,
 };
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */

@@ -34,13 +34,15 @@ export interface UnrolledLoops {
   headers: Set<BlockId>;
   /** Blocks of unrolled loops -> the block that follows them in the unrolled code (no jump between). */
   next: Map<BlockId, BlockId>;
+  /** Blocks of unrolled loops -> the block that enters their loop (the header's one predecessor outside it). */
+  entered: Map<BlockId, BlockId>;
 }
 
 const MAX_UNROLL_ITERATIONS = 32;
 const LOOP_UNROLL_LIMIT = 26;
 
 export function unrolledLoops(fn: Function, cfg: Cfg, dom: DomTree, values: LoopValues): UnrolledLoops {
-  const out: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map() };
+  const out: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map(), entered: new Map() };
   const byId = new Map(fn.blocks.map((b) => [b.id, b]));
   for (const header of fn.blocks) {
     const merge = header.merge;
@@ -62,6 +64,33 @@ export function unrolledLoops(fn: Function, cfg: Cfg, dom: DomTree, values: Loop
       }
     }
     out.next.set(loop.test, loop.body);
+    const outside = (cfg.preds.get(header.id) ?? []).filter((p) => !blocks.has(p));
+    if (outside.length === 1) for (const id of blocks) out.entered.set(id, outside[0]!);
+  }
+  return out;
+}
+
+/**
+ * Where per-instruction charges of values NIR loads once per dominator path (constant-loads.ts)
+ * land after unrolling: the first copy of an unrolled body dominates the other copies, so what the
+ * body uses first is loaded once, in the first copy; its charge moves to the terminator of the
+ * block entering the loop (out of every unrolled loop around it), not paid on each trip.
+ */
+export function chargesAfterUnrolling(charges: ReadonlyMap<Inst, number>, fn: Function, unrolled: UnrolledLoops): ReadonlyMap<Inst, number> {
+  if (unrolled.entered.size === 0 || charges.size === 0) return charges;
+  const out = new Map(charges);
+  const byId = new Map(fn.blocks.map((b) => [b.id, b]));
+  for (const b of fn.blocks) {
+    let to = b.id;
+    while (unrolled.entered.has(to)) to = unrolled.entered.get(to)!;
+    const term = byId.get(to)!.insts.at(-1);
+    if (to === b.id || term === undefined) continue;
+    for (const inst of b.insts) {
+      const n = out.get(inst);
+      if (n === undefined) continue;
+      out.delete(inst);
+      out.set(term, (out.get(term) ?? 0) + n);
+    }
   }
   return out;
 }

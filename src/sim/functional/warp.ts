@@ -36,6 +36,9 @@ import type { ShaderMath } from './shader-math.js';
 
 /** Base of the synthetic addresses reported for private (local) memory accesses. */
 
+
+/** The last piece ended in a call or ret: whatever runs next is fetched from a new address. */
+const JUMPED = -2;
 export type { SimtEntry, Frame, RunnableSplit };
 
 export interface WarpLanes {
@@ -92,7 +95,10 @@ export class Warp {
   readonly frames: Frame[] = [];
   done = false;
   private started = false;
-  /** Under SIMT-stack reconvergence: the block position the last piece falls through to when it ended in a branch, else -1. */
+  /**
+   * Under SIMT-stack reconvergence: the block position the last piece falls through to when it
+   * ended in a branch, JUMPED when it ended in a PTX call or ret (PieceInfo.jumps), else -1.
+   */
   private fallThrough = -1;
   /** The same per split under independent thread scheduling (a split that has not run yet has none). */
   private readonly splitFallThrough = new Map<number, number>();
@@ -283,8 +289,8 @@ export class Warp {
     const piece = block.pieces[E.piece]!;
     const mask = E.mask;
     const first = E.piece === 0;
-    const redirect = this.fallThrough >= 0 && E.pc !== this.fallThrough;
-    this.fallThrough = piece.end === 'branch' ? block.fallThrough : -1;
+    const redirect = this.fallThrough === JUMPED || (this.fallThrough >= 0 && E.pc !== this.fallThrough);
+    this.fallThrough = piece.jumps ? JUMPED : piece.end === 'branch' ? block.fallThrough : -1;
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, first, mask);
     this.launch.issued += piece.insts;
@@ -313,8 +319,8 @@ export class Warp {
     const piece = block.pieces[top.piece]!;
     const mask = S.mask;
     const fallThrough = this.splitFallThrough.get(S.id) ?? -1;
-    const redirect = fallThrough >= 0 && top.pc !== fallThrough;
-    this.splitFallThrough.set(S.id, piece.end === 'branch' ? block.fallThrough : -1);
+    const redirect = fallThrough === JUMPED || (fallThrough >= 0 && top.pc !== fallThrough);
+    this.splitFallThrough.set(S.id, piece.jumps ? JUMPED : piece.end === 'branch' ? block.fallThrough : -1);
     piece.run(this, F, mask);
     countPiece(this.launch.counters, F.fn, block, piece, top.piece === 0, mask);
     this.launch.issued += piece.insts;

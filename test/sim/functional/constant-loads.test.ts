@@ -1,20 +1,21 @@
 import test from 'ava';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Inst } from '../../../src/ir/inst.js';
-import type { Module } from '../../../src/ir/module.js';
-import { buildCfg } from '../../../src/ir/cfg.js';
-import { dominatorTree } from '../../../src/ir/dominators.js';
-import { ConstantLoads } from '../../../src/sim/functional/constant-loads.js';
+import type { Function, Module } from '../../../src/ir/module.js';
+import { FirstUseLoads } from '../../../src/sim/functional/constant-loads.js';
 
 const SHADER = `#version 460
 #extension GL_EXT_ray_tracing : require
 layout(binding = 0, set = 0) buffer Out { float v[]; } o;
 float scale(float x) { return x * 3.0 + 7.0; }
+float twice(float x) { return x * 9.0 + 7.0; }
 void main() {
   float a = o.v[0] * 3.0;
   if (a > 1.0) { a = a * 5.0; } else { a = a * 5.0 + 1.0; }
   o.v[1] = a + 3.0;
   o.v[2] = scale(a);
+  o.v[3] = twice(a);
+  if (a > 2.0) o.v[4] = twice(a * 9.0);
 }
 `;
 
@@ -24,16 +25,11 @@ function compile(): Module {
   return r.module;
 }
 
-/** The constants' values an instruction is charged, by opcode. */
-function charges(m: Module): { op: string; values: unknown[] }[] {
-  const constants = new Map(m.constants.map((c) => [c.id as number, c.value]));
-  const loads = new ConstantLoads(m, (v) => (constants.has(v as number) ? 1 : 0), (inst) => inst.op !== 'accessChain');
-  const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
-  const helper = m.functions.find((f) => f.id !== entry.id)!;
-  const out: { op: string; values: unknown[] }[] = [];
-  const map = loads.of(entry, dominatorTree(buildCfg(entry)));
-  for (const b of entry.blocks) for (const inst of b.insts) if (map.has(inst)) out.push({ op: describe(inst), values: [map.get(inst)] });
-  if (loads.of(helper, dominatorTree(buildCfg(helper))).size !== 0) throw new Error('a callee (inlined by NIR) is charged');
+/** The constants' values function `fn` loads, in order, each at the instruction (by opcode) charged it. */
+function charges(m: Module, loads: FirstUseLoads, fn: Function): string[] {
+  const map = loads.of(fn);
+  const out: string[] = [];
+  for (const b of fn.blocks) for (const inst of b.insts) if (map.has(inst)) out.push(`${describe(inst)}:${map.get(inst)}`);
   return out;
 }
 
@@ -41,10 +37,41 @@ function describe(inst: Inst): string {
   return inst.op === 'binary' ? `binary ${inst.kind}` : inst.op;
 }
 
-test('a constant is loaded at its first use on each dominator-tree path, and a call loads its callee\'s constants', (t) => {
-  const c = charges(compile());
+function setup(): { m: Module; loads: FirstUseLoads; fn: (name: string) => Function } {
+  const m = compile();
+  const constants = new Set(m.constants.map((c) => c.id as number));
+  const loads = new FirstUseLoads(m, (inst, v) => (inst.op !== 'accessChain' && constants.has(v as number) ? 1 : 0));
+  const fn = (name: string): Function => m.functions.find((f) => f.name.startsWith(name))!;
+  return { m, loads, fn };
+}
+
+test('a constant is loaded at its first use on each dominator-tree path of a stage', (t) => {
+  const { m, loads } = setup();
+  const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
   // 3.0 at the first mul; 1.0 at the compare; 5.0 once in each arm (neither arm dominates the
-  // other); 1.0 is loaded already in the else arm; 3.0 again nowhere; the call loads only 7.0.
-  t.deepEqual(c.map((x) => x.op), ['binary mul', 'compare', 'binary mul', 'binary mul', 'call']);
-  t.deepEqual(c.map((x) => x.values[0]), [1, 1, 1, 1, 1]);
+  // other); 1.0 is loaded already in the else arm; 3.0 again nowhere; 2.0 at the second compare;
+  // 9.0 in the last if's arm is loaded already by the inlined twice before it. The calls pass no constant.
+  t.deepEqual(charges(m, loads, entry), ['binary mul:1', 'compare:1', 'binary mul:1', 'binary mul:1', 'compare:1']);
+});
+
+test('an inlined function loads what is not loaded at every one of its call sites', (t) => {
+  const { m, loads, fn } = setup();
+  // scale's one call site has 3.0 loaded: only 7.0 is its own.
+  t.deepEqual(charges(m, loads, fn('scale')), ['binary add:1']);
+  // twice is called where 9.0 is not loaded, and where it is: it loads 9.0 itself; 7.0 is loaded
+  // at both of its call sites, by the inlined scale before them.
+  t.deepEqual(charges(m, loads, fn('twice')), ['binary mul:1']);
+});
+
+test('a descriptor is loaded once per dominator path, at the access chain that first reaches the buffer', (t) => {
+  const m = compile();
+  const buffer = m.globals.find((g) => g.storage === 'storageBuffer')!.id;
+  const loads = new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' && inst.base === v && v === buffer ? 1 : 0));
+  const entry = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
+  const chains = entry.blocks.flatMap((b) => b.insts).filter((i) => i.op === 'accessChain');
+  t.true(chains.length >= 4);
+  const map = loads.of(entry);
+  // The first access dominates the rest of main; the callees' accesses are loaded at their call sites.
+  t.deepEqual(chains.map((c) => map.get(c) ?? 0), [1, ...chains.slice(1).map(() => 0)]);
+  for (const name of ['scale', 'twice']) t.is(loads.of(m.functions.find((f) => f.name.startsWith(name))!).size, 0);
 });

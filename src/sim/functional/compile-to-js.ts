@@ -47,7 +47,7 @@ import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
 import { vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
-import type { FirstUseLoads } from './constant-loads.js';
+import type { FirstUseLoads } from './first-use-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
 import { variablePhis, type VariableAccess } from './variable-phis.js';
 import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
@@ -82,8 +82,9 @@ export class FunctionCompiler {
   private countedIndex = new Map<ValueId, number>();
   /** What NIR's CSE removes (redundant-instructions.ts). */
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
-  /** Components of the constants each instruction is the first to use on its dominator-tree path (constant-loads.ts). */
+  /** Components of the constants each instruction is the first to use on its dominator-tree path (first-use-loads.ts). */
   private constLoads: ReadonlyMap<Inst, number> = new Map();
+  /** The same for buffer descriptors (first-use-loads.ts). */
   private descriptorLoads: ReadonlyMap<Inst, number> = new Map();
   /** Scalar phis NIR's lower_vars_to_ssa puts in each block for our register variables (variable-phis.ts). */
   private varPhis = new Map<BlockId, number>();
@@ -371,13 +372,13 @@ export class FunctionCompiler {
     return undefined;
   }
 
-  /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
   /** Whether a piece ending so ends in a PTX call or ret: a call of a shader stage (not inlined), or a stage's return. */
   private jumps(end: PieceInfo['end'], callee: FunctionId | undefined): boolean {
     if (end === 'return') return this.fn.stage !== undefined;
     return end === 'call' && callee !== undefined && this.m.functions.find((f) => f.id === callee)?.stage !== undefined;
   }
 
+  /** The register-promoted variable (its first slot) a load, store or access chain goes through, or -1. */
   private promotedRoot(inst: Inst): number {
     const ptr = inst.op === 'load' || inst.op === 'store' ? inst.ptr : inst.op === 'accessChain' ? inst.base : undefined;
     if (ptr === undefined) return -1;

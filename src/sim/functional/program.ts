@@ -11,7 +11,7 @@
 import type { FloatModel } from './float-model.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { typeOf } from '../../ir/types.js';
-import { FirstUseLoads } from './constant-loads.js';
+import { FirstUseLoads } from './first-use-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
 import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';

@@ -48,7 +48,7 @@ export interface OperandTypes {
 /**
  * PTX instructions of a buffer's descriptor (mesa-vulkan-sim ptx_lower_instructions.py): its
  * vulkan_resource_index, load_vulkan_descriptor and deref_cast (mov.b64). NIR's CSE keeps one per
- * dominator path, so they are charged where first used (constant-loads.ts), not here.
+ * dominator path, so they are charged where first used (first-use-loads.ts), not here.
  */
 export const DESCRIPTOR_PTX = 3;
 

@@ -7,7 +7,7 @@ import type { Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { type InstDeps, packStepDeps, type StepDeps } from '../step-deps-layout.js';
 import { DESCRIPTOR_PTX, ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
-import { MOVS_PER_CONSTANT } from './constant-loads.js';
+import { MOVS_PER_CONSTANT } from './first-use-loads.js';
 import { PtxOp } from '../ptx-op.js';
 
 /**
@@ -115,7 +115,7 @@ export function stepDeps(
     }
     const loads = MOVS_PER_CONSTANT * nir.newConstants(inst) + DESCRIPTOR_PTX * nir.newDescriptors(inst);
     if (loads > 0) {
-      // Its first-used constants' movs and descriptors issue before it, and it reads the first one's register (constant-loads.ts).
+      // Its first-used constants' movs and descriptors issue before it, and it reads the first one's register (first-use-loads.ts).
       entry.count = Math.min(255, entry.count + loads);
       entry.ptx = PtxOp.Other;
       entry.chain = [...seq.chain];
@@ -136,9 +136,9 @@ export function stepDeps(
 
 /** What lavapipe's NIR passes do to a piece's instructions before Vulkan-Sim's translator sees them. */
 export interface NirShaping {
-  /** Descriptors the instruction loads first (constant-loads.ts). */
+  /** Descriptors the instruction loads first (first-use-loads.ts). */
   newDescriptors(inst: Inst): number;
-  /** Components of the constants the instruction loads first (constant-loads.ts). */
+  /** Components of the constants the instruction loads first (first-use-loads.ts). */
   newConstants(inst: Inst): number;
   /** The value a dominating instruction computed that this one duplicates (nir_opt_cse; redundant-instructions.ts). */
   duplicateOf(inst: Inst): ValueId | undefined;

@@ -71,7 +71,7 @@ export function unrolledLoops(fn: Function, cfg: Cfg, dom: DomTree, values: Loop
 }
 
 /**
- * Where per-instruction charges of values NIR loads once per dominator path (constant-loads.ts)
+ * Where per-instruction charges of values NIR loads once per dominator path (first-use-loads.ts)
  * land after unrolling: the first copy of an unrolled body dominates the other copies, so what the
  * body uses first is loaded once, in the first copy; its charge moves to the terminator of the
  * block entering the loop (out of every unrolled loop around it), not paid on each trip.

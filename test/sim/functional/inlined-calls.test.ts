@@ -59,7 +59,7 @@ test('an inlined call, its return and its parameter traffic issue no PTX; values
   const counts = (id: number): number[] =>
     p.byId.get(id as never)!.blocks.flatMap((b) => b.pieces.flatMap((pc) => Array.from({ length: pc.insts }, (_, i) => pc.deps[pc.deps[i]! + DepField.Count]!)));
   // The callee: load x, mul, store x, load x, add, return; only the mul and the add issue, the add
-  // after the two movs of its constant 1.0 (not loaded at the call site: constant-loads.ts).
+  // after the two movs of its constant 1.0 (not loaded at the call site: first-use-loads.ts).
   t.is(counts(helper.id).reduce((a, b) => a + b, 0), 2 + 2);
   // The return forwards its value (computed in the same piece) to the caller's key: the add writes it.
   const piece = p.byId.get(helper.id)!.blocks[0]!.pieces.at(-1)!;

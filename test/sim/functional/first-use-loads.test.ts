@@ -2,7 +2,7 @@ import test from 'ava';
 import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Inst } from '../../../src/ir/inst.js';
 import type { Function, Module } from '../../../src/ir/module.js';
-import { FirstUseLoads } from '../../../src/sim/functional/constant-loads.js';
+import { FirstUseLoads } from '../../../src/sim/functional/first-use-loads.js';
 
 const SHADER = `#version 460
 #extension GL_EXT_ray_tracing : require

@@ -59,7 +59,7 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'rt_avg_efficiency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_warp_latency', target: { kind: 'relative', tolerance: 0.2 } },
   // Its rays' own time in the RT unit (summed per warp / 32, Vulkan-Sim's definition): shown, not targeted.
-  { name: 'rt_avg_thread_latency' },
+  { name: 'rt_avg_thread_latency', fromStats: 'rt_avg_thread_latency' },
   { name: 'rt_avg_nodes_per_ray', target: { kind: 'relative', tolerance: 0.15 } },
   // Every RT-unit memory transaction (nodes, BVH headers, leaf descriptors): Vulkan-Sim counts them at issue.
   { name: 'rt_total_transactions', fromStats: 'gpgpu_n_rt_access_insn' },

@@ -5,6 +5,8 @@ import { InlinedCalls, INLINED_ROOT_BASE, returnKey } from '../../../src/sim/fun
 import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
 import { compileProgram } from '../../../src/sim/functional/program.js';
 import { DepField } from '../../../src/sim/step-deps-layout.js';
+import { runFunctional } from '../../../src/sim/functional/launch.js';
+import type { WarpStep } from '../../../src/sim/warp-step.js';
 
 const SHADER = `#version 460
 #extension GL_EXT_ray_tracing : require
@@ -73,4 +75,28 @@ test('an inlined call, its return and its parameter traffic issue no PTX; values
   const callerPieces = p.byId.get(entry.id)!.blocks.flatMap((b) => b.pieces);
   const callPiece = callerPieces.find((pc) => pc.end === 'call')!;
   t.is(callPiece.deps[callPiece.deps[callPiece.insts - 1]! + DepField.Count], 0);
+});
+
+test('a shader stage\'s call and its return are PTX call / ret: the step after each is fetched anew (a redirect); an inlined call\'s is not', (t) => {
+  const stepsOf = (stage: boolean): { jumps: boolean[]; redirects: boolean[] } => {
+    const m = compile();
+    const helper = m.functions.find((f) => f.id !== m.entryPoints[0]!.function)!;
+    if (stage) helper.stage = 'closestHit';
+    const p = compileProgram(m);
+    const jumps = [...p.byId.values()].flatMap((f) => f.blocks.flatMap((b) => b.pieces.filter((pc) => pc.end === 'call' || pc.end === 'return').map((pc) => pc.jumps)));
+    const steps: WarpStep[] = [];
+    const out = new Uint8Array(16);
+    runFunctional(p, { buffers: [{ set: 0, binding: 0, data: out }] }, {
+      entry: m.entryPoints[0]!.function, size: [1, 1, 1], onStep: { onStep: (s: WarpStep) => { steps.push(s); } },
+    });
+    return { jumps, redirects: steps.map((s) => s.redirect === true) };
+  };
+  const staged = stepsOf(true);
+  // The caller's call piece and the stage's return piece (the entry point here is not a linked stage).
+  t.is(staged.jumps.filter(Boolean).length, 2);
+  // The steps after the call (the stage's first) and after its return (the caller's rest) are redirects.
+  t.is(staged.redirects.filter(Boolean).length, 2);
+  const inlined = stepsOf(false);
+  t.is(inlined.jumps.filter(Boolean).length, 0);
+  t.is(inlined.redirects.filter(Boolean).length, 0);
 });

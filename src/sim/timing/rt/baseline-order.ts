@@ -76,7 +76,7 @@ export class BaselineOrder implements TraversalPolicy {
     const stores = u.cfg.rt.intersectionTableStores;
     for (const lw of work) {
       const ray: OrderRay = {
-        warp: w, src: owner, lane: lw.lane, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now, opDone: 0,
+        warp: w, src: owner, lane: lw.lane, tx: lw.transactions, idx: 0, status: READY, pendingChunks: 0, start: now, opDone: 0, sentAt: 0,
         stores: stores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
       owner.rays.push(ray);

@@ -13,6 +13,14 @@ export class RtStats {
   raysCompleted = 0;
   rayLatencySum = 0;
   /**
+   * Where the rays' cycles in the unit go, summed over rays: waiting for their chunk responses
+   * (from the requests' queueing or merging to the last response) and in intersection operations
+   * (queued start included); the rest of rayLatencySum is waiting to be scheduled (the port, the
+   * policy's queues).
+   */
+  rayMemoryCycles = 0;
+  rayOpCycles = 0;
+  /**
    * Vulkan-Sim's per-warp measures (shader.cc rt_unit::cycle): the sum over warps of
    * sum(thread end - warp start) / (32 x warp latency), and of sum(thread end - warp start) / 32.
    * Both divide by the warp size, not the active lanes: a warp of few rays is inefficient.
@@ -59,6 +67,8 @@ export class RtStats {
     for (const l of o.warpLatencies) this.warpLatencies.push(l);
     this.raysCompleted += o.raysCompleted;
     this.rayLatencySum += o.rayLatencySum;
+    this.rayMemoryCycles += o.rayMemoryCycles;
+    this.rayOpCycles += o.rayOpCycles;
     this.warpEfficiencySum += o.warpEfficiencySum;
     this.warpThreadLatencySum += o.warpThreadLatencySum;
     this.nodes += o.nodes;

@@ -222,19 +222,19 @@ export class RtUnit implements MemClient {
     }
     this.policy.afterResponses(now);
     // 3. Warp + memory scheduler; 4. the memory port.
-    this.scheduleCycle();
+    this.scheduleCycle(now);
     this.portCycle(now);
   }
 
-  private scheduleCycle(): void {
+  private scheduleCycle(now: number): void {
     if (this.cfg.rt.scheduler === 'access') {
       if (!this.requests.blocked && this.requests.memQueue.length === 0 && this.storeHead === this.storeQueue.length) {
         const w = this.oldestReadyWarp();
-        if (w) this.scheduleMemory(w, true);
+        if (w) this.scheduleMemory(w, true, now);
       }
     } else if (!this.requests.blocked) {
       const w = this.selectWarp();
-      if (w) this.scheduleMemory(w, false);
+      if (w) this.scheduleMemory(w, false, now);
     }
   }
 
@@ -287,7 +287,7 @@ export class RtUnit implements MemClient {
   private readonly otherRays: RtRay[] = [];
 
   /** `oneAccess`: only the rays of `w` that want the same node as its first ready ray. */
-  private scheduleMemory(w: RtWarp, oneAccess: boolean): void {
+  private scheduleMemory(w: RtWarp, oneAccess: boolean, now: number): void {
     const ready = w.readyRays;
     if (oneAccess) {
       // Stable partition in place: the rays wanting the first ray's node, then the others.
@@ -301,14 +301,14 @@ export class RtUnit implements MemClient {
         else others[other++] = r;
       }
       for (let k = 0; k < other; k++) ready[same + k] = others[k]!;
-      this.scheduleRays(w, ready, same);
+      this.scheduleRays(w, ready, same, now);
       return;
     }
-    this.scheduleRays(w, ready, ready.length);
+    this.scheduleRays(w, ready, ready.length, now);
   }
 
   /** Queues the chunk requests of the first `limit` `ready` rays in order until MSHRs or the queue run out; removes the rays it took. */
-  private scheduleRays(w: RtWarp, ready: RtRay[], limit: number): void {
+  private scheduleRays(w: RtWarp, ready: RtRay[], limit: number, now: number): void {
     const coalesce = this.cfg.rt.coalesceWarps;
     const groups = this.buffer.length;
     let taken = 0;
@@ -322,6 +322,7 @@ export class RtUnit implements MemClient {
       this.policy.requested(ray, chunks - merged, merged);
       ray.pendingChunks = chunks;
       ray.status = WAIT_MEM;
+      ray.sentAt = now;
       w.inflight++;
       if (isBvhNode(t.kind)) this.stats.nodes++;
       else if (t.kind === 'stackSpill') this.stats.stackSpills++;
@@ -353,6 +354,7 @@ export class RtUnit implements MemClient {
       ray.src.pendingStores += ray.stores.length;
       ray.stores = null;
     }
+    this.stats.rayMemoryCycles += now - ray.sentAt;
     const t = ray.tx[ray.idx]!;
     const li = LATENCY_INDEX[t.kind];
     if (li < 0) {
@@ -370,6 +372,7 @@ export class RtUnit implements MemClient {
     const lat = this.latency[li]!;
     this.stats.opStageCycles += lat;
     ray.opDone = now + queued + lat;
+    this.stats.rayOpCycles += queued + lat;
     this.ops.push(ray.opDone, ray);
   }
 

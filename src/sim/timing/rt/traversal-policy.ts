@@ -60,6 +60,8 @@ export interface RtRay {
   start: number;
   /** While IN_OP: the cycle its operation completes (for the deadlock report). */
   opDone: number;
+  /** While WAIT_MEM: the cycle its current transaction's chunk requests were queued (or merged). */
+  sentAt: number;
   /** Intersection-table store addresses not yet queued (queued when the ray's first node arrives). */
   stores: number[] | null;
 }

@@ -170,7 +170,7 @@ export class TreeletPolicy implements TraversalPolicy {
       const id = this.freeIds.pop()!;
       const ray: Ray = {
         id, src, lane: lw.lane, data: 2, tx: lw.transactions, segEnd: [], segTreelet: [], seg: 0, idx: 0, status: READY, pendingChunks: 0,
-        warp: null, joined: now, start: now, opDone: 0,
+        warp: null, joined: now, start: now, opDone: 0, sentAt: 0,
         stores: cfg.rt.intersectionTableStores ? intersectionTableStores(table, lw.lane, lw.transactions) : null,
       };
       if (looked) {

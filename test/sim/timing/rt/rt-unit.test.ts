@@ -92,3 +92,20 @@ test('a smaller response FIFO limits RT requests in flight', (t) => {
   const run = (fifo: number) => simulate(traversalWorkload(8, 1, 8, 1 << 20, 9), cfgOf(`gpgpu_rt_response_fifo_size=${fifo}`)).values.gpu_sim_cycle!;
   t.true(run(2) > run(64) * 1.5);
 });
+
+test('a ray\'s cycles split into memory waits, operations and the rest; operations are the configured latencies', (t) => {
+  const lat = [4, 20, 20, 4, 31, 31, 4];
+  const cfg = cfgOf(`gpgpu_rt_intersection_latency=${lat.join(',')}`);
+  const one: RtTransaction[] = [ROOT, { address: 0x4000_1000, size: 64, kind: 'triangleLeaf' }];
+  // 32 rays with different second nodes: they queue at the one-request-per-cycle port.
+  const lanes = Array.from({ length: 32 }, (_, l) => [ROOT, { address: 0x4000_1000 + l * 64, size: 64, kind: 'triangleLeaf' as const }]);
+  const single = simulate([new ScriptedWarp([rtStep([one])])], cfg).values;
+  // One ray: an internal node's test, then a triangle leaf's (no queued starts).
+  t.is(single.rt_avg_ray_op_cycles, lat[1]! + lat[4]!);
+  t.true(single.rt_avg_ray_memory_cycles! > 0);
+  t.is(single.rt_avg_ray_memory_cycles! + single.rt_avg_ray_op_cycles! + single.rt_avg_ray_wait_cycles!, single.rt_avg_ray_latency!);
+  const many = simulate([new ScriptedWarp([rtStep(lanes)])], cfg).values;
+  // 64 chunk requests through one port: rays wait to be scheduled, which one ray never does as long.
+  t.true(many.rt_avg_ray_wait_cycles! > single.rt_avg_ray_wait_cycles!, `wait ${many.rt_avg_ray_wait_cycles} vs ${single.rt_avg_ray_wait_cycles}`);
+  t.true(Math.abs(many.rt_avg_ray_memory_cycles! + many.rt_avg_ray_op_cycles! + many.rt_avg_ray_wait_cycles! - many.rt_avg_ray_latency!) < 1e-6);
+});

@@ -21,7 +21,7 @@
  * own operands (a constant argument's load_const sits before the call).
  */
 import { buildCfg } from '../../ir/cfg.js';
-import { dominatorTree, walkDominatorScopes } from '../../ir/dominators.js';
+import { dominatorTree, walkDominatorScopes, type DomTree } from '../../ir/dominators.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
@@ -49,10 +49,12 @@ export class FirstUseLoads {
   /**
    * `size(inst, v)`: what loading operand v of `inst` costs here (a constant's components, 1 for
    * a descriptor), 0 when v is not such a value or `inst` does not read it as a register.
+   * `domOf`: a function's dominator tree (walkers over one module share one memo: dominatorTrees).
    */
   constructor(
     m: Module,
     private readonly size: (inst: Inst, v: ValueId) => number,
+    private readonly domOf: (fn: Function) => DomTree = dominatorTrees(),
   ) {
     // Every shader stage is its own NIR shader: the ray generation entry point, and the stages a
     // lowered pipeline calls (Function.stage), each loading its values on each invocation.
@@ -110,7 +112,7 @@ export class FirstUseLoads {
     const loaded = new Set<ValueId>(initial);
     const byId = new Map(fn.blocks.map((b) => [b.id, b]));
     // A block's values are unloaded when its subtree is done.
-    walkDominatorScopes(dominatorTree(buildCfg(fn)), (block) => {
+    walkDominatorScopes(this.domOf(fn), (block) => {
       const added: ValueId[] = [];
       const add = (v: ValueId): void => {
         if (loaded.has(v)) return;
@@ -148,6 +150,16 @@ export class FirstUseLoads {
     }
     return common ?? new Set();
   }
+}
+
+/** A memo of functions' dominator trees, built on first use. */
+export function dominatorTrees(): (fn: Function) => DomTree {
+  const trees = new Map<Function, DomTree>();
+  return (fn) => {
+    let t = trees.get(fn);
+    if (t === undefined) trees.set(fn, (t = dominatorTree(buildCfg(fn))));
+    return t;
+  };
 }
 
 const EMPTY_WALK: Walk = { charges: new Map(), atCall: new Map(), atReturn: new Set() };

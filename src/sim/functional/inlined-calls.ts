@@ -21,7 +21,7 @@ import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import { typeOf } from '../../ir/types.js';
-import { rootsThroughAccessChains } from './promoted-vars.js';
+import { escapingOperands, rootsThroughAccessChains } from './promoted-vars.js';
 
 /** Register-table key of the value an inlined function returns (above SSA ids and promoted-variable keys). */
 export function returnKey(fn: FunctionId): number {
@@ -124,33 +124,17 @@ export class InlinedCalls {
       };
       for (const b of f.blocks) {
         for (const inst of b.insts) {
-          switch (inst.op) {
-            case 'load':
-              break;
-            case 'store':
-              escape(inst.value);
-              break;
-            case 'accessChain':
-              for (const i of inst.indices) {
-                escape(i);
-                // A dynamic index keeps the variable in memory (or NIR's bcsel chains): not an SSA value.
-                if (!constants.has(i)) escape(inst.base);
-              }
-              break;
-            case 'call':
-              if (this.inlines(inst.callee)) {
-                const callee = this.fns.get(inst.callee)!;
-                inst.args.forEach((a, j) => {
-                  const p = callee.params[j];
-                  if (p !== undefined) links.push([rootIn.get(a), p.id]);
-                });
-              } else {
-                for (const a of inst.args) escape(a);
-              }
-              break;
-            default:
-              for (const v of operands(inst)) escape(v);
+          if (inst.op === 'call' && this.inlines(inst.callee)) {
+            const callee = this.fns.get(inst.callee)!;
+            inst.args.forEach((a, j) => {
+              const p = callee.params[j];
+              if (p !== undefined) links.push([rootIn.get(a), p.id]);
+            });
+            continue;
           }
+          for (const v of escapingOperands(inst)) escape(v);
+          // A dynamic index keeps the variable in memory (or NIR's bcsel chains): not an SSA value.
+          if (inst.op === 'accessChain' && inst.indices.some((i) => !constants.has(i))) escape(inst.base);
         }
       }
       for (const [v, r] of rootIn) {

@@ -11,7 +11,7 @@
 import type { FloatModel } from './float-model.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
 import { typeOf } from '../../ir/types.js';
-import { FirstUseLoads } from './first-use-loads.js';
+import { dominatorTrees, FirstUseLoads } from './first-use-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
 import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';
@@ -41,9 +41,10 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const blockNames: string[] = [];
   let blockCount = 0;
   // A constant is a register operand of anything but an access chain (there it is an offset).
+  const domOf = dominatorTrees();
   const firstUse = {
-    constants: new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' ? 0 : constantComponents(m, statics, v))),
-    descriptors: new FirstUseLoads(m, (inst, v) => (isBufferRootOperand(statics, inst, v) ? 1 : 0)),
+    constants: new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' ? 0 : constantComponents(m, statics, v)), domOf),
+    descriptors: new FirstUseLoads(m, (inst, v) => (isBufferRootOperand(statics, inst, v) ? 1 : 0), domOf),
   };
   const inlined = new InlinedCalls(m, promotableVariables);
   const trace = tracePtx(m);

@@ -15,7 +15,7 @@
  * - Accesses are register traffic (OpClass.Register); they are never memory sites.
  */
 import type { Function } from '../../ir/module.js';
-import type { InstOf, ValueId } from '../../ir/inst.js';
+import type { Inst, InstOf, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { typeOf, type TypeId, type TypeTable } from '../../ir/types.js';
 import { OpClass } from '../warp-step.js';
@@ -44,6 +44,24 @@ export function rootsThroughAccessChains(fn: Function, rootOf: Map<ValueId, Valu
   }
 }
 
+/**
+ * The operands of `inst` whose pointer escapes (is kept past an SSA use): a store's value, an
+ * access chain's indices, every operand of anything else but a load (a variable's initializer,
+ * a call's arguments). A load's or store's pointer and an access chain's base do not escape.
+ */
+export function escapingOperands(inst: Inst): readonly ValueId[] {
+  switch (inst.op) {
+    case 'load':
+      return [];
+    case 'store':
+      return [inst.value];
+    case 'accessChain':
+      return inst.indices;
+    default:
+      return operands(inst);
+  }
+}
+
 /** Variables whose pointers never escape. */
 export function promotableVariables(fn: Function): Set<ValueId> {
   const rootOf = new Map<ValueId, ValueId>();
@@ -61,25 +79,7 @@ export function promotableVariables(fn: Function): Set<ValueId> {
     const r = rootOf.get(v);
     if (r !== undefined) candidates.delete(r);
   };
-  for (const b of fn.blocks) {
-    for (const inst of b.insts) {
-      switch (inst.op) {
-        case 'load':
-          break;
-        case 'store':
-          escape(inst.value);
-          break;
-        case 'accessChain':
-          for (const i of inst.indices) escape(i);
-          break;
-        case 'variable':
-          if (inst.init !== undefined) escape(inst.init);
-          break;
-        default:
-          for (const v of operands(inst)) escape(v);
-      }
-    }
-  }
+  for (const b of fn.blocks) for (const inst of b.insts) for (const v of escapingOperands(inst)) escape(v);
   return candidates;
 }
 

@@ -4,10 +4,12 @@ import { buildCfg } from '../../../src/ir/cfg.js';
 import { dominatorTree } from '../../../src/ir/dominators.js';
 import type { ValueId } from '../../../src/ir/inst.js';
 import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
-import { chargesAfterUnrolling, unrolledLoops } from '../../../src/sim/functional/unrolled-loops.js';
+import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from '../../../src/sim/functional/unrolled-loops.js';
+import type { Function, Module } from '../../../src/ir/module.js';
 import { FirstUseLoads } from '../../../src/sim/functional/first-use-loads.js';
 
-function unrolled(body: string): { loops: number; removed: string[] } {
+/** `body` inside a compute shader's main, compiled, with the loops NIR unrolls. */
+function analyse(body: string): { m: Module; fn: Function; constants: Map<ValueId, unknown>; u: UnrolledLoops } {
   const r = compileGlsl('k.comp', `#version 460
 #extension GL_EXT_control_flow_attributes : require
 layout(local_size_x = 1) in;
@@ -21,12 +23,17 @@ ${body}
   const m = r.module;
   const fn = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
   const promoted = promotableVariables(fn);
-  const constants = new Map(m.constants.map((c) => [c.id as ValueId, c.value]));
+  const constants = new Map(m.constants.map((c) => [c.id as ValueId, c.value as unknown]));
   const cfg = buildCfg(fn);
   const u = unrolledLoops(fn, cfg, dominatorTree(cfg), {
     variableOf: (ptr) => (promoted.has(ptr) ? (ptr as number) : undefined),
     constant: (v) => (typeof constants.get(v) === 'number' ? (constants.get(v) as number) : undefined),
   });
+  return { m, fn, constants, u };
+}
+
+function unrolled(body: string): { loops: number; removed: string[] } {
+  const { u } = analyse(body);
   return { loops: u.headers.size, removed: [...u.removed].map((i) => i.op).sort() };
 }
 
@@ -47,25 +54,7 @@ test('NIR leaves a loop rolled when its trip count is unknown, over 32, or it sa
 
 test('what an unrolled body loads first is charged once, on the branch entering the loop; a rolled loop pays it per trip', (t) => {
   const charged = (body: string): { total: number; inLoop: number; onEntry: string | undefined } => {
-    const r = compileGlsl('k.comp', `#version 460
-#extension GL_EXT_control_flow_attributes : require
-layout(local_size_x = 1) in;
-layout(binding = 0) buffer B { uint v[]; uint n; } o;
-void main() {
-  uint s = o.v[0];
-${body}
-  o.v[1] = s;
-}`);
-    if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
-    const m = r.module;
-    const fn = m.functions.find((f) => f.id === m.entryPoints[0]!.function)!;
-    const promoted = promotableVariables(fn);
-    const constants = new Map(m.constants.map((c) => [c.id as ValueId, c.value]));
-    const cfg = buildCfg(fn);
-    const u = unrolledLoops(fn, cfg, dominatorTree(cfg), {
-      variableOf: (ptr) => (promoted.has(ptr) ? (ptr as number) : undefined),
-      constant: (v) => (typeof constants.get(v) === 'number' ? (constants.get(v) as number) : undefined),
-    });
+    const { m, fn, constants, u } = analyse(body);
     const loads = new FirstUseLoads(m, (inst, v) => (inst.op !== 'accessChain' && constants.has(v) ? 1 : 0));
     const charges = chargesAfterUnrolling(loads.of(fn), fn, u);
     // The loop's blocks by the front end's labels (for.header, for.body, ...).

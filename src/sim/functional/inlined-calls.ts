@@ -18,7 +18,6 @@
  * - a returned value is read by the caller under `returnKey(callee)`.
  */
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
-import { operands } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import { typeOf } from '../../ir/types.js';
 import { escapingOperands, rootsThroughAccessChains } from './promoted-vars.js';

@@ -13,6 +13,9 @@
  *              load; it issues nothing), at most 255
  *   r + Dst    its destination register (-1: none), numbered by SSA value id as GPGPU-Sim numbers
  *              PTX's virtual registers (the operand collector's register banks)
+ *   r + Extra  the PTX instructions after the first, by the unit class each issues to
+ *              (`packExtraOps`: SP, INT, SFU, DP, 8 bits each, at most 255 per class), which
+ *              take their units' initiation intervals as the first one does (issue 26)
  *   [Deps, Chain)   the earlier instructions of the step whose results it reads (in-step
  *                   producers, for the per-instruction scoreboard)
  *   [Chain, Regs)   the PTX ops that follow it on the critical path of the sequence it becomes
@@ -39,7 +42,23 @@ export const enum DepField {
   XSrc = 6,
   WKeys = 7,
   End = 8,
-  Header = 9,
+  Extra = 9,
+  Header = 10,
+}
+
+/** The unit classes of `DepField.Extra`, in its byte order (ptx-op.ts IssueUnit Sp, Int, Sfu, Dp). */
+export const EXTRA_CLASSES = 4;
+
+/** Packs per-class counts (SP, INT, SFU, DP) into one `DepField.Extra` word, each clamped to 255. */
+export function packExtraOps(perClass: readonly number[]): number {
+  let w = 0;
+  for (let c = 0; c < EXTRA_CLASSES; c++) w |= Math.min(255, Math.max(0, perClass[c] ?? 0)) << (8 * c);
+  return w >>> 0;
+}
+
+/** Class `c`'s count in a packed `DepField.Extra` word. */
+export function extraOpsOf(word: number, c: number): number {
+  return (word >>> (8 * c)) & 255;
 }
 
 /** One instruction's entry, as the builder (functional/step-deps.ts) and tests state it. */
@@ -49,6 +68,8 @@ export interface InstDeps {
   count: number;
   /** Destination register, -1 for none. */
   dst: number;
+  /** The PTX instructions after the first by unit class (SP, INT, SFU, DP); absent: none. */
+  extra?: readonly number[];
   deps: readonly number[];
   chain: readonly number[];
   regs: readonly number[];
@@ -69,6 +90,7 @@ export function packStepDeps(insts: readonly InstDeps[]): StepDeps {
     out[r + DepField.Ptx] = d.ptx;
     out[r + DepField.Count] = Math.min(255, d.count);
     out[r + DepField.Dst] = d.dst;
+    out[r + DepField.Extra] = packExtraOps(d.extra ?? []);
     at = r + DepField.Header;
     const lists: [DepField, readonly number[]][] = [
       [DepField.Deps, d.deps], [DepField.Chain, d.chain], [DepField.Regs, d.regs], [DepField.XSrc, d.xsrc], [DepField.WKeys, d.wkeys],

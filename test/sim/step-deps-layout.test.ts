@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DepField, packStepDeps } from '../../src/sim/step-deps-layout.js';
+import { DepField, extraOpsOf, packExtraOps, packStepDeps } from '../../src/sim/step-deps-layout.js';
 
 test('each instruction\'s record holds its fields and its lists, each list ending where the next starts', (t) => {
   const d = packStepDeps([
@@ -20,4 +20,13 @@ test('each instruction\'s record holds its fields and its lists, each list endin
   t.deepEqual(list(1, DepField.Deps, DepField.Chain), [0]);
   t.deepEqual(list(1, DepField.Regs, DepField.XSrc), [17]);
   t.is(d[d[1]! + DepField.End], d.length, 'the last record ends the table');
+});
+
+test('the further PTX instructions by unit class pack into one word, each class clamped to 255', (t) => {
+  const w = packExtraOps([3, 300, 0, 7]);
+  t.deepEqual([0, 1, 2, 3].map((c) => extraOpsOf(w, c)), [3, 255, 0, 7]);
+  const d = packStepDeps([{ ptx: 0, count: 9, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: [], extra: [5, 2, 1, 0] }]);
+  t.deepEqual([0, 1, 2, 3].map((c) => extraOpsOf(d[d[0]! + DepField.Extra]!, c)), [5, 2, 1, 0]);
+  const none = packStepDeps([{ ptx: 0, count: 1, dst: -1, deps: [], chain: [], regs: [], xsrc: [], wkeys: [] }]);
+  t.is(none[none[0]! + DepField.Extra], 0, 'absent: none');
 });

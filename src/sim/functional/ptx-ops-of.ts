@@ -22,7 +22,7 @@
  */
 import type { Inst, ValueId } from '../../ir/inst.js';
 import type { TypeId } from '../../ir/types.js';
-import { PtxOp } from '../ptx-op.js';
+import { IssueUnit, PtxOp, ptxUnitOf } from '../ptx-op.js';
 
 /** What the mapping needs to know of an operand's type. */
 export interface OperandTypes {
@@ -127,6 +127,35 @@ export function ptxSequenceOf(inst: Inst, types: OperandTypes, promoted: boolean
   // A division whose divisor's frcp an earlier division took (NIR's CSE): the mul alone.
   const chain = sharedReciprocal && inst.op === 'binary' && inst.kind === 'div' && types.scalar(inst.a) === 'f32' ? [PtxOp.FpMul] : ptxOpsOf(inst, types);
   return { chain, count: ptxCountOf(inst, types, chain) };
+}
+
+/**
+ * The unit classes (ptx-op.ts IssueUnit Sp, Int, Sfu, Dp) of an ALU instruction's `count` PTX
+ * instructions, from its sequence and its result's `components`: an element-wise sequence (count
+ * = components x the chain's length) is its chain once per component, so each chain op's class
+ * counts that many times;
+ * otherwise (a reduction such as dot or length, a polynomial such as atan) the ops off the critical
+ * path are taken to be of the chain's most frequent class (SP on a tie), and every chain op of
+ * another class to occur once (normalize's one rsqrt, atan's one rcp).
+ */
+export function sequenceClassCounts(seq: PtxSequence, components: number): number[] {
+  const out = [0, 0, 0, 0];
+  if (seq.count <= 0 || seq.chain.length === 0) return out;
+  const inChain = [0, 0, 0, 0];
+  for (const op of seq.chain) inChain[ptxUnitOf(op)]!++;
+  if (seq.count === components * seq.chain.length) {
+    for (let c = 0; c < 4; c++) out[c] = inChain[c]! * components;
+    return out;
+  }
+  let major = IssueUnit.Sp as number;
+  for (let c = 0; c < 4; c++) if (inChain[c]! > inChain[major]!) major = c;
+  let others = 0;
+  for (let c = 0; c < 4; c++) if (c !== major) {
+    out[c] = inChain[c]!;
+    others += inChain[c]!;
+  }
+  out[major] = Math.max(0, seq.count - others);
+  return out;
 }
 
 /** Instructions whose vector result NIR has as scalar components (ALU ops and composites). */

@@ -6,9 +6,9 @@
 import type { Inst, ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import { type InstDeps, packStepDeps, type StepDeps } from '../step-deps-layout.js';
-import { DESCRIPTOR_PTX, ptxSequenceOf, type OperandTypes } from './ptx-ops-of.js';
+import { DESCRIPTOR_PTX, ptxSequenceOf, sequenceClassCounts, type OperandTypes } from './ptx-ops-of.js';
 import { MOVS_PER_CONSTANT } from './first-use-loads.js';
-import { PtxOp } from '../ptx-op.js';
+import { IssueUnit, PtxOp, ptxUnitOf } from '../ptx-op.js';
 
 /**
  * In-piece register dependencies of the counted instructions, and what the issue stage charges
@@ -61,7 +61,7 @@ export function stepDeps(
       }
       // A constant argument's load_const sits before the call; the movs wait for nothing but hold back the forwarded keys.
       const k = nir.newConstants(inst);
-      insts.push({ ptx: k > 0 ? PtxOp.Other : 0, count: MOVS_PER_CONSTANT * k, dst: -1, deps: [], chain: [], regs: [], xsrc: [...xsrc], wkeys: writes[i]! });
+      insts.push({ ptx: k > 0 ? PtxOp.Other : 0, count: MOVS_PER_CONSTANT * k, dst: -1, deps: [], chain: [], regs: [], xsrc: [...xsrc], wkeys: writes[i]!, extra: movsAfterFirst(MOVS_PER_CONSTANT * k) });
       return;
     }
     const root = promotedRoot(inst);
@@ -120,6 +120,7 @@ export function stepDeps(
       entry.ptx = PtxOp.Other;
       entry.chain = [...seq.chain];
     }
+    entry.extra = extraOps(inst, seq, 'type' in inst && typeof inst.type === 'number' ? types.componentsOfType(inst.type) : 1, vecMovs + loads, entry.ptx, entry.count);
     const regs: number[] = [];
     for (const v of operands(inst)) if (!regs.includes(v) && isRegister(v)) regs.push(v);
     entry.regs = regs;
@@ -130,8 +131,46 @@ export function stepDeps(
     }
   });
   // Out of SSA, each phi of the block is a mov the predecessor executes before branching here (translate_phi).
-  if (n > 0 && phis > 0) insts[0]!.count = Math.min(255, insts[0]!.count) + phis;
+  if (n > 0 && phis > 0) {
+    const first = insts[0]!;
+    const extra = [...(first.extra ?? [0, 0, 0, 0])];
+    extra[IssueUnit.Int] = extra[IssueUnit.Int]! + (first.count > 0 ? phis : phis - 1);
+    first.extra = extra;
+    first.count = Math.min(255, first.count) + phis;
+  }
   return packStepDeps(insts);
+}
+
+/**
+ * IR ops that are not ALU instructions: the first PTX instruction goes to the LD/ST unit, the RT
+ * unit or the branch path, and the instructions around it (movs, address and descriptor set-up,
+ * the translator's own code for a traceRay) are INT-class.
+ */
+const NOT_ALU: ReadonlySet<string> = new Set([
+  'load', 'store', 'atomic', 'image', 'rtCall', 'call', 'branch', 'condBranch', 'switch', 'return', 'unreachable',
+  'ignoreIntersection', 'terminateRay', 'subgroup',
+]);
+
+/** `count` movs (INT-class) of which the first is the one the instruction issues as. */
+function movsAfterFirst(count: number): number[] {
+  return [0, Math.max(0, count - 1), 0, 0];
+}
+
+/**
+ * The PTX instructions after the first of an instruction issuing `count` in all, by unit class
+ * (DepField.Extra): an ALU instruction's sequence by class (sequenceClassCounts, over its result's
+ * `components`) plus `movs`
+ * INT-class movs before it, less the first (`firstPtx`, whose unit the issue stage reserves);
+ * anything else's are all INT-class.
+ */
+function extraOps(inst: Inst, seq: { chain: readonly PtxOp[]; count: number }, components: number, movs: number, firstPtx: number, count: number): number[] {
+  if (count <= 1) return [0, 0, 0, 0];
+  if (NOT_ALU.has(inst.op)) return movsAfterFirst(count);
+  const perClass = sequenceClassCounts(seq, components);
+  perClass[IssueUnit.Int] = perClass[IssueUnit.Int]! + movs;
+  const first = ptxUnitOf(firstPtx as PtxOp);
+  if (first < 4 && perClass[first]! > 0) perClass[first]!--;
+  return perClass;
 }
 
 /** What lavapipe's NIR passes do to a piece's instructions before Vulkan-Sim's translator sees them. */

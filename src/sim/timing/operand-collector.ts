@@ -252,6 +252,27 @@ export class IssuePipeline {
     this.writebackAt = wb;
   }
 
+  /**
+   * The further PTX instructions of an issued IR instruction on unit class `u` (`n` of them, each
+   * reaching a unit one cycle after the one before, the first at cycle `from`): each takes the
+   * unit of the class free earliest for initiation interval `ii`, as GPGPU-Sim's units take each
+   * PTX instruction. Their operand collection and result buses are not modelled (they read the
+   * registers the first instruction read); what they take from the units delays later
+   * instructions. Returns the cycle the last one starts.
+   */
+  occupy(u: IssueUnit, from: number, n: number, ii: number): number {
+    const fus = this.fuFree[u]!;
+    let t = from;
+    for (let j = 0; j < n; j++, t++) {
+      let b = 0;
+      for (let k = 1; k < fus.length; k++) if (fus[k]! < fus[b]!) b = k;
+      const start = fus[b]! > t ? fus[b]! : t;
+      fus[b] = start + ii;
+      t = start;
+    }
+    return t - 1;
+  }
+
   /** The bank of register `reg` of warp `warp` among the scheduler's banks from `bankBase` on (register_bank). */
   private bankOf(reg: number, warp: number, bankBase: number): number {
     const b = reg + warp;

@@ -37,13 +37,13 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import { OpClass, type WarpStep } from '../warp-step.js';
-import { DepField, type StepDeps } from '../step-deps-layout.js';
+import { DepField, EXTRA_CLASSES, extraOpsOf, type StepDeps } from '../step-deps-layout.js';
 import type { AddressMap } from './address-map.js';
 import { Cache } from './cache.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { RegisterTable } from './register-table.js';
 import { IssuePipeline } from './operand-collector.js';
-import { IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
+import { ISSUE_UNITS, IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
 import { LOAD_SLOTS, LoadStoreUnit } from './load-store-unit.js';
@@ -103,6 +103,8 @@ export class SmStats {
   loadThreads = 0;
   storeThreads = 0;
   warpsFinished = 0;
+  /** PTX warp instructions issued to each unit class (ptx-op.ts IssueUnit: SP, INT, SFU, DP, LD/ST). */
+  readonly unitOps = new Float64Array(ISSUE_UNITS);
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
     this.threadInsts += o.threadInsts;
@@ -117,6 +119,7 @@ export class SmStats {
     this.loadThreads += o.loadThreads;
     this.storeThreads += o.storeThreads;
     this.warpsFinished += o.warpsFinished;
+    for (let u = 0; u < ISSUE_UNITS; u++) this.unitOps[u]! += o.unitOps[u]!;
   }
 }
 
@@ -173,6 +176,9 @@ export class Sm implements MemClient, CtaSlots {
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
   private readonly unitOfPtx: Uint8Array;
+  /** The unit and initiation interval of each class of DepField.Extra (SP, INT, SFU, DP) on this GPU. */
+  private readonly unitOfClass: Uint8Array;
+  private readonly iiOfClass: Int32Array;
   /** The unit class Control / Register instructions (branches, register moves) issue to. */
   private readonly intUnit: IssueUnit;
   /** Under gpgpu_dual_issue_diff_exec_units: the unit class a warp's further instruction in this cycle must not use (-1: any). */
@@ -215,6 +221,10 @@ export class Sm implements MemClient, CtaSlots {
       const u = ptxUnitOf(k as PtxOp);
       this.unitOfPtx[k] = u === IssueUnit.Int ? this.intUnit : u === IssueUnit.Dp && cfg.units.dp === 0 ? IssueUnit.Sfu : u;
     }
+    // A further instruction of a class is taken to be its commonest op: fp add / mul, mov, a transcendental, dp add.
+    const classOp = [PtxOp.FpAdd, PtxOp.Other, PtxOp.Sfu, PtxOp.DpAdd];
+    this.unitOfClass = Uint8Array.from(classOp, (op) => this.unitOfPtx[op]!);
+    this.iiOfClass = Int32Array.from(classOp, (op) => cfg.ptxInitiation[op]!);
     this.readyAt = new Float64Array(nc);
     this.pendingMem = new Int32Array(nc);
     this.inRt = new Uint8Array(nc);
@@ -661,6 +671,8 @@ export class Sm implements MemClient, CtaSlots {
       const ii = mem ? 1 : alu ? this.cfg.ptxInitiation[op]! : this.cfg.opInitiation[cls]!;
       if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps, deps[rec + DepField.Regs]!, deps[rec + DepField.XSrc]!, deps[rec + DepField.Dst]!, latency, ii);
       else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
+      this.stats.unitOps[unit]!++;
+      if (deps !== undefined && count > 1) this.occupyExtra(deps[rec + DepField.Extra]!, this.pipe.execAt + 1);
       if (mem) {
         // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
         this.lsu.readyFrom(queuedBefore, this.pipe.execAt);
@@ -676,7 +688,7 @@ export class Sm implements MemClient, CtaSlots {
           done += Math.max(0, count - 1 - (end - from));
         }
       }
-    }
+    } else if (deps !== undefined && count > 1) this.occupyExtra(deps[rec + DepField.Extra]!, now + 1);
     this.lastUnit = unit;
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     // A load's readers wait for its data (settled by onResponse).
@@ -694,6 +706,23 @@ export class Sm implements MemClient, CtaSlots {
     this.stats.simtHistogram[lanes]! += count;
     if (this.timeline !== null) this.timeline.issue(c, lanes, count, this.pendingMem[c]!, now);
     return true;
+  }
+
+  /**
+   * An instruction's PTX instructions after the first (DepField.Extra, by class) take their units
+   * one after another from cycle `from` (IssuePipeline.occupy), as GPGPU-Sim's units take each PTX
+   * instruction for its initiation interval.
+   */
+  private occupyExtra(extra: number, from: number): void {
+    if (extra === 0) return;
+    let t = from;
+    for (let k = 0; k < EXTRA_CLASSES; k++) {
+      const n = extraOpsOf(extra, k);
+      if (n === 0) continue;
+      const u = this.unitOfClass[k]! as IssueUnit;
+      t = this.pipe.occupy(u, t, n, this.iiOfClass[k]!) + 1;
+      this.stats.unitOps[u]! += n;
+    }
   }
 
   /** The PTX op instruction i issues as (replayed traces carry no deps: their Sfu class is an SFU op). */

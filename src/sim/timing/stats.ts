@@ -17,6 +17,7 @@ import type { SmStats } from './sm.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
 import type { treeletTableArea } from './treelets/treelet-queues.js';
 import { MODE_NAMES, type TreeletStats } from './treelets/treelet-stats.js';
+import { IssueUnit } from '../ptx-op.js';
 
 export interface StatMeta {
   unit: string;
@@ -36,6 +37,11 @@ export const STAT_META: Record<string, StatMeta> = {
   gpu_sim_cycle_rate: { unit: 'cycles/s', description: 'simulated cycles per wall-clock second' },
   gpu_warp_insn_rate: { unit: 'warp insts/s', description: 'warp instructions per wall-clock second' },
   gpu_sim_wall_seconds: { unit: 's', description: 'wall-clock time of the timing simulation' },
+  issue_sp_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the SP units (each holds a unit for its initiation interval, ptx_opcode_initiation_fp)' },
+  issue_int_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the INT units (movs, setp, integer ops; the SP units on a GPU without INT units)' },
+  issue_sfu_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the SFUs (transcendentals, divisions)' },
+  issue_dp_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the DP units' },
+  issue_ldst_ops: { unit: 'warp insts', description: 'memory and texture warp instructions issued to the LD/ST unit' },
   gpu_sim_truncated: { unit: 'bool', description: '1 if maxCycles stopped the simulation early' },
   L1I_total_cache_accesses: { unit: 'accesses', description: 'instruction cache line lookups' },
   L1I_total_cache_miss_rate: { unit: 'ratio', description: 'instruction cache misses / accesses' },
@@ -280,6 +286,11 @@ export function buildStats(x: StatsInput): TimingStats {
     gpu_warp_insn_rate: div(x.sm.warpInsts, x.wallSeconds),
     gpu_sim_wall_seconds: x.wallSeconds,
     gpu_sim_truncated: x.truncated ? 1 : 0,
+    issue_sp_ops: x.sm.unitOps[IssueUnit.Sp]!,
+    issue_int_ops: x.sm.unitOps[IssueUnit.Int]!,
+    issue_sfu_ops: x.sm.unitOps[IssueUnit.Sfu]!,
+    issue_dp_ops: x.sm.unitOps[IssueUnit.Dp]!,
+    issue_ldst_ops: x.sm.unitOps[IssueUnit.Mem]!,
   };
   const l1 = {
     L1I_total_cache_accesses: x.sm.icacheAccesses,

@@ -4,7 +4,7 @@ import type { Module } from '../../../src/ir/module.js';
 import { InlinedCalls, INLINED_ROOT_BASE, returnKey } from '../../../src/sim/functional/inlined-calls.js';
 import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
 import { compileProgram } from '../../../src/sim/functional/program.js';
-import { DepField } from '../../../src/sim/step-deps-layout.js';
+import { DepField, extraOpsOf } from '../../../src/sim/step-deps-layout.js';
 import { runFunctional } from '../../../src/sim/functional/launch.js';
 import type { WarpStep } from '../../../src/sim/warp-step.js';
 
@@ -63,6 +63,10 @@ test('an inlined call, its return and its parameter traffic issue no PTX; values
   // The callee: load x, mul, store x, load x, add, return; only the mul and the add issue, the add
   // after the two movs of its constant 1.0 (not loaded at the call site: first-use-loads.ts).
   t.is(counts(helper.id).reduce((a, b) => a + b, 0), 2 + 2);
+  // The add's record: it issues as the first mov (INT); the second mov and the fadd follow on their units.
+  const addPiece = p.byId.get(helper.id)!.blocks.flatMap((b) => b.pieces).find((pc) => Array.from({ length: pc.insts }, (_, i) => pc.deps[pc.deps[i]! + DepField.Count]).includes(3))!;
+  const addRec = Array.from({ length: addPiece.insts }, (_, i) => addPiece.deps[i]!).find((r) => addPiece.deps[r + DepField.Count] === 3)!;
+  t.deepEqual([0, 1, 2, 3].map((c) => extraOpsOf(addPiece.deps[addRec + DepField.Extra]!, c)), [1, 1, 0, 0], 'SP 1 (the fadd), INT 1 (the second mov)');
   // The return forwards its value (computed in the same piece) to the caller's key: the add writes it.
   const piece = p.byId.get(helper.id)!.blocks[0]!.pieces.at(-1)!;
   const keys: number[] = [];

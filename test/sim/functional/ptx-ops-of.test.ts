@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Inst, ValueId } from '../../../src/ir/inst.js';
 import type { TypeId } from '../../../src/ir/types.js';
 import { PtxOp } from '../../../src/sim/ptx-op.js';
-import { ptxSequenceOf, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
+import { ptxSequenceOf, sequenceClassCounts, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
 
 // Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable; 8: a constant float 16777216; 9: a constant float 1. Types: 10 vec3, 11 float, 12 uint.
 const v = (n: number): ValueId => n as unknown as ValueId;
@@ -82,4 +82,14 @@ test('a matrix times a vector is a dot product per row: k muls and k - 1 adds ea
 test('a payload copy around a shader call has no PTX: Vulkan-Sim\'s shaders use the caller\'s payload in place', (t) => {
   t.is(ptxSequenceOf(inst({ op: 'store', id: v(45), type: ty(11), ptr: v(7), value: v(4), payloadCopy: true }), types, false).count, 0, 'the payload is used in place');
   t.is(ptxSequenceOf(inst({ op: 'load', id: v(46), type: ty(11), ptr: v(7), payloadCopy: true }), types, false).count, 0);
+});
+
+test('a sequence\'s PTX instructions by unit class (SP, INT, SFU, DP): per component for element-wise ops, once per off-class op of a reduction', (t) => {
+  const add3 = ptxSequenceOf(inst({ op: 'binary', kind: 'add', id: v(40), type: ty(10), a: v(1), b: v(2) }), types, false);
+  t.deepEqual(sequenceClassCounts(add3, 3), [3, 0, 0, 0], 'vec3 fadd: three SP instructions');
+  const norm = ptxSequenceOf(inst({ op: 'ext', fn: 'normalize', id: v(41), type: ty(10), args: [v(1)] }), types, false);
+  t.deepEqual(sequenceClassCounts(norm, 3), [8, 0, 1, 0], 'normalize: one rsqrt on the SFU, the dot and the scale on SP');
+  t.deepEqual(sequenceClassCounts({ chain: [PtxOp.Sfu, PtxOp.FpMul, PtxOp.Sfu], count: 9 }, 3), [3, 0, 6, 0], 'vec3 pow: lg2, mul, ex2 per component');
+  t.deepEqual(sequenceClassCounts({ chain: [PtxOp.Other, PtxOp.FpMul, PtxOp.FpAdd, PtxOp.Sfu], count: 20 }, 1), [18, 1, 1, 0], 'a scalar polynomial: its mov and rcp once, the rest SP');
+  t.deepEqual(sequenceClassCounts({ chain: [PtxOp.Other], count: 0 }, 1), [0, 0, 0, 0]);
 });

@@ -50,6 +50,22 @@ test('a unit busy for its initiation interval delays the next instruction, not i
   t.is(p.execAt, first + 8, 'the SFU takes it once its dispatch register frees');
 });
 
+test('an instruction\'s further PTX instructions hold the units of their class for their initiation interval, one after another', (t) => {
+  const p = new IssuePipeline(loadConfig('rtx2060'));
+  // Four SP units at interval 2: a vec4 operation's three further fmuls take units at 11, 12, 13.
+  p.reserve(8, IssueUnit.Sp, 0, 0, regs(1), 0, 1, 2, 4, 2);
+  t.is(p.execAt, 11);
+  t.is(p.occupy(IssueUnit.Sp, p.execAt + 1, 3, 2), 14, 'each a cycle after the one before');
+  // The units are busy until 13, 14, 15 and 16: another scheduler's four take them as they free.
+  t.is(p.occupy(IssueUnit.Sp, 12, 4, 2), 16, 'from 13 on, one a cycle');
+  p.reserve(12, IssueUnit.Sp, 1, 1, regs(3), 0, 1, -1, 4, 2);
+  t.is(p.execAt, 16, 'a later instruction waits for the first unit they leave free');
+  // One SFU at interval 8: three further transcendentals start 8 cycles apart.
+  const one = new IssuePipeline(loadConfig('rtx2060', ['gpgpu_num_sfu_units=1']));
+  one.reserve(0, IssueUnit.Sfu, 0, 0, regs(1), 0, 1, -1, 100, 8);
+  t.is(one.occupy(IssueUnit.Sfu, one.execAt + 1, 3, 8), one.execAt + 24);
+});
+
 test('without a free collector unit the instruction stays in its ID_OC slot, which holds the scheduler\'s next issue to that unit', (t) => {
   const p = new IssuePipeline(loadConfig('rtx2060', ['gpgpu_operand_collector_num_units_gen=1']));
   p.reserve(0, IssueUnit.Sp, 0, 0, regs(1, 5, 9, 13), 0, 4, -1, 4, 2);

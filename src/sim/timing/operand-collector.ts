@@ -227,11 +227,9 @@ export class IssuePipeline {
       unit = -1;
       const r = cycles.find(e + latency + 1);
       if (r >= 0 && cw[r + 1]! >= this.wbWidth) continue;
+      // Of the units free by cycle e, the one free latest (the tightest fit: units free earlier stay for the further instructions of others).
       for (let k = 0; k < fus.length; k++) {
-        if (fus[k]! <= e && (r < 0 || (cw[r + fuField + (k >> 5)]! & (1 << (k & 31))) === 0)) {
-          unit = k;
-          break;
-        }
+        if (fus[k]! <= e && (r < 0 || (cw[r + fuField + (k >> 5)]! & (1 << (k & 31))) === 0) && (unit < 0 || fus[k]! > fus[unit]!)) unit = k;
       }
       if (unit >= 0) break;
     }
@@ -254,18 +252,26 @@ export class IssuePipeline {
 
   /**
    * The further PTX instructions of an issued IR instruction on unit class `u` (`n` of them, each
-   * reaching a unit one cycle after the one before, the first at cycle `from`): each takes the
-   * unit of the class free earliest for initiation interval `ii`, as GPGPU-Sim's units take each
-   * PTX instruction. Their operand collection and result buses are not modelled (they read the
-   * registers the first instruction read); what they take from the units delays later
-   * instructions. Returns the cycle the last one starts.
+   * reaching a unit one cycle after the one before, the first at cycle `from`): each holds a unit
+   * of the class for initiation interval `ii`, as GPGPU-Sim's units take each PTX instruction.
+   * Units are reserved in issue order for cycles ahead, so each takes the unit free latest by its
+   * cycle (the tightest fit; `reserve` chooses so too): taking the one free earliest would leave
+   * it idle before that cycle while an instruction reserved later could have used it, a gap that
+   * GPGPU-Sim's cycle-by-cycle units never leave (the vec4 issue microbenchmark lost a fifth of the
+   * SP units' rate to such gaps). Their operand collection and result buses are not modelled
+   * (they read the registers the first instruction read). Returns the cycle the last one starts.
    */
   occupy(u: IssueUnit, from: number, n: number, ii: number): number {
     const fus = this.fuFree[u]!;
     let t = from;
     for (let j = 0; j < n; j++, t++) {
-      let b = 0;
-      for (let k = 1; k < fus.length; k++) if (fus[k]! < fus[b]!) b = k;
+      // The unit free latest by cycle t (the tightest fit), else the one free first after it.
+      let b = -1;
+      for (let k = 0; k < fus.length; k++) if (fus[k]! <= t && (b < 0 || fus[k]! > fus[b]!)) b = k;
+      if (b < 0) {
+        b = 0;
+        for (let k = 1; k < fus.length; k++) if (fus[k]! < fus[b]!) b = k;
+      }
       const start = fus[b]! > t ? fus[b]! : t;
       fus[b] = start + ii;
       t = start;

@@ -52,14 +52,15 @@ test('a unit busy for its initiation interval delays the next instruction, not i
 
 test('an instruction\'s further PTX instructions hold the units of their class for their initiation interval, one after another', (t) => {
   const p = new IssuePipeline(loadConfig('rtx2060'));
-  // Four SP units at interval 2: a vec4 operation's three further fmuls take units at 11, 12, 13.
+  // Four SP units at interval 2. A vec4 operation's first fmul takes a unit at 11 (busy until 13);
+  // its three further fmuls start at 12, 13 (that unit again: the tightest fit) and 14.
   p.reserve(8, IssueUnit.Sp, 0, 0, regs(1), 0, 1, 2, 4, 2);
   t.is(p.execAt, 11);
   t.is(p.occupy(IssueUnit.Sp, p.execAt + 1, 3, 2), 14, 'each a cycle after the one before');
-  // The units are busy until 13, 14, 15 and 16: another scheduler's four take them as they free.
-  t.is(p.occupy(IssueUnit.Sp, 12, 4, 2), 16, 'from 13 on, one a cycle');
+  // Another scheduler's four, reserved later but from cycle 12, fill the two units left idle first.
+  t.is(p.occupy(IssueUnit.Sp, 12, 4, 2), 15, 'one a cycle from 12: no unit was held idle ahead of them');
   p.reserve(12, IssueUnit.Sp, 1, 1, regs(3), 0, 1, -1, 4, 2);
-  t.is(p.execAt, 16, 'a later instruction waits for the first unit they leave free');
+  t.is(p.execAt, 15, 'a later instruction waits for the first unit they leave free');
   // One SFU at interval 8: three further transcendentals start 8 cycles apart.
   const one = new IssuePipeline(loadConfig('rtx2060', ['gpgpu_num_sfu_units=1']));
   one.reserve(0, IssueUnit.Sfu, 0, 0, regs(1), 0, 1, -1, 100, 8);

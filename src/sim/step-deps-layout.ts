@@ -22,7 +22,11 @@
  *   [Regs, XSrc)    its source registers
  *   [XSrc, WKeys)   the cross-step keys it reads: SSA value ids defined before the piece, and
  *                   promoted variables not stored in the piece before it, as 2^30 + their first slot
- *   [WKeys, End)    the keys it writes: its result's id, and the promoted variables stored from it
+ *   [WKeys, PhiKeys) the keys it writes: its result's id, and the promoted variables stored from it
+ *   [PhiKeys, End)  the keys its block's phi movs write (the first instruction of a block's first
+ *                   piece): the phis' values and the promoted variables NIR has phis for, written
+ *                   back a mov's latency after it issues (translate_phi's movs, which read their
+ *                   sources among its XSrc)
  *
  * Values from earlier steps are not among the in-step producers: the cross-step register table
  * (timing/register-table.ts) answers for them.
@@ -41,9 +45,10 @@ export const enum DepField {
   Regs = 5,
   XSrc = 6,
   WKeys = 7,
-  End = 8,
-  Extra = 9,
-  Header = 10,
+  PhiKeys = 8,
+  End = 9,
+  Extra = 10,
+  Header = 11,
 }
 
 /** The unit classes of `DepField.Extra`, in its byte order (ptx-op.ts IssueUnit Sp, Int, Sfu, Dp). */
@@ -75,13 +80,15 @@ export interface InstDeps {
   regs: readonly number[];
   xsrc: readonly number[];
   wkeys: readonly number[];
+  /** Keys its block's phi movs write (absent: none). */
+  phiKeys?: readonly number[];
 }
 
 /** Packs the instructions' entries into the records of one piece. */
 export function packStepDeps(insts: readonly InstDeps[]): StepDeps {
   const n = insts.length;
   let size = n;
-  for (const d of insts) size += DepField.Header + d.deps.length + d.chain.length + d.regs.length + d.xsrc.length + d.wkeys.length;
+  for (const d of insts) size += DepField.Header + d.deps.length + d.chain.length + d.regs.length + d.xsrc.length + d.wkeys.length + (d.phiKeys?.length ?? 0);
   const out = new Int32Array(size);
   let at = n;
   insts.forEach((d, i) => {
@@ -93,7 +100,7 @@ export function packStepDeps(insts: readonly InstDeps[]): StepDeps {
     out[r + DepField.Extra] = packExtraOps(d.extra ?? []);
     at = r + DepField.Header;
     const lists: [DepField, readonly number[]][] = [
-      [DepField.Deps, d.deps], [DepField.Chain, d.chain], [DepField.Regs, d.regs], [DepField.XSrc, d.xsrc], [DepField.WKeys, d.wkeys],
+      [DepField.Deps, d.deps], [DepField.Chain, d.chain], [DepField.Regs, d.regs], [DepField.XSrc, d.xsrc], [DepField.WKeys, d.wkeys], [DepField.PhiKeys, d.phiKeys ?? []],
     ];
     for (const [field, list] of lists) {
       out[r + field] = at;

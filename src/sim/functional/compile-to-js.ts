@@ -49,7 +49,7 @@ import { vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { FirstUseLoads } from './first-use-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
-import { variablePhis, type VariableAccess } from './variable-phis.js';
+import { type BlockPhis, variablePhis, type VariableAccess } from './variable-phis.js';
 import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
 import type { TracePtx } from './trace-ray-ptx.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
@@ -87,13 +87,15 @@ export class FunctionCompiler {
   /** The same for buffer descriptors (first-use-loads.ts). */
   private descriptorLoads: ReadonlyMap<Inst, number> = new Map();
   /** Scalar phis NIR's lower_vars_to_ssa puts in each block for our register variables (variable-phis.ts). */
-  private varPhis = new Map<BlockId, number>();
+  private varPhis = new Map<BlockId, BlockPhis>();
   /** Loops NIR unrolls, and the instructions unrolling removes (unrolled-loops.ts). */
   private unrolled: UnrolledLoops = { removed: new Set(), headers: new Set(), next: new Map(), entered: new Map() };
   /** The instruction defining each value of the function. */
   private readonly defOf = new Map<ValueId, Inst>();
   /** Movs the piece being emitted is charged before its first instruction: its block's phis (first piece), the shader's prologue (entry). */
   private pieceVarPhis = 0;
+  /** The promoted variables (roots) its block's phi movs carry (first piece). */
+  private pieceVarPhiRoots: readonly number[] = [];
   private nextSlot = 0;
 
   constructor(
@@ -268,7 +270,9 @@ export class FunctionCompiler {
         cum += p.insts.filter(countsAsInstruction).length;
         this.cumThroughPiece = cum;
         this.countedIndex = new Map(b.insts.filter(countsAsInstruction).map((x, i) => [x.id, i]));
-        this.pieceVarPhis = pi === 0 ? this.varPhis.get(b.id) ?? 0 : 0;
+        const bp = pi === 0 ? this.varPhis.get(b.id) : undefined;
+        this.pieceVarPhis = bp?.count ?? 0;
+        this.pieceVarPhiRoots = bp === undefined ? [] : bp.variables.map((v) => this.variableRoot(v)).filter((r) => r >= 0);
         if (pi === 0 && b === fn.blocks[0]) this.pieceVarPhis += this.tracePtx.prologue(fn);
         const piece = this.emitPiece(b, blocks[pos]!, p, `f${fn.id}_b${b.id}_${pi}`);
         for (const inst of p.insts) {
@@ -357,6 +361,11 @@ export class FunctionCompiler {
     if (base === undefined || pointee === undefined) return undefined;
     // An argument temporary or pointer parameter: by component through itself, any through an access chain.
     return { variable: -1 - base, size: this.layout.leavesOf(pointee).length, first: base === inst.ptr ? 0 : undefined, count };
+  }
+
+  /** The promoted root (promotedRoot's numbering) of a variable as variableAccess names it, -1 for none. */
+  private variableRoot(variable: number): number {
+    return variable >= 0 ? variable : this.inlined.inlinedRoot((-1 - variable) as ValueId);
   }
 
   /** The register-table key a value from an earlier step is read under: an inlined call's result, its callee's return key. */
@@ -559,6 +568,9 @@ export class FunctionCompiler {
         vectorMoves: (inst) => vectorMovesOf(inst, this.operandTypes, (v) => this.defOf.get(v)?.op, this.promotedRoot(inst) >= 0),
         countOverride: (inst) => this.tracePtx.countOf(inst, b),
         keyOf: (v) => this.crossKeyOf(v),
+      }, {
+        variables: this.pieceVarPhiRoots,
+        phis: p.insts.flatMap((x) => (x.op === 'phi' ? [{ id: x.id as ValueId, incoming: x.incoming.map((e) => e.value) }] : [])),
       }),
       memSites,
       end,

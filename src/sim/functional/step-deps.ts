@@ -25,7 +25,7 @@ import { IssueUnit, PtxOp, ptxUnitOf } from '../ptx-op.js';
 export function stepDeps(
   counted: readonly Inst[], types: OperandTypes,
   isRegister: (v: ValueId) => boolean, promotedRoot: (inst: Inst) => number, phis: number,
-  nir: NirShaping = NO_SHAPING,
+  nir: NirShaping = NO_SHAPING, phiValues: BlockPhiValues = NO_PHI_VALUES,
 ): StepDeps {
   const n = counted.length;
   /** SSA value -> the issuing instructions of the piece its value comes from. */
@@ -133,6 +133,20 @@ export function stepDeps(
   // Out of SSA, each phi of the block is a mov the predecessor executes before branching here (translate_phi).
   if (n > 0 && phis > 0) {
     const first = insts[0]!;
+    // The movs read their sources (the first instruction waits for them, as the warp waits at each
+    // mov in Vulkan-Sim) and write the phis' values (DepField.PhiKeys).
+    const reads = new Set(first.xsrc);
+    const writes = new Set<number>();
+    for (const root of phiValues.variables) {
+      reads.add(PROMOTED_KEY + root);
+      writes.add(PROMOTED_KEY + root);
+    }
+    for (const phi of phiValues.phis) {
+      for (const v of phi.incoming) for (const k of crossKeysOf(v)) reads.add(k);
+      if (isRegister(phi.id)) writes.add(nir.keyOf(phi.id));
+    }
+    first.xsrc = [...reads];
+    first.phiKeys = [...writes];
     const extra = [...(first.extra ?? [0, 0, 0, 0])];
     extra[IssueUnit.Int] = extra[IssueUnit.Int]! + (first.count > 0 ? phis : phis - 1);
     first.extra = extra;
@@ -172,6 +186,17 @@ function extraOps(inst: Inst, seq: { chain: readonly PtxOp[]; count: number }, c
   if (first < 4 && perClass[first]! > 0) perClass[first]!--;
   return perClass;
 }
+
+/**
+ * The values a block's phi movs carry, for its first piece: the register-promoted variables NIR
+ * has phis for (variable-phis.ts; their roots) and the IR's own phis (their ids and incoming values).
+ */
+export interface BlockPhiValues {
+  variables: readonly number[];
+  phis: readonly { id: ValueId; incoming: readonly ValueId[] }[];
+}
+
+const NO_PHI_VALUES: BlockPhiValues = { variables: [], phis: [] };
 
 /** What lavapipe's NIR passes do to a piece's instructions before Vulkan-Sim's translator sees them. */
 export interface NirShaping {

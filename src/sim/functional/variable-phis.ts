@@ -28,9 +28,17 @@ export interface VariableAccess {
   count: number;
 }
 
+/** A block's phis: how many scalar phis, and the variables they are components of. */
+export interface BlockPhis {
+  count: number;
+  variables: number[];
+}
+
 /** Scalar phis per block of `fn`; `access(inst)`: the variable access a load or store is, if any. */
-export function variablePhis(fn: Function, cfg: Cfg, dom: DomTree, access: (inst: Inst) => VariableAccess | undefined): Map<BlockId, number> {
+export function variablePhis(fn: Function, cfg: Cfg, dom: DomTree, access: (inst: Inst) => VariableAccess | undefined): Map<BlockId, BlockPhis> {
   const base = new Map<number, number>();
+  /** The variable of each scalar component (leaf). */
+  const variableOf: number[] = [];
   let leaves = 0;
   const blocks = cfg.rpo;
   const index = new Map(blocks.map((b, i) => [b, i]));
@@ -46,6 +54,7 @@ export function variablePhis(fn: Function, cfg: Cfg, dom: DomTree, access: (inst
       if (a === undefined) continue;
       if (!base.has(a.variable)) {
         base.set(a.variable, leaves);
+        for (let k = 0; k < a.size; k++) variableOf.push(a.variable);
         leaves += a.size;
       }
       const b0 = base.get(a.variable)!;
@@ -93,7 +102,7 @@ export function variablePhis(fn: Function, cfg: Cfg, dom: DomTree, access: (inst
       defBlocks.get(k)!.push(i);
     }
   });
-  const phis = new Map<BlockId, number>();
+  const phis = new Map<BlockId, BlockPhis>();
   for (const [k, from] of defBlocks) {
     const placed = new Set<number>();
     const work = [...from];
@@ -108,7 +117,10 @@ export function variablePhis(fn: Function, cfg: Cfg, dom: DomTree, access: (inst
     }
     for (const fi of placed) {
       if ((liveIn[fi]![k >>> 5]! & (1 << (k & 31))) === 0) continue;
-      phis.set(blocks[fi]!, (phis.get(blocks[fi]!) ?? 0) + 1);
+      const at = phis.get(blocks[fi]!) ?? { count: 0, variables: [] };
+      at.count++;
+      if (!at.variables.includes(variableOf[k]!)) at.variables.push(variableOf[k]!);
+      phis.set(blocks[fi]!, at);
     }
   }
   return phis;

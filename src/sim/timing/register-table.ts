@@ -41,7 +41,18 @@ export class RegisterTable {
   /** Instruction i issued: what it writes is written back at `done` (Infinity for a load, until `settle`). */
   written(slot: number, deps: StepDeps, i: number, done: number): void {
     const r = deps[i]!;
-    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.PhiKeys]!; k < end; k++) {
+      const key = deps[k]!;
+      const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
+      this.table[e] = key + 1;
+      this.table[e + 1] = done;
+    }
+  }
+
+  /** Instruction i's block's phi movs issued: the keys they write are written back at `done`. */
+  phisWritten(slot: number, deps: StepDeps, i: number, done: number): void {
+    const r = deps[i]!;
+    for (let k = deps[r + DepField.PhiKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
       const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       this.table[e] = key + 1;
@@ -52,7 +63,7 @@ export class RegisterTable {
   /** Load instruction i's data is back: what it writes is written back at `done`, unless written since. */
   settle(slot: number, deps: StepDeps, i: number, done: number): void {
     const r = deps[i]!;
-    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.PhiKeys]!; k < end; k++) {
       const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       if (this.table[e] === key + 1 && this.table[e + 1] === Infinity) this.table[e + 1] = done;

@@ -176,6 +176,8 @@ export class Sm implements MemClient, CtaSlots {
   private readonly pipe: IssuePipeline;
   /** The unit class each PTX op issues to on this config (INT ops on the SP units without INT units, DP on the SFU units without DP units). */
   private readonly unitOfPtx: Uint8Array;
+  /** Cycles from a mov's issue to its writeback (a phi mov's value: translate_phi). */
+  private readonly movDone: number;
   /** The unit and initiation interval of each class of DepField.Extra (SP, INT, SFU, DP) on this GPU. */
   private readonly unitOfClass: Uint8Array;
   private readonly iiOfClass: Int32Array;
@@ -212,6 +214,7 @@ export class Sm implements MemClient, CtaSlots {
     this.instIdx = new Int32Array(nc);
     this.nextIssueAt = new Float64Array(nc);
     this.pipe = new IssuePipeline(cfg);
+    this.movDone = cfg.ptxLatency[PtxOp.Other]! + this.pipe.depth;
     // Longest issue-to-result time of one instruction, but for double precision, which no ray tracing shader uses.
     const longest = Math.max(...cfg.opLatency, ...cfg.ptxLatency.filter((_, k) => k < PtxOp.DpAdd || k > PtxOp.DpDiv)) + this.pipe.depth;
     this.scoreboard = new InstructionScoreboard(nc, longest);
@@ -591,7 +594,7 @@ export class Sm implements MemClient, CtaSlots {
       const lanes = this.stepLanes[c]!;
       while (i < insts && deps[deps[i]! + DepField.Count] === 0) {
         const rec = deps[i]!;
-        if (deps[rec + DepField.WKeys]! < deps[rec + DepField.End]!) {
+        if (deps[rec + DepField.WKeys]! < deps[rec + DepField.PhiKeys]!) {
           // A forwarding entry (step-deps.ts): its keys are ready when its earlier-step values are;
           // a value still on its way from memory holds the warp here until it is back (onResponse).
           const ready = this.regs.readyAt(slot, deps, i);
@@ -693,7 +696,11 @@ export class Sm implements MemClient, CtaSlots {
     if (done > this.readyAt[c]!) this.readyAt[c] = done;
     // A load's readers wait for its data (settled by onResponse).
     const loads = this.lsu.loadSlot >= 0;
-    if (deps !== undefined) this.regs.written(slot, deps, i, loads ? Infinity : done);
+    if (deps !== undefined) {
+      this.regs.written(slot, deps, i, loads ? Infinity : done);
+      // Its block's phi movs (issued with it, each after its source: their sources are among its XSrc) write their values a mov's latency on.
+      if (deps[rec + DepField.PhiKeys]! < deps[rec + DepField.End]!) this.regs.phisWritten(slot, deps, i, now + this.movDone);
+    }
     this.scoreboard.issued(c, i, loads ? Infinity : done);
     this.nextIssueAt[c] = now + Math.max(1, count);
     if (count > 1) this.schedBusyUntil[sched] = now + count;

@@ -6,7 +6,7 @@ import { dominatorTree } from '../../../src/ir/dominators.js';
 import { promotableVariables } from '../../../src/sim/functional/promoted-vars.js';
 import { variablePhis } from '../../../src/sim/functional/variable-phis.js';
 
-function phisOf(src: string): { total: number } {
+function phisOf(src: string): { total: number; variables: number } {
   const r = compileGlsl('k.comp', src);
   if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
   const m: Module = r.module;
@@ -18,7 +18,7 @@ function phisOf(src: string): { total: number } {
     if (inst.op !== 'load' && inst.op !== 'store') return undefined;
     return promoted.has(inst.ptr) ? { variable: inst.ptr, size: 1, first: 0, count: 1 } : undefined;
   });
-  return { total: [...phis.values()].reduce((a, b) => a + b, 0) };
+  return { total: [...phis.values()].reduce((a, b) => a + b.count, 0), variables: [...phis.values()].reduce((a, b) => a + b.variables.length, 0) };
 }
 
 const HEAD = `#version 460
@@ -46,4 +46,5 @@ void main() {
 }`);
   // s and i at the loop header, nothing at the exit (only the header reaches it).
   t.is(p.total, 2);
+  t.is(p.variables, 2, 'each phi names its variable');
 });

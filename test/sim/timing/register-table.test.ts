@@ -21,3 +21,13 @@ test('a later step reads a register written back at its cycle; a load until it s
   r.clear(0);
   t.is(r.readyAt(0, deps, 1), 0);
 });
+
+test('a block\'s phi movs write their keys at their own time, apart from what its first instruction writes', (t) => {
+  const d = packStepDeps([{ ptx: 0, count: 3, dst: -1, deps: [], chain: [], regs: [], xsrc: [2 ** 30 + 3], wkeys: [5], phiKeys: [2 ** 30 + 3, 50] }, inst([2 ** 30 + 3, 50], [])]);
+  const r = new RegisterTable(1);
+  r.written(0, d, 0, Infinity);
+  r.phisWritten(0, d, 0, 12);
+  t.is(r.readyAt(0, d, 1), 12, 'the phis\' values are back a mov\'s latency after issue, though the instruction itself is a load still out');
+  r.settle(0, d, 0, 90);
+  t.is(r.readyAt(0, d, 1), 12, 'its load settling does not move them');
+});

@@ -173,9 +173,8 @@ function movsAfterFirst(count: number): number[] {
 /**
  * The PTX instructions after the first of an instruction issuing `count` in all, by unit class
  * (DepField.Extra): an ALU instruction's sequence by class (sequenceClassCounts, over its result's
- * `components`) plus `movs`
- * INT-class movs before it, less the first (`firstPtx`, whose unit the issue stage reserves);
- * anything else's are all INT-class.
+ * `components`) plus `movs` INT-class movs before it, less the first (`firstPtx`, whose unit the
+ * issue stage reserves); anything else's are all INT-class.
  */
 function extraOps(inst: Inst, seq: { chain: readonly PtxOp[]; count: number }, components: number, movs: number, firstPtx: number, count: number): number[] {
   if (count <= 1) return [0, 0, 0, 0];
@@ -183,7 +182,7 @@ function extraOps(inst: Inst, seq: { chain: readonly PtxOp[]; count: number }, c
   const perClass = sequenceClassCounts(seq, components);
   perClass[IssueUnit.Int] = perClass[IssueUnit.Int]! + movs;
   const first = ptxUnitOf(firstPtx as PtxOp);
-  if (first < 4 && perClass[first]! > 0) perClass[first]!--;
+  if (perClass[first]! > 0) perClass[first]!--;
   return perClass;
 }
 

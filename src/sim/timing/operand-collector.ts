@@ -265,13 +265,15 @@ export class IssuePipeline {
     const fus = this.fuFree[u]!;
     let t = from;
     for (let j = 0; j < n; j++, t++) {
-      // The unit free latest by cycle t (the tightest fit), else the one free first after it.
-      let b = -1;
-      for (let k = 0; k < fus.length; k++) if (fus[k]! <= t && (b < 0 || fus[k]! > fus[b]!)) b = k;
-      if (b < 0) {
-        b = 0;
-        for (let k = 1; k < fus.length; k++) if (fus[k]! < fus[b]!) b = k;
+      // The unit free latest by cycle t (the tightest fit), else the one free first after it: one scan for both.
+      let fit = -1;
+      let first = 0;
+      for (let k = 0; k < fus.length; k++) {
+        const f = fus[k]!;
+        if (f <= t && (fit < 0 || f > fus[fit]!)) fit = k;
+        if (f < fus[first]!) first = k;
       }
+      const b = fit >= 0 ? fit : first;
       const start = fus[b]! > t ? fus[b]! : t;
       fus[b] = start + ii;
       t = start;

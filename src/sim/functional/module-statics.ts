@@ -9,7 +9,7 @@
  * 8-byte aligned offsets; `privateGlobalBytes` is where call frames start.
  */
 import type { FloatModel } from './float-model.js';
-import { isRtStateStorage, RT_STATE_ALLOC_BYTES } from './rt-state-storage.js';
+import { isRtStateStorage, RT_STATE_ALLOC_BYTES, vulkanSimBlocks } from './rt-state-storage.js';
 import type { ValueId } from '../../ir/inst.js';
 import { operands } from '../../ir/inst.js';
 import type { Constant, Global, Module } from '../../ir/module.js';
@@ -37,6 +37,8 @@ export class ModuleStatics {
   /** Byte offset in private memory of each private-class global, by global position. */
   readonly privateOffset = new Map<number, number>();
   readonly privateGlobalBytes: number;
+  /** Per 256-byte block of private memory, the block of Vulkan-Sim's per-thread allocation it stands for (`vulkanSimBlocks`). */
+  readonly rtStateBlocks: Int32Array;
   /** Byte offset of each workgroup (shared) global in its workgroup's region, by global position. */
   readonly workgroupOffset = new Map<number, number>();
   readonly workgroupBytes: number;
@@ -73,6 +75,14 @@ export class ModuleStatics {
       off += Math.max(4, this.layout.sizeOf(pointee));
     });
     this.privateGlobalBytes = alignUp(off, 8);
+    this.rtStateBlocks = vulkanSimBlocks(
+      m.globals.flatMap((g, index) => {
+        const offset = this.privateOffset.get(index);
+        if (offset === undefined || !isRtStateStorage(g.storage) || g.storage === 'hitAttribute') return [];
+        return [{ name: g.name, offset, bytes: Math.max(4, this.layout.sizeOf(this.pointee(g))) }];
+      }),
+      this.privateGlobalBytes,
+    );
     this.workgroupBytes = alignUp(wg, 16);
     for (const f of m.functions) {
       for (const b of f.blocks) {

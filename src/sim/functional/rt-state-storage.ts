@@ -19,3 +19,40 @@ export const RT_STATE_ALLOC_BYTES = 256;
 export function isRtStateStorage(s: StorageClass): boolean {
   return s === 'rayPayload' || s === 'incomingRayPayload' || s === 'hitAttribute' || s === 'callableData' || s === 'incomingCallableData';
 }
+
+/** A per-thread ray tracing variable in private memory: its name, byte offset (block-aligned) and size. */
+export interface RtStateVariable {
+  name: string;
+  offset: number;
+  bytes: number;
+}
+
+/**
+ * The 256-byte block of Vulkan-Sim's per-thread state that each block of private memory stands
+ * for: itself, except that a variable with the name and size of an earlier one gets the earlier
+ * one's blocks. Vulkan-Sim finds a thread's variable by name (vulkan_rt_thread_data.h
+ * `get_variable_decleration_entry`, called by `rt_alloc_mem` at every `decl_var`), so the raygen
+ * shader's `rayPayloadEXT Ray` and every hit or miss shader's `rayPayloadInEXT Ray` are one
+ * allocation; that is how it passes a payload (`translate_trace_ray` drops the payload operand).
+ * The functional model keeps each shader's variable apart (a recursive trace must not clobber its
+ * caller's incoming payload); the timing model addresses them through this table
+ * (gpgpu_rt_thread_state per_thread). Hit attributes share one area already (offset 0); unnamed
+ * variables stay apart.
+ */
+export function vulkanSimBlocks(vars: readonly RtStateVariable[], privateBytes: number): Int32Array {
+  const blocks = Int32Array.from({ length: Math.ceil(privateBytes / RT_STATE_ALLOC_BYTES) }, (_, i) => i);
+  const first = new Map<string, RtStateVariable>();
+  for (const v of vars) {
+    if (v.name === '') continue;
+    const key = `${v.name}/${v.bytes}`;
+    const was = first.get(key);
+    if (was === undefined) {
+      first.set(key, v);
+      continue;
+    }
+    const from = Math.floor(v.offset / RT_STATE_ALLOC_BYTES);
+    const to = Math.floor(was.offset / RT_STATE_ALLOC_BYTES);
+    for (let k = 0; k < Math.ceil(v.bytes / RT_STATE_ALLOC_BYTES); k++) blocks[from + k] = to + k;
+  }
+  return blocks;
+}

@@ -63,6 +63,8 @@ export interface SimulateOptions {
    * gpgpu_registers_per_thread (the paper's ptxas count).
    */
   liveRegisters?: number;
+  /** Per 256-byte block of a thread's private memory, the block of Vulkan-Sim's allocation it stands for (ModuleStatics.rtStateBlocks; default: each its own). */
+  rtStateBlocks?: Int32Array;
 }
 
 export class Gpu {
@@ -75,7 +77,7 @@ export class Gpu {
   /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
   readonly virt: RayVirtualization | null;
 
-  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number) {
+  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number, rtStateBlocks?: Int32Array) {
     // Live values beyond the thread's register allocation would be spilled by the compiler, not saved.
     const saved = cfg.treelet.savedRegisters ||
       (liveRegisters !== undefined && liveRegisters > 0 ? Math.min(liveRegisters, cfg.registersPerThread) : cfg.registersPerThread);
@@ -96,7 +98,7 @@ export class Gpu {
       this.replyNet = new FlitCrossbar(subs, cfg.numSms, icntLatency, cfg.icnt.flitBytes, cfg.icnt.bufferPackets);
     }
     this.partitions = Array.from({ length: cfg.numMemChannels }, (_, c) => new MemoryPartition(cfg, c, this.map, this.memLatency));
-    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}), hitStoreHeap: new DeviceHeap(RT_HIT_STORE_BASE) };
+    const mech = { ...(treelets ? { treelets } : {}), ...(this.virt ? { virt: this.virt } : {}), ...(rtStateBlocks ? { rtStateBlocks } : {}), hitStoreHeap: new DeviceHeap(RT_HIT_STORE_BASE) };
     this.sms = Array.from({ length: cfg.numSms }, (_, i) => new Sm(cfg, i, this.map, mech));
     this.ejection = new ReplyEjection(cfg.numSms, cfg.ejection.clusterBuffer, cfg.ejection.ldstResponseBuffer, fillPortCycles(cfg.l1d), this.memLatency);
     this.partitionWake = new Float64Array(this.partitions.length);
@@ -213,7 +215,7 @@ export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
     );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
-  const gpu = new Gpu(config, opts.treelets, opts.liveRegisters);
+  const gpu = new Gpu(config, opts.treelets, opts.liveRegisters, opts.rtStateBlocks);
   if (opts.timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(opts.timeline.forSm(s.id));
   return gpu;
 }

@@ -83,6 +83,8 @@ export class LoadStoreUnit {
     private readonly client: MemClient,
     contexts: number,
     private readonly counters: LdstCounters,
+    /** Per private block, the block of Vulkan-Sim's allocation it stands for (undefined: each its own). */
+    private readonly rtStateBlocks?: Int32Array,
   ) {
     this.l1Pipe = new L1LatencyQueue(cfg.l1Banks.count, cfg.l1Latency);
     this.bankUnitLog2 = Math.log2(cfg.l1Banks.interleaveBytes);
@@ -175,7 +177,7 @@ export class LoadStoreUnit {
       const perThread = a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread';
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
       q.setAccess(kind, ls >= 0 ? ls : c * LOAD_SLOTS, a.space === 'local' || (a.space === 'rtState' && !perThread));
-      if (perThread) perThreadRequests(a, q);
+      if (perThread) perThreadRequests(a, q, this.rtStateBlocks);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
       if (kind === ReqKind.Load) loadLanes += popcount(a.laneMask);

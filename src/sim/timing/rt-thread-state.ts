@@ -50,15 +50,19 @@ export function perThreadRequestCount(access: MemAccess): number {
 /**
  * Appends the `per_thread` requests of one rtState access, word by word, every active lane for
  * each word: Vulkan-Sim's NIR-to-PTX scalarises a vector load or store into one 32-bit instruction
- * per component, each of which makes one request per active lane, in lane order.
+ * per component, each of which makes one request per active lane, in lane order. `blocks` gives,
+ * per 256-byte block of private memory, the block of the Vulkan-Sim allocation it stands for
+ * (ModuleStatics.rtStateBlocks: same-named variables of different shaders are one allocation).
  */
-export function perThreadRequests(access: MemAccess, out: LineRequestSink): void {
+export function perThreadRequests(access: MemAccess, out: LineRequestSink, blocks?: Int32Array): void {
   const words = Math.max(1, Math.ceil(access.size / 4));
   for (let k = 0; k < words; k++) {
     for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
       const lane = 31 - Math.clz32(m & -m);
       const { warp, word } = decodeLocalAddress(access.addresses[lane]!);
-      const offset = (word + k) * 4;
+      let offset = (word + k) * 4;
+      const b = Math.floor(offset / RT_STATE_BLOCK_BYTES);
+      if (blocks !== undefined && b < blocks.length) offset += (blocks[b]! - b) * RT_STATE_BLOCK_BYTES;
       const inBlock = offset % RT_STATE_BLOCK_BYTES;
       const a = perThreadAddress(warp, lane, offset);
       // Blocks are 256-byte aligned, so the line is the block start or its second half.

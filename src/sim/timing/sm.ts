@@ -67,6 +67,8 @@ export interface SmMechanisms {
   virt?: RayVirtualization;
   /** The GPU's device heap, which the RT units' hit stores allocate from (an SM built alone gets its own). */
   hitStoreHeap?: DeviceHeap;
+  /** Per private block, the block of Vulkan-Sim's per-thread allocation (gpgpu_rt_thread_state per_thread; rt-thread-state.ts). */
+  rtStateBlocks?: Int32Array;
 }
 
 /** What the timing model needs from the functional core. */
@@ -252,7 +254,7 @@ export class Sm implements MemClient, CtaSlots {
     }, id, mech.treelets);
     this.wake = new IssueWake(cfg.schedulersPerSm, this.rt);
     this.icache = new Cache(cfg.il1);
-    this.lsu = new LoadStoreUnit(cfg, this.l1, this, nc, this.stats);
+    this.lsu = new LoadStoreUnit(cfg, this.l1, this, nc, this.stats, mech.rtStateBlocks);
   }
 
   get residentWarps(): number {

@@ -30,3 +30,13 @@ test('the lanes of a warp own consecutive 256-byte blocks for each block of thei
   t.is(perThreadAddress(0, 1, 0) - perThreadAddress(0, 0, 0), RT_STATE_BLOCK_BYTES);
   t.is(perThreadAddress(0, 0, RT_STATE_BLOCK_BYTES) - perThreadAddress(0, 0, 0), 32 * RT_STATE_BLOCK_BYTES);
 });
+
+test('with a block table, an access goes to the block of the allocation its variable stands for', (t) => {
+  const lines: number[] = [];
+  // Word 70 is in block 1 (words 64-127); the table sends block 1 to block 0.
+  perThreadRequests(access([4], 70, 4), { pushLine: (line) => lines.push(line) }, Int32Array.from([0, 0, 2]));
+  t.deepEqual(lines, [perThreadAddress(3, 4, 6 * 4) - ((6 * 4) % 128)]);
+  const apart: number[] = [];
+  perThreadRequests(access([4], 70, 4), { pushLine: (line) => apart.push(line) });
+  t.deepEqual(apart, [perThreadAddress(3, 4, 70 * 4) - ((70 * 4) % 128)]);
+});

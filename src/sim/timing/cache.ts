@@ -127,8 +127,15 @@ export class Cache {
   private readonly sectored: boolean;
   /** Per frame: sectors filled from below (readable). */
   private readonly filled: Uint8Array;
-  /** Per frame: words written here (a sector whose 8 words are all written is readable too). */
+  /** Per frame: words written here (the line holds data while any are). */
   private readonly written: Uint32Array;
+  /**
+   * Per frame: sectors that one write covered whole, readable without a fetch (GPGPU-Sim
+   * `wr_miss_wa_lazy_fetch_on_read` sets a sector readable only when that write's byte mask is the
+   * whole atom; partial writes do not add up, so a sector written word by word stays unreadable
+   * until a read fetches it).
+   */
+  private readonly wholeWritten: Uint8Array;
   /** Per-set recency list over frames: head = most recent, tail = victim (invalid frames sit at the tail). */
   private readonly prev: Int32Array;
   private readonly next: Int32Array;
@@ -175,6 +182,7 @@ export class Cache {
     this.sectored = geometry.sectored && geometry.lineBytes === 128;
     this.filled = new Uint8Array(frames);
     this.written = new Uint32Array(frames);
+    this.wholeWritten = new Uint8Array(frames);
     this.prev = new Int32Array(frames);
     this.next = new Int32Array(frames);
     this.head = new Int32Array(this.sets);
@@ -243,7 +251,7 @@ export class Cache {
 
   /**
    * Sector-aware lookup of the words an access needs (GPGPU-Sim tag_array::probe): Hit when the
-   * line is here and every sector touched is readable (filled, or all 8 of its words written),
+   * line is here and every sector touched is readable (filled, or written whole by one write),
    * MissSector when the line is here but a touched sector is not, else the line's miss kind.
    * Updates recency when the line is here. Non-sectored caches look at whole lines.
    */
@@ -257,9 +265,7 @@ export class Cache {
   }
 
   private readable(f: number): number {
-    const w = this.written[f]!;
-    return this.filled[f]! | ((w & 0xff) === 0xff ? 1 : 0) | ((w & 0xff00) === 0xff00 ? 2 : 0)
-      | ((w & 0xff0000) === 0xff0000 ? 4 : 0) | ((w >>> 24) === 0xff ? 8 : 0);
+    return this.filled[f]! | this.wholeWritten[f]!;
   }
 
   /** Sectors of `words` this line lacks (all of them when the line is absent). */
@@ -281,6 +287,8 @@ export class Cache {
   writeWords(line: number, words: number): Eviction | undefined {
     const f = this.allocate(line, this.sectorMask(words));
     this.written[f]! |= words;
+    this.wholeWritten[f]! |= ((words & 0xff) === 0xff ? 1 : 0) | ((words & 0xff00) === 0xff00 ? 2 : 0)
+      | ((words & 0xff0000) === 0xff0000 ? 4 : 0) | ((words >>> 24) === 0xff ? 8 : 0);
     if (!this.sectored) this.filled[f] = 0xf;
     return this.evicted;
   }
@@ -297,6 +305,7 @@ export class Cache {
     this.filled[f]! &= ~s;
     this.dirty[f]! &= ~s;
     this.written[f] = (this.written[f]! & ~wordsOfSectors(s)) >>> 0;
+    this.wholeWritten[f]! &= ~s;
     if (this.filled[f] === 0 && this.written[f] === 0) this.invalidate(line);
   }
 
@@ -323,6 +332,7 @@ export class Cache {
     this.dirty[f] = 0;
     this.filled[f] = 0;
     this.written[f] = 0;
+    this.wholeWritten[f] = 0;
     const set = this.setOfFrame(f);
     // Move the frame to the tail (next victim).
     if (this.tail[set] !== f) {
@@ -366,6 +376,7 @@ export class Cache {
     this.dirty[victim] = dirtySectors;
     this.filled[victim] = this.sectored ? 0 : 0xf;
     this.written[victim] = 0;
+    this.wholeWritten[victim] = 0;
     this.frameOf.set(line, victim);
     // Both LRU and FIFO insert at the most-recent end; only LRU moves a line again on a hit.
     this.touch(set, victim);

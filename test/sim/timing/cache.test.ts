@@ -72,3 +72,15 @@ test('a fully associative cache holds exactly its capacity under LRU', (t) => {
 test('lines below the 32-byte sector are refused as a configuration error', (t) => {
   t.throws(() => new Cache(geo('N:2:16:2,L:B:m:N:L,A:8:4,4')), { message: /at least 32 bytes/ });
 });
+
+test('lazy fetch-on-read: a sector written whole by one write is readable; written word by word it stays a SECTOR_MISS until a read fills it (wr_miss_wa_lazy_fetch_on_read sets readable per write)', (t) => {
+  const c = new Cache(geo('S:4:128:4,L:B:m:L:L,A:8:4,4'));
+  const line = c.lineIdOf(0);
+  c.writeWords(line, 0xff); // sector 0, all eight words in one write
+  t.is(c.lookup(line, 0x1), AccessOutcome.Hit);
+  for (let w = 8; w < 16; w++) c.writeWords(line, 1 << w); // sector 1, one word at a time
+  t.is(c.lookup(line, 1 << 8), AccessOutcome.MissSector);
+  t.is(c.missingSectors(line, 0xff00), 0x2);
+  c.fillWords(line, 0xff00, false);
+  t.is(c.lookup(line, 1 << 8), AccessOutcome.Hit);
+});

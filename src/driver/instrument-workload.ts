@@ -199,6 +199,7 @@ export function runInstrumentedFrames(
   prepared: PreparedRun, opts: { mapping?: RunOptions['mapping']; firstFrame?: number; growBuffer: boolean }, config?: GpuConfig,
   onFrame?: (frame: number) => void,
 ): InstrumentedFrames {
+  void prepared.program; // compiled on first read: before the timed regions, as when prepareRun compiled it
   const metadata = prepared.metadata!;
   const buffer = prepared.dumpBuffer!;
   const frames: FrameDump[] = [];
@@ -234,16 +235,17 @@ export function runTimedFrames(
   prepared: PreparedRun, config: GpuConfig, opts: Pick<InstrumentOptions, 'mapping' | 'firstFrame'>,
   onFrame: (frame: number, counters: Counters | undefined, timing: TimingStats) => void,
 ): TimingStats {
+  const program = prepared.program;
   let cycle = 0;
   let warps: Warp[] = [];
   const first = fastForward(prepared, opts);
   return simulateFrames(prepared.params.frames - first, (f) => {
     prepared.host.startFrame(first + f);
     // The clock builtin reads simulated time, as in `simulateWorkload`.
-    warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
+    warps = createWarps(program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
     return warps;
   }, config, {
     onProgress: (c) => (cycle = c),
-    onFrameDone: (f, stats) => onFrame(first + f, countersOf(warps, prepared.program), stats),
+    onFrameDone: (f, stats) => onFrame(first + f, countersOf(warps, program), stats),
   }).total;
 }

@@ -132,7 +132,8 @@ export interface PreparedRun {
   linked: LinkedPipeline;
   scene: Scene;
   host: HostSetup;
-  program: Program;
+  /** The lowered pipeline compiled to JS, on first read (a device launch never reads it). */
+  readonly program: Program;
   rt: RtRuntime;
   dumpBuffer?: Uint8Array;
   metadata?: InstrumentationMetadata;
@@ -223,13 +224,25 @@ export async function prepareRun(
     host.resources.buffers!.push({ set: PIXEL_FILTER_SET, binding: PIXEL_FILTER_BINDING, data: new Uint8Array(m.buffer, m.byteOffset, m.byteLength) });
   }
   lap('scene');
-  const program = compileProgram(linked.module, opts.floatModel ?? manifest.floatModel);
   const rt = new RtRuntime({
     accels: host.accels, maxRecursionDepth: manifest.maxRecursionDepth, record: record !== undefined, fcc: opts.fcc ?? false,
     ...(record ? { shortStackSize: record.shortStackSize, recordRays: record.rays ?? false } : {}),
   });
   lap('simulate');
-  const out: PreparedRun = { raygenLiveRegisters, stages: compiled.stages, manifest, params, linked, scene, host, program, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers' };
+  // Compiled on first read, its time counted as simulation (as before); the runners read it before
+  // their timed regions. A device launch only writes the bundle and never reads it.
+  let program: Program | undefined;
+  const out: PreparedRun = {
+    raygenLiveRegisters, stages: compiled.stages, manifest, params, linked, scene, host, rt, timings, reconvergence: opts.its ? 'its' : 'ipdom', itsPolicy: opts.itsPolicy ?? 'barriers',
+    get program() {
+      if (program === undefined) {
+        const t0 = performance.now();
+        program = compileProgram(linked.module, opts.floatModel ?? manifest.floatModel);
+        timings.simulate += performance.now() - t0;
+      }
+      return program;
+    },
+  };
   if (dumpBuffer) out.dumpBuffer = dumpBuffer;
   if (metadata) out.metadata = metadata;
   if (metadata) out.instrumentedModules = compiled.modules;
@@ -260,6 +273,7 @@ export function runFrames(
   p: PreparedRun, opts: RunOptions, onProgress?: (invocationsDone: number, invocations: number) => void,
   onFrame?: (frame: FrameRun) => void,
 ): FrameRun[] {
+  const program = p.program;
   const frames: FrameRun[] = [];
   const n = p.params.frames;
   const first = fastForward(p, opts);
@@ -267,7 +281,7 @@ export function runFrames(
     const t0 = performance.now();
     p.host.startFrame(f);
     const progress = onProgress ? (done: number, total: number) => onProgress((f - first) * total + done, (n - first) * total) : undefined;
-    const counters = runFunctional(p.program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(progress ? { onProgress: progress } : {}) });
+    const counters = runFunctional(program, p.host.resources, { ...launchOptionsOf(p, opts.mapping), ...(progress ? { onProgress: progress } : {}) });
     const frame: FrameRun = { frame: f, counters, rt: takeRtCounters(p.rt.counters), simulateMs: 0 };
     if (opts.frameImages && p.host.output) frame.image = copyImage(p.host.output);
     frame.simulateMs = performance.now() - t0;

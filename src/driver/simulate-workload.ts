@@ -77,6 +77,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   const prepared = await prepareRun(
     workload, opts, { shortStackSize: config.rt.stackEntries, rays: config.rt.predictor.enabled, ...(bvh ? { bvh } : {}) }, shared,
   );
+  const program = prepared.program;
   const t0 = performance.now();
   let cycle = 0;
   let warps: Warp[] = [];
@@ -84,7 +85,7 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
   // Frame f's warps are created when frame f starts, after the host wrote its uniform buffers.
   const launch = (f: number): Warp[] => {
     prepared.host.startFrame(f);
-    warps = createWarps(prepared.program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
+    warps = createWarps(program, prepared.host.resources, { ...launchOptionsOf(prepared, opts.mapping), clock: () => cycle });
     return warps;
   };
   // A frame range: the frames before it on the functional core only.
@@ -97,12 +98,12 @@ export async function simulateWorkload(workload: string, opts: SimulateOptions, 
         opts.onProgress?.(c, done, warps.length, first + frames.length, prepared.params.frames);
       },
       onFrameDone: (f, stats) => {
-        frames.push({ frame: first + f, stats, counters: countersOf(warps, prepared.program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });
+        frames.push({ frame: first + f, stats, counters: countersOf(warps, program), rt: takeRtCounters(prepared.rt.counters), warps: warps.length });
       },
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(timeline !== undefined ? { timeline } : {}),
       liveRegisters: prepared.raygenLiveRegisters,
-      rtStateBlocks: prepared.program.statics.rtStateBlocks,
+      rtStateBlocks: program.statics.rtStateBlocks,
       ...(bvh ? { treelets: treeletMapOf(prepared.host.accels, treeletBytes) } : {}),
     });
   } catch (e) {

@@ -94,19 +94,41 @@ function formatDiagnostic(d: TS.Diagnostic): string {
   return `${d.file.fileName}:${line + 1}:${character + 1}: error: ${message}`;
 }
 
-/** Type-checks `file` against vvision's own types; returns `file:line:col: error: ...` lines. */
-/** The last program: a second utility file reuses its parsed vvision declarations. */
-let lastProgram: TS.Program | undefined;
+/** vvision's own sources and declarations (src/, build/): never a user's file. */
+const ours = [join(packageRoot, 'src'), join(packageRoot, 'build')].map((d) => d + sep);
+const isUserFile = (sf: TS.SourceFile) =>
+  !sf.isDeclarationFile && !sf.fileName.includes(`${sep}node_modules${sep}`) && !ours.some((d) => resolve(sf.fileName).startsWith(d));
 
+/**
+ * Parsed files that are not the user's (the TypeScript and Node libraries, vvision's own types),
+ * shared by every program of this process, as a language service's document registry shares them:
+ * the compiler options are the same for all, and these files do not change while vvision runs.
+ * (`oldProgram` reuses nothing here: TypeScript reuses a program's files only for the same root
+ * names, and each utility file is its own root.) The user's files are read afresh each time.
+ */
+const sharedSourceFiles = new Map<string, TS.SourceFile>();
+
+function compilerHost(options: TS.CompilerOptions): TS.CompilerHost {
+  const host = typescript().createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const cached = sharedSourceFiles.get(fileName);
+    if (cached) return cached;
+    const sf = read(fileName, languageVersion, onError, shouldCreate);
+    if (sf && !isUserFile(sf)) sharedSourceFiles.set(fileName, sf);
+    return sf;
+  };
+  return host;
+}
+
+/** Type-checks `file` against vvision's own types; returns `file:line:col: error: ...` lines. */
 export function typeCheckUtility(file: string): string[] {
   const ts = typescript();
-  const program = ts.createProgram({ rootNames: [file], options: compilerOptions(), ...(lastProgram ? { oldProgram: lastProgram } : {}) });
-  lastProgram = program;
+  const options = compilerOptions();
+  const program = ts.createProgram({ rootNames: [file], options, host: compilerHost(options) });
   if (!program.getSourceFile(file)) return [`${file}: error: cannot read the file`];
   // The user's files: the utility and the local modules it imports (not vvision's, not packages').
-  const ours = [join(packageRoot, 'src'), join(packageRoot, 'build')].map((d) => d + sep);
-  const userFiles = program.getSourceFiles().filter((sf) =>
-    !sf.isDeclarationFile && !sf.fileName.includes(`${sep}node_modules${sep}`) && !ours.some((d) => resolve(sf.fileName).startsWith(d)));
+  const userFiles = program.getSourceFiles().filter(isUserFile);
   const diagnostics = [
     ...program.getOptionsDiagnostics(),
     ...userFiles.flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),

@@ -68,6 +68,26 @@ export function registerZatelCommand(program: Command): void {
       .option('--validate', 'also simulate the full frame and report the error per metric and the speedup (validation.json)')
       .argument('[workload]', 'built-in workload name or path to a workload.json', DEFAULT_WORKLOAD),
   )).action(async (workload: string, raw: RawZatelOptions) => {
+    // The options first, in the order they were always checked: a bad one fails before the
+    // simulator and the report writer are loaded.
+    if (raw.out !== undefined) checkOutputTarget(raw.out);
+    const run = parseRunOptions(raw);
+    const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
+    if (fraction !== 'auto' && !(fraction > 0 && fraction <= 1)) throw new CliUsageError(`--fraction: expected auto or a number in (0, 1], got '${raw.fraction}'`);
+    const clusters = positiveInt('clusters', raw.clusters);
+    if (clusters > 255) throw new CliUsageError(`--clusters: at most 255, got ${clusters}`);
+    const options = {
+      ...(raw.k !== undefined ? { k: positiveInt('k', raw.k) } : {}),
+      dramRows: oneOf<DramRows>('dram-rows', raw.dramRows, ['target', 'own']),
+      fraction,
+      division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
+      distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
+      balance: oneOf<Balance>('balance', raw.balance, ['cost', 'none']),
+      filterCorrection: raw.filterCorrection,
+      extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
+      clusters, seed: positiveInt('select-seed', raw.selectSeed),
+      ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}),
+    };
     const { jobRunOptions } = await import('../../driver/jobs/job-spec.js');
     const { TABLE_I_METRICS } = await import('../../driver/zatel/combine.js');
     const { chosenPixelsPng, heatmapPng, quantisedHeatmapPng } = await import('../../driver/zatel/heatmap.js');
@@ -75,12 +95,6 @@ export function registerZatelCommand(program: Command): void {
     const { writeZatelReport } = await import('../../report/write-zatel-report.js');
     const { STAT_META } = await import('../../sim/timing/index.js');
     const { jobProgressDisplay } = await import('../job-progress.js');
-    if (raw.out !== undefined) checkOutputTarget(raw.out);
-    const run = parseRunOptions(raw);
-    const fraction = raw.fraction === 'auto' ? 'auto' as const : Number(raw.fraction);
-    if (fraction !== 'auto' && !(fraction > 0 && fraction <= 1)) throw new CliUsageError(`--fraction: expected auto or a number in (0, 1], got '${raw.fraction}'`);
-    const clusters = positiveInt('clusters', raw.clusters);
-    if (clusters > 255) throw new CliUsageError(`--clusters: at most 255, got ${clusters}`);
     const phase = progressReporter();
     // Bars are labelled by what each job simulates (`group 3 (12%)`), not by the job's hash.
     const labels = new Map<string, string>();
@@ -89,16 +103,7 @@ export function registerZatelCommand(program: Command): void {
     try {
       r = await runZatel({
         workload, config: raw.config, overrides: raw.set, run: jobRunOptions(run as Record<string, unknown>),
-        ...(raw.k !== undefined ? { k: positiveInt('k', raw.k) } : {}),
-        dramRows: oneOf<DramRows>('dram-rows', raw.dramRows, ['target', 'own']),
-        fraction,
-        division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
-        distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
-        balance: oneOf<Balance>('balance', raw.balance, ['cost', 'none']),
-        filterCorrection: raw.filterCorrection,
-        extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
-        clusters, seed: positiveInt('select-seed', raw.selectSeed),
-        ...(parseJobs(raw) !== undefined ? { jobs: parseJobs(raw)! } : {}), backend: await parseBackend(raw),
+        ...options, backend: await parseBackend(raw),
         jobDir: raw.jobDir, validate: raw.validate === true, progress: bars, labels,
         onPhase: (text) => phase.message(text),
       });

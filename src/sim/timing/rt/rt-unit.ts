@@ -13,10 +13,12 @@
  *   (Vulkan-Sim rt_unit::memory_cycle) a new access only when the last one's chunks and all queued
  *   stores are out: the oldest warp with a ray ready gets one unique address.
  * - Memory port: one request per cycle to the L1D (or RT cache), if its response will have a
- *   Response FIFO entry (credit-based): stores first (intersection-table stores, and the 32-byte
- *   result store of each triangle test that hit) (Vulkan-Sim serves
- *   mem_store_q before new accesses), then the policy's own requests (ray data), then the queue
- *   head, then, when no chunk waits, the policy's idle-port requests (treelet lines).
+ *   Response FIFO entry (credit-based). Under `access`, as Vulkan-Sim's memory_cycle: the current
+ *   access's remaining chunks (mem_access_q), then stores (mem_store_q: intersection-table stores,
+ *   and the 32-byte result store of each triangle test that hit), then the policy's own requests
+ *   (ray data); a new access is scheduled only once both are out. Under `warp`: stores first,
+ *   then the policy's requests, then the queue head. Then, when no chunk waits, the policy's
+ *   idle-port requests (treelet lines).
  * - Response FIFO: one response popped per cycle; rays whose chunks have all arrived start their
  *   operation (box test, triangle test, transform) on pipelined Operation Units with the
  *   `gpgpu_rt_intersection_latency` latencies.
@@ -238,9 +240,17 @@ export class RtUnit implements MemClient {
     }
   }
 
-  /** One request per cycle: stores, the policy's requests, node chunks, the policy's idle-port requests. */
+  /**
+   * One request per cycle. Under the `access` scheduler (Vulkan-Sim rt_unit::memory_cycle) the
+   * current access's remaining chunks go first, then stores, then a new access; under `warp`,
+   * stores, the policy's requests, node chunks, the policy's idle-port requests.
+   */
   private portCycle(now: number): void {
     const fifo = this.cfg.rt.responseFifoSize;
+    if (this.cfg.rt.scheduler === 'access' && this.requests.memQueue.length > 0) {
+      this.sendChunk(now, fifo);
+      return;
+    }
     if (this.storeHead < this.storeQueue.length && this.awaitingFifo < fifo) {
       const s = this.storeQueue[this.storeHead]!;
       if (this.ports.l1.access(s.addr, s.bytes, ReqKind.Store, ReqSource.Rt, s.ack, now, false, s.words)) {
@@ -257,17 +267,22 @@ export class RtUnit implements MemClient {
       return;
     }
     if (this.policy.portBeforeChunks(now)) return;
-    const head = this.requests.memQueue[0];
-    if (head !== undefined) {
-      this.answeredAtAccess = false;
-      if (this.awaitingFifo < fifo && this.ports.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
-        this.requests.sent();
-        if (!this.answeredAtAccess) this.awaitingFifo++;
-        this.stats.chunkRequests++;
-      }
+    if (this.requests.memQueue.length > 0) {
+      this.sendChunk(now, fifo);
       return;
     }
     this.policy.portIdle(now);
+  }
+
+  /** The memory access queue's head chunk to the cache, if its response will have a FIFO entry. */
+  private sendChunk(now: number, fifo: number): void {
+    const head = this.requests.memQueue[0]!;
+    this.answeredAtAccess = false;
+    if (this.awaitingFifo < fifo && this.ports.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
+      this.requests.sent();
+      if (!this.answeredAtAccess) this.awaitingFifo++;
+      this.stats.chunkRequests++;
+    }
   }
 
   private selectWarp(): RtWarp | null {

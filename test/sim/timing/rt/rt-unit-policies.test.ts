@@ -106,3 +106,23 @@ test('the predictor and treelet policies run the same workload through one unit:
   t.is(pred.gpu_sim_cycle, base.gpu_sim_cycle);
   t.is(pred.rt_total_requests, base.rt_total_requests);
 });
+
+for (const [scheduler, storeFirst] of [['access', false], ['warp', true]] as const) {
+  test(`gpgpu_rt_scheduler=${scheduler}: a store queued while an access's chunks wait goes ${storeFirst ? 'before' : 'after'} them`, (t) => {
+    // Vulkan-Sim rt_unit::memory_cycle serves the current access's mem_access_q, then mem_store_q,
+    // then a new access; the warp scheduler (vvision's) serves stores first.
+    const cfg = loadConfig('mobile', ['gpgpu_n_clusters=1', `gpgpu_rt_scheduler=${scheduler}`]);
+    const cache = new LoggingCache(50);
+    const unit = rtUnitFor(cfg, {
+      cache: cache as unknown as L1DataCache, l1: cache as unknown as L1DataCache, onTraceDone: () => {}, tableBase: () => 0x7000_0000, hitStoreHeap: new DeviceHeap(0x7800_0000),
+    }, 0, MAP);
+    unit.tryAccept(0, work([[ROOT]]), 0);
+    unit.cycle(1);
+    t.deepEqual(cache.log.map((l) => l.addr), [ROOT.address], 'the root node\'s first 32 B chunk');
+    unit.queueStore({ addr: 0x7100_0000, bytes: 32, words: 0xff, ack: null });
+    unit.cycle(2);
+    unit.cycle(3);
+    const order = cache.log.map((l) => l.addr);
+    t.deepEqual(order, storeFirst ? [ROOT.address, 0x7100_0000, ROOT.address + 32] : [ROOT.address, ROOT.address + 32, 0x7100_0000]);
+  });
+}

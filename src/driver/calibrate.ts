@@ -10,6 +10,7 @@ import { imageToPng } from '../sim/host/image-png.js';
 import type { SimImage } from '../sim/functional/images.js';
 import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
+import { loadConfig } from '../sim/config/gpu-config.js';
 import { ManifestError } from '../sim/workload/manifest.js';
 import { calibrationDir } from '../sim/workload/load-manifest.js';
 import { calibrationDataHint } from '../sim/workload/lumibench-wknd.js';
@@ -35,11 +36,31 @@ export interface Target {
   tolerance: number;
 }
 
+/** The crossbar's FIFO counts of the reference config (GPGPU-Sim's active_in_buffers of each subnet). */
+export interface CrossbarShape {
+  sms: number;
+  subPartitions: number;
+}
+
 /**
- * The compared figures. Those not in SUMMARY.tsv (`fromStats`) are read from the run's full
- * Vulkan-Sim stats.txt, where GPGPU-Sim prints them as `name = value`.
+ * A compared figure. Those not in SUMMARY.tsv are read from the run's full Vulkan-Sim stats.txt,
+ * where GPGPU-Sim prints them as `name = value` (`fromStats`), or computed from its figures there
+ * (`fromReference`: a figure vvision prints that GPGPU-Sim does not).
  */
-export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; fromStats?: string }[] = [
+export interface CalibrationFigure {
+  name: string;
+  target?: Target;
+  fromStats?: string;
+  fromReference?: (stat: (name: string) => number, shape: CrossbarShape) => number;
+}
+
+/** Little's law on a subnet's input FIFOs: packets held per cycle (avg util x FIFOs) x cycles / packets injected. */
+const inBufferWait = (subnet: 'Req' | 'Reply') => (stat: (name: string) => number, shape: CrossbarShape): number =>
+  (stat(`${subnet}_Network_in_buffer_avg_util`) * (subnet === 'Req' ? shape.sms : shape.subPartitions) * stat(`${subnet}_Network_cycles`)) /
+  stat(`${subnet}_Network_injected_packets_num`);
+
+/** The compared figures, in the order the tables show them. */
+export const CALIBRATION_FIGURES: readonly CalibrationFigure[] = [
   { name: 'gpu_sim_cycle', target: { kind: 'relative', tolerance: 0.15 } },
   { name: 'gpu_sim_insn', target: { kind: 'relative', tolerance: 0.15 } },
   // Warp instructions issued: GPGPU-Sim's gpgpu_n_tot_w_icount against ours (shown, not targeted).
@@ -80,6 +101,9 @@ export const CALIBRATION_FIGURES: readonly { name: string; target?: Target; from
   { name: 'Reply_Bank_Level_Parallism', fromStats: 'Reply_Bank_Level_Parallism' },
   { name: 'Reply_Network_in_buffer_avg_util', fromStats: 'Reply_Network_in_buffer_avg_util' },
   { name: 'Reply_Network_out_buffer_avg_util', fromStats: 'Reply_Network_out_buffer_avg_util' },
+  // The same FIFOs in cycles per packet (Little's law on the counters above).
+  { name: 'Req_Network_in_buffer_avg_wait', fromReference: inBufferWait('Req') },
+  { name: 'Reply_Network_in_buffer_avg_wait', fromReference: inBufferWait('Reply') },
   // Vulkan-Sim prints Row_Buffer_Locality of one channel only (the last DRAM it printed), so it is shown, not targeted.
   { name: 'dram_row_buffer_hit_rate', fromStats: 'Row_Buffer_Locality' },
 ];
@@ -116,6 +140,15 @@ export interface CalibrationResult {
   peakRssMb: number;
 }
 
+/** Vulkan-Sim's config of the reference runs, in the reference folder. */
+const REFERENCE_CONFIG = 'SM75_RTX2060.gpgpusim.config';
+
+/** The SMs and L2 sub-partitions of a GPGPU-Sim config: the input FIFOs of each crossbar subnet. */
+function crossbarShape(configPath: string): CrossbarShape {
+  const c = loadConfig(configPath);
+  return { sms: c.numSms, subPartitions: c.numMemChannels * c.subPartitionsPerChannel };
+}
+
 /** The Vulkan-Sim folder of the frame; a ManifestError naming it when it is absent. */
 export function vulkanSimDir(dir = calibrationDir()): string {
   const v = join(dir, 'lumibench-wknd', 'vulkan-sim');
@@ -129,13 +162,17 @@ export function vulkanSimDir(dir = calibrationDir()): string {
 export function readReferenceRuns(dir = vulkanSimDir()): ReferenceRun[] {
   const [head, ...rows] = readFileSync(join(dir, 'SUMMARY.tsv'), 'utf8').trim().split(/\r?\n/).map((l) => l.split('\t'));
   const col = (name: string): number => head!.indexOf(name);
+  const shape = crossbarShape(join(dir, REFERENCE_CONFIG));
   return rows.map((r) => {
     const run = r[col('run')]!;
     const size = /_(\d+)x(\d+)_(\d+)spp$/.exec(run);
     if (!size) throw new ManifestError([`${join(dir, 'SUMMARY.tsv')}: run "${run}" does not end in _<W>x<H>_<S>spp`]);
     const figures: Record<string, number> = {};
     const stats = statsFigures(join(dir, run, 'stats.txt'));
-    for (const f of CALIBRATION_FIGURES) figures[f.name] = f.fromStats ? stats.get(f.fromStats) ?? Number.NaN : Number(r[col(f.name)]);
+    const stat = (name: string): number => stats.get(name) ?? Number.NaN;
+    for (const f of CALIBRATION_FIGURES) {
+      figures[f.name] = f.fromReference ? f.fromReference(stat, shape) : f.fromStats ? stat(f.fromStats) : Number(r[col(f.name)]);
+    }
     const [m, s] = (r[col('wall')] ?? '0:0').split(':').map(Number);
     return {
       run, width: Number(size[1]), height: Number(size[2]), spp: Number(size[3]), figures,
@@ -163,7 +200,7 @@ export function withinTarget(target: Target, reference: number, ours: number): b
 export async function calibrateRun(
   reference: ReferenceRun, config?: string, overrides: string[] = [], onProgress?: SimulateOptions['onProgress'],
 ): Promise<CalibrationResult> {
-  const cfg = config ?? join(vulkanSimDir(), 'SM75_RTX2060.gpgpusim.config');
+  const cfg = config ?? join(vulkanSimDir(), REFERENCE_CONFIG);
   const cpu0 = cpuUsage();
   const t0 = performance.now();
   const r = await simulateWorkload('lumibench-wknd', {

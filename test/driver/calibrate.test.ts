@@ -27,6 +27,10 @@ test('SUMMARY.tsv gives both Vulkan-Sim runs with their sizes and figures', (t) 
   // Figures SUMMARY.tsv lacks come from the run's full stats.txt.
   t.is(runs[1]!.figures.L2_total_cache_reservation_fails, 17920);
   t.is(runs[0]!.figures.dram_row_buffer_hit_rate, 0.863817);
+  // Figures GPGPU-Sim does not print are computed from those it does: Little's law on the
+  // request crossbar's SM input FIFOs (30 SMs in the SM75 file).
+  t.is(runs[0]!.figures.Req_Network_in_buffer_avg_wait!.toFixed(2), ((0.5335 * 30 * 133393) / 77157).toFixed(2));
+  t.is(runs[0]!.figures.Reply_Network_in_buffer_avg_wait!.toFixed(2), ((0.0424 * 24 * 133393) / 77157).toFixed(2));
 });
 
 /**

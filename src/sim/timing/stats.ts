@@ -77,6 +77,8 @@ export const STAT_META: Record<string, StatMeta> = {
   Req_Network_out_buffer_avg_util: { unit: 'packets', description: 'requests waiting in a sub-partition\'s output FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Req_Network_out_buffer_avg_util)' },
   Reply_Network_in_buffer_avg_util: { unit: 'packets', description: 'replies waiting in a sub-partition\'s input FIFO of the local crossbar, per sub-partition, per cycle (GPGPU-Sim Reply_Network_in_buffer_avg_util)' },
   Reply_Network_out_buffer_avg_util: { unit: 'packets', description: 'replies waiting in an SM\'s output FIFO of the local crossbar, per SM, per cycle (GPGPU-Sim Reply_Network_out_buffer_avg_util)' },
+  Req_Network_in_buffer_avg_wait: { unit: 'cycles', description: 'mean cycles a request waits in its SM\'s input FIFO of the local crossbar, by Little\'s law from GPGPU-Sim\'s counters: Req_Network_in_buffer_avg_util x SMs x cycles / Req_Network_injected_packets_num (vvision)' },
+  Reply_Network_in_buffer_avg_wait: { unit: 'cycles', description: 'mean cycles a reply waits in its sub-partition\'s input FIFO of the local crossbar, by Little\'s law: Reply_Network_in_buffer_avg_util x sub-partitions x cycles / Reply_Network_injected_packets_num (vvision)' },
   averagemflatency: { unit: 'cycles', description: 'mean cycles from a request\'s creation (shader: entry into the L1D latency pipeline) to its response (load reply or write ack) reaching the SM (GPGPU-Sim averagemflatency)' },
   avg_icnt2mem_latency: { unit: 'cycles', description: 'cycles from a request\'s creation to the L2 taking it off the network, summed over requests and divided by the responses (GPGPU-Sim avg_icnt2mem_latency)' },
   avg_l1_to_icnt_latency: { unit: 'cycles', description: 'mean cycles from a request\'s creation to the L1 handing it to the network (L1D latency pipeline and miss queue), over requests from SMs' },
@@ -338,6 +340,8 @@ export function buildStats(x: StatsInput): TimingStats {
       Reply_Bank_Level_Parallism: div(x.icntCounters.reply.movedActive, x.icntCounters.reply.activeCycles),
       Reply_Network_in_buffer_avg_util: div(x.icntCounters.reply.inSum, x.cycles * x.numSubPartitions),
       Reply_Network_out_buffer_avg_util: div(x.icntCounters.reply.outSum, x.cycles * x.numSms),
+      Req_Network_in_buffer_avg_wait: div(x.icntCounters.req.inSum, x.icntCounters.req.packets),
+      Reply_Network_in_buffer_avg_wait: div(x.icntCounters.reply.inSum, x.icntCounters.reply.packets),
     } : {}),
   };
   const d = x.dram;

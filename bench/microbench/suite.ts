@@ -207,39 +207,41 @@ export async function runMicrobenchmarks(
   }
 
   // --- issue rate: independent fp multiply-adds on every warp slot, scalar and vec4. The bound is
-  // the run's own PTX instructions per unit class (issue_*_ops, differenced like the cycles) over
-  // what the config lets each class take: a unit holds each instruction for its initiation interval
-  // (SP: ptx_opcode_initiation_fp[0]; INT: 1, the movs and setp that make most of them; SFU:
-  // ptx_opcode_initiation_sfu), the schedulers issue one per cycle each.
+  // the run's own PTX instructions per unit class, differenced like the cycles, over what the config
+  // lets each class take: a unit holds each instruction for its opcode's initiation interval
+  // (issue_*_unit_cycles sums them: ptx_opcode_initiation_fp / _int / _sfu, 1 for movs and setp),
+  // the schedulers issue one per cycle each.
+  const sched = v.num('gpgpu_num_sched_per_core') * v.num('gpgpu_max_insn_issue_per_warp');
+  const nSp = v.num('gpgpu_num_sp_units');
+  const nInt = v.num('gpgpu_num_int_units');
+  const nSfu = v.num('gpgpu_num_sfu_units');
+  const unitFormula = `the busiest of: SP unit-cycles / gpgpu_num_sp_units ${nSp}, INT unit-cycles / gpgpu_num_int_units ${nInt}, SFU unit-cycles / gpgpu_num_sfu_units ${nSfu} (each PTX instruction holds its unit for its ptx_opcode_initiation_* interval), warp instructions / gpgpu_num_sched_per_core x gpgpu_max_insn_issue_per_warp ${sched}`;
+  /** The cycles per SM the busiest issue resource needs for the instructions of a differenced pair of runs. */
+  const issueBound = (d: (stat: string) => number): { unit: string; cycles: number } => {
+    const sp = d('issue_sp_unit_cycles') / cfg.numSms;
+    const int = d('issue_int_unit_cycles') / cfg.numSms;
+    const need = [
+      // INT instructions share the SP units where there are no INT units.
+      { unit: `SP ${nSp}`, cycles: nInt > 0 ? sp / nSp : (sp + int) / nSp },
+      ...(nInt > 0 ? [{ unit: `INT ${nInt}`, cycles: int / nInt }] : []),
+      { unit: `SFU ${nSfu}`, cycles: d('issue_sfu_unit_cycles') / cfg.numSms / Math.max(1, nSfu) },
+      { unit: `issue ${sched}`, cycles: d('gpu_warp_insn') / cfg.numSms / sched },
+    ];
+    return need.reduce((m, x) => (x.cycles > m.cycles ? x : m));
+  };
   if (want('issue')) {
-    const sched = v.num('gpgpu_num_sched_per_core') * v.num('gpgpu_max_insn_issue_per_warp');
-    const spIi = v.list('ptx_opcode_initiation_fp')[0]!;
-    const sfuIi = v.num('ptx_opcode_initiation_sfu');
-    const nSp = v.num('gpgpu_num_sp_units');
-    const nInt = v.num('gpgpu_num_int_units');
-    const nSfu = v.num('gpgpu_num_sfu_units');
     for (const k of [{ name: 'alu', what: 'scalar fp multiply-adds' }, { name: 'aluvec', what: 'vec4 fp multiply-adds' }]) {
       const a = await run(config, overrides, k.name, { iters: 8 }, cfg.warpSize, warps);
       const b = await run(config, overrides, k.name, { iters: 24 }, cfg.warpSize, warps);
       const d = (s: string): number => (b.stats[s] ?? 0) - (a.stats[s] ?? 0);
-      const insts = d('gpu_warp_insn');
+      const insts = d('gpu_warp_insn') / cfg.numSms;
       const cycles = d('gpu_sim_cycle');
-      const sp = d('issue_sp_ops');
-      const int = d('issue_int_ops');
-      const sfu = d('issue_sfu_ops');
-      // Unit-cycles each class needs per SM; INT instructions share the SP units where there are no INT units.
-      const need = [
-        { unit: `SP ${nSp} x ii ${spIi}`, cycles: nInt > 0 ? (sp * spIi) / nSp : (sp * spIi + int) / nSp },
-        ...(nInt > 0 ? [{ unit: `INT ${nInt} x ii 1`, cycles: int / nInt }] : []),
-        { unit: `SFU ${nSfu} x ii ${sfuIi}`, cycles: (sfu * sfuIi) / Math.max(1, nSfu) },
-        { unit: `issue ${sched}`, cycles: insts / sched },
-      ];
-      const bind = need.reduce((m, x) => (x.cycles > m.cycles ? x : m));
+      const bind = issueBound(d);
       add({
-        mechanism: 'issue', figure: `ALU warp instructions per cycle per SM, ${k.what}`, achieved: insts / cycles / cfg.numSms,
+        mechanism: 'issue', figure: `ALU warp instructions per cycle per SM, ${k.what}`, achieved: insts / cycles,
         expected: insts / bind.cycles, unit: 'warp insts/cycle',
-        formula: `warp instructions / the busiest of: SP ops x ptx_opcode_initiation_fp[0] ${spIi} / gpgpu_num_sp_units ${nSp}, INT ops / gpgpu_num_int_units ${nInt}, SFU ops x ptx_opcode_initiation_sfu ${sfuIi} / gpgpu_num_sfu_units ${nSfu}, warp instructions / gpgpu_num_sched_per_core x gpgpu_max_insn_issue_per_warp ${sched}; here ${bind.unit} binds`,
-        detail: `${wps} warps per SM; per SM ${f1(sp / cfg.numSms)} SP, ${f1(int / cfg.numSms)} INT, ${f1(sfu / cfg.numSms)} SFU of ${f1(insts / cfg.numSms)} warp instructions over ${f1(cycles)} cycles (iters 24 - 8)`,
+        formula: `warp instructions / ${unitFormula}; here ${bind.unit} binds`,
+        detail: `${wps} warps per SM; per SM ${f1(d('issue_sp_ops') / cfg.numSms)} SP, ${f1(d('issue_int_ops') / cfg.numSms)} INT, ${f1(d('issue_sfu_ops') / cfg.numSms)} SFU of ${f1(insts)} warp instructions over ${f1(cycles)} cycles (iters 24 - 8)`,
       });
     }
   }
@@ -281,24 +283,26 @@ export async function runMicrobenchmarks(
     }
   }
 
-  // --- L1D throughput by stride: a few warps per SM, all hits after the first iteration.
+  // --- L1D throughput by stride: every warp slot (so the loads' latency is hidden), all hits after
+  //     the first iteration. The loop's own instructions bound it too: its address arithmetic and
+  //     sums take the INT units, which bind at the smallest stride.
   const banks = v.num('gpgpu_l1_banks');
   const interleave = v.num('gpgpu_l1_banks_byte_interleaving');
-  const bankWarps = Math.min(8, wps);
   for (const stride of want('l1bank') ? [4, 16, 32, 64, 128] : []) {
-    const a = await run(config, overrides, 'l1bank', { iters: 4, strideBytes: stride }, cfg.warpSize, cfg.numSms * bankWarps);
-    const b = await run(config, overrides, 'l1bank', { iters: 12, strideBytes: stride }, cfg.warpSize, cfg.numSms * bankWarps);
-    const loads = 8 * 8 * bankWarps; // per SM: 8 iterations more, 8 loads each, per warp
-    const cyclesPerLoad = (b.stats.gpu_sim_cycle! - a.stats.gpu_sim_cycle!) / loads;
-    const instsPerLoad = (b.stats.gpu_warp_insn! - a.stats.gpu_warp_insn!) / cfg.numSms / loads;
-    const requestsPerLoad = (b.stats.L1D_total_cache_accesses! - a.stats.L1D_total_cache_accesses!) / cfg.numSms / loads;
-    const bankCycles = l1BankCycles(stride, cfg.warpSize, banks, interleave);
-    // A lower bound: every instruction of the loop needs an issue slot (its ALU share needs the SP pipes too).
-    const issueBound = instsPerLoad / (v.num('gpgpu_num_sched_per_core') * v.num('gpgpu_max_insn_issue_per_warp'));
+    const a = await run(config, overrides, 'l1bank', { iters: 4, strideBytes: stride }, cfg.warpSize, warps);
+    const b = await run(config, overrides, 'l1bank', { iters: 12, strideBytes: stride }, cfg.warpSize, warps);
+    const d = (s: string): number => (b.stats[s] ?? 0) - (a.stats[s] ?? 0);
+    const loads = 8 * 8 * wps; // per SM: 8 iterations more, 8 loads each, per warp
+    const cyclesPerLoad = d('gpu_sim_cycle') / loads;
+    const requestsPerLoad = d('L1D_total_cache_accesses') / cfg.numSms / loads;
+    // Half the loads read lane * stride, half one word further (the shader's a1, a3, ...).
+    const bankCycles = (l1BankCycles(stride, cfg.warpSize, banks, interleave) + l1BankCycles(stride, cfg.warpSize, banks, interleave, 4)) / 2;
+    const bind = issueBound(d);
+    const unitCycles = bind.cycles / loads;
     add({
-      mechanism: 'L1D', figure: `cycles per warp load, stride ${stride} B`, achieved: cyclesPerLoad, expected: Math.max(bankCycles, issueBound), unit: 'cycles',
-      formula: `max(bank cycles ${bankCycles}: 32 B sectors to gpgpu_l1_banks ${banks} banks by gpgpu_l1_banks_byte_interleaving ${interleave}, up to one per bank per cycle in lane order, stopping at a conflict; issue bound ${instsPerLoad.toFixed(2)} warp insts per load / gpgpu_num_sched_per_core)`,
-      detail: `${f1(requestsPerLoad)} L1D accesses per warp load; ${bankWarps} warps per SM`,
+      mechanism: 'L1D', figure: `cycles per warp load, stride ${stride} B`, achieved: cyclesPerLoad, expected: Math.max(bankCycles, unitCycles), unit: 'cycles',
+      formula: `max(bank cycles ${f1(bankCycles)}: 32 B sectors (of lane x stride and one word on, half the loads each) to gpgpu_l1_banks ${banks} banks by gpgpu_l1_banks_byte_interleaving ${interleave}, up to one per bank per cycle in lane order, stopping at a conflict; the loop's instructions per load on ${unitFormula}: ${unitCycles.toFixed(2)} (${bind.unit})); here ${bankCycles >= unitCycles ? 'the banks bind' : `${bind.unit} binds`}`,
+      detail: `${f1(requestsPerLoad)} L1D accesses per warp load; ${wps} warps per SM; ${(d('gpu_warp_insn') / cfg.numSms / loads).toFixed(2)} warp insts per load`,
     });
   }
 
@@ -333,10 +337,10 @@ function scramble(b: number, mask: number): number {
  * latency queue slot; the first one whose bank is taken this cycle waits for the next). Accesses
  * are the 32 B sectors the warp touches, in lane order; bank = (sector address / interleave) mod banks.
  */
-export function l1BankCycles(stride: number, lanes: number, banks: number, interleave: number): number {
+export function l1BankCycles(stride: number, lanes: number, banks: number, interleave: number, offset = 0): number {
   const sectors: number[] = [];
   for (let l = 0; l < lanes; l++) {
-    const s = Math.floor((l * stride) / 32);
+    const s = Math.floor((l * stride + offset) / 32);
     if (!sectors.includes(s)) sectors.push(s);
   }
   let cycles = 0;

@@ -107,6 +107,8 @@ export class SmStats {
   warpsFinished = 0;
   /** PTX warp instructions issued to each unit class (ptx-op.ts IssueUnit: SP, INT, SFU, DP, LD/ST). */
   readonly unitOps = new Float64Array(ISSUE_UNITS);
+  /** Unit-cycles those instructions held their units: each its initiation interval. */
+  readonly unitCycles = new Float64Array(ISSUE_UNITS);
   add(o: SmStats): void {
     this.warpInsts += o.warpInsts;
     this.threadInsts += o.threadInsts;
@@ -121,7 +123,10 @@ export class SmStats {
     this.loadThreads += o.loadThreads;
     this.storeThreads += o.storeThreads;
     this.warpsFinished += o.warpsFinished;
-    for (let u = 0; u < ISSUE_UNITS; u++) this.unitOps[u]! += o.unitOps[u]!;
+    for (let u = 0; u < ISSUE_UNITS; u++) {
+      this.unitOps[u]! += o.unitOps[u]!;
+      this.unitCycles[u]! += o.unitCycles[u]!;
+    }
   }
 }
 
@@ -677,6 +682,7 @@ export class Sm implements MemClient, CtaSlots {
       if (deps !== undefined) this.pipe.reserve(now, unit, sched, slot, deps, deps[rec + DepField.Regs]!, deps[rec + DepField.XSrc]!, deps[rec + DepField.Dst]!, latency, ii);
       else this.pipe.reserve(now, unit, sched, slot, NO_REGS, 0, 0, -1, latency, ii);
       this.stats.unitOps[unit]!++;
+      this.stats.unitCycles[unit]! += ii;
       if (deps !== undefined && count > 1) this.occupyExtra(deps[rec + DepField.Extra]!, this.pipe.execAt + 1);
       if (mem) {
         // The accesses leave for the L1D from the cycle the LD/ST unit takes the instruction.
@@ -731,6 +737,7 @@ export class Sm implements MemClient, CtaSlots {
       const u = this.unitOfClass[k]! as IssueUnit;
       t = this.pipe.occupy(u, t, n, this.iiOfClass[k]!) + 1;
       this.stats.unitOps[u]! += n;
+      this.stats.unitCycles[u]! += n * this.iiOfClass[k]!;
     }
   }
 

@@ -42,6 +42,10 @@ export const STAT_META: Record<string, StatMeta> = {
   issue_sfu_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the SFUs (transcendentals, divisions)' },
   issue_dp_ops: { unit: 'warp insts', description: 'PTX warp instructions issued to the DP units' },
   issue_ldst_ops: { unit: 'warp insts', description: 'memory and texture warp instructions issued to the LD/ST unit' },
+  issue_sp_unit_cycles: { unit: 'unit-cycles', description: 'cycles the SP units were held by issued instructions: each its initiation interval (ptx_opcode_initiation_*); over gpgpu_num_sp_units, a lower bound on the cycles they need' },
+  issue_int_unit_cycles: { unit: 'unit-cycles', description: 'cycles the INT units were held by issued instructions: each its initiation interval (ptx_opcode_initiation_int, 1 for movs and setp)' },
+  issue_sfu_unit_cycles: { unit: 'unit-cycles', description: 'cycles the SFUs were held by issued instructions: each its initiation interval (ptx_opcode_initiation_sfu)' },
+  issue_dp_unit_cycles: { unit: 'unit-cycles', description: 'cycles the DP units were held by issued instructions: each its initiation interval (ptx_opcode_initiation_dp)' },
   gpu_sim_truncated: { unit: 'bool', description: '1 if maxCycles stopped the simulation early' },
   L1I_total_cache_accesses: { unit: 'accesses', description: 'instruction cache line lookups' },
   L1I_total_cache_miss_rate: { unit: 'ratio', description: 'instruction cache misses / accesses' },
@@ -293,6 +297,10 @@ export function buildStats(x: StatsInput): TimingStats {
     issue_sfu_ops: x.sm.unitOps[IssueUnit.Sfu]!,
     issue_dp_ops: x.sm.unitOps[IssueUnit.Dp]!,
     issue_ldst_ops: x.sm.unitOps[IssueUnit.Mem]!,
+    issue_sp_unit_cycles: x.sm.unitCycles[IssueUnit.Sp]!,
+    issue_int_unit_cycles: x.sm.unitCycles[IssueUnit.Int]!,
+    issue_sfu_unit_cycles: x.sm.unitCycles[IssueUnit.Sfu]!,
+    issue_dp_unit_cycles: x.sm.unitCycles[IssueUnit.Dp]!,
   };
   const l1 = {
     L1I_total_cache_accesses: x.sm.icacheAccesses,

@@ -77,7 +77,9 @@ export class Gpu {
   /** Ray virtualization's table of terminated CTAs (null when rt_ray_virtualization is off). */
   readonly virt: RayVirtualization | null;
 
-  constructor(readonly cfg: GpuConfig, treelets?: TreeletMap, liveRegisters?: number, rtStateBlocks?: Int32Array) {
+  /** `program`: what the compiled program tells the timing model beside its warps (SimulateOptions). */
+  constructor(readonly cfg: GpuConfig, program: Pick<SimulateOptions, 'treelets' | 'liveRegisters' | 'rtStateBlocks'> = {}) {
+    const { treelets, liveRegisters, rtStateBlocks } = program;
     // Live values beyond the thread's register allocation would be spilled by the compiler, not saved.
     const saved = cfg.treelet.savedRegisters ||
       (liveRegisters !== undefined && liveRegisters > 0 ? Math.min(liveRegisters, cfg.registersPerThread) : cfg.registersPerThread);
@@ -215,7 +217,7 @@ export function createGpu(config: GpuConfig, opts: SimulateOptions = {}): Gpu {
     );
   }
   if (config.treelet.queues && !opts.treelets) throw new ConfigError('rt_treelet_queues needs the BVH\'s treelets (SimulateOptions.treelets)', 'rt_treelet_queues');
-  const gpu = new Gpu(config, opts.treelets, opts.liveRegisters, opts.rtStateBlocks);
+  const gpu = new Gpu(config, opts);
   if (opts.timeline !== undefined) for (const s of gpu.sms) s.attachTimeline(opts.timeline.forSm(s.id));
   return gpu;
 }

@@ -211,7 +211,7 @@ export interface ConfigKnobs {
   gpgpu_rt_intersection_table_stores?: boolean | 0 | 1;
   /** RT-unit memory scheduling: access = Vulkan-Sim's (one unique node address per new access, for the oldest warp with a ray ready, only once the previous access's chunks and queued stores are out; an access's chunks go before stores queued meanwhile); warp = greedy-then-oldest warp, all its ready rays' chunks queued at once, stores before chunks. Default access. */
   gpgpu_rt_scheduler?: "access" | "warp";
-  /** Vulkan-Sim's Traversal_data: each traceRay allocates a fresh 256 B block per thread, and hit / miss shaders read gl_WorldRayOrigin / gl_WorldRayDirection from it with global loads (one request per thread, compulsory misses); 0 = the built-ins are registers. Default 1. */
+  /** Vulkan-Sim's Traversal_data: each traceRay allocates a fresh 256 B block per thread, and hit / miss shaders read gl_WorldRayOrigin / gl_WorldRayDirection from it with global loads (one 32-bit load per component, each a request per thread; compulsory misses); 0 = the built-ins are registers. Default 1. */
   gpgpu_rt_traversal_data_loads?: boolean | 0 | 1;
   /** RT requests are split into chunks of this size [bytes]. Default 32. */
   gpgpu_rt_chunk_bytes?: number;

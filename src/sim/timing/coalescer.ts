@@ -10,6 +10,7 @@
  */
 import type { MemAccess } from '../warp-step.js';
 import { sectorsOf } from './cache.js';
+import { popcount } from './bit-count.js';
 
 export const LINE_BYTES = 128;
 export const SECTOR_BYTES = 32;
@@ -66,6 +67,28 @@ function flush(n: number, out: LineRequestSink): void {
     for (let q = 0; q < 4; q++) {
       if (((sectors >> q) & 1) === 0) continue;
       out.pushLine(scratchLines[k]!, SECTOR_BYTES, (words & (0xff << (8 * q))) >>> 0);
+    }
+  }
+}
+
+/** The number of requests `perComponentRequests` makes for an access (one per active lane and word). */
+export function perComponentRequestCount(access: MemAccess): number {
+  return popcount(access.laneMask >>> 0) * Math.max(1, Math.ceil(access.size / 4));
+}
+
+/**
+ * The requests of an access that Vulkan-Sim's translator splits into one 32-bit load per component
+ * (the ray built-ins it reads from Traversal_data, `load_ray_world_origin` / `_direction`): word
+ * by word, each word's active lanes in lane order, one 32 B sector request per lane and word.
+ */
+export function perComponentRequests(access: MemAccess, out: LineRequestSink): void {
+  const words = Math.max(1, Math.ceil(access.size / 4));
+  for (let k = 0; k < words; k++) {
+    for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
+      const lane = 31 - Math.clz32(m & -m);
+      const w = Math.trunc(access.addresses[lane]! / 4) * 4 + 4 * k;
+      const line = Math.trunc(w / LINE_BYTES) * LINE_BYTES;
+      out.pushLine(line, SECTOR_BYTES, (1 << ((w - line) >> 2)) >>> 0);
     }
   }
 }

@@ -23,7 +23,7 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { WarpStep } from '../warp-step.js';
-import { coalesce } from './coalescer.js';
+import { coalesce, perComponentRequestCount, perComponentRequests } from './coalescer.js';
 import { hashIndex } from './index-hash.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
@@ -159,7 +159,7 @@ export class LoadStoreUnit {
       let least = 0;
       for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
         const a = mem[j]!;
-        least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : 1;
+        least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : a.space === 'traversal' ? perComponentRequestCount(a) : 1;
       }
       if (queued + least > this.cfg.ldstQueueSize) {
         this.fitsAtQueued = Math.max(0, this.cfg.ldstQueueSize - least);
@@ -178,9 +178,11 @@ export class LoadStoreUnit {
       const kind = a.kind === 'load' ? ReqKind.Load : a.kind === 'store' ? ReqKind.Store : ReqKind.Atomic;
       q.setAccess(kind, ls >= 0 ? ls : c * LOAD_SLOTS, a.space === 'local' || (a.space === 'rtState' && !perThread));
       if (perThread) perThreadRequests(a, q, this.rtStateBlocks);
+      else if (a.space === 'traversal') perComponentRequests(a, q);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
-      if (kind === ReqKind.Load) loadLanes += popcount(a.laneMask);
+      // GPGPU-Sim counts a load's active lanes per PTX instruction: one per component for Traversal_data.
+      if (kind === ReqKind.Load) loadLanes += a.space === 'traversal' ? perComponentRequestCount(a) : popcount(a.laneMask);
       else if (kind === ReqKind.Store) storeLanes += popcount(a.laneMask);
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of

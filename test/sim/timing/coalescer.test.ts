@@ -1,5 +1,5 @@
 import test from 'ava';
-import { coalesce as coalesceInto } from '../../../src/sim/timing/coalescer.js';
+import { coalesce as coalesceInto, perComponentRequestCount, perComponentRequests } from '../../../src/sim/timing/coalescer.js';
 import type { MemAccess } from '../../../src/sim/warp-step.js';
 
 /** The requests of one access, in the order the coalescer emits them. */
@@ -38,4 +38,17 @@ test('wide per-lane accesses (256 B) still give unique sectors', (t) => {
   const r = coalesce(access((l) => l * 4096 + 64, 256));
   t.is(r.length, 32 * 8);
   t.is(new Set(r.map((x) => x.line + 32 * (31 - Math.clz32(x.words & -x.words) >> 3))).size, r.length);
+});
+
+test('a Traversal_data read goes one 32-bit component at a time: every lane\'s word 0, then word 1, ... (Vulkan-Sim ld.global.f32 per component)', (t) => {
+  // Three lanes, each its own 256 B block, reading a vec3 at offset 16 (12 bytes: one sector each).
+  const a = access((l) => 0x4000 + 256 * l + 16, 12, 0b1011);
+  a.space = 'traversal';
+  const out: { line: number; words: number }[] = [];
+  perComponentRequests(a, { pushLine: (line, _bytes, words) => out.push({ line, words }) });
+  const lanes = [0, 1, 3];
+  t.deepEqual(out, [4, 5, 6].flatMap((w) => lanes.map((l) => ({ line: 0x4000 + 256 * l, words: 1 << w }))));
+  t.is(perComponentRequestCount(a), 9);
+  // coalesce makes one request per lane for the same access.
+  t.is(coalesce(a).length, 3);
 });

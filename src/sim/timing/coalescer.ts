@@ -71,8 +71,11 @@ function flush(n: number, out: LineRequestSink): void {
   }
 }
 
-/** The number of requests `perComponentRequests` makes for an access (one per active lane and word). */
-export function perComponentRequestCount(access: MemAccess): number {
+/**
+ * The number of requests an access split word by word makes (one per active lane and 32-bit word):
+ * `perComponentRequests` here, `perThreadRequests` (rt-thread-state.ts) for per-thread state.
+ */
+export function perWordRequestCount(access: MemAccess): number {
   return popcount(access.laneMask >>> 0) * Math.max(1, Math.ceil(access.size / 4));
 }
 

@@ -23,14 +23,14 @@
  */
 import type { GpuConfig } from '../config/gpu-config.js';
 import type { WarpStep } from '../warp-step.js';
-import { coalesce, perComponentRequestCount, perComponentRequests } from './coalescer.js';
+import { coalesce, perComponentRequests, perWordRequestCount } from './coalescer.js';
 import { hashIndex } from './index-hash.js';
 import type { L1DataCache } from './l1-cache.js';
 import { type L1Lookup, L1LatencyQueue } from './l1-latency-queue.js';
 import { LdstQueue } from './ldst-queue.js';
 import { type MemClient, ReqKind, ReqSource, type Waiter } from './mem-request.js';
 import { popcount } from './bit-count.js';
-import { perThreadRequestCount, perThreadRequests } from './rt-thread-state.js';
+import { perThreadRequests } from './rt-thread-state.js';
 
 /** Load (and atomic) instructions a warp context may have outstanding, each with its own responses and waiter. */
 export const LOAD_SLOTS = 16;
@@ -159,7 +159,7 @@ export class LoadStoreUnit {
       let least = 0;
       for (let j = k; j < mem.length && mem[j]!.instIndex === i; j++) {
         const a = mem[j]!;
-        least += a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread' ? perThreadRequestCount(a) : a.space === 'traversal' ? perComponentRequestCount(a) : 1;
+        least += (a.space === 'rtState' && this.cfg.rt.threadState === 'per_thread') || a.space === 'traversal' ? perWordRequestCount(a) : 1;
       }
       if (queued + least > this.cfg.ldstQueueSize) {
         this.fitsAtQueued = Math.max(0, this.cfg.ldstQueueSize - least);
@@ -182,7 +182,7 @@ export class LoadStoreUnit {
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
       // GPGPU-Sim counts a load's active lanes per PTX instruction: one per component for Traversal_data.
-      if (kind === ReqKind.Load) loadLanes += a.space === 'traversal' ? perComponentRequestCount(a) : popcount(a.laneMask);
+      if (kind === ReqKind.Load) loadLanes += a.space === 'traversal' ? perWordRequestCount(a) : popcount(a.laneMask);
       else if (kind === ReqKind.Store) storeLanes += popcount(a.laneMask);
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of

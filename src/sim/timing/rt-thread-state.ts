@@ -16,7 +16,6 @@
 import { LINE_BYTES, SECTOR_BYTES, type LineRequestSink } from './coalescer.js';
 import { decodeLocalAddress, type MemAccess } from '../warp-step.js';
 import { RT_STATE_ALLOC_BYTES } from '../functional/rt-state-storage.js';
-import { popcount } from './bit-count.js';
 
 /** Base of the per-thread blocks, above every other region of the address plan. */
 export const RT_STATE_BASE = 2 ** 46;
@@ -40,11 +39,6 @@ const BLOCKS_PER_THREAD = 64;
 export function perThreadAddress(warp: number, lane: number, offset: number): number {
   const block = Math.floor(offset / RT_STATE_BLOCK_BYTES);
   return RT_STATE_BASE + ((warp * BLOCKS_PER_THREAD + block) * 32 + lane) * RT_STATE_BLOCK_BYTES + (offset % RT_STATE_BLOCK_BYTES);
-}
-
-/** The number of requests `perThreadRequests` makes for an access (one per active lane and word). */
-export function perThreadRequestCount(access: MemAccess): number {
-  return popcount(access.laneMask >>> 0) * Math.max(1, Math.ceil(access.size / 4));
 }
 
 /**

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { coalesce as coalesceInto, perComponentRequestCount, perComponentRequests } from '../../../src/sim/timing/coalescer.js';
+import { coalesce as coalesceInto, perComponentRequests, perWordRequestCount } from '../../../src/sim/timing/coalescer.js';
 import type { MemAccess } from '../../../src/sim/warp-step.js';
 
 /** The requests of one access, in the order the coalescer emits them. */
@@ -48,7 +48,7 @@ test('a Traversal_data read goes one 32-bit component at a time: every lane\'s w
   perComponentRequests(a, { pushLine: (line, _bytes, words) => out.push({ line, words }) });
   const lanes = [0, 1, 3];
   t.deepEqual(out, [4, 5, 6].flatMap((w) => lanes.map((l) => ({ line: 0x4000 + 256 * l, words: 1 << w }))));
-  t.is(perComponentRequestCount(a), 9);
+  t.is(perWordRequestCount(a), 9);
   // coalesce makes one request per lane for the same access.
   t.is(coalesce(a).length, 3);
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { perThreadAddress, perThreadRequestCount, perThreadRequests, RT_STATE_BLOCK_BYTES } from '../../../src/sim/timing/rt-thread-state.js';
+import { perWordRequestCount } from '../../../src/sim/timing/coalescer.js';
+import { perThreadAddress, perThreadRequests, RT_STATE_BLOCK_BYTES } from '../../../src/sim/timing/rt-thread-state.js';
 import { localAddress, type MemAccess } from '../../../src/sim/warp-step.js';
 
 function access(lanes: number[], word: number, size: number): MemAccess {
@@ -17,7 +18,7 @@ test('a vector access is one request per word and active lane, word by word (NIR
   const lines: number[] = [];
   const words: number[] = [];
   perThreadRequests(a, { pushLine: (line, _bytes, w) => { lines.push(line); words.push(w); } });
-  t.is(lines.length, perThreadRequestCount(a));
+  t.is(lines.length, perWordRequestCount(a));
   t.is(lines.length, 9);
   // Word 2 of lanes 0, 5, 9, then word 3 of each, then word 4.
   const expected: number[] = [];

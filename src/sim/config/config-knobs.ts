@@ -185,7 +185,7 @@ export interface ConfigKnobs {
   gpgpu_rt_max_mshr?: number;
   /** RT memory access queue entries [chunks]. Default 64. */
   gpgpu_rt_mem_queue_size?: number;
-  /** RT response FIFO entries [chunks]. Default 64. */
+  /** RT response FIFO entries: requests (chunk loads and intersection-table stores) the RT unit may have sent whose response is not yet popped; 0 = unbounded, as Vulkan-Sim's rt_unit m_response_fifo (a list nothing bounds: the L1D alone refuses requests). Not a Vulkan-Sim option [entries]. Default 0. */
   gpgpu_rt_response_fifo_size?: number;
   /** BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf [cycles]. Default 4,20,20,4,31,31,4. */
   gpgpu_rt_intersection_latency?: number[] | string;

@@ -76,7 +76,9 @@ export interface GpuConfig {
   addressMapping: { mapping: string; partitionIndexing: number; bankIndexing: number; rowLayoutChannels: number };
   perfectMem: boolean;
   rt: {
-    maxWarps: number; maxMshr: number; memQueueSize: number; responseFifoSize: number;
+    maxWarps: number; maxMshr: number; memQueueSize: number;
+    /** Requests sent and not yet answered that the RT unit's response FIFO can hold; 0 = unbounded (Vulkan-Sim). */
+    responseFifoSize: number;
     /** structure, internal, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf. */
     latency: number[];
     opUnits: number; stackEntries: number; threadState: RtThreadStateMode; scheduler: 'access' | 'warp'; intersectionTableStores: boolean; cacheHitLatency: number; useL1: boolean; rtCache: CacheGeometry; disableRtCache: boolean; perfectMem: boolean;
@@ -315,7 +317,7 @@ export function buildGpuConfig(settings: Map<string, RawSetting>, source: string
       maxWarps: int('gpgpu_rt_max_warps', 1),
       maxMshr: int('gpgpu_rt_max_mshr', 1),
       memQueueSize: int('gpgpu_rt_mem_queue_size', 1),
-      responseFifoSize: int('gpgpu_rt_response_fifo_size', 1),
+      responseFifoSize: int('gpgpu_rt_response_fifo_size'),
       latency: rtLatency.map((x) => Math.max(1, x)),
       opUnits: int('gpgpu_rt_op_units', 1),
       stackEntries: int('gpgpu_rt_stack_entries', 1),

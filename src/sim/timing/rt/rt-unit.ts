@@ -12,9 +12,10 @@
  *   chunks do not fit (queue or MSHRs full) stays ready. With `gpgpu_rt_scheduler=access`
  *   (Vulkan-Sim rt_unit::memory_cycle) a new access only when the last one's chunks and all queued
  *   stores are out: the oldest warp with a ray ready gets one unique address.
- * - Memory port: one request per cycle to the L1D (or RT cache), if its response will have a
- *   Response FIFO entry (credit-based). Under `access`, as Vulkan-Sim's memory_cycle: the current
- *   access's remaining chunks (mem_access_q), then stores (mem_store_q: intersection-table stores,
+ * - Memory port: one request per cycle to the L1D (or RT cache), which may refuse it. The
+ *   Response FIFO is unbounded, as Vulkan-Sim's (`gpgpu_rt_response_fifo_size 0`); a size > 0
+ *   sends a request only if its response will have an entry (credit-based). Under `access`, as
+ *   Vulkan-Sim's memory_cycle: the current access's remaining chunks (mem_access_q), then stores (mem_store_q: intersection-table stores,
  *   and the 32-byte result store of each triangle test that hit), then the policy's own requests
  *   (ray data); a new access is scheduled only once both are out. Under `warp`: stores first,
  *   then the policy's requests, then the queue head. Then, when no chunk waits, the policy's
@@ -246,7 +247,7 @@ export class RtUnit implements MemClient {
    * stores, the policy's requests, node chunks, the policy's idle-port requests.
    */
   private portCycle(now: number): void {
-    const fifo = this.cfg.rt.responseFifoSize;
+    const fifo = this.cfg.rt.responseFifoSize || Infinity;
     if (this.cfg.rt.scheduler === 'access' && this.requests.memQueue.length > 0) {
       this.sendChunk(now, fifo);
       return;

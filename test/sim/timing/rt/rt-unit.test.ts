@@ -93,6 +93,19 @@ test('a smaller response FIFO limits RT requests in flight', (t) => {
   t.true(run(2) > run(64) * 1.5);
 });
 
+test('the Response FIFO is unbounded by default, as Vulkan-Sim\'s: triangle-hit stores leave one per cycle, not 64 at a time', (t) => {
+  // Every ray of 4 warps hits 6 triangles at once (one cached leaf each): 768 result stores, whose
+  // acks take the L2 round trip. A bound on requests in flight would hold them in the RT unit.
+  const leaf = (k: number): RtTransaction => ({ address: 0x4000_0000 + k * 64, size: 64, kind: 'triangleLeafHit' });
+  const warps = () => Array.from({ length: 4 }, (_, w) =>
+    new ScriptedWarp([rtStep(Array.from({ length: 32 }, () => [ROOT, ...Array.from({ length: 6 }, (_, k) => leaf(k))]))], w));
+  const run = (...o: string[]) => simulate(warps(), cfgOf(...o)).values;
+  const unbounded = run();
+  t.is(unbounded.rt_writes, 4 * 32 * 6);
+  t.is(unbounded.gpu_sim_cycle, run('gpgpu_rt_response_fifo_size=1048576').gpu_sim_cycle);
+  t.true(unbounded.gpu_sim_cycle! < run('gpgpu_rt_response_fifo_size=64').gpu_sim_cycle!);
+});
+
 test('a ray\'s cycles split into memory waits, operations and the rest; operations are the configured latencies', (t) => {
   const lat = [4, 20, 20, 4, 31, 31, 4];
   const cfg = cfgOf(`gpgpu_rt_intersection_latency=${lat.join(',')}`);

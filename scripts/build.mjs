@@ -10,27 +10,15 @@
  * on the first run of the README's main command.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsFresh, buildStampPath } from './build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = join(root, 'build', '.build-stamp');
 
-/** The newest modification time under `path` (a file or a folder, recursively). */
-function newest(path) {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let t = s.mtimeMs;
-  for (const e of readdirSync(path)) t = Math.max(t, newest(join(path, e)));
-  return t;
-}
-
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'].map((p) => join(root, p));
-if (process.argv.includes('--if-stale') && existsSync(stamp) && inputs.every((p) => !existsSync(p) || newest(p) <= statSync(stamp).mtimeMs)) {
-  process.exit(0);
-}
+if (process.argv.includes('--if-stale') && buildIsFresh(root)) process.exit(0);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 try {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
@@ -39,4 +27,4 @@ try {
   process.exit(1);
 }
 cpSync(join(root, 'src', 'sim', 'config', 'presets'), join(root, 'build', 'sim', 'config', 'presets'), { recursive: true });
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
+writeFileSync(buildStampPath(root), `${new Date().toISOString()}\n`);

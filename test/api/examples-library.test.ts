@@ -6,27 +6,17 @@
  */
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsFresh } from '../../scripts/build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const example = join(root, 'examples', 'library');
 
-function newestMtime(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** The package as a consumer gets it: build/ (with .d.ts) no older than src/. */
+/** The package as a consumer gets it: build/ (with .d.ts) up to date with src/. */
 function ensureBuilt(): void {
-  const dts = join(root, 'build', 'index.d.ts');
-  if (existsSync(dts) && statSync(dts).mtimeMs >= newestMtime(join(root, 'src'))) return;
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
+  if (!buildIsFresh(root)) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
 }
 
 test.serial('examples/library installs vvision by path, type-checks against its .d.ts and runs with node', (t) => {

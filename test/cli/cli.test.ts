@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VVISION } from './vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 function vvision(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync(process.execPath, [...VVISION, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOutputTarget, OutputDir, OutputDirError, RUN_DIR_MARKER, recordFilesInRunDir } from '../../src/cli/output-dir.js';
+import { VVISION } from './vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 function vvision(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync(process.execPath, [...VVISION, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTimelineOptions, type RawTimelineOptions } from '../../src/cli/timeline-output.js';
 import { CliUsageError } from '../../src/cli/user-errors.js';
+import { VVISION } from './vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 function vvision(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync(process.execPath, [...VVISION, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -11,6 +11,7 @@ function project(): { dir: string; build: (...args: string[]) => void; tscCalls:
   const dir = mkdtempSync(join(tmpdir(), 'vvision-build-'));
   for (const d of ['scripts', 'src/sim/config/presets', 'node_modules/typescript/bin']) mkdirSync(join(dir, d), { recursive: true });
   copyFileSync(script, join(dir, 'scripts', 'build.mjs'));
+  copyFileSync(new URL('build-stamp.mjs', script), join(dir, 'scripts', 'build-stamp.mjs'));
   writeFileSync(join(dir, 'src', 'a.ts'), 'export const a = 1;\n');
   writeFileSync(join(dir, 'src', 'sim', 'config', 'presets', 'x.config'), '-gpgpu_n_clusters 1\n');
   for (const f of ['tsconfig.json', 'tsconfig.build.json', 'package.json']) writeFileSync(join(dir, f), '{}\n');
@@ -19,7 +20,7 @@ function project(): { dir: string; build: (...args: string[]) => void; tscCalls:
     "const fs = require('node:fs'); fs.mkdirSync('build', { recursive: true }); fs.appendFileSync('tsc.log', 'x');\n");
   // Every input older than the stamp the first build writes.
   const past = new Date(Date.now() - 60_000);
-  for (const f of ['scripts/build.mjs', 'src/a.ts', 'src/sim/config/presets/x.config', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) utimesSync(join(dir, f), past, past);
+  for (const f of ['scripts/build.mjs', 'scripts/build-stamp.mjs', 'src/a.ts', 'src/sim/config/presets/x.config', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) utimesSync(join(dir, f), past, past);
   for (const d of ['src/sim/config/presets', 'src/sim/config', 'src/sim', 'src', 'scripts']) utimesSync(join(dir, d), past, past);
   return {
     dir,

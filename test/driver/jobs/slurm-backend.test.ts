@@ -15,6 +15,7 @@ import { slurmBackend, writeSlurmBatch, type SlurmBackendOptions } from '../../.
 import { JobStore } from '../../../src/driver/jobs/job-store.js';
 import { runSweep, type SweepOptions } from '../../../src/driver/sweep/run-sweep.js';
 import { parseVary } from '../../../src/driver/sweep/sweep-grid.js';
+import { VVISION } from '../../cli/vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
@@ -117,7 +118,7 @@ if (skipWhy) {
   test.serial('vvision sweep --backend slurm --no-submit writes the script; vvision collect finishes the sweep', async (t) => {
     const jobDir = mkdtempSync(join(dir, 'jobs-'));
     const out = join(dir, 'collected');
-    const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...env, CI: '1' } });
+    const cli = (args: string[]) => spawnSync(process.execPath, [...VVISION, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...env, CI: '1' } });
     const written = cli(['sweep', 'tri', '--width', '32', '--height', '4', '--vary', 'gpgpu_rt_max_warps=1,2', '--backend', 'slurm', '--no-submit', '--job-dir', jobDir, '--out', out]);
     t.is(written.status, 0, written.stderr);
     const batchDir = /vvision collect (\S+)/.exec(written.stdout)![1]!;

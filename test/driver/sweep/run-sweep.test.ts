@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSweep, sweepCsv } from '../../../src/driver/sweep/run-sweep.js';
 import { parseVary, sweepPoints } from '../../../src/driver/sweep/sweep-grid.js';
+import { VVISION } from '../../cli/vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -43,7 +44,7 @@ test('a sweep runs its points in workers, writes one CSV row per point, and a re
 
 test('vvision sweep: writes sweep.csv and the page; no --vary is a usage error', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'vvision-sweep-cli-'));
-  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'sweep', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const run = (args: string[]) => spawnSync(process.execPath, [...VVISION, 'sweep', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   const ok = run(['tri', '--width', '32', '--height', '4', '--vary', 'limit=baseline,perfect-bvh', '--jobs', '1', '--job-dir', join(dir, 'jobs'), '--out', join(dir, 'out')]);
   t.is(ok.status, 0, ok.stderr);
   t.regex(ok.stdout, /2 points \(2 simulated, 0 reused/);

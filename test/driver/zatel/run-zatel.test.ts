@@ -9,9 +9,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runZatel, validationJson, type ZatelOptions } from '../../../src/driver/zatel/run-zatel.js';
+import { VVISION } from '../../cli/vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 function options(jobDir: string): ZatelOptions {
   return {
@@ -63,7 +63,7 @@ test('zatel --validate: K groups in workers, predictions beside the full run, an
 
 test('vvision zatel: files, and bad options as one-line errors', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'vvision-zatel-cli-'));
-  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'zatel', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const run = (args: string[]) => spawnSync(process.execPath, [...VVISION, 'zatel', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   const ok = run(['tri', '--width', '64', '--height', '8', '--fraction', '0.5', '--jobs', '1', '--job-dir', join(dir, 'jobs'), '--out', join(dir, 'out')]);
   t.is(ok.status, 0, ok.stderr);
   t.regex(ok.stdout, /Zatel: K = 4 groups on 2 SMs \/ 1 partition\(s\) each/);

@@ -17,9 +17,9 @@ import { compileProgram } from '../../../src/sim/functional/program.js';
 import { runFunctional } from '../../../src/sim/functional/launch.js';
 import { runWorkload } from '../../../src/driver/run-workload.js';
 import { elseIfChain, nestedCalls, nestedIfs, nestedLoops, nestedParens, ternaryChain, unbracedIfs, type DeepBody } from '../../../fuzz/deep-shaders.js';
+import { VVISION } from '../../cli/vvision-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 function rgen(body: string): string {
   return `#version 460\n#extension GL_EXT_ray_tracing : require\nlayout(location = 0) rayPayloadEXT vec4 p;\nvoid main() {\n${body}\n}\n`;
@@ -124,10 +124,10 @@ test('CLI: vvision compile takes the 20,000-term sum and 1,000 nested ifs, and r
   const n = MAX_NESTING_DEPTH + 1;
   writeFileSync(join(dir, 'par.rgen'), rgen(`float x = ${'('.repeat(n)}1.0${')'.repeat(n)};`));
   for (const ok of ['sum.rgen', 'deep.rgen']) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'compile', join(dir, ok)], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...VVISION, 'compile', join(dir, ok)], { encoding: 'utf8' });
     t.is(r.status, 0, r.stderr);
   }
-  const bad = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'compile', join(dir, 'par.rgen')], { encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...VVISION, 'compile', join(dir, 'par.rgen')], { encoding: 'utf8' });
   t.is(bad.status, 2);
   t.is(bad.stderr.trim(), `${join(dir, 'par.rgen')}:5:${10 + MAX_NESTING_DEPTH}: error: '(' nests deeper than ${MAX_NESTING_DEPTH} levels of (, [ and {: vvision's nesting limit`);
 });

@@ -1,0 +1,2 @@
+import { register } from 'tsx/esm/api';
+register();

@@ -43,7 +43,7 @@ import { Cache } from './cache.js';
 import { InstructionScoreboard } from './scoreboard.js';
 import { RegisterTable } from './register-table.js';
 import { IssuePipeline } from './operand-collector.js';
-import { ISSUE_UNITS, IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
+import { IssueUnit, PtxOp, ptxUnitOf, PTX_OP_COUNT } from '../ptx-op.js';
 import type { Network } from './network.js';
 import { L1DataCache } from './l1-cache.js';
 import { LOAD_SLOTS, LoadStoreUnit } from './load-store-unit.js';
@@ -56,6 +56,7 @@ import { RT_HIT_STORE_BASE, RT_TABLE_BASE } from './rt-thread-state.js';
 import { DeviceHeap } from './device-heap.js';
 import { IssueWake } from './issue-wake.js';
 import type { SmTimelineHooks } from './timeline-hooks.js';
+import { SmStats } from './sm-stats.js';
 import { type CtaSlots, CtaSuspension, type RayVirtualization, type SlotState, type SuspendedCta } from './ray-virtualization.js';
 import type { TreeletMap } from '../rt/treelets.js';
 
@@ -82,52 +83,6 @@ export interface TimingWarp {
   runnableSplits?(): readonly { id: number; mask: number }[];
   /** Whether split `a` sits at split `b`'s reconvergence point (it then waits while b waits for memory). */
   waitsAtJoin?(a: number, b: number): boolean;
-}
-
-export class SmStats {
-  /** PTX-equivalent warp and thread instructions issued (GPGPU-Sim's gpu_warp_insn / gpu_sim_insn). */
-  warpInsts = 0;
-  threadInsts = 0;
-  /** IR instructions issued: one per instruction the functional core executed. */
-  irWarpInsts = 0;
-  irThreadInsts = 0;
-  /** Issued warp instructions by number of active lanes (index 0..32): SIMT efficiency. */
-  readonly simtHistogram = new Float64Array(33);
-  /** Sum over cycles of resident warps. */
-  residentWarpCycles = 0;
-  /** Cycles in which at least one instruction issued. */
-  issueCycles = 0;
-  icacheAccesses = 0;
-  icacheMisses = 0;
-  /** Cycles the LD/ST unit stopped at an L1D bank conflict (GPGPU-Sim BK_CONF). */
-  l1BankConflicts = 0;
-  /** Active lanes of issued memory loads and stores (GPGPU-Sim gpgpu_n_global_load_insn / _store_insn: every space here is global memory there). */
-  loadThreads = 0;
-  storeThreads = 0;
-  warpsFinished = 0;
-  /** PTX warp instructions issued to each unit class (ptx-op.ts IssueUnit: SP, INT, SFU, DP, LD/ST). */
-  readonly unitOps = new Float64Array(ISSUE_UNITS);
-  /** Unit-cycles those instructions held their units: each its initiation interval. */
-  readonly unitCycles = new Float64Array(ISSUE_UNITS);
-  add(o: SmStats): void {
-    this.warpInsts += o.warpInsts;
-    this.threadInsts += o.threadInsts;
-    this.irWarpInsts += o.irWarpInsts;
-    this.irThreadInsts += o.irThreadInsts;
-    for (let i = 0; i < 33; i++) this.simtHistogram[i]! += o.simtHistogram[i]!;
-    this.residentWarpCycles += o.residentWarpCycles;
-    this.issueCycles += o.issueCycles;
-    this.icacheAccesses += o.icacheAccesses;
-    this.icacheMisses += o.icacheMisses;
-    this.l1BankConflicts += o.l1BankConflicts;
-    this.loadThreads += o.loadThreads;
-    this.storeThreads += o.storeThreads;
-    this.warpsFinished += o.warpsFinished;
-    for (let u = 0; u < ISSUE_UNITS; u++) {
-      this.unitOps[u]! += o.unitOps[u]!;
-      this.unitCycles[u]! += o.unitCycles[u]!;
-    }
-  }
 }
 
 const NO_REGS = new Int32Array(0);

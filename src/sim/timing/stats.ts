@@ -13,7 +13,7 @@ import type { DramStats } from './dram.js';
 import type { IcntCounters } from './gpu.js';
 import type { PredictorStats } from './predictor/intersection-predictor.js';
 import type { RtStats } from './rt/rt-stats.js';
-import type { SmStats } from './sm.js';
+import type { SmStats } from './sm-stats.js';
 import type { VirtualizationStats } from './ray-virtualization.js';
 import type { treeletTableArea } from './treelets/treelet-queues.js';
 import { MODE_NAMES, type TreeletStats } from './treelets/treelet-stats.js';

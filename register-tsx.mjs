@@ -1,2 +1,0 @@
-import { register } from 'tsx/esm/api';
-register();

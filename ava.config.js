@@ -1,12 +1,16 @@
 /**
  * ava's configuration (a file, not package.json's "ava" key, because `sortTestFiles` is a function).
- * Separate processes, not worker threads: tsx needs them.
+ * Worker threads, one per test file, each registering tsx itself (test/tsx-in-worker.mjs): a
+ * process per file cost about 0.4 CPU-s more per file (docs/performance.md). `--no-worker-threads`
+ * runs each file in its own process, with tsx from `nodeArguments`.
  *
  * Order: with two workers, a long file that starts near the end runs alone while the other core
  * idles. The costliest files (per-file CPU with children, bench/test-file-cpu.mjs; docs/performance.md
  * "Test suite") start first, longest first; the rest keep ava's order. A file missing from the list
  * only loses its early start.
  */
+import { fileURLToPath } from 'node:url';
+
 const COSTLIEST_FIRST = [
   'test/device/every-workload.test.ts',
   'test/driver/zatel/run-zatel.test.ts',
@@ -45,7 +49,8 @@ export default {
   extensions: { ts: 'module' },
   nodeArguments: ['--import=tsx'],
   files: ['test/**/*.test.ts'],
-  workerThreads: false,
+  workerThreads: true,
+  require: [fileURLToPath(new URL('test/tsx-in-worker.mjs', import.meta.url))],
   timeout: '120s',
   sortTestFiles: (a, b) => rank(a) - rank(b) || a.localeCompare(b, [], { numeric: true }),
 };

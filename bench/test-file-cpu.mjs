@@ -4,7 +4,11 @@
  * /tmp/vvision-test-cpu.log). Children are the processes the file waited for (CLI runs, glslang,
  * spirv-val): the machine is shared, so CPU is the figure to compare, wall time is not.
  *
- *   CPU_LOG=$PWD/cpu.log npm test -- --node-arguments=--import=$PWD/bench/test-file-cpu.mjs
+ *   CPU_LOG=$PWD/cpu.log npx ava --no-worker-threads --node-arguments=--import=$PWD/bench/test-file-cpu.mjs
+ *
+ * (each file in its own process: Node has no per-thread CPU figure, so under ava's default worker
+ * threads process.cpuUsage() would be every file's at once; ava.config.js's nodeArguments load tsx)
+ *
  *   sort -k1,1 -g -r cpu.log | head        # by own CPU; add the first two columns for the total
  */
 import { appendFileSync, readFileSync } from 'node:fs';

@@ -50,6 +50,7 @@ export default {
   nodeArguments: ['--import=tsx'],
   files: ['test/**/*.test.ts'],
   workerThreads: true,
+  // An absolute path: ava 7 resolved the relative 'test/tsx-in-worker.mjs' against its cache folder.
   require: [fileURLToPath(new URL('test/tsx-in-worker.mjs', import.meta.url))],
   timeout: '120s',
   sortTestFiles: (a, b) => rank(a) - rank(b) || a.localeCompare(b, [], { numeric: true }),

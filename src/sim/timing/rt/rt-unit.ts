@@ -15,11 +15,11 @@
  * - Memory port: one request per cycle to the L1D (or RT cache), which may refuse it. The
  *   Response FIFO is unbounded, as Vulkan-Sim's (`gpgpu_rt_response_fifo_size 0`); a size > 0
  *   sends a request only if its response will have an entry (credit-based). Under `access`, as
- *   Vulkan-Sim's memory_cycle: the current access's remaining chunks (mem_access_q), then stores (mem_store_q: intersection-table stores,
- *   and the 32-byte result store of each triangle test that hit), then the policy's own requests
- *   (ray data); a new access is scheduled only once both are out. Under `warp`: stores first,
- *   then the policy's requests, then the queue head. Then, when no chunk waits, the policy's
- *   idle-port requests (treelet lines).
+ *   Vulkan-Sim's memory_cycle: the current access's remaining chunks (mem_access_q), then stores
+ *   (mem_store_q: intersection-table stores, and the 32-byte result store of each triangle test
+ *   that hit), then the policy's own requests (ray data); a new access is scheduled only once
+ *   both are out. Under `warp`: stores first, then the policy's requests, then the queue head.
+ *   Then, when no chunk waits, the policy's idle-port requests (treelet lines).
  * - Response FIFO: one response popped per cycle; rays whose chunks have all arrived start their
  *   operation (box test, triangle test, transform) on pipelined Operation Units with the
  *   `gpgpu_rt_intersection_latency` latencies.
@@ -81,6 +81,8 @@ export class RtUnit implements MemClient {
   readonly requests: RtChunkRequests<RtRay>;
   /** Requests sent to the memory system whose response has not been popped from the FIFO. */
   private awaitingFifo = 0;
+  /** Response FIFO entries (`gpgpu_rt_response_fifo_size`; 0 there = unbounded, as Vulkan-Sim's). */
+  private readonly fifoEntries: number;
   /** Stores waiting for the memory port (they go before new chunk requests). */
   private readonly storeQueue: RtStore[] = [];
   /** Triangle-hit result stores made so far (their addresses follow one another). */
@@ -111,6 +113,7 @@ export class RtUnit implements MemClient {
     this.buffer = new Array<RtWarp | null>(entries).fill(null);
     this.latency = cfg.rt.latency;
     this.chunkBytes = cfg.rt.chunkBytes;
+    this.fifoEntries = cfg.rt.responseFifoSize || Infinity;
     this.requests = new RtChunkRequests<RtRay>(this, cfg.rt.chunkBytes, cfg.rt.maxMshr, cfg.rt.memQueueSize);
     this.policy = policy(this);
   }
@@ -247,12 +250,11 @@ export class RtUnit implements MemClient {
    * stores, the policy's requests, node chunks, the policy's idle-port requests.
    */
   private portCycle(now: number): void {
-    const fifo = this.cfg.rt.responseFifoSize || Infinity;
     if (this.cfg.rt.scheduler === 'access' && this.requests.memQueue.length > 0) {
-      this.sendChunk(now, fifo);
+      this.sendChunk(now);
       return;
     }
-    if (this.storeHead < this.storeQueue.length && this.awaitingFifo < fifo) {
+    if (this.storeHead < this.storeQueue.length && this.awaitingFifo < this.fifoEntries) {
       const s = this.storeQueue[this.storeHead]!;
       if (this.ports.l1.access(s.addr, s.bytes, ReqKind.Store, ReqSource.Rt, s.ack, now, false, s.words)) {
         this.storeHead++;
@@ -269,17 +271,17 @@ export class RtUnit implements MemClient {
     }
     if (this.policy.portBeforeChunks(now)) return;
     if (this.requests.memQueue.length > 0) {
-      this.sendChunk(now, fifo);
+      this.sendChunk(now);
       return;
     }
     this.policy.portIdle(now);
   }
 
   /** The memory access queue's head chunk to the cache, if its response will have a FIFO entry. */
-  private sendChunk(now: number, fifo: number): void {
+  private sendChunk(now: number): void {
     const head = this.requests.memQueue[0]!;
     this.answeredAtAccess = false;
-    if (this.awaitingFifo < fifo && this.ports.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
+    if (this.awaitingFifo < this.fifoEntries && this.ports.cache.access(head.addr, this.chunkBytes, ReqKind.Load, ReqSource.Rt, head, now, false, chunkWords(head.addr, this.chunkBytes))) {
       this.requests.sent();
       if (!this.answeredAtAccess) this.awaitingFifo++;
       this.stats.chunkRequests++;

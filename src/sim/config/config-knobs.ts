@@ -181,7 +181,7 @@ export interface ConfigKnobs {
   gpgpu_perfect_mem?: boolean | 0 | 1;
   /** warps resident in the RT unit warp buffer [warps]. Default 4. */
   gpgpu_rt_max_warps?: number;
-  /** outstanding unique RT memory requests per RT unit [entries]. Default 64. */
+  /** outstanding unique RT memory requests per RT unit, with gpgpu_rt_use_l1 = 0 (the MSHRs of the RT cache, Vulkan-Sim's L0 complet); with the L1D path Vulkan-Sim never binds it (its check reads the unused L0 complet) and neither does vvision [entries]. Default 64. */
   gpgpu_rt_max_mshr?: number;
   /** RT memory access queue entries [chunks]. Default 64. */
   gpgpu_rt_mem_queue_size?: number;

@@ -156,7 +156,7 @@ export const PARAMS: readonly ParamDecl[] = [
   p('gpgpu_perfect_mem', 'bool', '0', '', 'limit study: every memory access completes after the L1 latency'),
   // --- RT unit (Vulkan-Sim III-C)
   p('gpgpu_rt_max_warps', 'int', '4', 'warps', 'warps resident in the RT unit warp buffer', { max: 1024 }),
-  p('gpgpu_rt_max_mshr', 'int', '64', 'entries', 'outstanding unique RT memory requests per RT unit', { max: 1048576 }),
+  p('gpgpu_rt_max_mshr', 'int', '64', 'entries', 'outstanding unique RT memory requests per RT unit, with gpgpu_rt_use_l1 = 0 (the MSHRs of the RT cache, Vulkan-Sim\'s L0 complet); with the L1D path Vulkan-Sim never binds it (its check reads the unused L0 complet) and neither does vvision', { max: 1048576 }),
   p('gpgpu_rt_mem_queue_size', 'int', '64', 'chunks', 'RT memory access queue entries', { max: 1048576 }),
   p('gpgpu_rt_response_fifo_size', 'int', '0', 'entries', 'RT response FIFO entries: requests (chunk loads and intersection-table stores) the RT unit may have sent whose response is not yet popped; 0 = unbounded, as Vulkan-Sim\'s rt_unit m_response_fifo (a list nothing bounds: the L1D alone refuses requests). Not a Vulkan-Sim option', { max: 1048576 }),
   p('gpgpu_rt_intersection_latency', 'intList', '4,20,20,4,31,31,4', 'cycles', 'BVH structure, internal node, instance leaf, primitive leaf descriptor, quad leaf, quad leaf hit, procedural leaf', { listLength: [7] }),

@@ -5,7 +5,8 @@
  * response serves every ray waiting on it), any other chunk takes an MSHR and a place in the
  * memory access queue. A ray gets all of its chunks or none: when the MSHRs or the queue cannot
  * take its fresh chunks, `blocked` is set until a response or a sent request frees room (a
- * transaction larger than all MSHRs still goes when nothing is outstanding).
+ * transaction larger than all MSHRs still goes when nothing is outstanding). The MSHR limit may be
+ * Infinity: then only the queue (and the cache refusing its head) holds rays back.
  *
  * Keys: `chunk index * stride + offset`; stride 1 and offset 0 merge requests across groups
  * (gpgpu_rt_coalesce_warps), stride = the number of groups and offset = the group's entry keep
@@ -53,10 +54,11 @@ export class RtChunkRequests<R extends ChunkRequester> {
   constructor(
     private readonly client: MemClient,
     private readonly chunkBytes: number,
+    /** Unique requests outstanding at most; Infinity: no limit (see RtUnit's constructor). */
     private readonly maxMshr: number,
     private readonly queueSize: number,
   ) {
-    this.pending = new LineMap<ChunkReq<R>>(1, 2 * maxMshr);
+    this.pending = new LineMap<ChunkReq<R>>(1, 2 * Math.min(maxMshr, queueSize));
   }
 
   /**

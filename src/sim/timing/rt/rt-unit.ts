@@ -102,6 +102,8 @@ export class RtUnit implements MemClient {
   readonly policy: TraversalPolicy;
   private readonly latency: number[];
   private readonly chunkBytes: number;
+  /** Unique chunk requests outstanding at most (rtMshrLimit). */
+  private readonly mshrLimit: number;
 
   /** `policy` is made for this unit; `entries`: Warp Buffer entries. */
   constructor(
@@ -114,7 +116,8 @@ export class RtUnit implements MemClient {
     this.latency = cfg.rt.latency;
     this.chunkBytes = cfg.rt.chunkBytes;
     this.fifoEntries = cfg.rt.responseFifoSize || Infinity;
-    this.requests = new RtChunkRequests<RtRay>(this, cfg.rt.chunkBytes, cfg.rt.maxMshr, cfg.rt.memQueueSize);
+    this.mshrLimit = rtMshrLimit(cfg);
+    this.requests = new RtChunkRequests<RtRay>(this, cfg.rt.chunkBytes, this.mshrLimit, cfg.rt.memQueueSize);
     this.policy = policy(this);
   }
 
@@ -423,7 +426,8 @@ export class RtUnit implements MemClient {
 
   /** The memory port's state, for deadlock reports. */
   portState(): string {
-    return `${this.requests.mshrUsed} of ${this.cfg.rt.maxMshr} MSHRs in use, ${this.requests.memQueue.length} chunks and ` +
+    const limit = this.mshrLimit === Infinity ? ' (no limit: gpgpu_rt_use_l1)' : ` of ${this.mshrLimit}`;
+    return `${this.requests.mshrUsed}${limit} MSHRs in use, ${this.requests.memQueue.length} chunks and ` +
       `${this.storeQueue.length - this.storeHead} intersection-table stores queued for the L1, ${this.awaitingFifo} responses outstanding`;
   }
 
@@ -439,4 +443,15 @@ export class RtUnit implements MemClient {
     return this.resident === 0 && this.requests.memQueue.length === 0 && this.requests.mshrUsed === 0 && this.storeHead === this.storeQueue.length &&
       this.policy.idle();
   }
+}
+
+/**
+ * The unique chunk requests an RT unit may have outstanding. Vulkan-Sim checks
+ * `gpgpu_rt_max_mshr` before a new access against the MSHRs of the L0 complet cache
+ * (`rt_unit::memory_cycle`), which receives the RT unit's accesses only when `gpgpu_rt_use_l1` is 0;
+ * with the L1D path (every Vulkan-Sim config file) the L0 complet stays empty and the limit never
+ * binds, and only the L1D's own MSHRs and miss queue (reservation fails) hold the unit back.
+ */
+export function rtMshrLimit(cfg: GpuConfig): number {
+  return cfg.rt.useL1 ? Infinity : cfg.rt.maxMshr;
 }

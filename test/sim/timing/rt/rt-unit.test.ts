@@ -122,3 +122,13 @@ test('a ray\'s cycles split into memory waits, operations and the rest; operatio
   t.true(many.rt_avg_ray_wait_cycles! > single.rt_avg_ray_wait_cycles!, `wait ${many.rt_avg_ray_wait_cycles} vs ${single.rt_avg_ray_wait_cycles}`);
   t.true(Math.abs(many.rt_avg_ray_memory_cycles! + many.rt_avg_ray_op_cycles! + many.rt_avg_ray_wait_cycles! - many.rt_avg_ray_latency!) < 1e-6);
 });
+
+test('gpgpu_rt_max_mshr binds on the RT cache path only, as Vulkan-Sim checks it on the L0 complet', (t) => {
+  const cyclesWith = (...o: string[]) => simulate(traversalWorkload(8, 2, 8, 1 << 20, 5), cfgOf(...o)).values.gpu_sim_cycle!;
+  // Through the L1D (gpgpu_rt_use_l1 1): the limit is never checked, so one MSHR changes nothing.
+  t.is(cyclesWith('gpgpu_rt_max_mshr=1'), cyclesWith('gpgpu_rt_max_mshr=64'));
+  // Through the RT cache: one outstanding unique request serialises the unit's memory accesses.
+  const one = cyclesWith('gpgpu_rt_use_l1=0', 'gpgpu_rt_max_mshr=1');
+  const many = cyclesWith('gpgpu_rt_use_l1=0', 'gpgpu_rt_max_mshr=64');
+  t.true(one > many * 1.2, `RT cache path: ${one} cycles with 1 MSHR, ${many} with 64`);
+});

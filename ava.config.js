@@ -1,5 +1,7 @@
 /**
- * ava's configuration (a file, not package.json's "ava" key, because `sortTestFiles` is a function).
+ * ava's configuration (a file, not package.json's "ava" key, because `sortTestFiles` is a function)
+ * for running test files from their TypeScript sources: `npx ava test/x.test.ts`. `npm test` runs
+ * the compiled files instead (scripts/test.mjs, ava.compiled.config.js, which shares the order).
  * Worker threads, one per test file, each registering tsx itself (test/tsx-in-worker.mjs): a
  * process per file cost about 0.4 CPU-s more per file (docs/performance.md). `--no-worker-threads`
  * runs each file in its own process, with tsx from `nodeArguments`.
@@ -41,7 +43,7 @@ const COSTLIEST_FIRST = [
 ];
 
 const rank = (file) => {
-  const k = COSTLIEST_FIRST.findIndex((f) => file.endsWith(f));
+  const k = COSTLIEST_FIRST.findIndex((f) => file.replace(/\.js$/, '.ts').endsWith(f));
   return k < 0 ? COSTLIEST_FIRST.length : k;
 };
 

@@ -10,10 +10,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compileGlsl } from '../src/frontend/glsl/compile.js';
 import { STAGE_BY_EXTENSION } from '../src/ir/module.js';
+import { calibrationDir } from '../src/sim/workload/load-manifest.js';
 import { mutate, type MutationKind } from './mutate.js';
 
 export const ROOT = join(import.meta.dirname, '..');
-export const CALIBRATION_SHADERS = join(ROOT, '..', 'shared', 'calibration', 'lumibench-wknd', 'shaders');
+/** The LumiBench shaders of the calibration data (../shared/calibration or VVISION_CALIBRATION_DIR). */
+export const CALIBRATION_SHADERS = join(calibrationDir(), 'lumibench-wknd', 'shaders');
 
 export interface SeedShader {
   path: string;

@@ -8,10 +8,15 @@
  */
 import { join } from 'node:path';
 import { buildIsFresh } from '../../scripts/build-stamp.mjs';
+import { REPO_ROOT } from '../repo-root.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-
-/** The node arguments that run vvision's CLI: the script, and the loader when it is TypeScript. */
-export const VVISION: readonly string[] = buildIsFresh(ROOT)
-  ? [join(ROOT, 'build', 'cli', 'main.js')]
-  : ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'cli', 'main.ts')];
+/**
+ * The node arguments that run vvision's CLI: the script, and the loader when it is TypeScript.
+ * Compiled by `npm test` (scripts/test.mjs), this file runs the CLI compiled beside it, from the
+ * same sources as the tests.
+ */
+export const VVISION: readonly string[] = import.meta.url.endsWith('.js')
+  ? [join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.js')]
+  : buildIsFresh(REPO_ROOT)
+    ? [join(REPO_ROOT, 'build', 'cli', 'main.js')]
+    : ['--import', import.meta.resolve('tsx'), join(REPO_ROOT, 'src', 'cli', 'main.ts')];

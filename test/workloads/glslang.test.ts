@@ -7,10 +7,11 @@
 // When the front end's compileGlsl exists, it must agree with glslang on all of them.
 import test from 'ava';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { compileGlsl } from '../../src/frontend/glsl/compile.js';
 import { builtinWorkloadsDir, listBuiltinWorkloads, loadManifest } from '../../src/sim/workload/load-manifest.js';
 import { SHADER_STAGES, type ShaderSource, type ShaderStage } from '../../src/sim/workload/manifest.js';
 
@@ -221,45 +222,31 @@ async function shaderInterface(s: ShaderSource): Promise<ShaderInterface> {
   }
 });
 
-// The front end lands in parallel; once it exists it must agree with glslang.
-const compilePath = resolve(here, '../../src/frontend/glsl/compile.ts');
-interface FrontEndDiagnostic { severity: string; file: string; line: number; column: number; message: string }
-type CompileGlsl = (
-  path: string, text?: string, opts?: { includeDirs?: string[]; defines?: Record<string, string>; stage?: ShaderStage },
-) => { diagnostics: FrontEndDiagnostic[] } | Promise<{ diagnostics: FrontEndDiagnostic[] }>;
-
-if (!existsSync(compilePath)) {
-  test.skip('src/frontend/glsl/compile.ts not present yet: front-end agreement checks skipped', () => {});
-} else {
-  const load = async (): Promise<CompileGlsl> => ((await import(pathToFileURL(compilePath).href)) as { compileGlsl: CompileGlsl }).compileGlsl;
-
-  test('compileGlsl compiles every built-in stage file without errors', async (t) => {
-    const compileGlsl = await load();
-    for (const s of manifestShaders()) {
-      const { diagnostics } = await compileGlsl(s.file, undefined, { includeDirs: s.includeDirs, defines: s.defines, stage: s.stage });
-      const errors = diagnostics.filter((d) => d.severity === 'error');
-      t.deepEqual(errors.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`), [], relative(builtinWorkloadsDir(), s.file));
-    }
-  });
-
-  // Known front-end disagreements with glslang, kept visible: ava reports them as failing tests
-  // that are expected to fail, and flags them the moment the front end is fixed.
-  const KNOWN_DISAGREEMENTS: Record<string, string> = {};
-
-  for (const f of stageFilesUnder(invalidDir)) {
-    const name = basename(f);
-    const known = KNOWN_DISAGREEMENTS[name];
-    (known ? test.failing : test)(`compileGlsl rejects ${name} at the line glslang does${known ? ` (known: ${known})` : ''}`, async (t) => {
-      const compileGlsl = await load();
-      const { diagnostics } = await compileGlsl(f, undefined, {
-        includeDirs: [join(builtinWorkloadsDir(), 'common')], defines: {}, stage: EXTENSION_STAGE[extname(f)]!,
-      });
-      const errors = diagnostics.filter((d) => d.severity === 'error');
-      t.true(errors.length > 0, `accepted, glslang rejects it at line ${expectedErrorLine(f)}`);
-      t.true(
-        errors.some((d) => d.line === expectedErrorLine(f)),
-        `expected an error at line ${expectedErrorLine(f)}, got ${errors.map((d) => `${d.line}: ${d.message}`).join('; ')}`,
-      );
-    });
+// vvision's front end must agree with glslang.
+test('compileGlsl compiles every built-in stage file without errors', (t) => {
+  for (const s of manifestShaders()) {
+    const { diagnostics } = compileGlsl(s.file, undefined, { includeDirs: s.includeDirs, defines: s.defines, stage: s.stage });
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    t.deepEqual(errors.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`), [], relative(builtinWorkloadsDir(), s.file));
   }
+});
+
+// Known front-end disagreements with glslang, kept visible: ava reports them as failing tests
+// that are expected to fail, and flags them the moment the front end is fixed.
+const KNOWN_DISAGREEMENTS: Record<string, string> = {};
+
+for (const f of stageFilesUnder(invalidDir)) {
+  const name = basename(f);
+  const known = KNOWN_DISAGREEMENTS[name];
+  (known ? test.failing : test)(`compileGlsl rejects ${name} at the line glslang does${known ? ` (known: ${known})` : ''}`, (t) => {
+    const { diagnostics } = compileGlsl(f, undefined, {
+      includeDirs: [join(builtinWorkloadsDir(), 'common')], defines: {}, stage: EXTENSION_STAGE[extname(f)]!,
+    });
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    t.true(errors.length > 0, `accepted, glslang rejects it at line ${expectedErrorLine(f)}`);
+    t.true(
+      errors.some((d) => d.line === expectedErrorLine(f)),
+      `expected an error at line ${expectedErrorLine(f)}, got ${errors.map((d) => `${d.line}: ${d.message}`).join('; ')}`,
+    );
+  });
 }

@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import { launchOptionsOf, prepareRun } from '../../src/driver/run-workload.js';
 import { runFunctional } from '../../src/sim/functional/launch.js';
 import { imageChannelMeans } from '../../src/sim/host/image-png.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BUILDING = resolve(ROOT, '../shared/scenes/vk_raytracing_tutorial_KHR/Medieval_building/Medieval_building.obj');
+const BUILDING = resolve(REPO_ROOT, '../shared/scenes/vk_raytracing_tutorial_KHR/Medieval_building/Medieval_building.obj');
 
 (existsSync(BUILDING) ? test : test.skip)('the Medieval building with its JPEG textures renders through scene.models and "files": "scene"', async (t) => {
   const src = join(ROOT, 'workloads/models');

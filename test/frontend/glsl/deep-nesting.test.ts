@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { chunkDeepTokens, DEEP_MODE_DEPTH, nestingEstimate } from '../../../src/frontend/glsl/deep-nesting.js';
 import { fsHost, markUserTypeNames, parseGlsl } from '../../../src/frontend/glsl/parse.js';
 import { preprocess } from '../../../src/frontend/glsl/preprocessor.js';
+import { REPO_ROOT } from '../../repo-root.js';
 import { STAGE_BY_EXTENSION } from '../../../src/ir/module.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -28,7 +29,7 @@ const files = [
   ...shaders(join(ROOT, 'workloads')),
   ...shaders(join(ROOT, 'test', 'frontend', 'glsl', 'fixtures')),
   ...shaders(join(ROOT, 'test', 'frontend', 'glsl', 'compile-fixtures', 'valid')),
-  ...shaders(join(ROOT, '..', 'shared', 'calibration', 'lumibench-wknd', 'shaders')),
+  ...shaders(join(REPO_ROOT, '..', 'shared', 'calibration', 'lumibench-wknd', 'shaders')),
 ];
 const includeDirs = (f: string) => [dirname(f), join(ROOT, 'workloads', 'common')];
 

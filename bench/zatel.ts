@@ -16,10 +16,13 @@
 import os from 'node:os';
 import { join } from 'node:path';
 import { localBackend } from '../src/driver/jobs/backend.js';
-import { jobConfig, jobWorkload } from '../src/driver/jobs/job-spec.js';
+import { encodePixelMask, jobConfig, jobWorkload } from '../src/driver/jobs/job-spec.js';
 import { JobStore } from '../src/driver/jobs/job-store.js';
 import { TABLE_I_METRICS } from '../src/driver/zatel/combine.js';
+import { divideImage, SECTION_BLOCK_WIDTH } from '../src/driver/zatel/division.js';
 import { runZatel, type ZatelResult } from '../src/driver/zatel/run-zatel.js';
+import { pixelMaskWords } from '../src/passes/zatel/pixel-filter.js';
+import { seededRandom } from '../src/sim/seeded-random.js';
 import { simulatorCommitKey } from './case-studies/cached-runs.js';
 import { fmt, pct, writeDocBlocks } from './case-studies/doc-blocks.js';
 import { repoRoot } from './jobs/wknd-runs.js';
@@ -43,17 +46,27 @@ interface Case {
    * show how far the downscaled GPU itself is from 1/K of the target.
    */
   scaleCheck?: boolean;
+  /**
+   * Also simulate the full GPU tracing only Zatel's pixels (every group's selection at once), and
+   * tracing as many whole section blocks drawn at random (SELECTION_SEEDS): the pixel selection
+   * alone, without the downscaling, beside the sampling spread of a random selection.
+   */
+  selectionCheck?: boolean;
   note: string;
 }
+
+/** Seeds of the random block selections of a selection check. */
+const SELECTION_SEEDS = [1, 2, 3];
+const SELECTION_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_latency', 'rt_avg_thread_latency'] as const;
 const CASES: Record<string, Case> = {
   'pt-32': { workload: 'pt', size: 32, fraction: 'auto', config: 'mobile', note: 'issue 23: 54% off and slower than the full run, without a warning' },
   'pt-128-paper': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', paperMethod: true, note: "the paper's random blocks, filter instructions extrapolated" },
-  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
   'pt-128-own-rows': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling: the group's one channel decodes rows as its own (--dram-rows own)" },
   'pt-128-k2': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', k: 2, note: 'K = 2 (a point of the paper\'s K sweep, Fig. 17): 2 partitions per group' },
   'pt-128-10': { workload: 'pt', size: 128, fraction: 0.1, config: 'mobile', note: "the paper's 'up to 10%'" },
-  'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
-  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
   'wknd-128-own-rows': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling (--dram-rows own)" },
   'wknd-256': { workload: 'lumibench-wknd', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
 };
@@ -76,6 +89,8 @@ const rows: string[] = [];
 const byCase = new Map<string, ZatelResult>();
 /** Per case with scaleCheck: the downscaled GPU's stats on the whole frame (cycles not yet divided by K). */
 const scaleChecks = new Map<string, Record<string, number>>();
+/** Per case with selectionCheck: the full GPU tracing Zatel's pixels, and random blocks of as many pixels. */
+const selectionChecks = new Map<string, SelectionCheck>();
 const warnings: string[] = [];
 let cpuTotal = 0;
 
@@ -99,6 +114,7 @@ for (const name of names) {
     if (done.failed.length > 0) throw new Error(`zatel: the scale-model check of ${name} failed`);
     scaleChecks.set(name, store.result(id)!.values);
   }
+  if (c.selectionCheck) selectionChecks.set(name, await selectionCheck(c, r));
   const v = r.validation!;
   const err = (m: string) => {
     const x = v.metrics[m];
@@ -129,7 +145,7 @@ const body =
   ` (* = estimated from the jobs' recorded walls: the run came from the job store); CPU speedup: CPU-seconds of the full run over Zatel's, every worker's summed;` +
   ` SM-cycle speedup: simulated cycles x SMs of the full run over the groups' (and the filter-only run's). CPU-seconds of jobs that ran in this bench's workers are the process's CPU time over the group phase (worker start-up included); of jobs from the store, their recorded thread CPU time (start-up excluded), so a rerun from the store reports a somewhat higher CPU speedup. Zatel CPU-seconds over all cases: ${fmt(cpuTotal, 0)};` +
   ` load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} when written.\n\n${header}\n${rows.join('\n')}\n${paper}\n\n` +
-  (warnings.length > 0 ? `Warnings printed:\n\n${warnings.join('\n')}` : 'No warnings.') + scaleTable();
+  (warnings.length > 0 ? `Warnings printed:\n\n${warnings.join('\n')}` : 'No warnings.') + scaleTable() + selectionTable();
 process.stdout.write(`\n${body}\n`);
 const whyText = why();
 process.stdout.write(`\n${whyText}\n`);
@@ -173,6 +189,130 @@ function scaleRows(name: string): { k: number; rows: { metric: string; scale: nu
   // The whole frame's DRAM requests on both (not divided by K: the scale model ran every pixel).
   rows.push({ metric: 'DRAM requests (reads + writes)', scale: (d.dram_reads ?? 0) + (d.dram_writes ?? 0), full: fullV.dram_reads + fullV.dram_writes, zatel: Number.NaN });
   return { k, rows };
+}
+
+/** The full GPU on a subset of the pixels: its stats and the cost uniformity of its traced rows. */
+interface SelectionRun {
+  values: Record<string, number>;
+  uniformity: number;
+}
+
+interface SelectionCheck {
+  zatel: SelectionRun;
+  random: SelectionRun[];
+  /** The cost uniformity of every row of the frame. */
+  uniformityAll: number;
+}
+
+/**
+ * Mean over the traced 32-pixel rows of the section blocks (blocks are traced whole) of mean / max
+ * of their pixels' heatmap cost (instructions): 1 when every pixel of each row costs the same. A
+ * row whose pixels end their paths at different bounces leaves RT lanes idle, which is what
+ * `rt_avg_efficiency` (per warp, its rays' RT cycles / (32 x its RT latency)) counts.
+ */
+function rowUniformity(r: ZatelResult, traced?: Set<number>): number {
+  const { width, height } = r;
+  const cost = r.heatmap.cost;
+  let sum = 0;
+  let rows = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x0 = 0; x0 < width; x0 += SECTION_BLOCK_WIDTH) {
+      if (traced && !traced.has(y * width + x0)) continue;
+      const x1 = Math.min(width, x0 + SECTION_BLOCK_WIDTH);
+      let max = 0;
+      let total = 0;
+      for (let x = x0; x < x1; x++) {
+        max = Math.max(max, cost[y * width + x]!);
+        total += cost[y * width + x]!;
+      }
+      sum += max > 0 ? total / (x1 - x0) / max : 1;
+      rows++;
+    }
+  }
+  return rows > 0 ? sum / rows : Number.NaN;
+}
+
+/** Whole section blocks of the frame drawn at random until they hold at least `pixels` pixels. */
+function randomBlocks(width: number, height: number, pixels: number, seed: number): Set<number> {
+  const blocks = divideImage(width, height, 1, 'fine')[0]!.blocks;
+  const random = seededRandom(seed);
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [blocks[i], blocks[j]] = [blocks[j]!, blocks[i]!];
+  }
+  const out = new Set<number>();
+  for (const b of blocks) {
+    if (out.size >= pixels) break;
+    for (const p of b) out.add(p);
+  }
+  return out;
+}
+
+/** The full GPU tracing Zatel's pixels, and as many random whole blocks per seed (cached jobs). */
+async function selectionCheck(c: Case, r: ZatelResult): Promise<SelectionCheck> {
+  const store = new JobStore(jobDir);
+  const threads = r.width * r.height;
+  const sets = [r.traced, ...SELECTION_SEEDS.map((seed) => randomBlocks(r.width, r.height, r.traced.size, seed))];
+  const ids = sets.map((pixels) => store.add({
+    kind: 'sim', workload: jobWorkload(c.workload), config: jobConfig(c.config), run: { width: c.size, height: c.size, spp: 2 }, overrides: [],
+    pixelMask: encodePixelMask(pixelMaskWords(pixels, threads)),
+  }));
+  const done = await localBackend(1).run(store, ids);
+  if (done.failed.length > 0) throw new Error(`zatel: the selection check of ${c.workload} ${c.size}x${c.size} failed`);
+  const run = (i: number): SelectionRun => ({ values: store.result(ids[i]!)!.values, uniformity: rowUniformity(r, sets[i]) });
+  return { zatel: run(0), random: SELECTION_SEEDS.map((_, k) => run(k + 1)), uniformityAll: rowUniformity(r) };
+}
+
+function selectionTable(): string {
+  if (selectionChecks.size === 0) return '';
+  const lines = [
+    '',
+    '',
+    `Pixel selection alone: the full GPU (no downscaling) tracing only Zatel's pixels (every group's selection at once), and tracing as many whole section blocks drawn at random (seeds ${SELECTION_SEEDS.join(', ')}), beside the full GPU on every pixel, the scale model on every pixel and Zatel's prediction (error against the full GPU on every pixel in brackets). Row cost uniformity: the mean over the traced 32-pixel block rows of mean / max of their pixels' heatmap instructions.`,
+    '',
+    `| case | metric | full GPU, every pixel | full GPU, Zatel's pixels | full GPU, random blocks (${SELECTION_SEEDS.length} seeds) | scale model, every pixel | Zatel |`,
+    '|---|---|---|---|---|---|---|',
+  ];
+  const err = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ` (${a / b - 1 >= 0 ? '+' : ''}${pct(a / b - 1)})` : '');
+  for (const [name, sc] of selectionChecks) {
+    const r = byCase.get(name)!;
+    const m = r.validation!.metrics;
+    const scale = scaleChecks.get(name);
+    for (const metric of SELECTION_METRICS) {
+      const full = m[metric]?.full ?? Number.NaN;
+      const randoms = sc.random.map((x) => `${fmt(x.values[metric]!)}${err(x.values[metric]!, full)}`).join(', ');
+      const scaled = scale?.[metric];
+      lines.push(
+        `| ${name} | \`${metric}\` | ${fmt(full)} | ${fmt(sc.zatel.values[metric]!)}${err(sc.zatel.values[metric]!, full)} | ${randoms} | ` +
+        `${scaled !== undefined ? `${fmt(scaled)}${err(scaled, full)}` : '—'} | ${fmt(m[metric]?.predicted ?? Number.NaN)}${err(m[metric]?.predicted ?? Number.NaN, full)} |`,
+      );
+    }
+    lines.push(`| ${name} | row cost uniformity | ${fmt(sc.uniformityAll)} | ${fmt(sc.zatel.uniformity)} | ${sc.random.map((x) => fmt(x.uniformity)).join(', ')} | ${fmt(sc.uniformityAll)} | — |`);
+  }
+  return lines.join('\n');
+}
+
+/** The why-bullet of a selection check: how much of Zatel's RT-efficiency error the pixel selection carries on its own. */
+function selectionWhy(name: string): string | undefined {
+  const sc = selectionChecks.get(name);
+  const r = byCase.get(name);
+  if (!sc || !r) return undefined;
+  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
+  const metric = 'rt_avg_efficiency';
+  const v = r.validation!.metrics[metric]!;
+  const rel = (x: number) => x / v.full - 1;
+  const zatelSel = rel(sc.zatel.values[metric]!);
+  const randoms = sc.random.map((x) => rel(x.values[metric]!));
+  const lo = Math.min(...randoms);
+  const hi = Math.max(...randoms);
+  const scale = scaleChecks.get(name)?.[metric];
+  const inSpread = zatelSel >= lo - 0.005 && zatelSel <= hi + 0.005;
+  return `- **The pixel selection alone at ${name}.** On the full GPU, tracing only Zatel's ${pct(r.traced.size / (r.width * r.height), 0)} of the pixels gives \`${metric}\` ${fmt(sc.zatel.values[metric]!)} against ${fmt(v.full)} for every pixel (${sg(zatelSel)}); ` +
+    `as many whole blocks drawn at random give ${sg(lo)} to ${sg(hi)}${inSpread ? ', so Zatel\'s blocks are an ordinary sample' : `, so Zatel's blocks are ${zatelSel > hi ? 'more' : 'less'} efficient than a random sample${zatelSel > hi && sc.zatel.uniformity > Math.max(...sc.random.map((x) => x.uniformity)) ? ': their rows are more uniform in cost, so fewer lanes sit idle while a row\'s longest path finishes' : ''}`}. ` +
+    (lo > 0.02 ? 'Tracing any subset of the blocks raises the metric by itself: a warp\'s efficiency is not a per-pixel quantity that a share of the pixels inherits. ' : '') +
+    (hi - lo > 0.03 ? `Which blocks are drawn moves it by ${pct(hi - lo)}. ` : '') +
+    `Row cost uniformity (mean / max instructions of a traced 32-pixel row): ${fmt(sc.zatel.uniformity)} for Zatel's rows, ${sc.random.map((x) => fmt(x.uniformity)).join(' / ')} for the random ones, ${fmt(sc.uniformityAll)} for the frame. ` +
+    `${scale !== undefined ? `The scale model on every pixel gives ${sg(rel(scale))}, ` : ''}Zatel predicts ${sg(rel(v.predicted))}.`;
 }
 
 function scaleTable(): string {
@@ -252,6 +392,10 @@ function why(): string {
         ? `the scale model's DRAM efficiency is within 10% of the target's (${sg(scaleErr('dram_eff'))}).`
         : `the scale model's ${scaleErr('dram_eff') > 0 ? 'more' : 'less'} efficient DRAM (${sg(scaleErr('dram_eff'))}) ${scaleErr('dram_eff') > 0 ? 'shortens' : 'lengthens'} its cycles.`),
     );
+  }
+  for (const n of ['pt-128', 'pt-256', 'wknd-128']) {
+    const bullet = selectionWhy(n);
+    if (bullet) out.push(bullet);
   }
   if (scaleChecks.size > 0) {
     const cancel = [...scaleChecks.keys()].filter((n) => {

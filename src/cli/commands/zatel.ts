@@ -59,7 +59,7 @@ export function registerZatelCommand(program: Command): void {
       .option('--fraction <auto|P>', "traced pixels per group: auto = eq. 1 bounded to [0.3, 0.6]; a number P in (0, 1] caps it (the paper's 'up to 10%' is 0.1)", 'auto')
       .option('--division <fine|coarse>', 'fine: 32x2 chunks dealt round-robin (default); coarse: K rectangles', 'fine')
       .option('--distribution <uniform|temperature|temperature5>', 'colour distribution of the chosen blocks: uniform (default), eq. 2, or eq. 3 (fifth power)', 'uniform')
-      .option('--balance <cost|none>', "cost (default): swap section blocks until the chosen pixels' heatmap cost share is within 1% of their pixel share, so instruction counts extrapolate exactly; none: the paper's random draw", 'cost')
+      .option('--balance <rows|cost|none>', "rows (default): swap section blocks until the chosen pixels' heatmap cost share is within 1% of their pixel share, so instruction counts extrapolate exactly, then until their 32-pixel rows are as uniform in cost as the group's (within 1%), so the traced warps' RT efficiency is the group's; cost: the cost balance alone; none: the paper's random draw", 'rows')
       .option('--no-filter-correction', "extrapolate the groups' counts with the pixel filter's own instructions in them (the paper's accounting); by default a filter-only run's counts are subtracted first")
       .option('--extrapolation <linear|exponential>', 'linear (default) or exponential regression over three runs at 20/30/40% (Sec. III-G)', 'linear')
       .option('--clusters <n>', 'K-means colours of the quantised heatmap', '5')
@@ -82,7 +82,7 @@ export function registerZatelCommand(program: Command): void {
       fraction,
       division: oneOf<Division>('division', raw.division, ['fine', 'coarse']),
       distribution: oneOf<Distribution>('distribution', raw.distribution, ['uniform', 'temperature', 'temperature5']),
-      balance: oneOf<Balance>('balance', raw.balance, ['cost', 'none']),
+      balance: oneOf<Balance>('balance', raw.balance, ['rows', 'cost', 'none']),
       filterCorrection: raw.filterCorrection,
       extrapolation: oneOf<Extrapolation>('extrapolation', raw.extrapolation, ['linear', 'exponential']),
       clusters, seed: positiveInt('select-seed', raw.selectSeed),

@@ -26,9 +26,21 @@ export function tracedFraction(group: PixelGroup, heat: Heatmap): number {
   return Math.min(FRACTION_BOUNDS[1], Math.max(FRACTION_BOUNDS[0], p));
 }
 
-export type Balance = 'cost' | 'none';
+/**
+ * How the drawn blocks are corrected. 'rows' (default): the cost balance, then the row balance:
+ * swaps that bring the chosen rows' mean cost uniformity (per 32-pixel row of a block, mean / max
+ * of its pixels' cost) within the tolerance of the group's, never taking the cost share out of its
+ * tolerance. 'cost': the cost balance alone. 'none': the paper's draw.
+ *
+ * Why rows: the cost balance alone swaps costly blocks for cheaper ones, and in a path tracer a
+ * costly row is often one whose pixels end their paths at different bounces; the chosen rows came
+ * out more uniform than the group's (pt 128x128: 0.737 against 0.710), and a row of pixels is a
+ * warp of rays, so the traced warps' RT efficiency (rt_avg_efficiency) came out 8.7% high on the
+ * full GPU (docs/zatel.md, the selection check).
+ */
+export type Balance = 'rows' | 'cost' | 'none';
 
-/** Default relative tolerance of the cost balance: chosen cost share within 1% of the pixel share. */
+/** Default relative tolerance of the cost and row balances: chosen share within 1% of the pixel share. */
 export const COST_BALANCE_TOLERANCE = 0.01;
 
 export interface Selection {
@@ -43,7 +55,12 @@ export interface Selection {
    * extrapolation of the instruction count is exact; 1.12 means instructions come out 12% high.
    */
   costRatio: number;
-  /** Blocks swapped by the cost balance (0 with `balance: 'none'`). */
+  /**
+   * The chosen rows' mean cost uniformity (rowUniformity) / the group's: 1 when the traced rows
+   * are as uniform as the group's, the figure the row balance brings within its tolerance.
+   */
+  uniformityRatio: number;
+  /** Blocks swapped by the cost and row balances (0 with `balance: 'none'`). */
   swaps: number;
 }
 
@@ -98,13 +115,144 @@ export function selectRepresentativePixels(
   }
   const blockCost = group.blocks.map((b) => b.reduce((a, p) => a + heat.cost[p]!, 0));
   const groupCost = blockCost.reduce((a, b) => a + b, 0);
-  const swaps = balance === 'cost' ? balanceCost(group, blockColour, blockCost, chosen, traced, groupCost, tolerance) : 0;
+  let swaps = balance === 'none' ? 0 : balanceCost(group, blockColour, blockCost, chosen, traced, groupCost, tolerance);
+  const rows = group.blocks.map((b) => blockRows(b, heat));
+  if (balance === 'rows') swaps += balanceRows(group, blockColour, blockCost, rows, chosen, traced, groupCost, tolerance);
   const pixels = [...chosen].sort((a, b) => a - b).flatMap((bi) => group.blocks[bi]!);
   const pixelShare = group.pixels > 0 ? pixels.length / group.pixels : 0;
   let chosenCost = 0;
   for (const bi of chosen) chosenCost += blockCost[bi]!;
   const costRatio = groupCost > 0 && pixelShare > 0 ? chosenCost / groupCost / pixelShare : 1;
-  return { pixels, fraction: pixelShare, target: fraction, costRatio, swaps };
+  return { pixels, fraction: pixelShare, target: fraction, costRatio, uniformityRatio: uniformityRatio(rows, chosen), swaps };
+}
+
+/** A block's rows: how many, and the sum of their cost uniformities. */
+interface BlockRows {
+  count: number;
+  uniformity: number;
+}
+
+/**
+ * The cost uniformity of one row of pixels: mean / max of their heatmap cost (1 when all cost the
+ * same, or nothing). A section block row is 32 pixels, a warp of rays in a 2D launch whose width
+ * is a multiple of 32.
+ */
+export function rowUniformity(costs: readonly number[]): number {
+  let max = 0;
+  let total = 0;
+  for (const c of costs) {
+    max = Math.max(max, c);
+    total += c;
+  }
+  return max > 0 ? total / costs.length / max : 1;
+}
+
+function blockRows(block: readonly number[], heat: Heatmap): BlockRows {
+  const byRow = new Map<number, number[]>();
+  for (const p of block) {
+    const y = Math.floor(p / heat.width);
+    let row = byRow.get(y);
+    if (!row) byRow.set(y, (row = []));
+    row.push(heat.cost[p]!);
+  }
+  let uniformity = 0;
+  for (const row of byRow.values()) uniformity += rowUniformity(row);
+  return { count: byRow.size, uniformity };
+}
+
+function uniformityRatio(rows: readonly BlockRows[], chosen: ReadonlySet<number>): number {
+  let all = 0;
+  let allCount = 0;
+  let mine = 0;
+  let mineCount = 0;
+  rows.forEach((r, i) => {
+    all += r.uniformity;
+    allCount += r.count;
+    if (chosen.has(i)) {
+      mine += r.uniformity;
+      mineCount += r.count;
+    }
+  });
+  return all > 0 && mineCount > 0 ? mine / mineCount / (all / allCount) : 1;
+}
+
+/** Candidates each side of the nearest in the row balance's search (by uniformity), checked against the cost bound. */
+const ROW_SWAP_WINDOW = 8;
+
+/**
+ * After the cost balance: swaps chosen and unchosen blocks of equal pixel and row counts until the
+ * chosen rows' mean uniformity is within `tolerance` (relative) of the group's, same-colour swaps
+ * first. A swap may not take the chosen cost further from its goal than the larger of the cost
+ * tolerance and where it stands. Each step takes the allowed swap that brings the uniformity
+ * closest to its goal (a binary search over the unchosen blocks sorted by uniformity, then the
+ * nearest few each side); it stops when none improves it. Returns the swaps made.
+ */
+function balanceRows(
+  group: PixelGroup, blockColour: number[], blockCost: number[], rows: BlockRows[], chosen: Set<number>, traced: number, groupCost: number,
+  tolerance: number,
+): number {
+  if (traced === 0 || traced >= group.pixels) return 0;
+  let allU = 0;
+  let allRows = 0;
+  for (const r of rows) {
+    allU += r.uniformity;
+    allRows += r.count;
+  }
+  if (allU <= 0) return 0;
+  const mean = allU / allRows;
+  const costGoal = (traced / group.pixels) * groupCost;
+  let chosenCost = 0;
+  let chosenU = 0;
+  let chosenRows = 0;
+  for (const bi of chosen) {
+    chosenCost += blockCost[bi]!;
+    chosenU += rows[bi]!.uniformity;
+    chosenRows += rows[bi]!.count;
+  }
+  const costBound = Math.max(tolerance * costGoal, Math.abs(costGoal - chosenCost));
+  let swaps = 0;
+  for (const sameColour of [true, false]) {
+    for (let step = 0; step < group.blocks.length; step++) {
+      // Swaps keep the row count, so the goal stays mean x chosenRows.
+      const gap = mean * chosenRows - chosenU;
+      if (Math.abs(gap) <= tolerance * mean * chosenRows) return swaps;
+      const key = (i: number) => `${sameColour ? blockColour[i] : '*'}/${group.blocks[i]!.length}/${rows[i]!.count}`;
+      const pool = new Map<string, number[]>();
+      group.blocks.forEach((_, i) => {
+        if (chosen.has(i)) return;
+        let list = pool.get(key(i));
+        if (!list) pool.set(key(i), (list = []));
+        list.push(i);
+      });
+      for (const list of pool.values()) list.sort((a, b) => rows[a]!.uniformity - rows[b]!.uniformity);
+      let best: { out: number; in: number; gap: number } | undefined;
+      for (const a of chosen) {
+        const list = pool.get(key(a));
+        if (!list || list.length === 0) continue;
+        const want = rows[a]!.uniformity + gap;
+        let lo = 0;
+        let hi = list.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (rows[list[mid]!]!.uniformity < want) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let j = Math.max(0, lo - ROW_SWAP_WINDOW); j <= Math.min(list.length - 1, lo + ROW_SWAP_WINDOW); j++) {
+          const b = list[j]!;
+          if (Math.abs(costGoal - (chosenCost + blockCost[b]! - blockCost[a]!)) > costBound) continue;
+          const after = Math.abs(gap - (rows[b]!.uniformity - rows[a]!.uniformity));
+          if (!best || after < best.gap) best = { out: a, in: b, gap: after };
+        }
+      }
+      if (!best || best.gap >= Math.abs(gap)) break;
+      chosen.delete(best.out);
+      chosen.add(best.in);
+      chosenCost += blockCost[best.in]! - blockCost[best.out]!;
+      chosenU += rows[best.in]!.uniformity - rows[best.out]!.uniformity;
+      swaps++;
+    }
+  }
+  return swaps;
 }
 
 /**

@@ -52,7 +52,7 @@ export interface ZatelOptions {
   distribution: Distribution;
   /** The downscaled GPU's DRAM row layout (downscale.ts): the target's (default) or its own (the paper's). */
   dramRows?: DramRows;
-  /** Cost balance of the representative pixels (representative-pixels.ts); default 'cost'. */
+  /** Balance of the representative pixels (representative-pixels.ts); default 'rows'. */
   balance?: Balance;
   /**
    * Subtract a filter-only run's counts (every pixel filtered out) from each group's before
@@ -207,7 +207,7 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
     const target = o.fraction === 'auto' ? eq1 : Math.min(eq1, o.fraction);
     const fractions = o.extrapolation === 'exponential' ? [...REGRESSION_FRACTIONS] : [target];
     const runs = fractions.map((f) => {
-      const selection = selectRepresentativePixels(g, heatmap, f, o.distribution, o.seed, o.balance ?? 'cost');
+      const selection = selectRepresentativePixels(g, heatmap, f, o.distribution, o.seed, o.balance ?? 'rows');
       const spec: SimJobSpec = { ...base, overrides: [...o.overrides, ...scaled.overrides], pixelMask: encodePixelMask(pixelMaskWords(selection.pixels, threads)) };
       return { selection, jobId: store.add(spec) };
     });

@@ -78,7 +78,7 @@ test('vvision zatel: files, and bad options as one-line errors', (t) => {
     [['--k', '3'], /--k 3 does not divide both the 8 SMs and the 4 memory partitions/],
     [['--fraction', '2'], /--fraction: expected auto or a number in \(0, 1\]/],
     [['--division', 'diagonal'], /--division: expected fine, coarse/],
-    [['--balance', 'maybe'], /--balance: expected cost, none/],
+    [['--balance', 'maybe'], /--balance: expected rows, cost, none/],
   ] as const) {
     const bad = run(['tri', '--width', '32', '--height', '4', '--job-dir', join(dir, 'jobs'), ...args]);
     t.is(bad.status, 1);

@@ -9,7 +9,7 @@ import { downscale, gcd } from '../../../src/driver/zatel/downscale.js';
 import { MIN_WAVES_PER_GROUP, zatelWarnings } from '../../../src/driver/zatel/run-zatel.js';
 import { buildHeatmap, coldness, heatColour } from '../../../src/driver/zatel/heatmap.js';
 import { kMeansColours } from '../../../src/driver/zatel/kmeans.js';
-import { selectRepresentativePixels, tracedFraction } from '../../../src/driver/zatel/representative-pixels.js';
+import { rowUniformity, selectRepresentativePixels, tracedFraction } from '../../../src/driver/zatel/representative-pixels.js';
 import { loadConfig } from '../../../src/sim/timing/index.js';
 
 test('fine division deals 32x2 chunks round-robin, each chunk row one group further on (Fig. 6)', (t) => {
@@ -131,6 +131,33 @@ test('cost balance: the chosen blocks carry their pixel share of the heatmap cos
     t.true(moved <= 2 * 64, `seed ${seed}: ${moved} pixels changed colour`);
   }
   t.true(worstPlain > 0.01, `the random draw alone is off by more than 1% for some seed (worst ${worstPlain})`);
+});
+
+test('row balance: the chosen 32-pixel rows are as uniform in cost as the group\'s, the cost share kept within 1%', (t) => {
+  const w = 256;
+  const h = 64;
+  // Uniform rows, and in one corner mixed rows of the same mean cost (paths ending at different
+  // bounces: every other pixel dear): a random draw of blocks over- or under-samples the corner.
+  const cost = Array.from({ length: w * h }, (_, i) => {
+    const x = i % w;
+    const y = Math.floor(i / w);
+    if (x < 128 && y < 32) return x % 2 === 0 ? 90 : 1;
+    return 30 + ((x * 7 + y * 13) % 30);
+  });
+  const heat = buildHeatmap(cost, w, h, 5);
+  const [g] = divideImage(w, h, 1, 'fine');
+  let worstPlain = 0;
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const plain = selectRepresentativePixels(g!, heat, 0.2, 'uniform', seed, 'none');
+    const rows = selectRepresentativePixels(g!, heat, 0.2, 'uniform', seed, 'rows');
+    worstPlain = Math.max(worstPlain, Math.abs(plain.uniformityRatio - 1));
+    t.is(rows.pixels.length, plain.pixels.length, 'swaps keep the traced pixel count');
+    t.true(Math.abs(rows.uniformityRatio - 1) <= 0.01, `seed ${seed}: row uniformity ratio ${rows.uniformityRatio}`);
+    t.true(Math.abs(rows.costRatio - 1) <= 0.01, `seed ${seed}: cost ratio ${rows.costRatio}`);
+  }
+  t.true(worstPlain > 0.01, `the random draw alone leaves the rows' uniformity off by more than 1% for some seed (worst ${worstPlain})`);
+  t.is(rowUniformity([10, 10, 10]), 1);
+  t.is(rowUniformity([100, 20]), 0.6);
 });
 
 test('small-frame warning: fewer than two waves of the downscaled GPU per group, with the frame that would do', (t) => {

@@ -61,14 +61,14 @@ const SELECTION_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_latency', 'rt_avg_t
 const CASES: Record<string, Case> = {
   'pt-32': { workload: 'pt', size: 32, fraction: 'auto', config: 'mobile', note: 'issue 23: 54% off and slower than the full run, without a warning' },
   'pt-128-paper': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', paperMethod: true, note: "the paper's random blocks, filter instructions extrapolated" },
-  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'pt-128-own-rows': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling: the group's one channel decodes rows as its own (--dram-rows own)" },
   'pt-128-k2': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', k: 2, note: 'K = 2 (a point of the paper\'s K sweep, Fig. 17): 2 partitions per group' },
   'pt-128-10': { workload: 'pt', size: 128, fraction: 0.1, config: 'mobile', note: "the paper's 'up to 10%'" },
-  'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
-  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
+  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'wknd-128-own-rows': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling (--dram-rows own)" },
-  'wknd-256': { workload: 'lumibench-wknd', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost-balanced blocks, filter-only run subtracted' },
+  'wknd-256': { workload: 'lumibench-wknd', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
 };
 const args = process.argv.slice(2);
 let names = Object.keys(CASES).filter((n) => n !== 'wknd-256');

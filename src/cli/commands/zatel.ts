@@ -120,7 +120,7 @@ export function registerZatelCommand(program: Command): void {
       out.write('heatmap.png', heatmapPng(r.heatmap));
       out.write('heatmap-quantised.png', quantisedHeatmapPng(r.heatmap));
       out.write('chosen-pixels.png', chosenPixelsPng(r.heatmap, r.traced));
-      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing, wavesPerGroup: r.wavesPerGroup, costRatios: r.costRatios, warnings: r.warnings }, null, 2)}\n`);
+      out.write('predicted.json', `${JSON.stringify({ workload: shownWorkload, config: raw.config, k: r.downscaling.k, metrics: r.predicted, timing: r.timing, wavesPerGroup: r.wavesPerGroup, costRatios: r.costRatios, uniformityRatios: r.uniformityRatios, warnings: r.warnings }, null, 2)}\n`);
       if (raw.json) for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
       out.write('groups.csv', `group,pixels,traced_fraction,job\n${r.groups.flatMap((g) => g.runs.map((x) => `${g.index},${g.pixels},${x.selection.fraction.toFixed(6)},${x.jobId}`)).join('\n')}\n`);
       if (r.validation) out.write('validation.json', validationJson(r.validation));

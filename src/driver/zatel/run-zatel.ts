@@ -145,6 +145,8 @@ export interface ZatelResult {
   wavesPerGroup: number;
   /** Heatmap cost of the traced pixels over their pixel share (1 = instructions extrapolate exactly), per group. */
   costRatios: number[];
+  /** The traced rows' mean cost uniformity over the group's (1 = as uniform), per group (representative-pixels.ts). */
+  uniformityRatios: number[];
   /** Conditions under which the prediction is not to be trusted (printed by the CLI). */
   warnings: string[];
   validation?: ZatelValidation;
@@ -263,9 +265,10 @@ export async function runZatel(o: ZatelOptions): Promise<ZatelResult> {
   const slots = scaled.sms * config.maxWarpsPerSm * config.warpSize;
   const wavesPerGroup = Math.min(...reports.map((r) => (r.runs[0]!.selection.pixels.length * depth) / slots));
   const costRatios = reports.map((r) => r.runs[r.runs.length - 1]!.selection.costRatio);
-  const warnings = zatelWarnings(o, { width, height, depth, k: scaled.k, sms: scaled.sms, slots, wavesPerGroup, costRatios });
+  const uniformityRatios = reports.map((r) => r.runs[r.runs.length - 1]!.selection.uniformityRatio);
+  const warnings = zatelWarnings(o, { width, height, depth, k: scaled.k, sms: scaled.sms, slots, wavesPerGroup, costRatios, uniformityRatios });
   const result: ZatelResult = {
-    options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced, wavesPerGroup, costRatios, warnings,
+    options: o, width, height, downscaling: scaled, heatmap, groups: reports, predicted, traced, wavesPerGroup, costRatios, uniformityRatios, warnings,
     ...(filterOnly ? { filterInstructions: filterOnly.values.gpu_sim_insn ?? 0 } : {}),
     timing: {
       heatmapSeconds, groupsSeconds, groupsTiming: allRan ? 'measured' : 'estimated from cached jobs',
@@ -327,11 +330,12 @@ export function validationJson(v: ZatelValidation): string {
 /**
  * Why a prediction may not hold: a frame too small for K and the fraction (each group's traced
  * threads fill its downscaled GPU fewer than MIN_WAVES_PER_GROUP times), or a selection whose
- * heatmap cost share could not be brought within the balance tolerance of its pixel share.
+ * heatmap cost share could not be brought within the balance tolerance of its pixel share, or
+ * (row balance) whose rows' cost uniformity could not be brought within it of the group's.
  */
 export function zatelWarnings(
   o: Pick<ZatelOptions, 'fraction' | 'balance'>,
-  s: { width: number; height: number; depth: number; k: number; sms: number; slots: number; wavesPerGroup: number; costRatios: number[] },
+  s: { width: number; height: number; depth: number; k: number; sms: number; slots: number; wavesPerGroup: number; costRatios: number[]; uniformityRatios?: number[] },
 ): string[] {
   const out: string[] = [];
   if (s.wavesPerGroup < MIN_WAVES_PER_GROUP) {
@@ -352,6 +356,15 @@ export function zatelWarnings(
       out.push(
         `representative pixels: a group's traced pixels carry ${(100 * worst).toFixed(1)}% of their pixel share of the heatmap cost ` +
         `(balance target within ${(100 * COST_BALANCE_TOLERANCE).toFixed(0)}%): its instruction count extrapolates ${(100 * (worst - 1)).toFixed(1)}% off; too few section blocks to balance`,
+      );
+    }
+  }
+  if ((o.balance ?? 'rows') === 'rows' && s.uniformityRatios) {
+    const worst = s.uniformityRatios.reduce((w, r) => (Math.abs(r - 1) > Math.abs(w - 1) ? r : w), 1);
+    if (Math.abs(worst - 1) > COST_BALANCE_TOLERANCE + 1e-9) {
+      out.push(
+        `representative rows: a group's traced 32-pixel rows are ${(100 * worst).toFixed(1)}% as uniform in cost as the group's ` +
+        `(balance target within ${(100 * COST_BALANCE_TOLERANCE).toFixed(0)}%): its RT efficiency (rt_avg_efficiency) is likely ${worst > 1 ? 'over' : 'under'}-predicted; too few section blocks to balance`,
       );
     }
   }

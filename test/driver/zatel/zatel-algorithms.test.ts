@@ -174,6 +174,10 @@ test('small-frame warning: fewer than two waves of the downscaled GPU per group,
   t.is(unbalanced.length, 1);
   t.regex(unbalanced[0]!, /105\.0% of their pixel share/);
   t.deepEqual(zatelWarnings({ fraction: 'auto', balance: 'none' }, { ...base, wavesPerGroup: 3, costRatios: [1.2] }), [], 'no balance asked, no balance warning');
+  const mixedRows = zatelWarnings({ fraction: 'auto' }, { ...base, wavesPerGroup: 3, uniformityRatios: [1, 1.04, 1] });
+  t.is(mixedRows.length, 1);
+  t.regex(mixedRows[0]!, /traced 32-pixel rows are 104\.0% as uniform in cost as the group's .*\(rt_avg_efficiency\) is likely over-predicted/);
+  t.deepEqual(zatelWarnings({ fraction: 'auto', balance: 'cost' }, { ...base, wavesPerGroup: 3, uniformityRatios: [1.04] }), [], 'the cost balance alone promises nothing of the rows');
 });
 
 test('downscaling: K = gcd(SMs, partitions); mobile 8/4 -> 4, rtx2060 30/12 -> 6 (paper IV-B)', (t) => {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm test`: type-checks and compiles the project (src/, test/, bench/, fuzz/) into .test-build/
- * with tsc, then runs ava on the compiled test files (ava.compiled.config.js). Passing arguments
- * go to ava (`npm test -- --match 'x*'`).
+ * with tsc, then runs ava on the compiled test files (ava.compiled.config.js). Arguments go to
+ * ava (`npm test -- --match 'x*'`); a test file named by its source (`npm test -- test/x.test.ts`)
+ * runs compiled.
  *
  * Why compiled: every ava worker that loads TypeScript through tsx starts tsx's loader-hooks thread
  * and sends every import through it, about 0.85 CPU-s per test file on these machines (0.44 for an
@@ -46,5 +47,6 @@ layOutTestTree(root, out);
 const env = { ...process.env, VVISION_CALIBRATION_DIR: process.env.VVISION_CALIBRATION_DIR ?? resolve(root, '..', 'shared', 'calibration') };
 // ava's package exports only its library entry; its command line sits beside it.
 const ava = join(dirname(createRequire(import.meta.url).resolve('ava')), 'cli.mjs');
-const run = spawnSync(process.execPath, [ava, '--config', 'ava.compiled.config.js', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+const args = process.argv.slice(2).map((a) => (/^(\.\/)?test\/.*\.test\.ts$/.test(a) ? join(OUT, a.replace(/^\.\//, '').replace(/\.ts$/, '.js')) : a));
+const run = spawnSync(process.execPath, [ava, '--config', 'ava.compiled.config.js', ...args], { cwd: root, env, stdio: 'inherit' });
 process.exit(run.status ?? 1);

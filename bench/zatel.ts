@@ -20,6 +20,7 @@ import { encodePixelMask, jobConfig, jobWorkload } from '../src/driver/jobs/job-
 import { JobStore } from '../src/driver/jobs/job-store.js';
 import { TABLE_I_METRICS } from '../src/driver/zatel/combine.js';
 import { divideImage, SECTION_BLOCK_WIDTH } from '../src/driver/zatel/division.js';
+import { rowUniformity } from '../src/driver/zatel/representative-pixels.js';
 import { runZatel, type ZatelResult } from '../src/driver/zatel/run-zatel.js';
 import { pixelMaskWords } from '../src/passes/zatel/pixel-filter.js';
 import { seededRandom } from '../src/sim/seeded-random.js';
@@ -210,7 +211,7 @@ interface SelectionCheck {
  * row whose pixels end their paths at different bounces leaves RT lanes idle, which is what
  * `rt_avg_efficiency` (per warp, its rays' RT cycles / (32 x its RT latency)) counts.
  */
-function rowUniformity(r: ZatelResult, traced?: Set<number>): number {
+function tracedRowUniformity(r: ZatelResult, traced?: Set<number>): number {
   const { width, height } = r;
   const cost = r.heatmap.cost;
   let sum = 0;
@@ -219,13 +220,7 @@ function rowUniformity(r: ZatelResult, traced?: Set<number>): number {
     for (let x0 = 0; x0 < width; x0 += SECTION_BLOCK_WIDTH) {
       if (traced && !traced.has(y * width + x0)) continue;
       const x1 = Math.min(width, x0 + SECTION_BLOCK_WIDTH);
-      let max = 0;
-      let total = 0;
-      for (let x = x0; x < x1; x++) {
-        max = Math.max(max, cost[y * width + x]!);
-        total += cost[y * width + x]!;
-      }
-      sum += max > 0 ? total / (x1 - x0) / max : 1;
+      sum += rowUniformity(cost.subarray(y * width + x0, y * width + x1));
       rows++;
     }
   }
@@ -259,8 +254,8 @@ async function selectionCheck(c: Case, r: ZatelResult): Promise<SelectionCheck> 
   }));
   const done = await localBackend(1).run(store, ids);
   if (done.failed.length > 0) throw new Error(`zatel: the selection check of ${c.workload} ${c.size}x${c.size} failed`);
-  const run = (i: number): SelectionRun => ({ values: store.result(ids[i]!)!.values, uniformity: rowUniformity(r, sets[i]) });
-  return { zatel: run(0), random: SELECTION_SEEDS.map((_, k) => run(k + 1)), uniformityAll: rowUniformity(r) };
+  const run = (i: number): SelectionRun => ({ values: store.result(ids[i]!)!.values, uniformity: tracedRowUniformity(r, sets[i]) });
+  return { zatel: run(0), random: SELECTION_SEEDS.map((_, k) => run(k + 1)), uniformityAll: tracedRowUniformity(r) };
 }
 
 function selectionTable(): string {

@@ -137,12 +137,12 @@ interface BlockRows {
  * same, or nothing). A section block row is 32 pixels, a warp of rays in a 2D launch whose width
  * is a multiple of 32.
  */
-export function rowUniformity(costs: readonly number[]): number {
+export function rowUniformity(costs: ArrayLike<number>): number {
   let max = 0;
   let total = 0;
-  for (const c of costs) {
-    max = Math.max(max, c);
-    total += c;
+  for (let i = 0; i < costs.length; i++) {
+    max = Math.max(max, costs[i]!);
+    total += costs[i]!;
   }
   return max > 0 ? total / costs.length / max : 1;
 }

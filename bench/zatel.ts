@@ -53,21 +53,28 @@ interface Case {
    * alone, without the downscaling, beside the sampling spread of a random selection.
    */
   selectionCheck?: boolean;
+  /**
+   * With selectionCheck: per group, the same pixels at other loads (GroupLoadRuns), and random
+   * blocks of the group at the selection's size (one draw per SELECTION_SEEDS).
+   */
+  loadCheck?: boolean;
   note: string;
 }
 
 /** Seeds of the random block selections of a selection check. */
 const SELECTION_SEEDS = [1, 2, 3];
 const SELECTION_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_latency', 'rt_avg_thread_latency'] as const;
+/** The RT unit's figures of the load check. */
+const LOAD_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'rt_avg_active_rays'] as const;
 const CASES: Record<string, Case> = {
   'pt-32': { workload: 'pt', size: 32, fraction: 'auto', config: 'mobile', note: 'issue 23: 54% off and slower than the full run, without a warning' },
   'pt-128-paper': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', paperMethod: true, note: "the paper's random blocks, filter instructions extrapolated" },
-  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
+  'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, loadCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'pt-128-own-rows': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling: the group's one channel decodes rows as its own (--dram-rows own)" },
   'pt-128-k2': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', k: 2, note: 'K = 2 (a point of the paper\'s K sweep, Fig. 17): 2 partitions per group' },
   'pt-128-10': { workload: 'pt', size: 128, fraction: 0.1, config: 'mobile', note: "the paper's 'up to 10%'" },
   'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
-  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
+  'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, loadCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'wknd-128-own-rows': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling (--dram-rows own)" },
   'wknd-256': { workload: 'lumibench-wknd', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
 };
@@ -146,7 +153,7 @@ const body =
   ` (* = estimated from the jobs' recorded walls: the run came from the job store); CPU speedup: CPU-seconds of the full run over Zatel's, every worker's summed;` +
   ` SM-cycle speedup: simulated cycles x SMs of the full run over the groups' (and the filter-only run's). CPU-seconds of jobs that ran in this bench's workers are the process's CPU time over the group phase (worker start-up included); of jobs from the store, their recorded thread CPU time (start-up excluded), so a rerun from the store reports a somewhat higher CPU speedup. Zatel CPU-seconds over all cases: ${fmt(cpuTotal, 0)};` +
   ` load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} when written.\n\n${header}\n${rows.join('\n')}\n${paper}\n\n` +
-  (warnings.length > 0 ? `Warnings printed:\n\n${warnings.join('\n')}` : 'No warnings.') + scaleTable() + selectionTable();
+  (warnings.length > 0 ? `Warnings printed:\n\n${warnings.join('\n')}` : 'No warnings.') + scaleTable() + selectionTable() + loadTable();
 process.stdout.write(`\n${body}\n`);
 const whyText = why();
 process.stdout.write(`\n${whyText}\n`);
@@ -203,6 +210,28 @@ interface SelectionCheck {
   random: SelectionRun[];
   /** The cost uniformity of every row of the frame. */
   uniformityAll: number;
+  /** Per group, the same pixels at other loads (loadRuns; empty without Case.loadCheck). */
+  load: GroupLoadRuns[];
+}
+
+/**
+ * One group's pixels on both GPUs: the load check. Zatel's group run is the downscaled GPU on the
+ * group's selection; the same selection on the full GPU runs at 1/K of the load, and every pixel
+ * of the group on the downscaled GPU at 1 / (traced fraction) times the load, so the three show
+ * how the RT unit's figures follow the load with the pixels held fixed.
+ */
+interface GroupLoadRuns {
+  /** The downscaled GPU on the group's selection (Zatel's own group run). */
+  zatel: Record<string, number>;
+  /** The full GPU on the group's selection. */
+  fullSelection: Record<string, number>;
+  /** The downscaled GPU on every pixel of the group. */
+  downscaledGroup: Record<string, number>;
+  /** The downscaled GPU on as many of the group's blocks as its selection, drawn at random: one per SELECTION_SEEDS. */
+  downscaledRandom: Record<string, number>[];
+  /** Waves of the downscaled GPU's thread slots the selection and the whole group fill. */
+  selectionWaves: number;
+  groupWaves: number;
 }
 
 /**
@@ -229,7 +258,12 @@ function tracedRowUniformity(r: ZatelResult, traced?: Set<number>): number {
 
 /** Whole section blocks of the frame drawn at random until they hold at least `pixels` pixels. */
 function randomBlocks(width: number, height: number, pixels: number, seed: number): Set<number> {
-  const blocks = divideImage(width, height, 1, 'fine')[0]!.blocks;
+  return randomBlocksOf(divideImage(width, height, 1, 'fine')[0]!.blocks, pixels, seed);
+}
+
+/** Whole blocks of `blocks` (not modified) drawn at random until they hold at least `pixels` pixels. */
+function randomBlocksOf(from: number[][], pixels: number, seed: number): Set<number> {
+  const blocks = from.slice();
   const random = seededRandom(seed);
   for (let i = blocks.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -255,7 +289,34 @@ async function selectionCheck(c: Case, r: ZatelResult): Promise<SelectionCheck> 
   const done = await localBackend(1).run(store, ids);
   if (done.failed.length > 0) throw new Error(`zatel: the selection check of ${c.workload} ${c.size}x${c.size} failed`);
   const run = (i: number): SelectionRun => ({ values: store.result(ids[i]!)!.values, uniformity: tracedRowUniformity(r, sets[i]) });
-  return { zatel: run(0), random: SELECTION_SEEDS.map((_, k) => run(k + 1)), uniformityAll: tracedRowUniformity(r) };
+  return { zatel: run(0), random: SELECTION_SEEDS.map((_, k) => run(k + 1)), uniformityAll: tracedRowUniformity(r), load: c.loadCheck ? await loadRuns(c, r, store) : [] };
+}
+
+/** The load check of every group (GroupLoadRuns): (2 + seeds) K more simulations, cached in the job store. */
+async function loadRuns(c: Case, r: ZatelResult, store: JobStore): Promise<GroupLoadRuns[]> {
+  const threads = r.width * r.height;
+  const spec = (pixels: Iterable<number>, overrides: string[]) => store.add({
+    kind: 'sim', workload: jobWorkload(c.workload), config: jobConfig(c.config), run: { width: c.size, height: c.size, spp: 2 }, overrides,
+    pixelMask: encodePixelMask(pixelMaskWords(new Set(pixels), threads)),
+  });
+  const division = divideImage(r.width, r.height, r.downscaling.k, 'fine');
+  // A group's thread slots, from Zatel's own figure (the smallest group's traced pixels over its slots; depth 1 here).
+  const slots = Math.min(...r.groups.map((g) => g.runs[0]!.selection.pixels.length)) / r.wavesPerGroup;
+  const jobs = r.groups.map((g) => ({
+    fullSelection: spec(g.runs[0]!.selection.pixels, []),
+    downscaledGroup: spec(division[g.index]!.blocks.flat(), r.downscaling.overrides),
+    downscaledRandom: SELECTION_SEEDS.map((seed) => spec(randomBlocksOf(division[g.index]!.blocks, g.runs[0]!.selection.pixels.length, seed), r.downscaling.overrides)),
+  }));
+  const done = await localBackend(1).run(store, jobs.flatMap((j) => [j.fullSelection, j.downscaledGroup, ...j.downscaledRandom]));
+  if (done.failed.length > 0) throw new Error(`zatel: the load check of ${c.workload} ${c.size}x${c.size} failed`);
+  return r.groups.map((g, i) => ({
+    zatel: g.runs[0]!.values,
+    fullSelection: store.result(jobs[i]!.fullSelection)!.values,
+    downscaledGroup: store.result(jobs[i]!.downscaledGroup)!.values,
+    downscaledRandom: jobs[i]!.downscaledRandom.map((id) => store.result(id)!.values),
+    selectionWaves: g.runs[0]!.selection.pixels.length / slots,
+    groupWaves: division[g.index]!.pixels / slots,
+  }));
 }
 
 function selectionTable(): string {
@@ -285,6 +346,91 @@ function selectionTable(): string {
     lines.push(`| ${name} | row cost uniformity | ${fmt(sc.uniformityAll)} | ${fmt(sc.zatel.uniformity)} | ${sc.random.map((x) => fmt(x.uniformity)).join(', ')} | ${fmt(sc.uniformityAll)} | — |`);
   }
   return lines.join('\n');
+}
+
+/** The load check's rows of one case: the same pixels at different loads, means over the groups as Zatel combines rates. */
+function loadRows(name: string): { run: string; waves: number; values: Record<string, number>; range?: [number, number] }[] | undefined {
+  const sc = selectionChecks.get(name);
+  const r = byCase.get(name);
+  if (!sc || !r || sc.load.length === 0) return undefined;
+  const mean = (pick: (g: GroupLoadRuns) => number) => sc.load.reduce((a, g) => a + pick(g), 0) / sc.load.length;
+  const means = (pick: (g: GroupLoadRuns) => Record<string, number>) =>
+    Object.fromEntries(LOAD_METRICS.map((m) => [m, mean((g) => pick(g)[m]!)]));
+  const m = r.validation!.metrics;
+  type Row = { run: string; waves: number; values: Record<string, number>; range?: [number, number] };
+  // The target's waves: the frame over the K groups' slots, i.e. the mean of the groups' own waves.
+  const rows: Row[] = [
+    { run: 'full GPU, every pixel (the target)', waves: mean((g) => g.groupWaves), values: Object.fromEntries(LOAD_METRICS.map((x) => [x, m[x]?.full ?? Number.NaN])) },
+    { run: "full GPU, one group's selection", waves: mean((g) => g.selectionWaves) / r.downscaling.k, values: means((g) => g.fullSelection) },
+    { run: "downscaled GPU, one group's selection (Zatel's group runs)", waves: mean((g) => g.selectionWaves), values: means((g) => g.zatel) },
+    { run: 'downscaled GPU, every pixel of one group', waves: mean((g) => g.groupWaves), values: means((g) => g.downscaledGroup) },
+  ];
+  // Random blocks: the mean over the seeds of each draw's mean over the groups, and the draws' range of rt_avg_efficiency.
+  const draws = SELECTION_SEEDS.map((_, k) => means((g) => g.downscaledRandom[k]!));
+  const effs = draws.map((d) => d.rt_avg_efficiency!);
+  rows.push({
+    run: `downscaled GPU, random blocks of one group, as many as its selection (mean of ${draws.length} draws)`, waves: mean((g) => g.selectionWaves),
+    values: Object.fromEntries(LOAD_METRICS.map((x) => [x, draws.reduce((a, d) => a + d[x]!, 0) / draws.length])), range: [Math.min(...effs), Math.max(...effs)],
+  });
+  const scale = scaleChecks.get(name);
+  if (scale) rows.push({ run: 'downscaled GPU, every pixel of the frame (scale model)', waves: mean((g) => g.groupWaves) * r.downscaling.k, values: Object.fromEntries(LOAD_METRICS.map((x) => [x, scale[x]!])) });
+  return rows;
+}
+
+function loadTable(): string {
+  const names = [...selectionChecks.keys()].filter((n) => loadRows(n) !== undefined);
+  if (names.length === 0) return '';
+  const lines = [
+    '',
+    '',
+    "Load check: the same pixels at different loads. Each group's selection on the full GPU (1/K of the load Zatel's group run sees), on the downscaled GPU (Zatel's group run), and every pixel of the group on the downscaled GPU; means over the K groups, as Zatel averages rates. Waves: traced threads over the thread slots of the GPU that runs them. Error against the full GPU on every pixel in brackets.",
+    '',
+    `| case | run | waves | ${LOAD_METRICS.map((x) => `\`${x}\``).join(' | ')} |`,
+    `|---|---|---|${LOAD_METRICS.map(() => '---|').join('')}`,
+  ];
+  for (const name of names) {
+    const rows = loadRows(name)!;
+    const target = rows[0]!.values;
+    for (const row of rows) {
+      const cells = LOAD_METRICS.map((x) => {
+        const v = row.values[x]!;
+        const cell = row === rows[0] ? fmt(v) : `${fmt(v)} (${v / target[x]! - 1 >= 0 ? '+' : ''}${pct(v / target[x]! - 1)})`;
+        return x === 'rt_avg_efficiency' && row.range ? `${cell}, draws ${fmt(row.range[0])} to ${fmt(row.range[1])}` : cell;
+      });
+      lines.push(`| ${name} | ${row.run} | ${fmt(row.waves, 2)} | ${cells.join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The why-bullet of a load check: Zatel's RT-efficiency error taken apart, target -> the
+ * downscaled GPU on every pixel of a group (the target's waves) -> random blocks of the group
+ * (the selection's waves) -> Zatel's own blocks, and the selection on the full GPU (a light load).
+ */
+function loadWhy(name: string): string | undefined {
+  const rows = loadRows(name);
+  if (!rows) return undefined;
+  const [target, fullSel, zatel, group, random] = rows as [typeof rows[0], typeof rows[0], typeof rows[0], typeof rows[0], typeof rows[0]];
+  const eff = (x: typeof target) => x.values.rt_avg_efficiency!;
+  const occ = (x: typeof target) => x.values.rt_avg_warp_occupancy!;
+  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
+  const rel = (x: typeof target) => eff(x) / eff(target) - 1;
+  const at = (x: typeof target) => `${fmt(x.waves, 2)} waves, RT warp buffers ${pct(occ(x), 0)} full`;
+  const [lo, hi] = random.range!.map((v) => v / eff(target) - 1) as [number, number];
+  const inSpread = rel(zatel) >= lo - 0.005 && rel(zatel) <= hi + 0.005;
+  const sameLoad = Math.abs(occ(zatel) / occ(target) - 1) < 0.05;
+  return `- **Zatel's \`rt_avg_efficiency\` error taken apart (${name}, the load check).** Against the target's ${fmt(eff(target))} (${at(target)}): ` +
+    `the downscaled GPU on every pixel of a group, at the target's waves, ${sg(rel(group))} (${at(group)}); ` +
+    `on random blocks of the group, as many as Zatel traces, ${sg(rel(random))} on average (draws ${sg(lo)} to ${sg(hi)}; ${at(random)}); on Zatel's own blocks ${sg(rel(zatel))} (${at(zatel)}). ` +
+    `So of Zatel's ${sg(rel(zatel))}, the downscaled GPU itself carries ${sg(rel(group))}, running ${fmt(zatel.waves, 2)} instead of ${fmt(group.waves, 2)} waves ${sg(rel(random) - rel(group))} on average, ` +
+    (inSpread ? `and Zatel's blocks are within the spread of random draws (${sg(rel(zatel) - rel(random))} from their mean): which blocks are drawn moves the metric by ${pct(hi - lo)} at this size. `
+      : `and Zatel's blocks ${sg(rel(zatel) - rel(random))} beyond the random draws' mean, outside their spread. `) +
+    (sameLoad
+      ? `The RT units' warp buffers are as full in Zatel's group runs as on the target (${pct(occ(zatel), 0)} vs ${pct(occ(target), 0)}): the fewer waves do not act through the RT units' average load. `
+      : `The RT units' warp buffers are ${pct(occ(zatel), 0)} full in Zatel's group runs against ${pct(occ(target), 0)} on the target. `) +
+    `The metric does follow a light load: a group's selection on the full GPU (${at(fullSel)}) gives ${sg(rel(fullSel))}. ` +
+    `More waves per group (a larger frame, a larger \`--fraction\` or a smaller \`--k\`, the warning's advice) bring a group's run toward the target's.`;
 }
 
 /** The why-bullet of a selection check: how much of Zatel's RT-efficiency error the pixel selection carries on its own. */
@@ -391,6 +537,8 @@ function why(): string {
   for (const n of ['pt-128', 'pt-256', 'wknd-128']) {
     const bullet = selectionWhy(n);
     if (bullet) out.push(bullet);
+    const load = loadWhy(n);
+    if (load) out.push(load);
   }
   if (scaleChecks.size > 0) {
     const cancel = [...scaleChecks.keys()].filter((n) => {

@@ -216,9 +216,10 @@ interface SelectionCheck {
 
 /**
  * One group's pixels on both GPUs: the load check. Zatel's group run is the downscaled GPU on the
- * group's selection; the same selection on the full GPU runs at 1/K of the load, and every pixel
- * of the group on the downscaled GPU at 1 / (traced fraction) times the load, so the three show
- * how the RT unit's figures follow the load with the pixels held fixed.
+ * group's selection; the same selection on the full GPU runs at 1/K of the load, every pixel of
+ * the group on the downscaled GPU at the target's waves, and random blocks of the group at the
+ * selection's size, so the RT unit's figures can be followed with the pixels held fixed or drawn
+ * at random.
  */
 interface GroupLoadRuns {
   /** The downscaled GPU on the group's selection (Zatel's own group run). */
@@ -348,8 +349,16 @@ function selectionTable(): string {
   return lines.join('\n');
 }
 
+/** A row of the load check: a run, the waves it ran, its LOAD_METRICS, and for random draws their range of rt_avg_efficiency. */
+interface LoadRow {
+  run: string;
+  waves: number;
+  values: Record<string, number>;
+  range?: [number, number];
+}
+
 /** The load check's rows of one case: the same pixels at different loads, means over the groups as Zatel combines rates. */
-function loadRows(name: string): { run: string; waves: number; values: Record<string, number>; range?: [number, number] }[] | undefined {
+function loadRows(name: string): LoadRow[] | undefined {
   const sc = selectionChecks.get(name);
   const r = byCase.get(name);
   if (!sc || !r || sc.load.length === 0) return undefined;
@@ -357,9 +366,8 @@ function loadRows(name: string): { run: string; waves: number; values: Record<st
   const means = (pick: (g: GroupLoadRuns) => Record<string, number>) =>
     Object.fromEntries(LOAD_METRICS.map((m) => [m, mean((g) => pick(g)[m]!)]));
   const m = r.validation!.metrics;
-  type Row = { run: string; waves: number; values: Record<string, number>; range?: [number, number] };
   // The target's waves: the frame over the K groups' slots, i.e. the mean of the groups' own waves.
-  const rows: Row[] = [
+  const rows: LoadRow[] = [
     { run: 'full GPU, every pixel (the target)', waves: mean((g) => g.groupWaves), values: Object.fromEntries(LOAD_METRICS.map((x) => [x, m[x]?.full ?? Number.NaN])) },
     { run: "full GPU, one group's selection", waves: mean((g) => g.selectionWaves) / r.downscaling.k, values: means((g) => g.fullSelection) },
     { run: "downscaled GPU, one group's selection (Zatel's group runs)", waves: mean((g) => g.selectionWaves), values: means((g) => g.zatel) },
@@ -411,12 +419,12 @@ function loadTable(): string {
 function loadWhy(name: string): string | undefined {
   const rows = loadRows(name);
   if (!rows) return undefined;
-  const [target, fullSel, zatel, group, random] = rows as [typeof rows[0], typeof rows[0], typeof rows[0], typeof rows[0], typeof rows[0]];
-  const eff = (x: typeof target) => x.values.rt_avg_efficiency!;
-  const occ = (x: typeof target) => x.values.rt_avg_warp_occupancy!;
+  const [target, fullSel, zatel, group, random] = rows as [LoadRow, LoadRow, LoadRow, LoadRow, LoadRow];
+  const eff = (x: LoadRow) => x.values.rt_avg_efficiency!;
+  const occ = (x: LoadRow) => x.values.rt_avg_warp_occupancy!;
   const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
-  const rel = (x: typeof target) => eff(x) / eff(target) - 1;
-  const at = (x: typeof target) => `${fmt(x.waves, 2)} waves, RT warp buffers ${pct(occ(x), 0)} full`;
+  const rel = (x: LoadRow) => eff(x) / eff(target) - 1;
+  const at = (x: LoadRow) => `${fmt(x.waves, 2)} waves, RT warp buffers ${pct(occ(x), 0)} full`;
   const [lo, hi] = random.range!.map((v) => v / eff(target) - 1) as [number, number];
   const inSpread = rel(zatel) >= lo - 0.005 && rel(zatel) <= hi + 0.005;
   const sameLoad = Math.abs(occ(zatel) / occ(target) - 1) < 0.05;

@@ -66,6 +66,11 @@ const SELECTION_SEEDS = [1, 2, 3];
 const SELECTION_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_latency', 'rt_avg_thread_latency'] as const;
 /** The RT unit's figures of the load check. */
 const LOAD_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'rt_avg_active_rays'] as const;
+/** A relative figure with its sign: +12.7%, -0.2%. */
+const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${pct(x)}`;
+/** ` (+12.7%)`: a against b, or nothing when either is missing. */
+const errorNote = (a: number, b: number): string => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ` (${signedPct(a / b - 1)})` : '');
+
 const CASES: Record<string, Case> = {
   'pt-32': { workload: 'pt', size: 32, fraction: 'auto', config: 'mobile', note: 'issue 23: 54% off and slower than the full run, without a warning' },
   'pt-128-paper': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', paperMethod: true, note: "the paper's random blocks, filter instructions extrapolated" },
@@ -167,11 +172,10 @@ if (docs) {
  * Zatel's (with the pixel selection and the extrapolation on top).
  */
 function selectionPart(scaleErr: number, zatelErr: number, waves: number): string {
-  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   const rest = (1 + zatelErr) / (1 + scaleErr) - 1;
-  if (Math.abs(scaleErr) <= 0.05) return `So the downscaled GPU itself keeps the target's pace (${sg(scaleErr)}); the cycle error comes from the pixel selection and extrapolation (${sg(rest)})`;
-  if (Math.abs(rest) <= 0.05) return `So the cycle error is the downscaled GPU's own, not the representative pixels' (they add ${sg(rest)})`;
-  return `So the downscaled GPU errs ${sg(scaleErr)} by itself and the pixel selection and extrapolation ${sg(rest)} on top of it (${fmt(waves, 2)} waves per group)${Math.sign(rest) !== Math.sign(scaleErr) ? ': the two partly cancel' : ''}`;
+  if (Math.abs(scaleErr) <= 0.05) return `So the downscaled GPU itself keeps the target's pace (${signedPct(scaleErr)}); the cycle error comes from the pixel selection and extrapolation (${signedPct(rest)})`;
+  if (Math.abs(rest) <= 0.05) return `So the cycle error is the downscaled GPU's own, not the representative pixels' (they add ${signedPct(rest)})`;
+  return `So the downscaled GPU errs ${signedPct(scaleErr)} by itself and the pixel selection and extrapolation ${signedPct(rest)} on top of it (${fmt(waves, 2)} waves per group)${Math.sign(rest) !== Math.sign(scaleErr) ? ': the two partly cancel' : ''}`;
 }
 
 /** Activates per DRAM access: how often a request finds its row closed. */
@@ -330,18 +334,17 @@ function selectionTable(): string {
     `| case | metric | full GPU, every pixel | full GPU, Zatel's pixels | full GPU, random blocks (${SELECTION_SEEDS.length} seeds) | scale model, every pixel | Zatel |`,
     '|---|---|---|---|---|---|---|',
   ];
-  const err = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ` (${a / b - 1 >= 0 ? '+' : ''}${pct(a / b - 1)})` : '');
   for (const [name, sc] of selectionChecks) {
     const r = byCase.get(name)!;
     const m = r.validation!.metrics;
     const scale = scaleChecks.get(name);
     for (const metric of SELECTION_METRICS) {
       const full = m[metric]?.full ?? Number.NaN;
-      const randoms = sc.random.map((x) => `${fmt(x.values[metric]!)}${err(x.values[metric]!, full)}`).join(', ');
+      const randoms = sc.random.map((x) => `${fmt(x.values[metric]!)}${errorNote(x.values[metric]!, full)}`).join(', ');
       const scaled = scale?.[metric];
       lines.push(
-        `| ${name} | \`${metric}\` | ${fmt(full)} | ${fmt(sc.zatel.values[metric]!)}${err(sc.zatel.values[metric]!, full)} | ${randoms} | ` +
-        `${scaled !== undefined ? `${fmt(scaled)}${err(scaled, full)}` : '—'} | ${fmt(m[metric]?.predicted ?? Number.NaN)}${err(m[metric]?.predicted ?? Number.NaN, full)} |`,
+        `| ${name} | \`${metric}\` | ${fmt(full)} | ${fmt(sc.zatel.values[metric]!)}${errorNote(sc.zatel.values[metric]!, full)} | ${randoms} | ` +
+        `${scaled !== undefined ? `${fmt(scaled)}${errorNote(scaled, full)}` : '—'} | ${fmt(m[metric]?.predicted ?? Number.NaN)}${errorNote(m[metric]?.predicted ?? Number.NaN, full)} |`,
       );
     }
     lines.push(`| ${name} | row cost uniformity | ${fmt(sc.uniformityAll)} | ${fmt(sc.zatel.uniformity)} | ${sc.random.map((x) => fmt(x.uniformity)).join(', ')} | ${fmt(sc.uniformityAll)} | — |`);
@@ -391,7 +394,7 @@ function loadTable(): string {
   const lines = [
     '',
     '',
-    "Load check: the same pixels at different loads. Each group's selection on the full GPU (1/K of the load Zatel's group run sees), on the downscaled GPU (Zatel's group run), and every pixel of the group on the downscaled GPU; means over the K groups, as Zatel averages rates. Waves: traced threads over the thread slots of the GPU that runs them. Error against the full GPU on every pixel in brackets.",
+    `Load check: Zatel's group runs beside the same pixels at other loads and random pixels at the same load. Each group's selection on the full GPU (1/K of the load Zatel's group run sees) and on the downscaled GPU (Zatel's group run); every pixel of the group on the downscaled GPU (the target's waves); as many random blocks of the group as its selection on the downscaled GPU (${SELECTION_SEEDS.length} draws); and, where the case has it, the scale model. Means over the K groups, as Zatel averages rates. Waves: traced threads over the thread slots of the GPU that runs them. Error against the full GPU on every pixel in brackets.`,
     '',
     `| case | run | waves | ${LOAD_METRICS.map((x) => `\`${x}\``).join(' | ')} |`,
     `|---|---|---|${LOAD_METRICS.map(() => '---|').join('')}`,
@@ -402,7 +405,7 @@ function loadTable(): string {
     for (const row of rows) {
       const cells = LOAD_METRICS.map((x) => {
         const v = row.values[x]!;
-        const cell = row === rows[0] ? fmt(v) : `${fmt(v)} (${v / target[x]! - 1 >= 0 ? '+' : ''}${pct(v / target[x]! - 1)})`;
+        const cell = row === rows[0] ? fmt(v) : `${fmt(v)}${errorNote(v, target[x]!)}`;
         return x === 'rt_avg_efficiency' && row.range ? `${cell}, draws ${fmt(row.range[0])} to ${fmt(row.range[1])}` : cell;
       });
       lines.push(`| ${name} | ${row.run} | ${fmt(row.waves, 2)} | ${cells.join(' | ')} |`);
@@ -422,22 +425,21 @@ function loadWhy(name: string): string | undefined {
   const [target, fullSel, zatel, group, random] = rows as [LoadRow, LoadRow, LoadRow, LoadRow, LoadRow];
   const eff = (x: LoadRow) => x.values.rt_avg_efficiency!;
   const occ = (x: LoadRow) => x.values.rt_avg_warp_occupancy!;
-  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   const rel = (x: LoadRow) => eff(x) / eff(target) - 1;
   const at = (x: LoadRow) => `${fmt(x.waves, 2)} waves, RT warp buffers ${pct(occ(x), 0)} full`;
   const [lo, hi] = random.range!.map((v) => v / eff(target) - 1) as [number, number];
   const inSpread = rel(zatel) >= lo - 0.005 && rel(zatel) <= hi + 0.005;
   const sameLoad = Math.abs(occ(zatel) / occ(target) - 1) < 0.05;
   return `- **Zatel's \`rt_avg_efficiency\` error taken apart (${name}, the load check).** Against the target's ${fmt(eff(target))} (${at(target)}): ` +
-    `the downscaled GPU on every pixel of a group, at the target's waves, ${sg(rel(group))} (${at(group)}); ` +
-    `on random blocks of the group, as many as Zatel traces, ${sg(rel(random))} on average (draws ${sg(lo)} to ${sg(hi)}; ${at(random)}); on Zatel's own blocks ${sg(rel(zatel))} (${at(zatel)}). ` +
-    `So of Zatel's ${sg(rel(zatel))}, the downscaled GPU itself carries ${sg(rel(group))}, running ${fmt(zatel.waves, 2)} instead of ${fmt(group.waves, 2)} waves ${sg(rel(random) - rel(group))} on average, ` +
-    (inSpread ? `and Zatel's blocks are within the spread of random draws (${sg(rel(zatel) - rel(random))} from their mean): which blocks are drawn moves the metric by ${pct(hi - lo)} at this size. `
-      : `and Zatel's blocks ${sg(rel(zatel) - rel(random))} beyond the random draws' mean, outside their spread. `) +
+    `the downscaled GPU on every pixel of a group, at the target's waves, ${signedPct(rel(group))} (${at(group)}); ` +
+    `on random blocks of the group, as many as Zatel traces, ${signedPct(rel(random))} on average (draws ${signedPct(lo)} to ${signedPct(hi)}; ${at(random)}); on Zatel's own blocks ${signedPct(rel(zatel))} (${at(zatel)}). ` +
+    `So of Zatel's ${signedPct(rel(zatel))}, the downscaled GPU itself carries ${signedPct(rel(group))}, running ${fmt(zatel.waves, 2)} instead of ${fmt(group.waves, 2)} waves ${signedPct(rel(random) - rel(group))} on average, ` +
+    (inSpread ? `and Zatel's blocks are within the spread of random draws (${signedPct(rel(zatel) - rel(random))} from their mean): which blocks are drawn moves the metric by ${pct(hi - lo)} at this size. `
+      : `and Zatel's blocks ${signedPct(rel(zatel) - rel(random))} beyond the random draws' mean, outside their spread. `) +
     (sameLoad
       ? `The RT units' warp buffers are as full in Zatel's group runs as on the target (${pct(occ(zatel), 0)} vs ${pct(occ(target), 0)}): the fewer waves do not act through the RT units' average load. `
       : `The RT units' warp buffers are ${pct(occ(zatel), 0)} full in Zatel's group runs against ${pct(occ(target), 0)} on the target. `) +
-    `The metric does follow a light load: a group's selection on the full GPU (${at(fullSel)}) gives ${sg(rel(fullSel))}. ` +
+    `The metric does follow a light load: a group's selection on the full GPU (${at(fullSel)}) gives ${signedPct(rel(fullSel))}. ` +
     `More waves per group (a larger frame, a larger \`--fraction\` or a smaller \`--k\`, the warning's advice) bring a group's run toward the target's.`;
 }
 
@@ -446,7 +448,6 @@ function selectionWhy(name: string): string | undefined {
   const sc = selectionChecks.get(name);
   const r = byCase.get(name);
   if (!sc || !r) return undefined;
-  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   const metric = 'rt_avg_efficiency';
   const v = r.validation!.metrics[metric]!;
   const rel = (x: number) => x / v.full - 1;
@@ -456,12 +457,12 @@ function selectionWhy(name: string): string | undefined {
   const hi = Math.max(...randoms);
   const scale = scaleChecks.get(name)?.[metric];
   const inSpread = zatelSel >= lo - 0.005 && zatelSel <= hi + 0.005;
-  return `- **The pixel selection alone at ${name}.** On the full GPU, tracing only Zatel's ${pct(r.traced.size / (r.width * r.height), 0)} of the pixels gives \`${metric}\` ${fmt(sc.zatel.values[metric]!)} against ${fmt(v.full)} for every pixel (${sg(zatelSel)}); ` +
-    `as many whole blocks drawn at random give ${sg(lo)} to ${sg(hi)}${inSpread ? ', so Zatel\'s blocks are an ordinary sample' : `, so Zatel's blocks are ${zatelSel > hi ? 'more' : 'less'} efficient than a random sample${zatelSel > hi && sc.zatel.uniformity > Math.max(...sc.random.map((x) => x.uniformity)) ? ': their rows are more uniform in cost, so fewer lanes sit idle while a row\'s longest path finishes' : ''}`}. ` +
+  return `- **The pixel selection alone at ${name}.** On the full GPU, tracing only Zatel's ${pct(r.traced.size / (r.width * r.height), 0)} of the pixels gives \`${metric}\` ${fmt(sc.zatel.values[metric]!)} against ${fmt(v.full)} for every pixel (${signedPct(zatelSel)}); ` +
+    `as many whole blocks drawn at random give ${signedPct(lo)} to ${signedPct(hi)}${inSpread ? ', so Zatel\'s blocks are an ordinary sample' : `, so Zatel's blocks are ${zatelSel > hi ? 'more' : 'less'} efficient than a random sample${zatelSel > hi && sc.zatel.uniformity > Math.max(...sc.random.map((x) => x.uniformity)) ? ': their rows are more uniform in cost, so fewer lanes sit idle while a row\'s longest path finishes' : ''}`}. ` +
     (lo > 0.02 ? 'Tracing any subset of the blocks raises the metric by itself: a warp\'s efficiency is not a per-pixel quantity that a share of the pixels inherits. ' : '') +
     (hi - lo > 0.03 ? `Which blocks are drawn moves it by ${pct(hi - lo)}. ` : '') +
     `Row cost uniformity (mean / max instructions of a traced 32-pixel row): ${fmt(sc.zatel.uniformity)} for Zatel's rows, ${sc.random.map((x) => fmt(x.uniformity)).join(' / ')} for the random ones, ${fmt(sc.uniformityAll)} for the frame. ` +
-    `${scale !== undefined ? `The scale model on every pixel gives ${sg(rel(scale))}, ` : ''}Zatel predicts ${sg(rel(v.predicted))}.`;
+    `${scale !== undefined ? `The scale model on every pixel gives ${signedPct(rel(scale))}, ` : ''}Zatel predicts ${signedPct(rel(v.predicted))}.`;
 }
 
 function scaleTable(): string {
@@ -475,12 +476,11 @@ function scaleTable(): string {
     `| metric | ${names.map((n) => `${n}: scale model | ${n}: full GPU | ${n}: Zatel`).join(' | ')} |`,
     `|---|${names.map(() => '---|---|---|').join('')}`,
   ];
-  const err = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ` (${a / b - 1 >= 0 ? '+' : ''}${pct(a / b - 1)})` : '');
   const first = scaleRows(names[0]!)!;
   for (let i = 0; i < first.rows.length; i++) {
     const cells = names.map((n) => {
       const row = scaleRows(n)!.rows[i]!;
-      return `${fmt(row.scale)}${err(row.scale, row.full)} | ${fmt(row.full)} | ${Number.isFinite(row.zatel) ? `${fmt(row.zatel)}${err(row.zatel, row.full)}` : '—'}`;
+      return `${fmt(row.scale)}${errorNote(row.scale, row.full)} | ${fmt(row.full)} | ${Number.isFinite(row.zatel) ? `${fmt(row.zatel)}${errorNote(row.zatel, row.full)}` : '—'}`;
     });
     lines.push(`| \`${first.rows[i]!.metric}\` | ${cells.join(' | ')} |`);
   }
@@ -496,7 +496,6 @@ function why(): string {
     const x = r.validation!.metrics[m];
     return x ? x.predicted / x.full - 1 : Number.NaN;
   };
-  const sg = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   const out: string[] = [];
   const paper = byCase.get('pt-128-paper');
   const ours = byCase.get('pt-128');
@@ -504,19 +503,19 @@ function why(): string {
     const cancel = Math.abs(e(paper, 'gpu_sim_cycle')) < Math.abs(e(paper, 'gpu_sim_insn'));
     out.push(
       `- **Cancelling errors (the paper's method, \`pt\` 128x128).** Random blocks carry ${pct(paper.costRatios.reduce((a, b) => a + b, 0) / paper.costRatios.length)} of their pixel share of the heatmap's instructions (mean over groups), ` +
-      `so instructions come out ${sg(e(paper, 'gpu_sim_insn'))} and IPC ${sg(e(paper, 'gpu_ipc'))}, while cycles are ${sg(e(paper, 'gpu_sim_cycle'))}` +
+      `so instructions come out ${signedPct(e(paper, 'gpu_sim_insn'))} and IPC ${signedPct(e(paper, 'gpu_ipc'))}, while cycles are ${signedPct(e(paper, 'gpu_sim_cycle'))}` +
       `${cancel ? ': cycles look right only because the two errors cancel.' : '.'}`,
       `- **Cost-balanced blocks and the filter-only run (\`pt\` 128x128).** The chosen blocks' instruction share is within ${pct(Math.max(...ours.costRatios.map((c) => Math.abs(c - 1))))} of their pixel share, ` +
-      `the filter-only run's ${fmt(ours.filterInstructions)} instructions are subtracted, and instructions come out ${sg(e(ours, 'gpu_sim_insn'))}. ` +
-      `What remains is the cycles' own error: ${sg(e(ours, 'gpu_sim_cycle'))} (IPC ${sg(e(ours, 'gpu_ipc'))}), with ${fmt(ours.wavesPerGroup, 2)} waves per group.`,
+      `the filter-only run's ${fmt(ours.filterInstructions)} instructions are subtracted, and instructions come out ${signedPct(e(ours, 'gpu_sim_insn'))}. ` +
+      `What remains is the cycles' own error: ${signedPct(e(ours, 'gpu_sim_cycle'))} (IPC ${signedPct(e(ours, 'gpu_ipc'))}), with ${fmt(ours.wavesPerGroup, 2)} waves per group.`,
     );
   }
   const big = byCase.get('pt-256');
   if (big) {
     const over = (r: ZatelResult) => TABLE_I_METRICS.filter((m) => Math.abs(e(r, m)) > 0.1);
     out.push(
-      `- **Frame size.** At 256x256 each group runs ${fmt(big.wavesPerGroup, 2)} waves: cycles ${sg(e(big, 'gpu_sim_cycle'))}, instructions ${sg(e(big, 'gpu_sim_insn'))}, ` +
-      `IPC ${sg(e(big, 'gpu_ipc'))}; Table I metrics over 10%: ${over(big).length === 0 ? 'none' : over(big).join(', ')}.`,
+      `- **Frame size.** At 256x256 each group runs ${fmt(big.wavesPerGroup, 2)} waves: cycles ${signedPct(e(big, 'gpu_sim_cycle'))}, instructions ${signedPct(e(big, 'gpu_sim_insn'))}, ` +
+      `IPC ${signedPct(e(big, 'gpu_ipc'))}; Table I metrics over 10%: ${over(big).length === 0 ? 'none' : over(big).join(', ')}.`,
     );
   }
   // The cycles' own error: the scale model alone (the downscaled GPU on every pixel) against the
@@ -532,14 +531,14 @@ function why(): string {
     const fullPending = pending({ dram_eff: row('dram_eff').full, bwutil: row('bwutil').full });
     out.push(
       `- **The scale model at ${n}.** The downscaled GPU (${r.downscaling.sms} SMs, ${r.downscaling.partitions} partition) running every pixel, with no pixel selection at all, ` +
-      `takes ${sg(scaleErr('gpu_sim_cycle'))} cycles against 1/${rows.k} of the full GPU's (IPC ${sg(scaleErr('gpu_ipc'))}, \`dram_eff\` ${sg(scaleErr('dram_eff'))}, \`bwutil\` ${sg(scaleErr('bwutil'))}); ` +
-      `Zatel's prediction errs ${sg(e(r, 'gpu_sim_cycle'))} in cycles, IPC ${sg(e(r, 'gpu_ipc'))}, \`dram_eff\` ${sg(e(r, 'dram_eff'))}. ` +
+      `takes ${signedPct(scaleErr('gpu_sim_cycle'))} cycles against 1/${rows.k} of the full GPU's (IPC ${signedPct(scaleErr('gpu_ipc'))}, \`dram_eff\` ${signedPct(scaleErr('dram_eff'))}, \`bwutil\` ${signedPct(scaleErr('bwutil'))}); ` +
+      `Zatel's prediction errs ${signedPct(e(r, 'gpu_sim_cycle'))} in cycles, IPC ${signedPct(e(r, 'gpu_ipc'))}, \`dram_eff\` ${signedPct(e(r, 'dram_eff'))}. ` +
       `${selectionPart(scaleErr('gpu_sim_cycle'), e(r, 'gpu_sim_cycle'), r.wavesPerGroup)}. Scale model vs full GPU: ` +
       `${vs('dram_row_buffer_hit_rate')}, ${vs('activates per DRAM access', 'activates per DRAM access')}, ${vs('dram_eff')}, ${vs('dram_avg_read_latency')}, ${vs('L2_total_cache_miss_rate')}. ` +
       `The full GPU's channels have requests pending in ${pct(fullPending, 0)} of its cycles${fullPending >= 0.8 ? ', so the frame is DRAM-bound there' : ''}; ` +
       (Math.abs(scaleErr('dram_eff')) <= 0.1
-        ? `the scale model's DRAM efficiency is within 10% of the target's (${sg(scaleErr('dram_eff'))}).`
-        : `the scale model's ${scaleErr('dram_eff') > 0 ? 'more' : 'less'} efficient DRAM (${sg(scaleErr('dram_eff'))}) ${scaleErr('dram_eff') > 0 ? 'shortens' : 'lengthens'} its cycles.`),
+        ? `the scale model's DRAM efficiency is within 10% of the target's (${signedPct(scaleErr('dram_eff'))}).`
+        : `the scale model's ${scaleErr('dram_eff') > 0 ? 'more' : 'less'} efficient DRAM (${signedPct(scaleErr('dram_eff'))}) ${scaleErr('dram_eff') > 0 ? 'shortens' : 'lengthens'} its cycles.`),
     );
   }
   for (const n of ['pt-128', 'pt-256', 'wknd-128']) {
@@ -560,7 +559,7 @@ function why(): string {
         const c = scaleRows(n)!.rows.find((x) => x.metric === 'gpu_sim_cycle')!;
         const r = byCase.get(n)!;
         const rest = (1 + e(r, 'gpu_sim_cycle')) / (c.scale / c.full) - 1;
-        return `${n}: scale model ${sg(c.scale / c.full - 1)}, selection and extrapolation ${sg(rest)} at ${fmt(r.wavesPerGroup, 2)} waves per group`;
+        return `${n}: scale model ${signedPct(c.scale / c.full - 1)}, selection and extrapolation ${signedPct(rest)} at ${fmt(r.wavesPerGroup, 2)} waves per group`;
       };
       out.push(`- **Right for the wrong reason** (${cancel.map(part).join('; ')}): Zatel's cycles come out closer than its own scale model's because the error of the pixel selection and extrapolation has the other sign and partly cancels the downscaled GPU's; the first shrinks with more waves per group, so a larger frame shows more of the scale model's own error.`);
     }
@@ -573,7 +572,7 @@ function why(): string {
       const row = (metric: string) => rows.find((x) => x.metric === metric)!;
       const err = (metric: string) => row(metric).scale / row(metric).full - 1;
       return `row-buffer hit rate ${fmt(row('dram_row_buffer_hit_rate').scale)}, activates per access ${fmt(row('activates per DRAM access').scale)}, ` +
-        `\`dram_eff\` ${fmt(row('dram_eff').scale)}, read latency ${fmt(row('dram_avg_read_latency').scale)}, cycles / K ${sg(err('gpu_sim_cycle'))}`;
+        `\`dram_eff\` ${fmt(row('dram_eff').scale)}, read latency ${fmt(row('dram_avg_read_latency').scale)}, cycles / K ${signedPct(err('gpu_sim_cycle'))}`;
     };
     const full = (n: string) => {
       const rows = scaleRows(n)!.rows;
@@ -584,7 +583,7 @@ function why(): string {
     const requests = pairs.map(([t]) => {
       const r = scaleRows(t)!.rows.find((x) => x.metric === 'DRAM requests (reads + writes)')!;
       const l2 = scaleRows(t)!.rows.find((x) => x.metric === 'L2_total_cache_miss_rate')!;
-      return `${t} ${sg(r.scale / r.full - 1)} DRAM requests (L2 miss rate ${fmt(l2.scale)} vs ${fmt(l2.full)})`;
+      return `${t} ${signedPct(r.scale / r.full - 1)} DRAM requests (L2 miss rate ${fmt(l2.scale)} vs ${fmt(l2.full)})`;
     });
     out.push(
       "- **Why the paper's one partition is faster, and what fixes it.** The paper divides the SMs and the memory partitions by K and nothing else (Sec. III-C; its scripts change `gpgpu_n_clusters` and `gpgpu_n_mem` only), " +
@@ -598,7 +597,7 @@ function why(): string {
   const k2 = byCase.get('pt-128-k2');
   const k4 = byCase.get('pt-128');
   if (k2 && k4) {
-    const trio = (r: ZatelResult) => `cycles ${sg(e(r, 'gpu_sim_cycle'))}, IPC ${sg(e(r, 'gpu_ipc'))}, \`dram_eff\` ${sg(e(r, 'dram_eff'))}, \`bwutil\` ${sg(e(r, 'bwutil'))}`;
+    const trio = (r: ZatelResult) => `cycles ${signedPct(e(r, 'gpu_sim_cycle'))}, IPC ${signedPct(e(r, 'gpu_ipc'))}, \`dram_eff\` ${signedPct(e(r, 'dram_eff'))}, \`bwutil\` ${signedPct(e(r, 'bwutil'))}`;
     out.push(
       `- **Fewer groups, more partitions each (\`pt\` 128x128).** K = ${k4.downscaling.k} (${k4.downscaling.partitions} partition per group): ${trio(k4)}; K = ${k2.downscaling.k} (${k2.downscaling.partitions} partitions per group, addresses interleaved over ${k2.downscaling.partitions} channels): ${trio(k2)}. ` +
       `${Math.abs(e(k2, 'dram_eff')) < Math.abs(e(k4, 'dram_eff')) ? 'The DRAM error shrinks as each group keeps more of the target\'s partitions' : 'The DRAM error does not shrink with more partitions per group here'}; the paper saw the same cost of dividing the partitions (Sec. IV-E: DRAM efficiency's MAE rose to 20% with the partitions reduced, against under 8% when only pixels were reduced). K stays the gcd by default, as the paper chooses.`,
@@ -607,15 +606,15 @@ function why(): string {
   const small = byCase.get('pt-32');
   if (small) {
     out.push(
-      `- **Too small a frame.** 32x32 leaves ${fmt(small.wavesPerGroup, 2)} waves per group: cycles ${sg(e(small, 'gpu_sim_cycle'))}, wall speedup ${fmt(small.validation!.speedup, 2)}x; ` +
+      `- **Too small a frame.** 32x32 leaves ${fmt(small.wavesPerGroup, 2)} waves per group: cycles ${signedPct(e(small, 'gpu_sim_cycle'))}, wall speedup ${fmt(small.validation!.speedup, 2)}x; ` +
       `Zatel now says so (${small.warnings.some((w) => w.startsWith('frame too small')) ? 'the warning above' : 'no warning: check MIN_WAVES_PER_GROUP'}).`,
     );
   }
   const ten = byCase.get('pt-128-10');
   if (ten) {
-    out.push(`- **Up to 10% of the pixels at 128x128**: ${fmt(ten.wavesPerGroup, 2)} waves per group, cycles ${sg(e(ten, 'gpu_sim_cycle'))}; the paper's 10% ran on 512x512 frames (its GPU stays full).`);
+    out.push(`- **Up to 10% of the pixels at 128x128**: ${fmt(ten.wavesPerGroup, 2)} waves per group, cycles ${signedPct(e(ten, 'gpu_sim_cycle'))}; the paper's 10% ran on 512x512 frames (its GPU stays full).`);
   }
-  const dram = [...byCase.entries()].filter(([n]) => n !== 'pt-32').map(([n, r]) => `${n} ${sg(e(r, 'dram_eff'))} (read latency ${sg(e(r, 'dram_avg_read_latency'))})`);
+  const dram = [...byCase.entries()].filter(([n]) => n !== 'pt-32').map(([n, r]) => `${n} ${signedPct(e(r, 'dram_eff'))} (read latency ${signedPct(e(r, 'dram_avg_read_latency'))})`);
   // The default downscaling's cases (the own-rows ones are the paper's, discussed above).
   const targetRows = [...byCase.entries()].filter(([n]) => n !== 'pt-32' && !CASES[n]!.dramRows);
   const overTen = targetRows.filter(([, r]) => Math.abs(e(r, 'dram_eff')) > 0.1);
@@ -624,16 +623,16 @@ function why(): string {
   out.push(
     `- **DRAM efficiency** (\`dram_eff\`, with \`dram_avg_read_latency\`): ${dram.join(', ')}. ` +
     `With the target's DRAM rows ${targetRows.length - overTen.length} of ${targetRows.length} cases are within 10%` +
-    `${overTen.length > 0 ? ` (over: ${overTen.map(([n, r]) => `${n} ${sg(e(r, 'dram_eff'))} at ${fmt(r.wavesPerGroup, 2)} waves per group`).join(', ')})` : ''}, ` +
+    `${overTen.length > 0 ? ` (over: ${overTen.map(([n, r]) => `${n} ${signedPct(e(r, 'dram_eff'))} at ${fmt(r.wavesPerGroup, 2)} waves per group`).join(', ')})` : ''}, ` +
     `${below} of ${targetRows.length} below the full GPU's, the direction the paper found ("frequently underestimated", Sec. III-G)` +
-    `${ownRows.length > 0 ? `; with the paper's own rows ${ownRows.filter(([, r]) => e(r, 'dram_eff') > 0).length} of ${ownRows.length} are above it (${ownRows.map(([n, r]) => `${n} ${sg(e(r, 'dram_eff'))}`).join(', ')})` : ''}.`,
+    `${ownRows.length > 0 ? `; with the paper's own rows ${ownRows.filter(([, r]) => e(r, 'dram_eff') > 0).length} of ${ownRows.length} are above it (${ownRows.map(([n, r]) => `${n} ${signedPct(e(r, 'dram_eff'))}`).join(', ')})` : ''}.`,
   );
   // Table I, metric by metric, per case: within the paper's 10% or not.
   for (const [n, r] of byCase) {
     if (n === 'pt-32') continue;
     const over = TABLE_I_METRICS.filter((m) => Math.abs(e(r, m)) > 0.1);
     const within = TABLE_I_METRICS.filter((m) => Math.abs(e(r, m)) <= 0.1);
-    out.push(`- **Table I at ${n}**: within 10%: ${within.length > 0 ? within.map((m) => `\`${m}\` ${sg(e(r, m))}`).join(', ') : 'none'}; over 10%: ${over.length > 0 ? over.map((m) => `\`${m}\` ${sg(e(r, m))}`).join(', ') : 'none'}.`);
+    out.push(`- **Table I at ${n}**: within 10%: ${within.length > 0 ? within.map((m) => `\`${m}\` ${signedPct(e(r, m))}`).join(', ') : 'none'}; over 10%: ${over.length > 0 ? over.map((m) => `\`${m}\` ${signedPct(e(r, m))}`).join(', ') : 'none'}.`);
   }
   const cpu = [...byCase.entries()].map(([n, r]) => `${n} ${fmt(r.validation!.cpuSpeedup, 2)}x CPU / ${fmt(r.validation!.smCycleSpeedup, 2)}x SM-cycles (1 / traced fraction: ${fmt(1 / (r.traced.size / (r.width * r.height)), 2)})`);
   out.push(`- **Speedup without this machine in it**: ${cpu.join(', ')}. With cycles that scale linearly the SM-cycle speedup is 1 / the traced fraction (each group simulates its traced pixels on its share of the SMs); it is higher where the groups run faster than the full GPU (cycles predicted low). The CPU speedup adds the heatmap's functional run and the per-launch costs of K + 1 simulations.`);

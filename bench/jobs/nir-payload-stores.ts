@@ -27,7 +27,8 @@ const SECOND_NORMAL = /^[ \t]*Ray\.SurfaceNormal = normal;[ \t]*\n/m;
 export function payloadStoresAsNir(source: string): string | undefined {
   const m = SCATTER_INTO_PAYLOAD.exec(source);
   if (m === null) return undefined;
-  const [, indent, args] = m as unknown as [string, string, string];
+  const indent = m[1]!;
+  const args = m[2]!;
   let out = `${source.slice(0, m.index)}${indent}uint seed_ = Ray.RandomSeed;\n${indent}RayPayload p_ = Scatter(${args}, seed_);\n${indent}Ray = p_;${source.slice(m.index + m[0].length)}`;
   // Only where the struct stored that same normal: Scatter's third argument is `normal`.
   if (/^\s*[^,]+,\s*[^,]+,\s*normal\s*,/.test(args)) out = out.replace(SECOND_NORMAL, '');
@@ -35,13 +36,14 @@ export function payloadStoresAsNir(source: string): string | undefined {
 }
 
 /**
- * Lays out `target` (emptied first) as a calibration folder whose lumibench-wknd shaders are
+ * Lays out `target` as a calibration folder whose lumibench-wknd folder (replaced if there) holds
  * `from`'s with every closest hit rewritten; returns the shaders rewritten. Throws when none is.
  */
 export function layOutNirPayloadStores(from: string, target: string): string[] {
   const src = join(from, 'lumibench-wknd');
   const dst = join(target, 'lumibench-wknd');
-  rmSync(target, { recursive: true, force: true });
+  // Only the folder this function writes: links and shader copies, never the data they point to.
+  rmSync(dst, { recursive: true, force: true });
   mkdirSync(dst, { recursive: true });
   for (const linked of ['host-data', 'vulkan-sim']) if (existsSync(join(src, linked))) symlinkSync(join(src, linked), join(dst, linked));
   cpSync(join(src, 'shaders'), join(dst, 'shaders'), { recursive: true });

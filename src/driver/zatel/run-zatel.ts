@@ -351,7 +351,7 @@ export function zatelWarnings(
     );
   }
   if (o.balance !== 'none') {
-    const worst = s.costRatios.reduce((w, r) => (Math.abs(r - 1) > Math.abs(w - 1) ? r : w), 1);
+    const worst = farthestFromOne(s.costRatios);
     if (Math.abs(worst - 1) > COST_BALANCE_TOLERANCE + 1e-9) {
       out.push(
         `representative pixels: a group's traced pixels carry ${(100 * worst).toFixed(1)}% of their pixel share of the heatmap cost ` +
@@ -360,7 +360,7 @@ export function zatelWarnings(
     }
   }
   if ((o.balance ?? 'rows') === 'rows' && s.uniformityRatios) {
-    const worst = s.uniformityRatios.reduce((w, r) => (Math.abs(r - 1) > Math.abs(w - 1) ? r : w), 1);
+    const worst = farthestFromOne(s.uniformityRatios);
     if (Math.abs(worst - 1) > COST_BALANCE_TOLERANCE + 1e-9) {
       out.push(
         `representative rows: a group's traced 32-pixel rows are ${(100 * worst).toFixed(1)}% as uniform in cost as the group's ` +
@@ -369,4 +369,9 @@ export function zatelWarnings(
     }
   }
   return out;
+}
+
+/** The ratio of a list furthest from 1 (1 for an empty list). */
+function farthestFromOne(ratios: readonly number[]): number {
+  return ratios.reduce((w, r) => (Math.abs(r - 1) > Math.abs(w - 1) ? r : w), 1);
 }

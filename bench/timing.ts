@@ -46,7 +46,7 @@ class SyntheticWarp implements TimingWarp {
       // Coalesced load of per-pixel data + 60 ALU.
       const addresses = new Float64Array(32);
       for (let l = 0; l < 32; l++) addresses[l] = FRAME + (this.id * 32 + l) * 16;
-      const m: MemAccess = { instIndex: 2, kind: 'load', space: 'global', size: 16, addresses, laneMask: FULL };
+      const m: MemAccess = { instIndex: 2, kind: 'load', space: 'global', size: 16, addresses, laneMask: FULL, wordMask: -1 };
       return { warp: this.id, fn: 0, block: 0, activeMask: FULL, insts: 60, opClasses: cls(60, [2], OpClass.Memory), memory: [m], done };
     }
     if (phase === 1) {
@@ -68,7 +68,7 @@ class SyntheticWarp implements TimingWarp {
       const addresses = new Float64Array(32);
       for (let l = 0; l < 32; l++) addresses[l] = 0x2000_0000 + Math.floor(this.rand() * 65536) * 32;
       const active = this.rand() < 0.5 ? FULL : 0x0000ffff;
-      const m: MemAccess = { instIndex: 4, kind: 'load', space: 'global', size: 32, addresses, laneMask: active };
+      const m: MemAccess = { instIndex: 4, kind: 'load', space: 'global', size: 32, addresses, laneMask: active, wordMask: -1 };
       const c = cls(128, [4], OpClass.Memory);
       for (let i = 100; i < 108; i++) c[i] = OpClass.Sfu;
       return { warp: this.id, fn: 0, block: 2, activeMask: active, insts: 128, opClasses: c, memory: [m], done };
@@ -76,7 +76,7 @@ class SyntheticWarp implements TimingWarp {
     // Accumulate: store the pixel + 40 ALU.
     const addresses = new Float64Array(32);
     for (let l = 0; l < 32; l++) addresses[l] = FRAME + 0x100_0000 + (this.id * 32 + l) * 16;
-    const m: MemAccess = { instIndex: 39, kind: 'store', space: 'global', size: 16, addresses, laneMask: FULL };
+    const m: MemAccess = { instIndex: 39, kind: 'store', space: 'global', size: 16, addresses, laneMask: FULL, wordMask: -1 };
     return { warp: this.id, fn: 0, block: 3, activeMask: FULL, insts: 40, opClasses: cls(40, [39], OpClass.Memory), memory: [m], done };
   }
 }

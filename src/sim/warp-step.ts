@@ -82,6 +82,11 @@ export interface MemAccess {
   /** Per-lane address; only lanes in `laneMask` are meaningful. Length 32. */
   addresses: Float64Array;
   laneMask: number;
+  /**
+   * The 32-bit words of each lane's `size` bytes that are sent, bit k for word k; -1 for all. Only
+   * per-word accesses (per-thread rtState) read it: a store NIR writes in part (redundant-stores.ts).
+   */
+  wordMask: number;
 }
 
 /** One memory transaction of a traversal, in order (Vulkan-Sim RTMemoryTransactionRecord). */

@@ -249,6 +249,7 @@ class LaneFunctionCompiler {
       site: (inst) => this.site(inst),
       need: (n, init) => void this.needs.set(n, init),
       memSite: () => 0,
+      keptStoreLeaves: () => undefined,
       setClass: () => undefined,
     };
   }

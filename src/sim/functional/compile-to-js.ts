@@ -20,7 +20,7 @@
  * - Blocks are compiled in reverse post-order, so a value's static pointer info is known before
  *   any use (definitions dominate uses).
  */
-import type { BlockId, FunctionId, Inst, ValueId } from '../../ir/inst.js';
+import type { BlockId, FunctionId, Inst, InstOf, ValueId } from '../../ir/inst.js';
 import { operands, successors } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
@@ -45,7 +45,7 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
-import { vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
+import { partialStoreCount, vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { FirstUseLoads } from './first-use-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
@@ -53,6 +53,7 @@ import { type BlockPhis, variablePhis, type VariableAccess } from './variable-ph
 import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from './unrolled-loops.js';
 import type { TracePtx } from './trace-ray-ptx.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
+import { redundantStateStores, type ReturnSummaries } from './redundant-stores.js';
 
 /**
  * Each block's successor in the layout NIR's structured control flow gives the PTX: reverse
@@ -81,7 +82,9 @@ export class FunctionCompiler {
   private cumThroughPiece = 0;
   private countedIndex = new Map<ValueId, number>();
   /** What NIR's CSE removes (redundant-instructions.ts). */
-  private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set() };
+  private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set(), numberOf: (v) => v };
+  /** Stores NIR writes only part of (redundant-stores.ts): per leaf, whether it is stored. */
+  private keptStoreLeaves: ReadonlyMap<Inst, boolean[]> = new Map();
   /** Components of the constants each instruction is the first to use on its dominator-tree path (first-use-loads.ts). */
   private constLoads: ReadonlyMap<Inst, number> = new Map();
   /** The same for buffer descriptors (first-use-loads.ts). */
@@ -107,6 +110,7 @@ export class FunctionCompiler {
     private readonly firstUse: { constants: FirstUseLoads; descriptors: FirstUseLoads },
     private readonly inlined: InlinedCalls,
     private readonly tracePtx: TracePtx,
+    private readonly storeSummaries: ReturnSummaries,
   ) {
     this.layout = statics.layout;
   }
@@ -261,6 +265,7 @@ export class FunctionCompiler {
     // The translator's own loop counter in a lowered traceRay is a register it updates in place.
     for (const b of fn.blocks) if (b.lowered !== undefined) this.varPhis.delete(b.id);
     this.redundant = redundantInstructions(fn, dom, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
+    this.keptStoreLeaves = redundantStateStores(this.storeSummaries.input, fn, this.redundant.numberOf, this.storeSummaries);
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;
@@ -305,6 +310,12 @@ export class FunctionCompiler {
     };
   }
 
+  /** The PTX count of a store NIR writes only part of; undefined for any other instruction. */
+  private storeCountOverride(inst: Inst): number | undefined {
+    const kept = inst.op === 'store' ? this.keptStoreLeaves.get(inst) : undefined;
+    return kept === undefined ? undefined : partialStoreCount(inst as InstOf<'store'>, this.operandTypes, kept.filter((x) => x).length);
+  }
+
   private genericPtr(ptrType: TypeId): PtrInfo {
     const t = typeOf(this.m.types, ptrType);
     if (t.kind !== 'pointer') throw new SimError('internal', 'expected pointer type');
@@ -337,6 +348,8 @@ export class FunctionCompiler {
       if (t.kind === 'matrix') t = typeOf(this.m.types, t.column);
       return t.kind === 'vector' ? t.count : 1;
     },
+    leavesOfType: (id) => this.layout.leavesOf(id).length,
+    leaves: (v) => this.layout.leavesOf(this.typeOfValue(v)).length,
     columnsOfType: (id) => {
       const t = typeOf(this.m.types, id);
       return t.kind === 'matrix' ? t.columns : 1;
@@ -475,13 +488,14 @@ export class FunctionCompiler {
       tmp: (prefix = 't') => `${prefix}${tmpCounter++}`,
       site: (inst) => this.site(inst),
       need: (n, init) => void needs.set(n, init),
-      memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space']): number {
-        memSites.push({ instIndex, kind, size, space });
+      memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space'], wordMask = -1): number {
+        memSites.push({ instIndex, kind, size, space, wordMask });
         return memSites.length - 1;
       },
       setClass: (c) => {
         currentClass = c;
       },
+      keptStoreLeaves: (inst) => this.keptStoreLeaves.get(inst),
     };
 
     const loopOpen = 'for (let m = mask; m !== 0; m &= m - 1) {\nconst l = 31 - Math.clz32(m & -m);';
@@ -566,7 +580,7 @@ export class FunctionCompiler {
         inlinedMoves: (inst) => this.inlinedMoves(inst),
         removedByUnrolling: (inst) => this.unrolled.removed.has(inst),
         vectorMoves: (inst) => vectorMovesOf(inst, this.operandTypes, (v) => this.defOf.get(v)?.op, this.promotedRoot(inst) >= 0),
-        countOverride: (inst) => this.tracePtx.countOf(inst, b),
+        countOverride: (inst) => this.tracePtx.countOf(inst, b) ?? this.storeCountOverride(inst),
         keyOf: (v) => this.crossKeyOf(v),
       }, {
         variables: this.pieceVarPhiRoots,

@@ -53,6 +53,11 @@ export interface MemSite {
   /** Bytes per lane. */
   size: number;
   space: MemorySpace;
+  /**
+   * The 32-bit words of the access that go to memory, bit k for word k (words from the 32nd on
+   * always go): -1 for all; fewer for a store whose other words NIR drops (redundant-stores.ts).
+   */
+  wordMask: number;
 }
 
 export interface EmitContext {
@@ -79,7 +84,9 @@ export interface EmitContext {
   /** Requests a prelude binding (`const name = init;`) at the top of the piece function. */
   need(name: string, init: string): void;
   /** Registers a memory site for the timing model; returns the JS expression of its address array index. */
-  memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space']): number;
+  memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space'], wordMask?: number): number;
+  /** Per leaf of a store's value, whether it is stored (redundant-stores.ts); undefined: every leaf. */
+  keptStoreLeaves(inst: Inst): readonly boolean[] | undefined;
   /** The issue class the current instruction will be reported with (emitters may override the default). */
   setClass(c: OpClass): void;
 }

@@ -43,7 +43,7 @@ function pointeeOfPtrType(ctx: EmitContext, ty: TypeId): TypeId {
  * Emits the address computation and bounds check of an access of `size` bytes through `ptr`;
  * returns the views and word index to use, or undefined for function-storage (no memory site).
  */
-function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, kind: MemSite['kind']): Access {
+function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, kind: MemSite['kind'], wordMask = -1): Access {
   const info = ctx.ptrInfo(ptr);
   const a = ctx.tmp('a');
   const w = ctx.tmp('w');
@@ -51,7 +51,7 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
   const site = ctx.site(inst);
   const b = info.base;
   const recordAddress = (): void => {
-    const k = ctx.memSite(inst, kind, size, spaceOfPtr(info));
+    const k = ctx.memSite(inst, kind, size, spaceOfPtr(info), wordMask);
     ctx.line(`if (REC) AD[${k * 32} + l] = ${a};`);
   };
   ctx.need('P', 'W.priv');
@@ -61,7 +61,8 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
   ctx.need('PW', 'P.laneWords');
   if (b.kind === 'private') {
     ctx.line(`const ${w} = l * PW + ((${a} - ${PRIVATE_BASE}) >> 2);`);
-    if (b.fnStorage || ((inst.op === 'load' || inst.op === 'store') && inst.payloadCopy)) ctx.setClass(OpClass.Register);
+    // A store NIR drops whole (redundant-stores.ts) still writes the functional state, the same value.
+    if (b.fnStorage || ((inst.op === 'load' || inst.op === 'store') && inst.payloadCopy) || wordMask === 0) ctx.setClass(OpClass.Register);
     else {
       ctx.setClass(OpClass.Memory);
       recordAddress();
@@ -196,8 +197,23 @@ export function storeThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, exprs: 
     ctx.line(`const ${t} = ${e};`);
     return t;
   });
-  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store');
+  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store', storedWords(ctx.keptStoreLeaves(inst), lay.kinds, lay.offsets, lay.size));
   lay.kinds.forEach((k, i) => ctx.line(writeLeaf(acc, k, lay.offsets[i]!, vals[i]!)));
+}
+
+/**
+ * The word mask (MemSite.wordMask) of a store that writes only the leaves `kept` flags: bit k for
+ * word k of its `size` bytes; -1 (all) where every leaf is kept or the value is wider than 32 words.
+ */
+function storedWords(kept: readonly boolean[] | undefined, kinds: LeafKind[], offsets: number[], size: number): number {
+  if (kept === undefined || kept.length !== kinds.length || kept.every((x) => x) || size > 128) return -1;
+  let mask = 0;
+  kinds.forEach((k, i) => {
+    if (!kept[i]) return;
+    const first = offsets[i]! >> 2;
+    for (let j = first; j < first + (LayoutTable.leafBytes(k) >> 2); j++) mask |= 1 << j;
+  });
+  return mask;
 }
 
 /** Leaf expressions of built-in input variables the core provides itself; RT ones go to the runtime. */

@@ -15,6 +15,8 @@ import { dominatorTrees, FirstUseLoads } from './first-use-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
 import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';
+import { redundantInstructions } from './redundant-instructions.js';
+import { ReturnSummaries } from './redundant-stores.js';
 import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
 import { ModuleStatics } from './module-statics.js';
@@ -48,8 +50,12 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   };
   const inlined = new InlinedCalls(m, promotableVariables);
   const trace = tracePtx(m);
+  const storeSummaries = new ReturnSummaries(
+    { module: m, leafCount: (t) => statics.layout.leavesOf(t).length },
+    (fn) => redundantInstructions(fn, domOf(fn), promotableVariables(fn)).numberOf,
+  );
   for (const fn of m.functions) {
-    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace).compile();
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace, storeSummaries).compile();
     info.index = functions.length;
     functions.push(info);
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;

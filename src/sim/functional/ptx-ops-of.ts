@@ -20,7 +20,7 @@
  * smoothstep, refract, integer division), the path lists the sequence's dependent steps as the
  * lowering writes them, shortened to its structure; every such case is listed below by name.
  */
-import type { Inst, ValueId } from '../../ir/inst.js';
+import type { Inst, InstOf, ValueId } from '../../ir/inst.js';
 import type { TypeId } from '../../ir/types.js';
 import { IssueUnit, PtxOp, ptxUnitOf } from '../ptx-op.js';
 
@@ -32,6 +32,10 @@ export interface OperandTypes {
   components(v: ValueId): number;
   /** The same for a type (an instruction's result type). */
   componentsOfType(t: TypeId): number;
+  /** The 32/64-bit leaves of a type (a struct's or matrix's every component; a vector's components). */
+  leavesOfType(t: TypeId): number;
+  /** The same for a value's type. */
+  leaves(v: ValueId): number;
   /** Columns of a matrix type, 1 otherwise. */
   columnsOfType(t: TypeId): number;
   /** Whether the value is a compile-time constant. */
@@ -58,6 +62,14 @@ export const DESCRIPTOR_PTX = 3;
  */
 function rootCount(types: OperandTypes, ptr: ValueId): number {
   return types.rootKind(ptr) === 'variable' ? 1 : 0;
+}
+
+/**
+ * The PTX instructions of a store NIR writes only `kept` components of (redundant-stores.ts):
+ * those, after the variable's own address when it has no chain; nothing when none is kept.
+ */
+export function partialStoreCount(inst: InstOf<'store'>, types: OperandTypes, kept: number): number {
+  return kept === 0 ? 0 : kept + rootCount(types, inst.ptr);
 }
 
 function arith(kind: 'f32' | 'f64' | 'int' | 'other', fp: PtxOp, dp: PtxOp, int: PtxOp): PtxOp {
@@ -246,7 +258,8 @@ function ptxCountOf(inst: Inst, types: OperandTypes, chain: readonly PtxOp[]): n
     case 'store':
       // Scalar loads and stores per component (ld.global / st.global per component; the access
       // itself stays one vector access here), after the variable's own address when it has no chain.
-      return (inst.op === 'load' ? types.componentsOfType(inst.type) : types.components(inst.value)) + rootCount(types, inst.ptr);
+      // A struct or matrix is one per leaf: nir_lower_var_copies splits its copy into its members'.
+      return (inst.op === 'load' ? types.leavesOfType(inst.type) : types.leaves(inst.value)) + rootCount(types, inst.ptr);
     case 'accessChain':
       // The root's address, then per index: deref_struct / constant deref_array add.u64 (1); a
       // dynamic deref_array mov (or cvt), mul.wide, add.u64 (3).

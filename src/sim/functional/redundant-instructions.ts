@@ -28,6 +28,8 @@ export interface Redundancy {
    * a / b to a * frcp(b), and CSE keeps one frcp(b), so these are the mul alone.
    */
   sharedReciprocal: Set<Inst>;
+  /** The number of a value: the dominating value it equals (itself where none). */
+  numberOf(v: ValueId): ValueId;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface Redundancy {
 export function redundantInstructions(fn: Function, dom: DomTree, promoted: ReadonlySet<ValueId>, isFloat: (v: ValueId) => boolean = () => true): Redundancy {
   const out = new Map<Inst, ValueId>();
   const sharedReciprocal = new Set<Inst>();
-  if (fn.blocks.length === 0) return { duplicates: out, sharedReciprocal };
+  if (fn.blocks.length === 0) return { duplicates: out, sharedReciprocal, numberOf: (v) => v };
   const blockOf = new Map<Inst, BlockId>();
   const position = new Map<Inst, number>();
   for (const b of fn.blocks) b.insts.forEach((inst, i) => { blockOf.set(inst, b.id); position.set(inst, i); });
@@ -77,7 +79,7 @@ export function redundantInstructions(fn: Function, dom: DomTree, promoted: Read
     }
     return () => { for (const k of added) table.delete(k); };
   });
-  return { duplicates: out, sharedReciprocal };
+  return { duplicates: out, sharedReciprocal, numberOf: num };
 }
 
 /** The numbering key of a pure instruction, undefined for any other. */

@@ -438,7 +438,7 @@ export class Warp {
         const a = this.addrBuf[k * 32 + l]!;
         addresses[l] = a < 0 ? localAddress(this.index, (a - PRIVATE_BASE) >> 2, l) : a;
       }
-      memory.push({ instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0 });
+      memory.push({ instIndex: s.instIndex, kind: s.kind, space: s.space, size: s.size, addresses, laneMask: mask >>> 0, wordMask: s.wordMask });
     }
     const step: WarpStep = {
       warp: this.index,

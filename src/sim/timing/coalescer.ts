@@ -76,7 +76,13 @@ function flush(n: number, out: LineRequestSink): void {
  * `perComponentRequests` here, `perThreadRequests` (rt-thread-state.ts) for per-thread state.
  */
 export function perWordRequestCount(access: MemAccess): number {
-  return popcount(access.laneMask >>> 0) * Math.max(1, Math.ceil(access.size / 4));
+  return popcount(access.laneMask >>> 0) * sentWords(access);
+}
+
+/** The words of one lane's access that are sent (MemAccess.wordMask). */
+export function sentWords(access: MemAccess): number {
+  const words = Math.max(1, Math.ceil(access.size / 4));
+  return access.wordMask === -1 ? words : popcount(access.wordMask & (words >= 32 ? -1 : (1 << words) - 1));
 }
 
 /**

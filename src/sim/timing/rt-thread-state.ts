@@ -51,6 +51,7 @@ export function perThreadAddress(warp: number, lane: number, offset: number): nu
 export function perThreadRequests(access: MemAccess, out: LineRequestSink, blocks?: Int32Array): void {
   const words = Math.max(1, Math.ceil(access.size / 4));
   for (let k = 0; k < words; k++) {
+    if (k < 32 && ((access.wordMask >>> k) & 1) === 0) continue;
     for (let m = access.laneMask >>> 0; m !== 0; m &= m - 1) {
       const lane = 31 - Math.clz32(m & -m);
       const { warp, word } = decodeLocalAddress(access.addresses[lane]!);

@@ -1,8 +1,8 @@
 import test from 'ava';
-import type { Inst, ValueId } from '../../../src/ir/inst.js';
+import type { Inst, InstOf, ValueId } from '../../../src/ir/inst.js';
 import type { TypeId } from '../../../src/ir/types.js';
 import { PtxOp } from '../../../src/sim/ptx-op.js';
-import { ptxSequenceOf, sequenceClassCounts, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
+import { partialStoreCount, ptxSequenceOf, sequenceClassCounts, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
 
 // Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable; 8: a constant float 16777216; 9: a constant float 1. Types: 10 vec3, 11 float, 12 uint.
 const v = (n: number): ValueId => n as unknown as ValueId;
@@ -11,6 +11,9 @@ const types: OperandTypes = {
   scalar: (x) => (Number(x) === 5 || Number(x) === 6 ? 'int' : 'f32'),
   components: (x) => (Number(x) <= 3 ? 3 : 1),
   componentsOfType: (t) => (Number(t) === 10 ? 3 : 1),
+  // Type 13: a struct of a vec3 and a float (4 leaves); value 14 is one.
+  leavesOfType: (t) => (Number(t) === 10 ? 3 : Number(t) === 13 ? 4 : 1),
+  leaves: (x) => (Number(x) <= 3 ? 3 : Number(x) === 14 ? 4 : 1),
   columnsOfType: () => 1,
   isConstant: (x) => Number(x) === 6 || Number(x) === 8 || Number(x) === 9,
   isConstantOne: (x) => Number(x) === 9,
@@ -77,6 +80,13 @@ test('NIR\'s inverse trigonometry is its whole polynomial sequence with its coef
 test('a matrix times a vector is a dot product per row: k muls and k - 1 adds each', (t) => {
   const mv = ptxSequenceOf(inst({ op: 'binary', kind: 'matrixTimesVector', id: v(44), type: ty(10), a: v(4), b: v(1) }), types, false);
   t.is(mv.count, 3 * (2 * 3 - 1));
+});
+
+test('a struct is loaded and stored one leaf at a time (nir_lower_var_copies splits the copy; one ld / st per component)', (t) => {
+  t.is(ptxSequenceOf(inst({ op: 'load', id: v(47), type: ty(13), ptr: v(29) }), types, false).count, 4);
+  t.is(ptxSequenceOf(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }), types, false).count, 4);
+  t.is(partialStoreCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 3), 3, 'the leaves NIR still stores');
+  t.is(partialStoreCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 0), 0);
 });
 
 test('a payload copy around a shader call has no PTX: Vulkan-Sim\'s shaders use the caller\'s payload in place', (t) => {

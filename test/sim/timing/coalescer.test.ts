@@ -12,7 +12,7 @@ function coalesce(a: MemAccess): { line: number; bytes: number; words: number }[
 function access(addrOf: (lane: number) => number, size: number, laneMask = 0xffffffff | 0): MemAccess {
   const addresses = new Float64Array(32);
   for (let l = 0; l < 32; l++) addresses[l] = addrOf(l);
-  return { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask };
+  return { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask, wordMask: -1 };
 }
 
 test('32 consecutive words form four 32 B sector requests of one line (sm_70+ 32 B segments)', (t) => {

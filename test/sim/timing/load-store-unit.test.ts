@@ -15,7 +15,7 @@ function memStep(n: number, stride: number, kind: MemAccess['kind'] = 'load'): W
   for (let i = 0; i < n; i++) {
     const addresses = new Float64Array(32);
     for (let l = 0; l < 32; l++) addresses[l] = 0x1000_0000 + 4096 * i + stride * l;
-    memory.push({ instIndex: i, kind, space: 'global', size: 4, addresses, laneMask: FULL });
+    memory.push({ instIndex: i, kind, space: 'global', size: 4, addresses, laneMask: FULL, wordMask: -1 });
   }
   return { fn: 0, block: 0, activeMask: FULL, insts: n, opClasses: new Uint8Array(n).fill(OpClass.Memory), memory, done: false, warp: 0 } as WarpStep;
 }

@@ -3,14 +3,14 @@ import { perWordRequestCount } from '../../../src/sim/timing/coalescer.js';
 import { perThreadAddress, perThreadRequests, RT_STATE_BLOCK_BYTES } from '../../../src/sim/timing/rt-thread-state.js';
 import { localAddress, type MemAccess } from '../../../src/sim/warp-step.js';
 
-function access(lanes: number[], word: number, size: number): MemAccess {
+function access(lanes: number[], word: number, size: number, wordMask = -1): MemAccess {
   const addresses = new Float64Array(32);
   let laneMask = 0;
   for (const l of lanes) {
     addresses[l] = localAddress(3, word, l);
     laneMask |= 1 << l;
   }
-  return { instIndex: 0, kind: 'store', space: 'rtState', size, addresses, laneMask: laneMask >>> 0 };
+  return { instIndex: 0, kind: 'store', space: 'rtState', size, addresses, laneMask: laneMask >>> 0, wordMask };
 }
 
 test('a vector access is one request per word and active lane, word by word (NIR-to-PTX: one scalar instruction per component)', (t) => {
@@ -25,6 +25,18 @@ test('a vector access is one request per word and active lane, word by word (NIR
   for (const word of [2, 3, 4]) for (const lane of [0, 5, 9]) expected.push(perThreadAddress(3, lane, word * 4) - ((word * 4) % 128));
   t.deepEqual(lines, expected);
   t.deepEqual(words, [4, 4, 4, 8, 8, 8, 16, 16, 16]);
+});
+
+test('a store NIR writes in part sends only the words of its mask (redundant-stores.ts)', (t) => {
+  // A 12-word struct whose words 8-10 (a vec3) are not stored: 9 words for each of 2 lanes.
+  const a = access([1, 2], 0, 48, 0xfff & ~0x700);
+  const lines: number[] = [];
+  const words: number[] = [];
+  perThreadRequests(a, { pushLine: (line, _bytes, w) => { lines.push(line); words.push(w); } });
+  t.is(lines.length, 18);
+  t.is(perWordRequestCount(a), 18);
+  t.false(words.some((w) => w === 1 << 8 || w === 1 << 9 || w === 1 << 10));
+  t.true(words.includes(1 << 11));
 });
 
 test('the lanes of a warp own consecutive 256-byte blocks for each block of their state (gpu_malloc order)', (t) => {

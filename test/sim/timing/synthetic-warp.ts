@@ -38,7 +38,7 @@ export function aluStep(n: number, block = 0): Omit<WarpStep, 'done' | 'warp'> {
 export function chaseStep(addr: number, size = 4): Omit<WarpStep, 'done' | 'warp'> {
   const addresses = new Float64Array(32);
   addresses[0] = addr;
-  const m: MemAccess = { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask: 1 };
+  const m: MemAccess = { instIndex: 0, kind: 'load', space: 'global', size, addresses, laneMask: 1, wordMask: -1 };
   return { fn: 0, block: 1, activeMask: 1, insts: 1, opClasses: classes(1, OpClass.Memory), memory: [m] };
 }
 
@@ -50,7 +50,7 @@ export function loadStep(base: number, alu: number, kind: 'load' | 'store' = 'lo
   opClasses[0] = OpClass.Memory;
   return {
     fn: 0, block: 2, activeMask: FULL_MASK, insts: alu + 1, opClasses,
-    memory: [{ instIndex: 0, kind, space: 'global', size: 4, addresses, laneMask: FULL_MASK }],
+    memory: [{ instIndex: 0, kind, space: 'global', size: 4, addresses, laneMask: FULL_MASK, wordMask: -1 }],
   };
 }
 

@@ -16,8 +16,6 @@ import { CALIBRATION_FIGURES, readReferenceRuns, withinTarget, type Target } fro
 import { commitKey, repoRoot, runWknd } from './jobs/wknd-runs.js';
 import { replaceGeneratedBlock } from './docs/generated-blocks.js';
 import { defaultCalibrationConfig, microbenchTable, runMicrobenchmarks } from './microbench/suite.js';
-import { layOutNirPayloadStores } from './jobs/nir-payload-stores.js';
-import { calibrationDir } from '../src/sim/workload/load-manifest.js';
 
 const GENERATOR = 'npm run bench -- docs';
 const args = process.argv.slice(2);
@@ -73,31 +71,16 @@ if (wanted('calibration')) {
     setBlock(`calibration-${ref.width}x${ref.height}`, body);
   });
 
-  // The same frames with the closest hits' payload stores as NIR leaves them (nir-payload-stores.ts):
-  // what the L2 miss rate does without the stores of values the payload already holds.
-  const nirDir = join(repoRoot, '.bench', 'nir-payload-stores');
-  const rewritten = layOutNirPayloadStores(calibrationDir(), nirDir);
-  const nir = await runWknd(refs.map((r) => ({ config, overrides: [], width: r.width, height: r.height, spp: r.spp, calibrationDir: nirDir })), { workers, log });
+  // The L2 write traffic beside Vulkan-Sim's: the per-thread state stores NIR makes (redundant-stores.ts).
   const shown = ['gpgpu_n_mem_write_global', 'L2_total_cache_accesses', 'L2_total_cache_misses', 'L2_total_cache_miss_rate', 'gpu_sim_insn', 'gpu_sim_cycle'];
   const rows = [`| size | run | ${shown.join(' | ')} |`, `|---|---|${shown.map(() => '---|').join('')}`];
-  const lines: string[] = [];
   refs.forEach((ref, i) => {
     const theirs: Record<string, number> = { ...ref.figures, L2_total_cache_misses: ref.figures.L2_total_cache_misses ?? ref.figures.L2_total_cache_miss_rate! * ref.figures.L2_total_cache_accesses! };
     const size = `${ref.width}x${ref.height} ${ref.spp} spp`;
-    const ours = results[i]!.values;
-    const asNir = nir[i]!.values;
     rows.push(`| ${size} | Vulkan-Sim | ${shown.map((f) => fmt(theirs[f] ?? Number.NaN)).join(' | ')} |`);
-    rows.push(`| ${size} | vvision | ${shown.map((f) => fmt(ours[f] ?? Number.NaN)).join(' | ')} |`);
-    rows.push(`| ${size} | vvision, payload stores as NIR leaves them | ${shown.map((f) => fmt(asNir[f] ?? Number.NaN)).join(' | ')} |`);
-    const rate = (v: Record<string, number>) => v.L2_total_cache_miss_rate!;
-    const target = CALIBRATION_FIGURES.find((f) => f.name === 'L2_total_cache_miss_rate')!.target!;
-    lines.push(
-      `- ${size}: ${fmt(ours.gpgpu_n_mem_write_global! - asNir.gpgpu_n_mem_write_global!)} fewer write requests, ` +
-      `L2 misses ${fmt(ours.L2_total_cache_misses!)} -> ${fmt(asNir.L2_total_cache_misses!)}, miss rate ${fmt(rate(ours))} -> ${fmt(rate(asNir))} against Vulkan-Sim's ${fmt(rate(theirs))} ` +
-      `(${targetText(target)}: ${withinTarget(target, rate(theirs), rate(asNir)) ? 'met' : '**missed**'} with them, ${withinTarget(target, rate(theirs), rate(ours)) ? 'met' : '**missed**'} without).`,
-    );
+    rows.push(`| ${size} | vvision | ${shown.map((f) => fmt(results[i]!.values[f] ?? Number.NaN)).join(' | ')} |`);
   });
-  setBlock('calibration-nir-payload-stores', `Closest-hit shaders rewritten: ${rewritten.join(', ')}.\n\n${rows.join('\n')}\n\n${lines.join('\n')}`);
+  setBlock('calibration-payload-stores', rows.join('\n'));
 }
 
 /**

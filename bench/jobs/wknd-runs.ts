@@ -23,11 +23,6 @@ export interface WkndRun {
   width: number;
   height: number;
   spp: number;
-  /**
-   * A folder laid out as ../shared/calibration to read the frame from instead (the child's
-   * VVISION_CALIBRATION_DIR), for a diagnostic run of modified shaders (nir-payload-stores.ts).
-   */
-  calibrationDir?: string;
 }
 
 export interface WkndResult {
@@ -55,7 +50,7 @@ export function commitKey(): string {
 export function runKey(r: WkndRun): string {
   const file = configFile(r.config);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : r.config;
-  const h = createHash('sha256').update(text).update('\0').update(r.overrides.join('\n')).update(r.calibrationDir === undefined ? '' : `\0${r.calibrationDir}`).digest('hex').slice(0, 16);
+  const h = createHash('sha256').update(text).update('\0').update(r.overrides.join('\n')).digest('hex').slice(0, 16);
   return `${h}-${r.width}x${r.height}-${r.spp}spp`;
 }
 
@@ -93,13 +88,12 @@ export async function runWknd(runs: readonly WkndRun[], opts: { workers: number;
 }
 
 export function describe(r: WkndRun): string {
-  return `${r.width}x${r.height} ${r.spp} spp${r.overrides.length ? ` --set ${r.overrides.join(' --set ')}` : ''}${r.calibrationDir ? ` (frame from ${r.calibrationDir})` : ''}`;
+  return `${r.width}x${r.height} ${r.spp} spp${r.overrides.length ? ` --set ${r.overrides.join(' --set ')}` : ''}`;
 }
 
 function runInChild(r: WkndRun): Promise<Record<string, number>> {
   return new Promise((ok, fail) => {
-    const env = r.calibrationDir === undefined ? process.env : { ...process.env, VVISION_CALIBRATION_DIR: r.calibrationDir };
-    const p = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--run', JSON.stringify(r)], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--run', JSON.stringify(r)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));

@@ -69,9 +69,8 @@ export const CALIBRATION_FIGURES: readonly CalibrationFigure[] = [
   { name: 'L1D_total_cache_miss_rate', target: { kind: 'absolute', tolerance: 0.07 } },
   { name: 'L2_total_cache_miss_rate', target: { kind: 'absolute', tolerance: 0.07 } },
   { name: 'L2_total_cache_accesses', fromStats: 'L2_total_cache_accesses' },
-  // The L1Ds' streams: thread-level loads and stores (two compilers' instruction granularity: NIR
-  // to PTX scalarises what our IR keeps as one vector access) and the requests sent into the
-  // interconnect (what reaches the L2). Shown, not targeted.
+  // The L1Ds' streams: thread-level loads and stores (per lane and 32-bit component, as NIR-to-PTX
+  // scalarises them) and the requests sent into the interconnect (what reaches the L2). Shown, not targeted.
   { name: 'gpgpu_n_global_load_insn', fromStats: 'gpgpu_n_global_load_insn' },
   { name: 'gpgpu_n_global_store_insn', fromStats: 'gpgpu_n_global_store_insn' },
   { name: 'gpgpu_n_mem_read_global', fromStats: 'gpgpu_n_mem_read_global' },

@@ -181,9 +181,10 @@ export class LoadStoreUnit {
       else if (a.space === 'traversal') perComponentRequests(a, q);
       else coalesce(a, q);
       if (kind !== ReqKind.Store) responses += q.length - before;
-      // GPGPU-Sim counts a load's active lanes per PTX instruction: one per component for Traversal_data.
-      if (kind === ReqKind.Load) loadLanes += a.space === 'traversal' ? perWordRequestCount(a) : popcount(a.laneMask);
-      else if (kind === ReqKind.Store) storeLanes += popcount(a.laneMask);
+      // GPGPU-Sim counts active lanes per PTX instruction, and NIR-to-PTX writes one ld / st per
+      // 32-bit component (an image access is one instruction): lanes x words sent.
+      if (kind === ReqKind.Load) loadLanes += a.space === 'texture' ? popcount(a.laneMask) : perWordRequestCount(a);
+      else if (kind === ReqKind.Store) storeLanes += a.space === 'texture' ? popcount(a.laneMask) : perWordRequestCount(a);
     }
     // An instruction with more requests than the whole queue (uncoalesced per-thread accesses of
     // a wide value) still goes when the queue is empty, as it would drain through it in order.

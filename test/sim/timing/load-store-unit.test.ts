@@ -29,6 +29,19 @@ function unit(overrides: string[] = []): { lsu: LoadStoreUnit; counters: LdstCou
   return { lsu: new LoadStoreUnit(cfg, l1, client, 4, counters), counters, responses };
 }
 
+test('thread loads and stores count one per lane and 32-bit component (NIR-to-PTX scalarises), an image access one per lane', (t) => {
+  const { lsu, counters } = unit();
+  const step = memStep(3, 16, 'store');
+  step.memory[0]!.size = 16;
+  step.memory[1]!.size = 16;
+  step.memory[1]!.space = 'texture';
+  lsu.hold(1, step, 0);
+  t.true(lsu.send(1, step, 0));
+  t.is(counters.storeThreads, 32 * 4, 'a vec4 store: four st per lane');
+  t.true(lsu.send(1, step, 1));
+  t.is(counters.storeThreads, 32 * 4 + 32, 'an image store: one per lane');
+});
+
 test('a coalesced load takes one load slot of its context, with one response per sector', (t) => {
   const { lsu, counters } = unit();
   const step = memStep(2, 4);

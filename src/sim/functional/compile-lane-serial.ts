@@ -250,6 +250,7 @@ class LaneFunctionCompiler {
       need: (n, init) => void this.needs.set(n, init),
       memSite: () => 0,
       keptStoreLeaves: () => undefined,
+      removedByNir: () => false,
       setClass: () => undefined,
     };
   }

@@ -83,6 +83,8 @@ export class FunctionCompiler {
   private countedIndex = new Map<ValueId, number>();
   /** What NIR's CSE removes (redundant-instructions.ts). */
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set(), numberOf: (v) => v };
+  /** Instructions NIR's dead-code elimination deletes (dead-results.ts). */
+  private readonly dead: ReadonlySet<Inst>;
   /** Stores NIR writes only part of (redundant-stores.ts): per leaf, whether it is stored. */
   private keptStoreLeaves: ReadonlyMap<Inst, boolean[]> = new Map();
   /** Components of the constants each instruction is the first to use on its dominator-tree path (first-use-loads.ts). */
@@ -111,8 +113,10 @@ export class FunctionCompiler {
     private readonly inlined: InlinedCalls,
     private readonly tracePtx: TracePtx,
     private readonly storeSummaries: ReturnSummaries,
+    dead: ReadonlyMap<FunctionId, Set<Inst>>,
   ) {
     this.layout = statics.layout;
+    this.dead = dead.get(fn.id) ?? new Set();
   }
 
   private site(inst: Inst): number {
@@ -496,6 +500,7 @@ export class FunctionCompiler {
         currentClass = c;
       },
       keptStoreLeaves: (inst) => this.keptStoreLeaves.get(inst),
+      removedByNir: (inst) => this.dead.has(inst),
     };
 
     const loopOpen = 'for (let m = mask; m !== 0; m &= m - 1) {\nconst l = 31 - Math.clz32(m & -m);';
@@ -578,7 +583,7 @@ export class FunctionCompiler {
         duplicateOf: (inst) => this.redundant.duplicates.get(inst),
         sharedReciprocal: (inst) => this.redundant.sharedReciprocal.has(inst),
         inlinedMoves: (inst) => this.inlinedMoves(inst),
-        removedByUnrolling: (inst) => this.unrolled.removed.has(inst),
+        removedByNir: (inst) => this.unrolled.removed.has(inst) || this.dead.has(inst),
         vectorMoves: (inst) => vectorMovesOf(inst, this.operandTypes, (v) => this.defOf.get(v)?.op, this.promotedRoot(inst) >= 0),
         countOverride: (inst) => this.tracePtx.countOf(inst, b) ?? this.storeCountOverride(inst),
         keyOf: (v) => this.crossKeyOf(v),

@@ -87,6 +87,8 @@ export interface EmitContext {
   memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space'], wordMask?: number): number;
   /** Per leaf of a store's value, whether it is stored (redundant-stores.ts); undefined: every leaf. */
   keptStoreLeaves(inst: Inst): readonly boolean[] | undefined;
+  /** Whether NIR deletes the instruction (dead-results.ts): a load or store of it sends nothing. */
+  removedByNir(inst: Inst): boolean;
   /** The issue class the current instruction will be reported with (emitters may override the default). */
   setClass(c: OpClass): void;
 }

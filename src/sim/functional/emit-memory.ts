@@ -61,7 +61,6 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
   ctx.need('PW', 'P.laneWords');
   if (b.kind === 'private') {
     ctx.line(`const ${w} = l * PW + ((${a} - ${PRIVATE_BASE}) >> 2);`);
-    // A store NIR drops whole (redundant-stores.ts) still writes the functional state, the same value.
     if (b.fnStorage || ((inst.op === 'load' || inst.op === 'store') && inst.payloadCopy) || wordMask === 0) ctx.setClass(OpClass.Register);
     else {
       ctx.setClass(OpClass.Memory);
@@ -69,8 +68,13 @@ function beginAccess(ctx: EmitContext, inst: Inst, ptr: ValueId, size: number, k
     }
     return { U: 'PU', I: 'PI', F: 'PF', w };
   }
-  ctx.setClass(OpClass.Memory);
-  recordAddress();
+  // An access NIR deletes or drops whole (wordMask 0: dead-results.ts, redundant-stores.ts) still
+  // runs functionally (nothing live reads it, or it stores the value already there) but sends nothing.
+  if (wordMask === 0) ctx.setClass(OpClass.Register);
+  else {
+    ctx.setClass(OpClass.Memory);
+    recordAddress();
+  }
   if (b.kind === 'shared' && (b.region !== undefined || b.workgroup)) {
     const rg = b.workgroup ? 'WGR' : `RG${b.region}`;
     ctx.need(rg, b.workgroup ? 'W.wgRegion' : `W.env.globalRegion[${b.region}]`);
@@ -165,7 +169,7 @@ export function loadThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, pointee:
   if (b.kind === 'builtin') {
     ctx.setClass(OpClass.Alu);
     const n = ctx.layout.leavesOf(pointee).length;
-    if (b.builtin === 'WorldRayDirection' || b.builtin === 'WorldRayOrigin') {
+    if ((b.builtin === 'WorldRayDirection' || b.builtin === 'WorldRayOrigin') && !ctx.removedByNir(inst)) {
       // Vulkan-Sim loads these from the ray's Traversal_data in global memory: a memory access
       // for the timing model (the value itself comes from the runtime).
       ctx.setClass(OpClass.Memory);
@@ -184,7 +188,7 @@ export function loadThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, pointee:
     return [p];
   }
   const lay = layoutFor(ctx, info, pointee);
-  const acc = beginAccess(ctx, inst, ptr, lay.size, 'load');
+  const acc = beginAccess(ctx, inst, ptr, lay.size, 'load', ctx.removedByNir(inst) ? 0 : -1);
   return lay.kinds.map((k, i) => readLeaf(acc, k, lay.offsets[i]!));
 }
 
@@ -197,7 +201,7 @@ export function storeThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, exprs: 
     ctx.line(`const ${t} = ${e};`);
     return t;
   });
-  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store', storedWords(ctx.keptStoreLeaves(inst), lay.kinds, lay.offsets, lay.size));
+  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store', ctx.removedByNir(inst) ? 0 : storedWords(ctx.keptStoreLeaves(inst), lay.kinds, lay.offsets, lay.size));
   lay.kinds.forEach((k, i) => ctx.line(writeLeaf(acc, k, lay.offsets[i]!, vals[i]!)));
 }
 

@@ -17,6 +17,7 @@ import { tracePtx } from './trace-ray-ptx.js';
 import { promotableVariables } from './promoted-vars.js';
 import { redundantInstructions } from './redundant-instructions.js';
 import { ReturnSummaries } from './redundant-stores.js';
+import { deadInstructions } from './dead-results.js';
 import type { Module } from '../../ir/module.js';
 import { FunctionCompiler, type FunctionInfo } from './compile-to-js.js';
 import { ModuleStatics } from './module-statics.js';
@@ -54,8 +55,9 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
     { module: m, leafCount: (t) => statics.layout.leavesOf(t).length },
     (fn) => redundantInstructions(fn, domOf(fn), promotableVariables(fn)).numberOf,
   );
+  const dead = deadInstructions(m, (t) => statics.layout.leavesOf(t).length);
   for (const fn of m.functions) {
-    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace, storeSummaries).compile();
+    const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace, storeSummaries, dead).compile();
     info.index = functions.length;
     functions.push(info);
     for (const b of info.blocks) blockNames[b.globalIndex] = `${fn.name}/${b.name}`;

@@ -33,6 +33,7 @@
 import type { FunctionId, Inst, InstOf, ValueId } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
+import { leafPath } from './leaf-paths.js';
 import { isRtStateStorage } from './rt-state-storage.js';
 
 /** Per leaf of a function's return value: where every return takes it from, or undefined. */
@@ -186,28 +187,11 @@ class BlockWalker {
     if (def?.op === 'accessChain') {
       const base = this.location(def.base);
       if (base === undefined) return undefined;
-      let leaves = base.leaves;
-      let t = typeOf(this.input.module.types, this.typeOf(def.base));
-      let cur = t.kind === 'pointer' ? t.pointee : undefined;
-      for (const idx of def.indices) {
-        const c = this.constants.get(idx);
-        if (cur === undefined || c === undefined || leaves === undefined) {
-          leaves = undefined;
-          break;
-        }
-        t = typeOf(this.input.module.types, cur);
-        if (t.kind === 'struct') {
-          for (let j = 0; j < c; j++) leaves += this.input.leafCount(t.members[j]!.type);
-          cur = t.members[c]?.type;
-        } else if (t.kind === 'vector' || t.kind === 'array' || t.kind === 'matrix') {
-          const elem = t.kind === 'matrix' ? t.column : t.elem;
-          leaves += c * this.input.leafCount(elem);
-          cur = elem;
-        } else {
-          leaves = undefined;
-        }
-      }
-      return { root: base.root, leaves, rtState: base.rtState };
+      const t = typeOf(this.input.module.types, this.typeOf(def.base));
+      const path = t.kind === 'pointer' && base.leaves !== undefined
+        ? leafPath(this.input.module.types, this.input.leafCount, t.pointee, def.indices.map((i) => this.constants.get(i)))
+        : undefined;
+      return { root: base.root, leaves: path === undefined ? undefined : base.leaves! + path.first, rtState: base.rtState };
     }
     // Roots are variables, pointer parameters and module-scope variables; a pointer chosen at run
     // time (a phi or select of pointers) may be any of them, so it has no location.

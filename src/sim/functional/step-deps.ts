@@ -66,7 +66,7 @@ export function stepDeps(
     }
     const root = promotedRoot(inst);
     const override = nir.countOverride(inst);
-    const seq = ptxSequenceOf(inst, types, root >= 0 || nir.removedByUnrolling(inst) || override === 0, nir.sharedReciprocal(inst));
+    const seq = ptxSequenceOf(inst, types, root >= 0 || nir.removedByNir(inst) || override === 0, nir.sharedReciprocal(inst));
     if (override !== undefined && override > 0) seq.count = override;
     let from: readonly number[];
     let cross: readonly number[];
@@ -212,8 +212,11 @@ export interface NirShaping {
    * the register-table keys the other side reads them under; undefined for any other instruction.
    */
   inlinedMoves(inst: Inst): readonly { key: number; value: ValueId }[] | undefined;
-  /** An instruction of a loop NIR unrolls that unrolling removes (unrolled-loops.ts): the exit test, the induction update, the loop's jumps. */
-  removedByUnrolling(inst: Inst): boolean;
+  /**
+   * An instruction NIR removes: of a loop it unrolls, the exit test, the induction update and the
+   * loop's jumps (unrolled-loops.ts); one computing only what no caller reads (dead-results.ts).
+   */
+  removedByNir(inst: Inst): boolean;
   /** The PTX count of an instruction that stands for the translator's own code (trace-ray-ptx.ts), 0: none; undefined: its own. */
   countOverride(inst: Inst): number | undefined;
   /** Movs of the vecN instructions NIR builds for the vector operands the instruction reads whole. */
@@ -223,7 +226,7 @@ export interface NirShaping {
 }
 
 const NO_SHAPING: NirShaping = {
-  newConstants: () => 0, newDescriptors: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, removedByUnrolling: () => false, vectorMoves: () => 0, countOverride: () => undefined, keyOf: (v) => v,
+  newConstants: () => 0, newDescriptors: () => 0, duplicateOf: () => undefined, sharedReciprocal: () => false, inlinedMoves: () => undefined, removedByNir: () => false, vectorMoves: () => 0, countOverride: () => undefined, keyOf: (v) => v,
 };
 
 /** Cross-step key of a register-promoted variable (its first slot): above every SSA value id. */

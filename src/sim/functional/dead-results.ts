@@ -283,6 +283,8 @@ class FunctionView {
     }
     const dead = new Set<Inst>();
     for (const b of this.fn.blocks) {
+      // A lowered traceRay's code is the translator's, as trace-ray-ptx.ts charges it.
+      if (b.lowered !== undefined) continue;
       for (const inst of b.insts) {
         if (inst.op === 'store') {
           const l = storeLive(inst);

@@ -39,7 +39,7 @@ import { isRtStateStorage } from './rt-state-storage.js';
 /** Per leaf of a function's return value: where every return takes it from, or undefined. */
 type LeafOrigin = { kind: 'param' | 'final'; param: number; leaf: number } | undefined;
 
-/** What the analysis needs of the compiler: leaf counts as the layout gives them, and value numbers. */
+/** What the analysis needs of the compiler: the module, and leaf counts as the layout gives them. */
 export interface StoreAnalysisInput {
   module: Module;
   leafCount(type: TypeId): number;

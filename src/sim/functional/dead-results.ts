@@ -24,7 +24,7 @@
 import { operands, type FunctionId, type Inst, type ValueId } from '../../ir/inst.js';
 import type { Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
-import { leafPath } from './leaf-paths.js';
+import { leafPath, moduleConstants } from './leaf-paths.js';
 import { escapingOperands } from './promoted-vars.js';
 
 /** Ops that compute a value from their operands alone: dead when nothing live reads the value. */
@@ -69,12 +69,12 @@ class FunctionView {
   private readonly defs = new Map<ValueId, Inst>();
   private readonly uses = new Map<ValueId, Inst[]>();
   private readonly typeOf = new Map<ValueId, TypeId>();
-  private readonly constants: Map<ValueId, number>;
+  private readonly constants: ReadonlyMap<ValueId, number>;
   /** Local variables whose pointer reaches nothing but loads, stores and access chains. */
   private readonly local = new Set<ValueId>();
 
   constructor(private readonly m: Module, readonly fn: Function, private readonly leafCount: (t: TypeId) => number) {
-    this.constants = new Map(m.constants.flatMap((c) => (typeof c.value === 'number' ? [[c.id, c.value] as const] : [])));
+    this.constants = moduleConstants(m).numbers;
     for (const p of fn.params) this.typeOf.set(p.id, p.type);
     const rootOf = new Map<ValueId, ValueId>();
     for (const b of fn.blocks) {

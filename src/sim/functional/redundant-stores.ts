@@ -33,7 +33,7 @@
 import type { FunctionId, Inst, InstOf, ValueId } from '../../ir/inst.js';
 import type { Block, Function, Module } from '../../ir/module.js';
 import { typeOf, type TypeId } from '../../ir/types.js';
-import { leafPath } from './leaf-paths.js';
+import { leafPath, moduleConstants, type ModuleConstants } from './leaf-paths.js';
 import { isRtStateStorage } from './rt-state-storage.js';
 
 /** Per leaf of a function's return value: where every return takes it from, or undefined. */
@@ -152,7 +152,7 @@ class BlockWalker {
   private readonly typeOfValue = new Map<ValueId, TypeId>();
   private readonly globals: Map<ValueId, TypeId>;
   private readonly params: Set<ValueId>;
-  private readonly constants: Map<ValueId, number>;
+  private readonly constants: ModuleConstants;
 
   constructor(private readonly input: StoreAnalysisInput, fn: Function, private readonly numberOf: (v: ValueId) => ValueId, private readonly summaries: ReturnSummaries) {
     for (const p of fn.params) this.typeOfValue.set(p.id, p.type);
@@ -165,7 +165,7 @@ class BlockWalker {
       }
     }
     this.globals = new Map(input.module.globals.map((g) => [g.id, g.type]));
-    this.constants = new Map(input.module.constants.flatMap((c) => (typeof c.value === 'number' ? [[c.id, c.value] as const] : [])));
+    this.constants = moduleConstants(input.module);
   }
 
   def(v: ValueId): Inst | undefined {
@@ -179,7 +179,7 @@ class BlockWalker {
   }
 
   private typeOf(v: ValueId): TypeId {
-    return this.typeOfValue.get(v) ?? this.globals.get(v) ?? (this.input.module.constants.find((c) => c.id === v)?.type as TypeId);
+    return this.typeOfValue.get(v) ?? this.globals.get(v) ?? (this.constants.types.get(v) as TypeId);
   }
 
   location(ptr: ValueId): Location | undefined {
@@ -189,7 +189,7 @@ class BlockWalker {
       if (base === undefined) return undefined;
       const t = typeOf(this.input.module.types, this.typeOf(def.base));
       const path = t.kind === 'pointer' && base.leaves !== undefined
-        ? leafPath(this.input.module.types, this.input.leafCount, t.pointee, def.indices.map((i) => this.constants.get(i)))
+        ? leafPath(this.input.module.types, this.input.leafCount, t.pointee, def.indices.map((i) => this.constants.numbers.get(i)))
         : undefined;
       return { root: base.root, leaves: path === undefined ? undefined : base.leaves! + path.first, rtState: base.rtState };
     }

@@ -249,7 +249,7 @@ class LaneFunctionCompiler {
       site: (inst) => this.site(inst),
       need: (n, init) => void this.needs.set(n, init),
       memSite: () => 0,
-      keptStoreLeaves: () => undefined,
+      keptLeaves: () => undefined,
       removedByNir: () => false,
       setClass: () => undefined,
     };

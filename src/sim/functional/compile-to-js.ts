@@ -45,7 +45,7 @@ import { LayoutTable, PRIVATE_BASE, alignUp, type LeafKind } from './layout.js';
 import { SimError, locate, siteOf, type Site } from './errors.js';
 import type { ModuleStatics } from './module-statics.js';
 import { SegmentCache, promotableVariables, promotedAccessChain, promotedLoad, promotedStore, type PromotedPtr } from './promoted-vars.js';
-import { partialStoreCount, vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
+import { partialAccessCount, vectorMovesOf, type OperandTypes } from './ptx-ops-of.js';
 import { stepDeps } from './step-deps.js';
 import type { FirstUseLoads } from './first-use-loads.js';
 import { returnKey, type InlinedCalls } from './inlined-calls.js';
@@ -54,6 +54,7 @@ import { chargesAfterUnrolling, unrolledLoops, type UnrolledLoops } from './unro
 import type { TracePtx } from './trace-ray-ptx.js';
 import { redundantInstructions, type Redundancy } from './redundant-instructions.js';
 import { redundantStateStores, type ReturnSummaries } from './redundant-stores.js';
+import type { DeadCode } from './dead-results.js';
 
 /**
  * Each block's successor in the layout NIR's structured control flow gives the PTX: reverse
@@ -85,8 +86,10 @@ export class FunctionCompiler {
   private redundant: Redundancy = { duplicates: new Map(), sharedReciprocal: new Set(), numberOf: (v) => v };
   /** Instructions NIR's dead-code elimination deletes (dead-results.ts). */
   private readonly dead: ReadonlySet<Inst>;
-  /** Stores NIR writes only part of (redundant-stores.ts): per leaf, whether it is stored. */
-  private keptStoreLeaves: ReadonlyMap<Inst, boolean[]> = new Map();
+  /** Loads and stores NIR makes for only part of their value (redundant-stores.ts, dead-results.ts): per leaf, whether it is accessed. */
+  private keptLeaves: ReadonlyMap<Inst, boolean[]> = new Map();
+  /** Loads NIR shrinks to the components read (dead-results.ts). */
+  private readonly loadedLeaves: ReadonlyMap<Inst, boolean[]>;
   /** Components of the constants each instruction is the first to use on its dominator-tree path (first-use-loads.ts). */
   private constLoads: ReadonlyMap<Inst, number> = new Map();
   /** The same for buffer descriptors (first-use-loads.ts). */
@@ -113,10 +116,11 @@ export class FunctionCompiler {
     private readonly inlined: InlinedCalls,
     private readonly tracePtx: TracePtx,
     private readonly storeSummaries: ReturnSummaries,
-    dead: ReadonlyMap<FunctionId, Set<Inst>>,
+    deadCode: ReadonlyMap<FunctionId, DeadCode>,
   ) {
     this.layout = statics.layout;
-    this.dead = dead.get(fn.id) ?? new Set();
+    this.dead = deadCode.get(fn.id)?.dead ?? new Set();
+    this.loadedLeaves = deadCode.get(fn.id)?.loadedLeaves ?? new Map();
   }
 
   private site(inst: Inst): number {
@@ -269,7 +273,7 @@ export class FunctionCompiler {
     // The translator's own loop counter in a lowered traceRay is a register it updates in place.
     for (const b of fn.blocks) if (b.lowered !== undefined) this.varPhis.delete(b.id);
     this.redundant = redundantInstructions(fn, dom, this.promotedVars, (v) => this.operandTypes.scalar(v) === 'f32');
-    this.keptStoreLeaves = redundantStateStores(this.storeSummaries.input, fn, this.redundant.numberOf, this.storeSummaries);
+    this.keptLeaves = new Map([...redundantStateStores(this.storeSummaries.input, fn, this.redundant.numberOf, this.storeSummaries), ...this.loadedLeaves]);
     for (const bid of order) {
       const pos = this.blockPos.get(bid)!;
       const b = fn.blocks[pos]!;
@@ -314,10 +318,10 @@ export class FunctionCompiler {
     };
   }
 
-  /** The PTX count of a store NIR writes only part of; undefined for any other instruction. */
-  private storeCountOverride(inst: Inst): number | undefined {
-    const kept = inst.op === 'store' ? this.keptStoreLeaves.get(inst) : undefined;
-    return kept === undefined ? undefined : partialStoreCount(inst as InstOf<'store'>, this.operandTypes, kept.filter((x) => x).length);
+  /** The PTX count of a load or store NIR makes for part of its value; undefined for any other instruction. */
+  private accessCountOverride(inst: Inst): number | undefined {
+    const kept = inst.op === 'store' || inst.op === 'load' ? this.keptLeaves.get(inst) : undefined;
+    return kept === undefined ? undefined : partialAccessCount(inst as InstOf<'load'> | InstOf<'store'>, this.operandTypes, kept.filter((x) => x).length);
   }
 
   private genericPtr(ptrType: TypeId): PtrInfo {
@@ -499,7 +503,7 @@ export class FunctionCompiler {
       setClass: (c) => {
         currentClass = c;
       },
-      keptStoreLeaves: (inst) => this.keptStoreLeaves.get(inst),
+      keptLeaves: (inst) => this.keptLeaves.get(inst),
       removedByNir: (inst) => this.dead.has(inst),
     };
 
@@ -585,7 +589,7 @@ export class FunctionCompiler {
         inlinedMoves: (inst) => this.inlinedMoves(inst),
         removedByNir: (inst) => this.unrolled.removed.has(inst) || this.dead.has(inst),
         vectorMoves: (inst) => vectorMovesOf(inst, this.operandTypes, (v) => this.defOf.get(v)?.op, this.promotedRoot(inst) >= 0),
-        countOverride: (inst) => this.tracePtx.countOf(inst, b) ?? this.storeCountOverride(inst),
+        countOverride: (inst) => this.tracePtx.countOf(inst, b) ?? this.accessCountOverride(inst),
         keyOf: (v) => this.crossKeyOf(v),
       }, {
         variables: this.pieceVarPhiRoots,

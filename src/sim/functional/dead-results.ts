@@ -33,8 +33,19 @@ const PURE = new Set<Inst['op']>([
   'construct', 'extract', 'insert', 'shuffle', 'extractDynamic', 'insertDynamic', 'copyObject', 'undef', 'phi',
 ]);
 
-/** Per function of `m`, its dead instructions (functions with none are absent). */
-export function deadInstructions(m: Module, leafCount: (t: TypeId) => number): Map<FunctionId, Set<Inst>> {
+/** What NIR's dead-code elimination leaves of one function. */
+export interface DeadCode {
+  /** Instructions it deletes. */
+  dead: Set<Inst>;
+  /**
+   * Memory loads some of whose leaves nothing live reads, to a flag per leaf (true: read): NIR
+   * shrinks the load to the components used (`nir_opt_shrink_vectors`) and its PTX loads those.
+   */
+  loadedLeaves: Map<Inst, boolean[]>;
+}
+
+/** Per function of `m`, what NIR's dead-code elimination deletes (functions where it deletes nothing are absent). */
+export function deadInstructions(m: Module, leafCount: (t: TypeId) => number): Map<FunctionId, DeadCode> {
   const views = new Map(m.functions.map((f) => [f.id, new FunctionView(m, f, leafCount)]));
   // The callers' reads of each function's result, to a fixpoint (a returned call result is as live as its caller's).
   const live = new Map<FunctionId, boolean[]>();
@@ -55,10 +66,10 @@ export function deadInstructions(m: Module, leafCount: (t: TypeId) => number): M
       }
     }
   }
-  const out = new Map<FunctionId, Set<Inst>>();
+  const out = new Map<FunctionId, DeadCode>();
   for (const [id, view] of views) {
-    const dead = view.dead(live.get(id)!);
-    if (dead.size > 0) out.set(id, dead);
+    const code = view.dead(live.get(id)!);
+    if (code.dead.size > 0 || code.loadedLeaves.size > 0) out.set(id, code);
   }
   return out;
 }
@@ -176,8 +187,8 @@ class FunctionView {
     return visit(root) ? reads : undefined;
   }
 
-  /** The dead instructions, given the live leaves of this function's result. */
-  dead(resultLive: readonly boolean[]): Set<Inst> {
+  /** What is dead, given the live leaves of this function's result. */
+  dead(resultLive: readonly boolean[]): DeadCode {
     const live = new Map<ValueId, boolean[]>();
     const varLive = new Map<ValueId, boolean[]>();
     let changed = true;
@@ -275,6 +286,20 @@ class FunctionView {
             case 'copyObject':
               mark(inst.value, bits);
               break;
+            case 'shuffle': {
+              // Component i of the result is component components[i] of a's then b's.
+              const na = this.leaves(inst.a);
+              const fromA = new Array<boolean>(na).fill(false);
+              const fromB = new Array<boolean>(this.leaves(inst.b)).fill(false);
+              inst.components.forEach((c, i) => {
+                if (!bits[i] || c === 0xffffffff) return;
+                if (c < na) fromA[c] = true;
+                else fromB[c - na] = true;
+              });
+              mark(inst.a, fromA);
+              mark(inst.b, fromB);
+              break;
+            }
             default:
               for (const v of operands(inst)) mark(v, 'all');
           }
@@ -282,6 +307,7 @@ class FunctionView {
       }
     }
     const dead = new Set<Inst>();
+    const loadedLeaves = new Map<Inst, boolean[]>();
     for (const b of this.fn.blocks) {
       // A lowered traceRay's code is the translator's, as trace-ray-ptx.ts charges it.
       if (b.lowered !== undefined) continue;
@@ -291,9 +317,12 @@ class FunctionView {
           if (l !== undefined && !l.some((x) => x)) dead.add(inst);
         } else if (PURE.has(inst.op) && !anyLive(inst.id)) {
           dead.add(inst);
+        } else if (inst.op === 'load' && this.place(inst.ptr) === undefined) {
+          const bits = live.get(inst.id);
+          if (bits !== undefined && bits.length > 1 && !bits.every((x) => x)) loadedLeaves.set(inst, [...bits]);
         }
       }
     }
-    return dead;
+    return { dead, loadedLeaves };
   }
 }

@@ -85,8 +85,8 @@ export interface EmitContext {
   need(name: string, init: string): void;
   /** Registers a memory site for the timing model; returns the JS expression of its address array index. */
   memSite(inst: Inst, kind: MemSite['kind'], size: number, space: MemSite['space'], wordMask?: number): number;
-  /** Per leaf of a store's value, whether it is stored (redundant-stores.ts); undefined: every leaf. */
-  keptStoreLeaves(inst: Inst): readonly boolean[] | undefined;
+  /** Per leaf of a load's or store's value, whether it is accessed (redundant-stores.ts, dead-results.ts); undefined: every leaf. */
+  keptLeaves(inst: Inst): readonly boolean[] | undefined;
   /** Whether NIR deletes the instruction (dead-results.ts): a load or store of it sends nothing. */
   removedByNir(inst: Inst): boolean;
   /** The issue class the current instruction will be reported with (emitters may override the default). */

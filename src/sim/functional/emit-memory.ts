@@ -188,7 +188,7 @@ export function loadThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, pointee:
     return [p];
   }
   const lay = layoutFor(ctx, info, pointee);
-  const acc = beginAccess(ctx, inst, ptr, lay.size, 'load', ctx.removedByNir(inst) ? 0 : -1);
+  const acc = beginAccess(ctx, inst, ptr, lay.size, 'load', ctx.removedByNir(inst) ? 0 : keptWords(ctx.keptLeaves(inst), lay.kinds, lay.offsets, lay.size));
   return lay.kinds.map((k, i) => readLeaf(acc, k, lay.offsets[i]!));
 }
 
@@ -201,7 +201,7 @@ export function storeThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, exprs: 
     ctx.line(`const ${t} = ${e};`);
     return t;
   });
-  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store', ctx.removedByNir(inst) ? 0 : storedWords(ctx.keptStoreLeaves(inst), lay.kinds, lay.offsets, lay.size));
+  const acc = beginAccess(ctx, inst, ptr, lay.size, 'store', ctx.removedByNir(inst) ? 0 : keptWords(ctx.keptLeaves(inst), lay.kinds, lay.offsets, lay.size));
   lay.kinds.forEach((k, i) => ctx.line(writeLeaf(acc, k, lay.offsets[i]!, vals[i]!)));
 }
 
@@ -209,7 +209,7 @@ export function storeThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, exprs: 
  * The word mask (MemSite.wordMask) of a store that writes only the leaves `kept` flags: bit k for
  * word k of its `size` bytes; -1 (all) where every leaf is kept or the value is wider than 32 words.
  */
-function storedWords(kept: readonly boolean[] | undefined, kinds: LeafKind[], offsets: number[], size: number): number {
+function keptWords(kept: readonly boolean[] | undefined, kinds: LeafKind[], offsets: number[], size: number): number {
   if (kept === undefined || kept.length !== kinds.length || kept.every((x) => x) || size > 128) return -1;
   let mask = 0;
   kinds.forEach((k, i) => {

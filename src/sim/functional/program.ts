@@ -45,9 +45,12 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   let blockCount = 0;
   // A constant is a register operand of anything but an access chain (there it is an offset).
   const domOf = dominatorTrees();
+  const dead = deadInstructions(m, (t) => statics.layout.leavesOf(t).length);
+  // An instruction NIR deletes loads nothing: its constants and descriptors are loaded at their first live use.
+  const deleted = new Set([...dead.values()].flatMap((d) => [...d.dead]));
   const firstUse = {
-    constants: new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' ? 0 : constantComponents(m, statics, v)), domOf),
-    descriptors: new FirstUseLoads(m, (inst, v) => (isBufferRootOperand(statics, inst, v) ? 1 : 0), domOf),
+    constants: new FirstUseLoads(m, (inst, v) => (inst.op === 'accessChain' || deleted.has(inst) ? 0 : constantComponents(m, statics, v)), domOf),
+    descriptors: new FirstUseLoads(m, (inst, v) => (!deleted.has(inst) && isBufferRootOperand(statics, inst, v) ? 1 : 0), domOf),
   };
   const inlined = new InlinedCalls(m, promotableVariables);
   const trace = tracePtx(m);
@@ -55,7 +58,6 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
     { module: m, leafCount: (t) => statics.layout.leavesOf(t).length },
     (fn) => redundantInstructions(fn, domOf(fn), promotableVariables(fn)).numberOf,
   );
-  const dead = deadInstructions(m, (t) => statics.layout.leavesOf(t).length);
   for (const fn of m.functions) {
     const info = new FunctionCompiler(m, fn, statics, sites, blockCount, firstUse, inlined, trace, storeSummaries, dead).compile();
     info.index = functions.length;

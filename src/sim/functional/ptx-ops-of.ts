@@ -65,10 +65,12 @@ function rootCount(types: OperandTypes, ptr: ValueId): number {
 }
 
 /**
- * The PTX instructions of a store NIR writes only `kept` components of (redundant-stores.ts):
- * those, after the variable's own address when it has no chain; nothing when none is kept.
+ * The PTX instructions of a load or store NIR makes for only `kept` components of its value (a
+ * store of values already held: redundant-stores.ts; a load shrunk to the components read:
+ * dead-results.ts): those, after the variable's own address when it has no chain; nothing when
+ * none is kept.
  */
-export function partialStoreCount(inst: InstOf<'store'>, types: OperandTypes, kept: number): number {
+export function partialAccessCount(inst: InstOf<'load'> | InstOf<'store'>, types: OperandTypes, kept: number): number {
   return kept === 0 ? 0 : kept + rootCount(types, inst.ptr);
 }
 

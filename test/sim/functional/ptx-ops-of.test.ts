@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Inst, InstOf, ValueId } from '../../../src/ir/inst.js';
 import type { TypeId } from '../../../src/ir/types.js';
 import { PtxOp } from '../../../src/sim/ptx-op.js';
-import { partialStoreCount, ptxSequenceOf, sequenceClassCounts, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
+import { partialAccessCount, ptxSequenceOf, sequenceClassCounts, type OperandTypes } from '../../../src/sim/functional/ptx-ops-of.js';
 
 // Values 1..3: vec3 floats; 4: float; 5: uint; 6: a constant uint; 7: a storage buffer variable; 8: a constant float 16777216; 9: a constant float 1. Types: 10 vec3, 11 float, 12 uint.
 const v = (n: number): ValueId => n as unknown as ValueId;
@@ -85,8 +85,8 @@ test('a matrix times a vector is a dot product per row: k muls and k - 1 adds ea
 test('a struct is loaded and stored one leaf at a time (nir_lower_var_copies splits the copy; one ld / st per component)', (t) => {
   t.is(ptxSequenceOf(inst({ op: 'load', id: v(47), type: ty(13), ptr: v(29) }), types, false).count, 4);
   t.is(ptxSequenceOf(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }), types, false).count, 4);
-  t.is(partialStoreCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 3), 3, 'the leaves NIR still stores');
-  t.is(partialStoreCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 0), 0);
+  t.is(partialAccessCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 3), 3, 'the leaves NIR still stores');
+  t.is(partialAccessCount(inst({ op: 'store', id: v(48), type: ty(11), ptr: v(29), value: v(14) }) as InstOf<'store'>, types, 0), 0);
 });
 
 test('a payload copy around a shader call has no PTX: Vulkan-Sim\'s shaders use the caller\'s payload in place', (t) => {

@@ -3,6 +3,8 @@ import { compileGlsl } from '../../../src/frontend/glsl/compile.js';
 import type { Inst } from '../../../src/ir/inst.js';
 import type { Function, Module } from '../../../src/ir/module.js';
 import { FirstUseLoads } from '../../../src/sim/functional/first-use-loads.js';
+import { compileProgram } from '../../../src/sim/functional/program.js';
+import { DepField } from '../../../src/sim/step-deps-layout.js';
 
 const SHADER = `#version 460
 #extension GL_EXT_ray_tracing : require
@@ -74,4 +76,30 @@ test('a descriptor is loaded once per dominator path, at the access chain that f
   // The first access dominates the rest of main; the callees' accesses are loaded at their call sites.
   t.deepEqual(chains.map((c) => map.get(c) ?? 0), [1, ...chains.slice(1).map(() => 0)]);
   for (const name of ['scale', 'twice']) t.is(loads.of(m.functions.find((f) => f.name.startsWith(name))!).size, 0);
+});
+
+/** The PTX instructions the entry function's blocks issue (`DepField.Count` summed over every piece's instructions). */
+function entryPtx(source: string): number {
+  const r = compileGlsl('k.rgen', source);
+  if (r.module === undefined) throw new Error(r.diagnostics.map((d) => d.message).join('\n'));
+  const p = compileProgram(r.module);
+  let n = 0;
+  for (const b of p.byId.get(r.module.entryPoints[0]!.function)!.blocks) {
+    for (const piece of b.pieces) for (let i = 0; i < piece.insts; i++) n += piece.deps[piece.deps[i]! + DepField.Count]!;
+  }
+  return n;
+}
+
+test('a constant whose first use NIR deletes is loaded at its first live use, not lost with the dead instruction', (t) => {
+  const head = `#version 460
+#extension GL_EXT_ray_tracing : require
+layout(binding = 0, set = 0) buffer Out { float v[]; } o;
+void main() {
+`;
+  const live = `  o.v[1] = o.v[2] * 5.0;\n}\n`;
+  const withDead = entryPtx(`${head}  float unused = o.v[0] * 5.0;\n${live}`);
+  const without = entryPtx(head + live);
+  // The dead multiply and its load issue nothing; 5.0 is still loaded once, at the live multiply.
+  t.is(withDead, without);
+  t.true(without > 0);
 });

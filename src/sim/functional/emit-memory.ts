@@ -206,7 +206,7 @@ export function storeThrough(ctx: EmitContext, inst: Inst, ptr: ValueId, exprs: 
 }
 
 /**
- * The word mask (MemSite.wordMask) of a store that writes only the leaves `kept` flags: bit k for
+ * The word mask (MemSite.wordMask) of a load or store that accesses only the leaves `kept` flags: bit k for
  * word k of its `size` bytes; -1 (all) where every leaf is kept or the value is wider than 32 words.
  */
 function keptWords(kept: readonly boolean[] | undefined, kinds: LeafKind[], offsets: number[], size: number): number {

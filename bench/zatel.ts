@@ -65,7 +65,7 @@ interface Case {
 const SELECTION_SEEDS = [1, 2, 3];
 const SELECTION_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_latency', 'rt_avg_thread_latency'] as const;
 /** The RT unit's figures of the load check. */
-const LOAD_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'rt_avg_active_rays'] as const;
+const LOAD_METRICS = ['rt_avg_efficiency', 'rt_avg_warp_ray_fraction', 'rt_avg_warp_latency_uniformity', 'rt_avg_warp_occupancy', 'rt_avg_warp_latency', 'rt_avg_active_rays'] as const;
 /** A relative figure with its sign: +12.7%, -0.2%. */
 const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${pct(x)}`;
 /** ` (+12.7%)`: a against b, or nothing when either is missing. */
@@ -439,8 +439,26 @@ function loadWhy(name: string): string | undefined {
     (sameLoad
       ? `The RT units' warp buffers are as full in Zatel's group runs as on the target (${pct(occ(zatel), 0)} vs ${pct(occ(target), 0)}): the fewer waves do not act through the RT units' average load. `
       : `The RT units' warp buffers are ${pct(occ(zatel), 0)} full in Zatel's group runs against ${pct(occ(target), 0)} on the target. `) +
+    factorsWhy(zatel, target) +
     `The metric does follow a light load: a group's selection on the full GPU (${at(fullSel)}) gives ${signedPct(rel(fullSel))}. ` +
     `More waves per group (a larger frame, a larger \`--fraction\` or a smaller \`--k\`, the warning's advice) bring a group's run toward the target's.`;
+}
+
+/**
+ * Zatel's group runs against the target by the two factors of a warp's RT efficiency: the lanes
+ * that trace together (the pixels' paths decide them) and how nearly together they finish (the
+ * timing decides it).
+ */
+function factorsWhy(zatel: LoadRow, target: LoadRow): string {
+  const f = (x: LoadRow) => x.values.rt_avg_warp_ray_fraction!;
+  const u = (x: LoadRow) => x.values.rt_avg_warp_latency_uniformity!;
+  const ef = f(zatel) / f(target) - 1;
+  const eu = u(zatel) / u(target) - 1;
+  return `A warp's efficiency is the product of the lanes that trace together (\`rt_avg_warp_ray_fraction\`: ${fmt(f(zatel))} in Zatel's group runs vs ${fmt(f(target))} on the target, ${signedPct(ef)}) ` +
+    `and how nearly together its rays finish (\`rt_avg_warp_latency_uniformity\`: ${fmt(u(zatel))} vs ${fmt(u(target))}, ${signedPct(eu)}): ` +
+    (Math.abs(ef) < Math.abs(eu)
+      ? 'the traced pixels keep the target\'s mix of lanes per trace more closely than the timing keeps its rays\' spread, so most of the error is the group runs\' timing, not which pixels they trace. '
+      : 'the traced pixels\' mix of lanes per trace differs more than the timing does, so most of the error is which pixels the group runs trace. ');
 }
 
 /** The why-bullet of a selection check: how much of Zatel's RT-efficiency error the pixel selection carries on its own. */

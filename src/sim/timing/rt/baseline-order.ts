@@ -151,7 +151,7 @@ export class BaselineOrder implements TraversalPolicy {
     u.lastProgress = now;
     if (w.group !== null) this.releaseGroup(w.group, now);
     this.smWarps.delete(w);
-    u.stats.warpDone(now - w.enteredAt, w.threadCycles);
+    u.stats.warpDone(now - w.enteredAt, w.threadCycles, w.rays.length);
     if (u.timeline !== null) u.timeline.rtLeave(w.entry, w.token, now);
     u.ports.onTraceDone(w.token, now);
   }

@@ -27,6 +27,15 @@ export class RtStats {
    */
   warpEfficiencySum = 0;
   warpThreadLatencySum = 0;
+  /**
+   * The two factors of a warp's efficiency, summed over warps: its rays / 32 (how many lanes
+   * trace together: the shader's control flow decides it) and sum(thread end - warp start) /
+   * (rays x warp latency) (how nearly together its rays finish: the timing decides it), the second
+   * over the warps with a ray and a latency (`warpsWithRays`). A warp's efficiency is their product.
+   */
+  warpRayFractionSum = 0;
+  warpUniformitySum = 0;
+  warpsWithRays = 0;
   /** Node fetches (internal nodes and leaves; not BVH headers, leaf descriptors or stack spills). */
   nodes = 0;
   /** Every memory transaction of the traversals (Vulkan-Sim gpgpu_n_rt_access_insn). */
@@ -52,13 +61,18 @@ export class RtStats {
   /** Sum over cycles of resident warps / rays still traversing. */
   warpCycles = 0;
   activeRayCycles = 0;
-  /** A warp left the Warp Buffer after `latency` cycles; its rays spent `threadCycles` in it together. */
-  warpDone(latency: number, threadCycles: number): void {
+  /** A warp of `rays` rays left the Warp Buffer after `latency` cycles; its rays spent `threadCycles` in it together. */
+  warpDone(latency: number, threadCycles: number, rays: number): void {
     this.warpsCompleted++;
     this.warpLatencySum += latency;
     this.warpLatencies.push(latency);
     this.warpThreadLatencySum += threadCycles / 32;
     if (latency > 0) this.warpEfficiencySum += threadCycles / (32 * latency);
+    this.warpRayFractionSum += rays / 32;
+    if (latency > 0 && rays > 0) {
+      this.warpUniformitySum += threadCycles / (rays * latency);
+      this.warpsWithRays++;
+    }
   }
 
   add(o: RtStats): void {
@@ -71,6 +85,9 @@ export class RtStats {
     this.rayOpCycles += o.rayOpCycles;
     this.warpEfficiencySum += o.warpEfficiencySum;
     this.warpThreadLatencySum += o.warpThreadLatencySum;
+    this.warpRayFractionSum += o.warpRayFractionSum;
+    this.warpUniformitySum += o.warpUniformitySum;
+    this.warpsWithRays += o.warpsWithRays;
     this.nodes += o.nodes;
     this.transactions += o.transactions;
     this.stackSpills += o.stackSpills;

@@ -86,6 +86,8 @@ interface Warp extends RtWarp {
   enteredAt: number;
   /** Sum over its rays of cycles spent in this warp (Vulkan-Sim's efficiency numerator). */
   threadCycles: number;
+  /** Rays that have left it (done or moved to a queue): the rays it traced. */
+  served: number;
 }
 
 /** A ray-data load of one line: wakes its rays. */
@@ -353,7 +355,7 @@ export class TreeletPolicy implements TraversalPolicy {
   /** `loadData`: the rays come from the queues, so their ray data is loaded first (bypassing the L1D). */
   private formWarp(entry: number, mode: TraversalMode, treelet: number, rays: Ray[], now: number, loadData: boolean): void {
     const w: Warp = {
-      entry, age: this.unit.nextAge(), mode, treelet, rays: [], active: 0, inflight: 0, readyRays: [], enteredAt: now,
+      entry, age: this.unit.nextAge(), mode, treelet, rays: [], active: 0, inflight: 0, readyRays: [], enteredAt: now, served: 0,
       threadCycles: 0, draining: false,
     };
     this.unit.place(w);
@@ -496,6 +498,7 @@ export class TreeletPolicy implements TraversalPolicy {
     const w = ray.warp!;
     this.unit.account(now);
     w.threadCycles += now - ray.joined;
+    w.served++;
     w.active--;
     this.activeInWarps--;
     ray.warp = null;
@@ -545,7 +548,7 @@ export class TreeletPolicy implements TraversalPolicy {
 
   private completeWarp(w: Warp, now: number): void {
     if (!this.unit.release(w, now)) return;
-    this.unit.stats.warpDone(now - w.enteredAt, w.threadCycles);
+    this.unit.stats.warpDone(now - w.enteredAt, w.threadCycles, w.served);
   }
 
   accountResident(dt: number): void {

@@ -41,6 +41,8 @@ interface Case {
   k?: number;
   /** The downscaled GPU's DRAM row layout (default 'target'; 'own' is the paper's downscaling). */
   dramRows?: 'own';
+  /** The colour distribution of the chosen blocks (default 'uniform', the paper's choice). */
+  distribution?: 'temperature5';
   /**
    * Also simulate the whole frame, every pixel, on one group's downscaled GPU (no pixel filter):
    * the scale model alone, without any pixel selection. Its cycles / K against the full run's
@@ -77,6 +79,7 @@ const CASES: Record<string, Case> = {
   'pt-128': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, loadCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'pt-128-own-rows': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', dramRows: 'own', scaleCheck: true, note: "the paper's downscaling: the group's one channel decodes rows as its own (--dram-rows own)" },
   'pt-128-k2': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', k: 2, note: 'K = 2 (a point of the paper\'s K sweep, Fig. 17): 2 partitions per group' },
+  'pt-128-exptmp': { workload: 'pt', size: 128, fraction: 'auto', config: 'mobile', distribution: 'temperature5', note: "the paper's exptmp distribution (eq. 3), which Sec. IV-C (Table III) advises for the RT unit's metrics" },
   'pt-128-10': { workload: 'pt', size: 128, fraction: 0.1, config: 'mobile', note: "the paper's 'up to 10%'" },
   'pt-256': { workload: 'pt', size: 256, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
   'wknd-128': { workload: 'lumibench-wknd', size: 128, fraction: 'auto', config: 'mobile', scaleCheck: true, selectionCheck: true, loadCheck: true, note: 'cost- and row-balanced blocks, filter-only run subtracted' },
@@ -112,7 +115,7 @@ for (const name of names) {
   if (!c) throw new Error(`unknown case ${name} (cases: ${Object.keys(CASES).join(', ')})`);
   const r: ZatelResult = await runZatel({
     workload: c.workload, config: c.config, overrides: [], run: { width: c.size, height: c.size, spp: 2 }, fraction: c.fraction,
-    division: 'fine', distribution: 'uniform', extrapolation: 'linear', clusters: 5, seed: 1, jobDir, validate: true,
+    division: 'fine', distribution: c.distribution ?? 'uniform', extrapolation: 'linear', clusters: 5, seed: 1, jobDir, validate: true,
     ...(c.k ? { k: c.k } : {}),
     ...(c.dramRows ? { dramRows: c.dramRows } : {}),
     ...(c.paperMethod ? { balance: 'none' as const, filterCorrection: false } : {}),
@@ -140,7 +143,7 @@ for (const name of names) {
   const cachedWall = r.timing.groupsTiming !== 'measured' ? '*' : '';
   cpuTotal += v.zatelCpuSeconds;
   rows.push(
-    `| ${name} | \`${c.workload}\` ${c.size}x${c.size}${c.k ? `, K = ${c.k}` : ''}${c.dramRows ? ', own DRAM rows' : ''} | ${c.fraction === 'auto' ? 'auto' : c.fraction} | ${pct(r.traced.size / (c.size * c.size), 0)} | ${fmt(r.wavesPerGroup, 2)} | ` +
+    `| ${name} | \`${c.workload}\` ${c.size}x${c.size}${c.k ? `, K = ${c.k}` : ''}${c.dramRows ? ', own DRAM rows' : ''}${c.distribution ? `, ${c.distribution} distribution` : ''} | ${c.fraction === 'auto' ? 'auto' : c.fraction} | ${pct(r.traced.size / (c.size * c.size), 0)} | ${fmt(r.wavesPerGroup, 2)} | ` +
     `${[...TABLE_I_METRICS, 'gpu_sim_insn'].map((m) => `${err(m) >= 0 ? '+' : ''}${pct(err(m))}`).join(' | ')} | ${tableOver} of 7 | ${over} of ${all.length} | ${pct(mae)} | ` +
     `${fmt(v.speedup, 2)}x${cachedWall} | ${fmt(v.cpuSpeedup, 2)}x (${fmt(v.fullCpuSeconds, 0)} / ${fmt(v.zatelCpuSeconds, 0)} s) | ${fmt(v.smCycleSpeedup, 2)}x | ${r.warnings.length > 0 ? r.warnings.map((w) => w.split(':')[0]).join('; ') : '—'} |`,
   );

@@ -175,6 +175,26 @@ export function formatZatel(r: ZatelResult, tableI: readonly string[]): string {
     lines.push(`  machine-independent: CPU ${v.fullCpuSeconds.toFixed(1)} s / ${v.zatelCpuSeconds.toFixed(1)} s = ${v.cpuSpeedup.toFixed(2)}x (${v.cpuSpeedupExcludingHeatmap.toFixed(2)}x without the heatmap); ` +
       `SM-cycles ${v.fullSmCycles.toLocaleString('en-US')} / ${v.zatelSmCycles.toLocaleString('en-US')} = ${v.smCycleSpeedup.toFixed(2)}x`);
   }
+  const factors = efficiencyFactors(r.validation?.metrics);
+  if (factors !== undefined) lines.push(factors);
   for (const w of r.warnings) lines.push(`  warning: ${w}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Where rt_avg_efficiency is predicted more than 10% off: its error by the two factors of a warp's
+ * efficiency, the lanes that trace together (which pixels are traced) and how nearly together
+ * they finish (the group runs' timing).
+ */
+export function efficiencyFactors(m: Readonly<Record<string, { predicted: number; full: number; relativeError: number }>> | undefined): string | undefined {
+  const eff = m?.rt_avg_efficiency;
+  const f = m?.rt_avg_warp_ray_fraction;
+  const u = m?.rt_avg_warp_latency_uniformity;
+  if (eff === undefined || f === undefined || u === undefined || !(eff.relativeError > 0.1) || f.full === 0 || u.full === 0) return undefined;
+  const signed = (x: { predicted: number; full: number }) => {
+    const e = 100 * (x.predicted / x.full - 1);
+    return `${e >= 0 ? '+' : ''}${e.toFixed(1)}%`;
+  };
+  return `  rt_avg_efficiency ${signed(eff)} by its factors: rt_avg_warp_ray_fraction ${signed(f)} (the lanes per trace: which pixels are traced), ` +
+    `rt_avg_warp_latency_uniformity ${signed(u)} (how nearly together a trace's rays finish: the group runs' timing)`;
 }

@@ -86,7 +86,7 @@ interface Warp extends RtWarp {
   enteredAt: number;
   /** Sum over its rays of cycles spent in this warp (Vulkan-Sim's efficiency numerator). */
   threadCycles: number;
-  /** Rays that have left it (done or moved to a queue): the rays it traced. */
+  /** Rays that have left it (done or moved to a queue): every ray it traced, refills included. */
   served: number;
 }
 

@@ -11,7 +11,7 @@ import type { Extrapolation } from '../../driver/zatel/combine.js';
 import type { Division } from '../../driver/zatel/division.js';
 import type { DramRows } from '../../driver/zatel/downscale.js';
 import type { Balance, Distribution } from '../../driver/zatel/representative-pixels.js';
-import type { ZatelResult } from '../../driver/zatel/run-zatel.js';
+import type { MetricValidation, ZatelResult } from '../../driver/zatel/run-zatel.js';
 import { DEFAULT_WORKLOAD } from '../../sim/workload/default-workload.js';
 import { checkOutputTarget, OutputDir } from '../output-dir.js';
 import { progressReporter } from '../progress.js';
@@ -186,12 +186,12 @@ export function formatZatel(r: ZatelResult, tableI: readonly string[]): string {
  * efficiency, the lanes that trace together (which pixels are traced) and how nearly together
  * they finish (the group runs' timing).
  */
-export function efficiencyFactors(m: Readonly<Record<string, { predicted: number; full: number; relativeError: number }>> | undefined): string | undefined {
+export function efficiencyFactors(m: Readonly<Record<string, MetricValidation>> | undefined): string | undefined {
   const eff = m?.rt_avg_efficiency;
   const f = m?.rt_avg_warp_ray_fraction;
   const u = m?.rt_avg_warp_latency_uniformity;
   if (eff === undefined || f === undefined || u === undefined || !(eff.relativeError > 0.1) || f.full === 0 || u.full === 0) return undefined;
-  const signed = (x: { predicted: number; full: number }) => {
+  const signed = (x: MetricValidation) => {
     const e = 100 * (x.predicted / x.full - 1);
     return `${e >= 0 ? '+' : ''}${e.toFixed(1)}%`;
   };

@@ -10,7 +10,7 @@
  */
 import type { FloatModel } from './float-model.js';
 import type { FunctionId, Inst, ValueId } from '../../ir/inst.js';
-import { typeOf } from '../../ir/types.js';
+import { typeOf, type TypeId } from '../../ir/types.js';
 import { dominatorTrees, FirstUseLoads } from './first-use-loads.js';
 import { InlinedCalls } from './inlined-calls.js';
 import { tracePtx } from './trace-ray-ptx.js';
@@ -45,7 +45,8 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   let blockCount = 0;
   // A constant is a register operand of anything but an access chain (there it is an offset).
   const domOf = dominatorTrees();
-  const dead = deadInstructions(m, (t) => statics.layout.leavesOf(t).length);
+  const leafCount = (t: TypeId) => statics.layout.leavesOf(t).length;
+  const dead = deadInstructions(m, leafCount);
   // An instruction NIR deletes loads nothing: its constants and descriptors are loaded at their first live use.
   const deleted = new Set([...dead.values()].flatMap((d) => [...d.dead]));
   const firstUse = {
@@ -55,7 +56,7 @@ export function compileProgram(m: Module, floatModel: FloatModel = 'ieee'): Prog
   const inlined = new InlinedCalls(m, promotableVariables);
   const trace = tracePtx(m);
   const storeSummaries = new ReturnSummaries(
-    { module: m, leafCount: (t) => statics.layout.leavesOf(t).length },
+    { module: m, leafCount },
     (fn) => redundantInstructions(fn, domOf(fn), promotableVariables(fn)).numberOf,
   );
   for (const fn of m.functions) {

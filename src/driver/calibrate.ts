@@ -75,6 +75,8 @@ export const CALIBRATION_FIGURES: readonly CalibrationFigure[] = [
   { name: 'gpgpu_n_global_store_insn', fromStats: 'gpgpu_n_global_store_insn' },
   { name: 'gpgpu_n_mem_read_global', fromStats: 'gpgpu_n_mem_read_global' },
   { name: 'gpgpu_n_mem_write_global', fromStats: 'gpgpu_n_mem_write_global' },
+  // LD/ST pressure: SM-cycles an issued memory instruction's accesses could not all enter the L1D (shown, not targeted).
+  { name: 'gpgpu_n_stall_shd_mem', fromStats: 'gpgpu_n_stall_shd_mem' },
   { name: 'L2_total_cache_reservation_fails', target: { kind: 'factor', tolerance: 3 }, fromStats: 'L2_total_cache_reservation_fails' },
   { name: 'rt_avg_efficiency', target: { kind: 'relative', tolerance: 0.2 } },
   { name: 'rt_avg_warp_latency', target: { kind: 'relative', tolerance: 0.2 } },

@@ -41,6 +41,8 @@ const STATE_LOAD = -2;
 export interface LdstCounters {
   /** Cycles the unit stopped at an L1D bank conflict (GPGPU-Sim BK_CONF). */
   l1BankConflicts: number;
+  /** Cycles that ended with a ready access still queued (GPGPU-Sim gpgpu_n_stall_shd_mem). */
+  ldstStallCycles: number;
   /** Active lanes of memory loads and stores sent. */
   loadThreads: number;
   storeThreads: number;
@@ -255,8 +257,11 @@ export class LoadStoreUnit {
    * One cycle, in GPGPU-Sim's order (ldst_unit::cycle): the access at stage 0 of each bank's
    * latency pipeline looks up the tags, then queued accesses enter the pipelines, per LD/ST unit
    * at most one per bank each cycle, stopping at the first bank whose last stage is occupied
-   * (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks). Returns the
-   * number of accesses that left the queue.
+   * (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks). A cycle that
+   * ends with a ready access still queued is a stall (GPGPU-Sim's ldst_unit::cycle counts
+   * gpgpu_n_stall_shd_mem when its dispatch register's instruction is not done: bank conflicts
+   * and instructions of more accesses than one cycle takes). Returns the number of accesses that
+   * left the queue.
    */
   cycle(now: number): number {
     this.l1Pipe.cycle(now, this.l1Lookup);
@@ -276,6 +281,7 @@ export class LoadStoreUnit {
       q.shift();
       moved++;
     }
+    if (q.length > 0 && q.headReadyAt() <= now) this.counters.ldstStallCycles++;
     return moved;
   }
 

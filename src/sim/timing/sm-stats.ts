@@ -22,6 +22,11 @@ export class SmStats {
   icacheMisses = 0;
   /** Cycles the LD/ST unit stopped at an L1D bank conflict (GPGPU-Sim BK_CONF). */
   l1BankConflicts = 0;
+  /**
+   * Cycles the LD/ST unit ended with an issued access still waiting to enter the L1D pipelines
+   * (GPGPU-Sim gpgpu_n_stall_shd_mem: its dispatch register still held a memory instruction).
+   */
+  ldstStallCycles = 0;
   /** Active lanes of issued memory loads and stores (GPGPU-Sim gpgpu_n_global_load_insn / _store_insn: every space here is global memory there). */
   loadThreads = 0;
   storeThreads = 0;
@@ -41,6 +46,7 @@ export class SmStats {
     this.icacheAccesses += o.icacheAccesses;
     this.icacheMisses += o.icacheMisses;
     this.l1BankConflicts += o.l1BankConflicts;
+    this.ldstStallCycles += o.ldstStallCycles;
     this.loadThreads += o.loadThreads;
     this.storeThreads += o.storeThreads;
     this.warpsFinished += o.warpsFinished;

@@ -25,7 +25,7 @@ function unit(overrides: string[] = []): { lsu: LoadStoreUnit; counters: LdstCou
   const l1 = new L1DataCache(cfg, 0, new AddressMap({ channels: 1, subPerChannel: 1, banks: 16, ...cfg.addressMapping }));
   const responses: Waiter[] = [];
   const client: MemClient = { onResponse: (w) => void responses.push(w) };
-  const counters: LdstCounters = { l1BankConflicts: 0, loadThreads: 0, storeThreads: 0 };
+  const counters: LdstCounters = { l1BankConflicts: 0, ldstStallCycles: 0, loadThreads: 0, storeThreads: 0 };
   return { lsu: new LoadStoreUnit(cfg, l1, client, 4, counters), counters, responses };
 }
 
@@ -122,4 +122,27 @@ test('queued requests leave for the L1D from the cycle the issue stage gives, no
   lsu.readyFrom(0, 10);
   for (let now = 0; now < 10; now++) t.is(lsu.cycle(now), 0);
   t.true(lsu.cycle(10) > 0);
+});
+
+test('a cycle that ends with a ready access still queued is an LD/ST stall (gpgpu_n_stall_shd_mem); waiting for the issue stage is not', (t) => {
+  const { lsu, counters } = unit();
+  // Four sectors of one line fall in the four L1D banks: they all enter in one cycle.
+  const coalesced = memStep(1, 4);
+  lsu.hold(0, coalesced, 0);
+  t.true(lsu.send(0, coalesced, 0));
+  lsu.readyFrom(0, 5);
+  for (let now = 0; now < 5; now++) lsu.cycle(now);
+  t.is(counters.ldstStallCycles, 0, 'queued before the issue stage lets them go: no stall');
+  t.is(lsu.cycle(5), 4);
+  t.is(counters.ldstStallCycles, 0);
+  // 32 lines 128 bytes apart all map to bank 0: one access a cycle, 32 cycles, the first 31 stalls.
+  const strided = memStep(1, 128, 'store');
+  lsu.hold(1, strided, 0);
+  t.true(lsu.send(1, strided, 0));
+  lsu.readyFrom(0, 100);
+  let now = 100;
+  while (lsu.queued > 0) lsu.cycle(now++);
+  t.is(now - 100, 32);
+  t.is(counters.ldstStallCycles, 31);
+  t.is(counters.l1BankConflicts, 31);
 });

@@ -20,6 +20,8 @@ export class LdstQueue implements LineRequestSink {
   private local = new Uint8Array(64);
   /** The cycle from which the entry may leave for the L1D (the LD/ST unit took its instruction). */
   private ready = new Float64Array(64);
+  /** 1 on the first entry of an instruction: the L1D takes one instruction's accesses per cycle. */
+  private first = new Uint8Array(64);
   private head = 0;
   private tail = 0;
 
@@ -38,11 +40,13 @@ export class LdstQueue implements LineRequestSink {
     this.slot[i] = slot;
     this.local[i] = local ? 1 : 0;
     this.ready[i] = 0;
+    this.first[i] = 0;
   }
 
   /** The entries after the first `queued` (those an instruction just pushed) leave from cycle `at`. */
   readyFrom(queued: number, at: number): void {
     for (let i = this.head + queued; i < this.tail; i++) this.ready[i] = at;
+    if (this.head + queued < this.tail) this.first[this.head + queued] = 1;
   }
 
   private accessKind = 0 as ReqKind;
@@ -73,6 +77,8 @@ export class LdstQueue implements LineRequestSink {
   headSlot(): number { return this.slot[this.head]!; }
   headLocal(): boolean { return this.local[this.head] === 1; }
   headReadyAt(): number { return this.ready[this.head]!; }
+  /** True when the oldest entry is the first access of its instruction. */
+  headFirst(): boolean { return this.first[this.head] === 1; }
 
   /** Drops the oldest entry. */
   shift(): void {
@@ -83,7 +89,7 @@ export class LdstQueue implements LineRequestSink {
   private makeRoom(): void {
     const n = this.tail - this.head;
     if (this.head > 0 && n <= this.addr.length >> 1) {
-      for (const a of [this.addr, this.bytes, this.words, this.kind, this.slot, this.local, this.ready]) a.copyWithin(0, this.head, this.tail);
+      for (const a of [this.addr, this.bytes, this.words, this.kind, this.slot, this.local, this.ready, this.first]) a.copyWithin(0, this.head, this.tail);
     } else {
       const cap = this.addr.length * 2;
       const grow = <T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
@@ -98,6 +104,7 @@ export class LdstQueue implements LineRequestSink {
       this.slot = grow(this.slot, (k) => new Int32Array(k));
       this.local = grow(this.local, (k) => new Uint8Array(k));
       this.ready = grow(this.ready, (k) => new Float64Array(k));
+      this.first = grow(this.first, (k) => new Uint8Array(k));
     }
     this.head = 0;
     this.tail = n;

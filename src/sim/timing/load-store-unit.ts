@@ -270,6 +270,7 @@ export class LoadStoreUnit {
     let moved = 0;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
       if (q.headReadyAt() > now) break;
+      if (moved > 0 && q.headFirst()) break;
       const addr = q.headAddr();
       const words = q.headWords();
       const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;

@@ -257,7 +257,9 @@ export class LoadStoreUnit {
    * One cycle, in GPGPU-Sim's order (ldst_unit::cycle): the access at stage 0 of each bank's
    * latency pipeline looks up the tags, then queued accesses enter the pipelines, per LD/ST unit
    * at most one per bank each cycle, stopping at the first bank whose last stage is occupied
-   * (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks). A cycle that
+   * (ldst_unit::process_memory_access_queue_l1cache's BK_CONF with gpgpu_l1_banks), and at the
+   * end of an instruction: GPGPU-Sim serves only the instruction in its dispatch register, and the
+   * next one enters that register for the next cycle. A cycle that
    * ends with a ready access still queued is a stall (GPGPU-Sim's ldst_unit::cycle counts
    * gpgpu_n_stall_shd_mem when its dispatch register's instruction is not done: bank conflicts
    * and instructions of more accesses than one cycle takes). Returns the number of accesses that

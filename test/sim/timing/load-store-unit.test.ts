@@ -146,3 +146,21 @@ test('a cycle that ends with a ready access still queued is an LD/ST stall (gpgp
   t.is(counters.ldstStallCycles, 31);
   t.is(counters.l1BankConflicts, 31);
 });
+
+test('one instruction a cycle enters the L1D pipelines, even when the next one would find its bank free (GPGPU-Sim serves only the dispatch register)', (t) => {
+  const { lsu, counters } = unit();
+  // Two loads, each of one sector, in banks 0 and 1.
+  const step = memStep(2, 0);
+  step.memory[1]!.addresses.fill(0x1000_0000 + 32);
+  lsu.hold(0, step, 0);
+  t.true(lsu.send(0, step, 0));
+  lsu.readyFrom(0, 3);
+  t.true(lsu.send(0, step, 1));
+  lsu.readyFrom(1, 3);
+  t.is(lsu.queued, 2);
+  t.is(lsu.cycle(3), 1, 'the second instruction waits for the next cycle');
+  t.is(counters.ldstStallCycles, 1, 'and that cycle ends with a ready access queued');
+  t.is(counters.l1BankConflicts, 0, 'without a bank conflict');
+  t.is(lsu.cycle(4), 1);
+  t.is(lsu.queued, 0);
+});

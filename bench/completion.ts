@@ -13,10 +13,11 @@
  *
  *   npm run bench -- completion                                  # everything
  *   npx tsx bench/completion.ts --workloads pt,ao --presets rtx2060 --sizes 256 [--spp 2] [--docs]
+ *   ... --seed-from-doc   # first, on a fresh checkout: the doc block's rows back into the run store
  *   npx tsx bench/completion.ts --run WORKLOAD PRESET SIZE SPP   # one run, JSON on stdout (internal)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage, resourceUsage } from 'node:process';
@@ -90,6 +91,46 @@ if (lumibench.length === 0 && !args.includes('--workloads')) {
 const commit = simulatorCommitKey();
 const cacheDir = join(repoRoot, '.bench', 'completion', commit);
 const cachePath = (workload: string, preset: string, size: string): string => join(cacheDir, `${workload}-${preset}-${size}-${spp}.json`);
+if (args.includes('--seed-from-doc')) process.stdout.write(`completion: seeded ${seedFromDoc()} earlier runs from docs/calibration.md\n`);
+
+/**
+ * A fresh checkout has no run store, and `--docs` writes only stored runs: `--seed-from-doc` reads
+ * the rows of docs/calibration.md's completion block (each the stored result of an earlier sweep,
+ * naming its simulator commit) back into the store under their commits, as the oldest entries, so
+ * a partial rerun adds to them instead of dropping them. A run already stored is left alone.
+ */
+function seedFromDoc(): number {
+  const text = readFileSync(join(repoRoot, 'docs', 'calibration.md'), 'utf8');
+  const block = /<!-- generated:completion begin[^>]*-->([\s\S]*?)<!-- generated:completion end -->/.exec(text)?.[1] ?? '';
+  const num = (x: string): number => (x === '—' ? Number.NaN : Number(x.replaceAll(',', '')));
+  let size = 0;
+  let runsSpp = 2;
+  let seeded = 0;
+  for (const line of block.split('\n')) {
+    const head = /^\*\*(\d+)x\d+\*\*, (\d+) spp/.exec(line);
+    if (head) {
+      size = Number(head[1]);
+      runsSpp = Number(head[2]);
+      continue;
+    }
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 9 || size === 0 || !/^[0-9a-f]{12}$/.test(cells[7]!)) continue;
+    const [workload, preset, cycles, wall, cpu, rss, load, at, result] = cells as [string, string, string, string, string, string, string, string, string];
+    const dir = join(repoRoot, '.bench', 'completion', at);
+    const path = join(dir, `${workload}-${preset}-${size}-${runsSpp}.json`);
+    if (existsSync(path)) continue;
+    const stored: StoredRun = {
+      workload, preset, size, spp: runsSpp, wallSeconds: num(wall), cpuSeconds: num(cpu), peakRssMb: num(rss),
+      ...(Number.isFinite(num(load)) ? { load: num(load) } : {}),
+      ...(result === 'completed' ? { cycles: num(cycles) } : { error: result }),
+    };
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, `${JSON.stringify(stored)}\n`);
+    utimesSync(path, 0, 0);
+    seeded++;
+  }
+  return seeded;
+}
 
 function run(workload: string, preset: string, size: string): RunResult {
   const cached = cachePath(workload, preset, size);

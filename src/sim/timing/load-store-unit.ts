@@ -270,9 +270,14 @@ export class LoadStoreUnit {
     const banks = this.cfg.l1Banks;
     const q = this.queue;
     let moved = 0;
+    let insts = 0;
     for (let k = 0; k < this.cfg.units.mem * banks.count && q.length > 0; k++) {
       if (q.headReadyAt() > now) break;
-      if (moved > 0 && q.headFirst()) break;
+      // One instruction per LD/ST unit a cycle (the one in its dispatch register).
+      if (moved === 0 || q.headFirst()) {
+        if (insts === this.cfg.units.mem) break;
+        insts++;
+      }
       const addr = q.headAddr();
       const words = q.headWords();
       const bank = banks.count > 1 ? hashIndex(banks.hash, addr + 4 * firstWord(words), banks.count, this.bankUnitLog2) : 0;

@@ -26,6 +26,7 @@ import { simulateWorkload } from '../src/driver/simulate-workload.js';
 import { calibrationDir, listBuiltinWorkloads, listCalibrationWorkloads } from '../src/sim/workload/load-manifest.js';
 import { simulatorCommitKey } from './case-studies/cached-runs.js';
 import { writeDocBlocks } from './case-studies/doc-blocks.js';
+import { generatedBlockBody } from './docs/generated-blocks.js';
 import { repoRoot } from './jobs/wknd-runs.js';
 
 interface RunResult {
@@ -101,7 +102,7 @@ if (args.includes('--seed-from-doc')) process.stdout.write(`completion: seeded $
  */
 function seedFromDoc(): number {
   const text = readFileSync(join(repoRoot, 'docs', 'calibration.md'), 'utf8');
-  const block = /<!-- generated:completion begin[^>]*-->([\s\S]*?)<!-- generated:completion end -->/.exec(text)?.[1] ?? '';
+  const block = generatedBlockBody(text, 'completion') ?? '';
   const num = (x: string): number => (x === '—' ? Number.NaN : Number(x.replaceAll(',', '')));
   let size = 0;
   let runsSpp = 2;

@@ -40,6 +40,15 @@ export function findGeneratedBlocks(text: string): { blocks: GeneratedBlock[]; p
   return { blocks, problems };
 }
 
+/** The body of block `name` in `text` (between its markers), or undefined when the doc has no such block. */
+export function generatedBlockBody(text: string, name: string): string | undefined {
+  const begin = new RegExp(`<!-- generated:${name} begin[^>]*-->`).exec(text);
+  if (begin === null) return undefined;
+  const from = begin.index + begin[0].length;
+  const end = text.indexOf(generatedEnd(name), from);
+  return end < 0 ? undefined : text.slice(from, end);
+}
+
 /**
  * Replaces the body of block `name` in `text` with `body` (new begin marker, same place); the
  * block must already exist (a doc decides where its generated figures go).

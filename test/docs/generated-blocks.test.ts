@@ -7,7 +7,7 @@ import test from 'ava';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findGeneratedBlocks, generatedBegin, generatedEnd, replaceGeneratedBlock } from '../../bench/docs/generated-blocks.js';
+import { findGeneratedBlocks, generatedBegin, generatedBlockBody, generatedEnd, replaceGeneratedBlock } from '../../bench/docs/generated-blocks.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,4 +47,11 @@ test('a block is replaced in place and its marker carries generator, commit and 
   t.deepEqual(findGeneratedBlocks(next).problems, []);
   t.deepEqual(findGeneratedBlocks('<!-- generated:y begin -->\n').problems.length, 2);
   t.throws(() => replaceGeneratedBlock('no block', 'x', 'g', 'abcdef1', 'b'));
+});
+
+test('a block body is read back between its markers; a missing block is undefined', (t) => {
+  const text = `a\n${generatedBegin('x', 'g', 'abcdef1')}\nbody line\n${generatedEnd('x')}\nb`;
+  t.is(generatedBlockBody(text, 'x'), '\nbody line\n');
+  t.is(generatedBlockBody(text, 'y'), undefined);
+  t.is(generatedBlockBody(replaceGeneratedBlock(text, 'x', 'g', 'abcdef1', 'new'), 'x')!.trim(), 'new');
 });

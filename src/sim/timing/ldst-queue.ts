@@ -46,6 +46,10 @@ export class LdstQueue implements LineRequestSink {
   /** The entries after the first `queued` (those an instruction just pushed) leave from cycle `at`. */
   readyFrom(queued: number, at: number): void {
     for (let i = this.head + queued; i < this.tail; i++) this.ready[i] = at;
+  }
+
+  /** The entries after the first `queued` are one instruction's: the first of them starts it. */
+  startsInstruction(queued: number): void {
     if (this.head + queued < this.tail) this.first[this.head + queued] = 1;
   }
 

@@ -195,6 +195,8 @@ export class LoadStoreUnit {
       q.dropNewest(q.length - queued);
       return false;
     }
+    // The L1D takes one instruction's accesses a cycle: mark where this one starts.
+    q.startsInstruction(queued);
     // Counted once the instruction goes (a refused one is retried and would count again).
     this.counters.loadThreads += loadLanes;
     this.counters.storeThreads += storeLanes;
